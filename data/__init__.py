@@ -1,0 +1,1 @@
+"""The project's own data files (manifests, lexicons), shipped as ``stats_mtbias._data``."""

@@ -1,0 +1,23 @@
+"""stats_mtbias: statistics of gender bias in machine translation.
+
+Translation outputs are read into a judgement table (one row per system and
+item), counted into contingency tables, and turned into the published bias
+measures with bootstrap and analytic intervals and paired tests.
+"""
+
+__version__ = "0.1.0"
+
+from stats_mtbias.errors import (  # noqa: E402
+    DataError,
+    DataNotFoundError,
+    DataQualityWarning,
+    MtbiasError,
+)
+
+__all__ = [
+    "DataError",
+    "DataNotFoundError",
+    "DataQualityWarning",
+    "MtbiasError",
+    "__version__",
+]

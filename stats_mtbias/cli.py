@@ -1,0 +1,129 @@
+"""Command line: ``stats-mtbias <study> [options]``.
+
+Thin on purpose: parse, call the study, render. Library errors map to exit
+codes (64 usage, 65 bad data, 66 missing data, 1 other) with a one-line message.
+
+Output: ``--format table`` prints the table and a provenance footer;
+``json`` (a list of flat records) and ``csv`` print only the records, and the
+provenance goes to stderr as one JSON line — and, with ``--out FILE``, to
+``FILE.provenance.json`` beside the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from pathlib import Path
+
+from stats_mtbias import __version__
+from stats_mtbias.errors import DataQualityWarning, MtbiasError
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", help="directory of the public datasets (else $MTBIAS_DATA, else the download cache)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every random number (default 0)")
+    parser.add_argument("--n-boot", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    parser.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
+    parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    parser.add_argument("--out", help="write the output to this file instead of stdout")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stats-mtbias", description="Statistics of gender bias in machine translation."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    tgbi = sub.add_parser("tgbi", help="TGBI (Cho et al. 2019): P_S per sentence set and the index")
+    _common(tgbi)
+    tgbi.add_argument("--systems", default="google,papago,kakao", help="shipped systems, comma-separated ('' for none)")
+    tgbi.add_argument(
+        "--translations",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="your own outputs: a directory of total_<system>_<set>.txt files or a CSV item,set,translation (repeatable)",
+    )
+    tgbi.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the system in the matching --translations")
+    tgbi.add_argument("--lexicon", choices=("default", "cho2019"), default="default", help="gender cue rule")
+    tgbi.add_argument("--ci", choices=("bootstrap", "analytic"), default="bootstrap")
+    tgbi.add_argument("--interval", choices=("percentile", "bca"), default="percentile", help="bootstrap interval method")
+    tgbi.add_argument("--test", choices=("bootstrap", "permutation"), default="bootstrap", help="p-values of --compare")
+    tgbi.add_argument("--both", choices=("neutral", "exclude"), default="neutral", help="outputs showing both genders")
+    tgbi.add_argument("--keep-repeated", action="store_true", help="keep verbatim repeated blocks (as the authors did)")
+    tgbi.add_argument("--compare", action="store_true", help="print the paired differences between systems")
+    tgbi.set_defaults(handler=_run_tgbi)
+    return parser
+
+
+def _run_tgbi(args: argparse.Namespace) -> tuple[object, list[str], dict]:
+    from stats_mtbias.studies import tgbi
+
+    if len(args.system) > len(args.translations):
+        raise MtbiasError("--system was given more often than --translations.")
+    names = args.system + [None] * (len(args.translations) - len(args.system))
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    result = tgbi.run(
+        systems,
+        data_dir=args.data_dir,
+        translations=list(zip(args.translations, names)),
+        lexicon=args.lexicon,
+        repeated_blocks="keep" if args.keep_repeated else "exclude",
+        n_boot=args.n_boot,
+        seed=args.seed,
+        level=args.level,
+        ci=args.ci,
+        interval=args.interval,
+        compare=args.compare,
+        test=args.test,
+        both=args.both,
+    )
+    if args.compare:
+        if result.comparisons is None:
+            raise MtbiasError("--compare needs at least two systems.")
+        frame, columns = result.comparisons, tgbi.COMPARE_COLUMNS
+    else:
+        frame, columns = result.estimates, tgbi.ESTIMATE_COLUMNS
+        if args.format == "table":
+            columns = [*columns[:3], "n_unknown", *columns[3:]]
+    notes = [
+        f"{row.system} {row.subset}: {row.lines} lines {row.outcome} (counted as unknown, not in n)"
+        for row in result.accounting.itertuples()
+        if row.outcome != "judged"
+    ]
+    return frame, columns, {"provenance": result.provenance.to_dict(), "notes": notes}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from stats_mtbias.report.formatting import format_provenance, render
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DataQualityWarning)
+            frame, columns, extra = args.handler(args)
+        text = render(frame, columns, args.format)
+        provenance = extra["provenance"]
+        for warning in caught:
+            print(f"warning: {warning.message}", file=sys.stderr)
+        if args.format == "table":
+            text += "\n\n" + "\n".join(extra["notes"] + [format_provenance(provenance)])
+        if args.out:
+            out = Path(args.out)
+            out.write_text(text + "\n", "utf-8")
+            Path(str(out) + ".provenance.json").write_text(json.dumps(provenance, indent=1) + "\n", "utf-8")
+        else:
+            print(text)
+        if args.format != "table":
+            print("provenance: " + json.dumps(provenance), file=sys.stderr)
+    except MtbiasError as exc:
+        print(f"stats-mtbias: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""Where the public datasets live: a manifest, a resolution order and a download cache.
+
+Resolution order for the data directory:
+
+1. the ``data_dir`` argument (``--data-dir`` on the command line);
+2. the environment variable ``MTBIAS_DATA``;
+3. a user cache (``MTBIAS_CACHE``, else ``$XDG_CACHE_HOME/stats_mtbias``, else
+   ``~/.cache/stats_mtbias``), filled on demand by downloading each file from its
+   public source and checking its sha256 against the manifest.
+
+This module and the readers beside it are the only code that touches the file
+system or the network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+import warnings
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from stats_mtbias.errors import ChecksumError, ChecksumWarning, DataNotFoundError
+from stats_mtbias.provenance import sha256_file
+
+ENV_DATA = "MTBIAS_DATA"
+ENV_CACHE = "MTBIAS_CACHE"
+ENV_MIRROR = "MTBIAS_MIRROR"
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    """One public file: where it is in the data directory and where it comes from."""
+
+    path: str
+    dataset: str
+    source_path: str
+    url: str
+    sha256: str
+    size: int
+
+
+@cache
+def manifest() -> dict[str, ManifestEntry]:
+    """The manifest shipped in ``data/manifest.json``, keyed by relative path."""
+    text = resources.files("stats_mtbias._data").joinpath("manifest.json").read_text("utf-8")
+    raw = json.loads(text)
+    return {entry["path"]: ManifestEntry(**entry) for entry in raw["files"]}
+
+
+def default_cache_dir() -> Path:
+    """The user cache that downloads go to."""
+    if os.environ.get(ENV_CACHE):
+        return Path(os.environ[ENV_CACHE]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base).expanduser() / "stats_mtbias"
+
+
+def _three_ways(cache_dir: Path) -> str:
+    return (
+        "Provide it in one of three ways: (1) pass --data-dir DIR (data_dir=DIR) pointing at a "
+        "copy of the datasets laid out as in the manifest; (2) set the environment variable "
+        f"{ENV_DATA}=DIR; (3) leave both unset and let stats_mtbias download the file from its "
+        f"public source into the cache {cache_dir} (needs internet; {ENV_CACHE} moves the cache)."
+    )
+
+
+@dataclass
+class DataStore:
+    """A data directory and how it was chosen; hands out verified file paths.
+
+    Use :func:`open_store` to make one. Every file handed out is recorded with
+    its sha256 in :attr:`used`, for the provenance of the results.
+    """
+
+    root: Path
+    origin: str  # "data_dir", "MTBIAS_DATA" or "cache"
+    download: bool = True
+    mirror: str | None = None
+    used: dict[str, str] = field(default_factory=dict)
+
+    def path(self, relpath: str) -> Path:
+        """The local path of a dataset file, downloading it into the cache if needed.
+
+        Parameters
+        ----------
+        relpath : str
+            Path relative to the data directory, e.g. ``"tgbi/data_tgbi/set1_informal.txt"``.
+
+        Raises
+        ------
+        DataNotFoundError
+            If the file is missing and cannot be downloaded.
+        ChecksumError
+            If a download does not match the manifest's sha256.
+        """
+        target = self.root / relpath
+        entry = manifest().get(relpath)
+        if target.is_file():
+            digest = sha256_file(target)
+            if entry is not None and digest != entry.sha256:
+                if self.origin == "cache":
+                    # A corrupt cache entry is replaced rather than trusted.
+                    target.unlink()
+                    return self.path(relpath)
+                warnings.warn(
+                    f"{target} differs from the published file (sha256 {digest[:12]}…, manifest "
+                    f"{entry.sha256[:12]}…); results are computed on the local file.",
+                    ChecksumWarning,
+                    stacklevel=2,
+                )
+            self.used[relpath] = digest
+            return target
+        if self.origin != "cache":
+            where = "--data-dir" if self.origin == "data_dir" else f"${ENV_DATA}"
+            raise DataNotFoundError(
+                f"{relpath} is not in the data directory {self.root} (given by {where}). "
+                + _three_ways(default_cache_dir())
+            )
+        if entry is None:
+            raise DataNotFoundError(
+                f"{relpath} is not in the cache {self.root} and is not a published file the "
+                "manifest knows how to download. " + _three_ways(self.root)
+            )
+        if not self.download:
+            raise DataNotFoundError(
+                f"{relpath} is not in the cache {self.root} and downloads are switched off. "
+                + _three_ways(self.root)
+            )
+        self._download(entry, target)
+        self.used[relpath] = entry.sha256
+        return target
+
+    def _download(self, entry: ManifestEntry, target: Path) -> None:
+        url = entry.url
+        if self.mirror:
+            url = self.mirror.rstrip("/") + "/" + urllib.parse.quote(entry.path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+        tmp = Path(tmp_name)
+        try:
+            try:
+                with urllib.request.urlopen(url, timeout=60) as response, os.fdopen(fd, "wb") as out:
+                    shutil.copyfileobj(response, out)
+            except (urllib.error.URLError, OSError, ValueError) as exc:
+                raise DataNotFoundError(
+                    f"{entry.path} is not in the cache {self.root} and could not be downloaded "
+                    f"from {url} ({exc}). " + _three_ways(self.root)
+                ) from None
+            digest = sha256_file(tmp)
+            if digest != entry.sha256:
+                raise ChecksumError(
+                    f"download of {entry.path} from {url} has sha256 {digest}, but the manifest "
+                    f"says {entry.sha256}; the file was not kept. The source may have changed: "
+                    "provide a verified copy with --data-dir or MTBIAS_DATA."
+                )
+            os.replace(tmp, target)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+
+
+def open_store(
+    data_dir: str | Path | None = None,
+    *,
+    cache_dir: str | Path | None = None,
+    download: bool = True,
+    mirror: str | None = None,
+) -> DataStore:
+    """Choose the data directory by the resolution order and return a :class:`DataStore`.
+
+    Parameters
+    ----------
+    data_dir : str or Path, optional
+        An explicit data directory (``--data-dir``); wins over everything else.
+    cache_dir : str or Path, optional
+        The cache to download into when neither ``data_dir`` nor ``MTBIAS_DATA`` is set.
+    download : bool, default True
+        Whether missing cache files may be downloaded.
+    mirror : str, optional
+        Base URL of a server laid out like the data directory, used instead of the
+        public sources (also read from ``MTBIAS_MIRROR``).
+    """
+    mirror = mirror or os.environ.get(ENV_MIRROR) or None
+    if data_dir is not None:
+        root = Path(data_dir).expanduser()
+        if not root.is_dir():
+            raise DataNotFoundError(f"--data-dir {root} is not a directory.")
+        return DataStore(root=root, origin="data_dir", download=False, mirror=mirror)
+    if os.environ.get(ENV_DATA):
+        root = Path(os.environ[ENV_DATA]).expanduser()
+        if not root.is_dir():
+            raise DataNotFoundError(f"{ENV_DATA}={root} is not a directory.")
+        return DataStore(root=root, origin="MTBIAS_DATA", download=False, mirror=mirror)
+    root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
+    return DataStore(root=root, origin="cache", download=download, mirror=mirror)

@@ -1,0 +1,70 @@
+"""Exceptions and warnings raised by stats_mtbias.
+
+Every error about input data names the file, the line (1-based, as an editor
+shows it) and the problem, so that a user never has to read a traceback from
+inside pandas to find a bad row.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class MtbiasError(Exception):
+    """Base class of every error raised on purpose by stats_mtbias."""
+
+    exit_code = 1
+
+
+class DataError(MtbiasError, ValueError):
+    """A problem with an input file: names the file, the line and the problem.
+
+    Parameters
+    ----------
+    problem : str
+        What is wrong, in words a user can act on.
+    path : str or Path, optional
+        The file the problem is in.
+    line : int, optional
+        The 1-based line number.
+    """
+
+    exit_code = 65  # EX_DATAERR
+
+    def __init__(self, problem: str, path: str | Path | None = None, line: int | None = None):
+        self.problem = problem
+        self.path = None if path is None else Path(path)
+        self.line = line
+        where = ""
+        if self.path is not None:
+            where = str(self.path)
+            if line is not None:
+                where += f", line {line}"
+            where += ": "
+        super().__init__(where + problem)
+
+
+class DataNotFoundError(MtbiasError, FileNotFoundError):
+    """A dataset file is neither in the data directory nor downloadable."""
+
+    exit_code = 66  # EX_NOINPUT
+
+
+class ChecksumError(MtbiasError):
+    """A downloaded file does not have the sha256 recorded in the manifest."""
+
+    exit_code = 65
+
+
+class UsageError(MtbiasError, ValueError):
+    """An argument has an invalid value (raised by the validation helpers)."""
+
+    exit_code = 64  # EX_USAGE
+
+
+class DataQualityWarning(UserWarning):
+    """Input was read, but part of it looks wrong (and was handled as stated)."""
+
+
+class ChecksumWarning(UserWarning):
+    """A file in a user-given data directory differs from the manifest's checksum."""

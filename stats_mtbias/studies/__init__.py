@@ -1,0 +1,1 @@
+"""One module per published study, wiring datasets → gender → tables → estimators → intervals."""

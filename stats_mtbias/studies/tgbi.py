@@ -1,0 +1,372 @@
+"""The TGBI study (Cho et al. 2019) end to end.
+
+Data → gender of each English output → judgement table → per-item counts →
+P_S per set and the index → cluster-bootstrap (or delta-method) intervals →
+paired comparisons of systems with Holm's adjustment.
+
+The bootstrap resamples lexicon items, stratified by content (735 occupations,
+200 negative, 124 positive phrases): every item appears in four styles and so
+in up to three of the seven overlapping sets, and the sets' sizes are fixed by
+design. One weight matrix serves every system, which pairs the comparisons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias._validation import check_choice, check_level, check_positive_int
+from stats_mtbias.datasets import tgbi as tgbi_data
+from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.estimators.tgbi import BOTH_RULES, p_s, tgbi_shares
+from stats_mtbias.gender import GENDERS
+from stats_mtbias.gender.english import RULES, classify_english, compare_rules
+from stats_mtbias.provenance import Provenance
+from stats_mtbias.significance.multitest import adjust_pvalues
+from stats_mtbias.tables import count_cube, judgement_table
+from stats_mtbias.uncertainty.analytic import (
+    p_s_interval,
+    paired_difference_analytic,
+    tgbi_index_interval,
+)
+from stats_mtbias.uncertainty.bootstrap import (
+    BootstrapResult,
+    bootstrap_pvalue,
+    cluster_bootstrap,
+    paired_permutation,
+)
+
+INDEX = "TGBI"
+SUBSETS = (*tgbi_data.SET_NAMES, INDEX)
+ESTIMATE_COLUMNS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high"]
+COMPARE_COLUMNS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_holm"]
+CI_KINDS = ("bootstrap", "analytic")
+TESTS = ("bootstrap", "permutation")
+
+
+def judge(outputs: pd.DataFrame, lexicon: str = "default") -> pd.DataFrame:
+    """Add the gender of every output: a judgement table, one row per (system, set, line).
+
+    Rows whose ``reason`` is not empty (empty, missing, broken or repeated
+    outputs) are ``unknown``; the reason stays in the table.
+    """
+    check_choice(lexicon, RULES, "lexicon")
+    table = outputs.copy()
+    gender = classify_english(table["translation"].tolist(), rule=lexicon)
+    gender[table["reason"].to_numpy() != ""] = "unknown"
+    table["gender"] = gender
+    table.loc[(table["gender"] == "unknown") & (table["reason"] == ""), "reason"] = "no_reading"
+    table["item"] = table["subset"] + ":" + table["line"].astype(str)
+    table["subset"] = pd.Categorical(table["subset"], categories=tgbi_data.SET_NAMES)
+    systems = list(dict.fromkeys(table["system"]))
+    table["system"] = pd.Categorical(table["system"], categories=systems)
+    return judgement_table(table)
+
+
+def load_judgements(
+    systems=tgbi_data.SYSTEMS,
+    *,
+    data_dir: str | Path | None = None,
+    store: DataStore | None = None,
+    translations: list[tuple[str | Path, str | None]] | None = None,
+    lexicon: str = "default",
+    repeated_blocks: str = "exclude",
+) -> tuple[pd.DataFrame, DataStore]:
+    """Read the shipped systems and any user outputs, and judge every output."""
+    check_choice(repeated_blocks, ("exclude", "keep"), "repeated_blocks")
+    store = store or open_store(data_dir)
+    sentences = tgbi_data.read_sentences(store)
+    frames = []
+    if systems:
+        frames.append(
+            tgbi_data.read_outputs(systems, store, sentences=sentences, repeated_blocks=repeated_blocks)
+        )
+    for path, name in translations or []:
+        frames.append(
+            tgbi_data.read_user_outputs(
+                path, name, store, sentences=sentences, repeated_blocks=repeated_blocks
+            )
+        )
+    if not frames:
+        raise ValueError("no system to evaluate: give `systems` or `translations`.")
+    outputs = pd.concat(frames, ignore_index=True)
+    duplicated = outputs.drop_duplicates(["system", "subset", "line"]).shape[0] != len(outputs)
+    if duplicated:
+        raise ValueError("two inputs have the same system name; name user systems uniquely.")
+    return judge(outputs, lexicon), store
+
+
+def _statistic(both: str):
+    def statistic(totals: np.ndarray) -> np.ndarray:
+        # totals: (r, system, set, gender) -> (r, system, set + index)
+        values = p_s(totals, both)
+        return np.concatenate([values, values.mean(axis=-1, keepdims=True)], axis=-1)
+
+    return statistic
+
+
+@dataclass(frozen=True)
+class TGBIResult:
+    """Everything the TGBI study reports.
+
+    Attributes
+    ----------
+    estimates : DataFrame
+        One row per system and subset (the seven sets, then ``TGBI``) with counts,
+        shares, ``p_s`` and the interval ``ci_low, ci_high``.
+    comparisons : DataFrame or None
+        Paired differences ``system_a - system_b`` per subset with interval,
+        p-value and Holm-adjusted p-value over the whole family of rows.
+    accounting : DataFrame
+        Every line read, by system, set and reason (``judged`` or why ``unknown``).
+    rule_changes : DataFrame
+        Outputs cross-tabulated by the authors' and the default gender rule.
+    provenance : Provenance
+    judgements : DataFrame
+        The judgement table the numbers were counted from.
+    """
+
+    estimates: pd.DataFrame
+    comparisons: pd.DataFrame | None
+    accounting: pd.DataFrame
+    rule_changes: pd.DataFrame
+    provenance: Provenance
+    judgements: pd.DataFrame = field(repr=False)
+    bootstrap: BootstrapResult | None = field(default=None, repr=False)
+
+
+def analyse(
+    judgements: pd.DataFrame,
+    *,
+    n_boot: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+    ci: str = "bootstrap",
+    interval: str = "percentile",
+    compare: bool = True,
+    test: str = "bootstrap",
+    both: str = "neutral",
+) -> tuple[pd.DataFrame, pd.DataFrame | None, BootstrapResult | None]:
+    """Estimates, intervals and paired comparisons from a TGBI judgement table.
+
+    Parameters
+    ----------
+    judgements : DataFrame
+        From :func:`judge` / :func:`load_judgements` (needs ``lexicon_item``,
+        ``content``, ``system``, ``subset``, ``gender``).
+    n_boot : int
+        Bootstrap replicates (also permutations when ``test="permutation"``).
+    seed : int
+        Seed of every random number drawn.
+    level : float
+        Confidence level.
+    ci : {"bootstrap", "analytic"}
+        Cluster bootstrap or delta method (cluster-robust).
+    interval : {"percentile", "bca"}
+        Bootstrap interval method.
+    compare : bool
+        Also compute the paired comparisons of every pair of systems.
+    test : {"bootstrap", "permutation"}
+        p-values from the paired bootstrap (consistent with its interval) or
+        from approximate randomisation (swap the systems' outputs per item).
+    both : {"neutral", "exclude"}
+        How outputs showing both genders enter P_S.
+    """
+    check_positive_int(n_boot, "n_boot")
+    level = check_level(level)
+    check_choice(ci, CI_KINDS, "ci")
+    check_choice(interval, ("percentile", "bca"), "interval")
+    check_choice(test, TESTS, "test")
+    check_choice(both, BOTH_RULES, "both")
+    cube = count_cube(judgements, ("lexicon_item", "system", "subset"))
+    counts = cube.counts  # (items, systems, sets, genders)
+    systems = cube.coords["system"]
+    item_content = (
+        judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")["content"]
+    )
+    strata = item_content.reindex(cube.coords["lexicon_item"]).to_numpy()
+    statistic = _statistic(both)
+    totals = counts.sum(axis=0)
+    estimate = statistic(totals[None])[0]
+
+    boot = None
+    if ci == "bootstrap" or (compare and test == "bootstrap"):
+        boot = cluster_bootstrap(
+            counts, statistic, n_boot=n_boot, rng=seed, strata=strata, level=level, method=interval
+        )
+    if ci == "bootstrap":
+        bounds = boot.confidence_interval()
+        low, high = bounds.low, bounds.high
+    else:
+        sets = p_s_interval(counts, level, both=both)
+        index = tgbi_index_interval(counts, estimate[:, -1], level, both=both)
+        low = np.concatenate([sets.low, index.low[:, None]], axis=-1)
+        high = np.concatenate([sets.high, index.high[:, None]], axis=-1)
+
+    shares = tgbi_shares(totals, both)
+    rows = []
+    for s, system in enumerate(systems):
+        for k, subset in enumerate(SUBSETS):
+            if subset == INDEX:
+                cell = totals[s].sum(axis=0)
+                share = (np.nan, np.nan, np.nan)
+            else:
+                cell = totals[s, k]
+                share = shares[s, k]
+            known = int(cell[:4].sum() if both == "neutral" else cell[:3].sum())
+            rows.append(
+                {
+                    "system": system,
+                    "subset": subset,
+                    "n": known,
+                    "n_unknown": int(cell[4]),
+                    **{f"n_{g}": int(cell[i]) for i, g in enumerate(GENDERS[:4])},
+                    "p_female": share[0],
+                    "p_male": share[1],
+                    "p_neutral": share[2],
+                    "p_s": estimate[s, k],
+                    "ci_low": low[s, k],
+                    "ci_high": high[s, k],
+                }
+            )
+    estimates = pd.DataFrame(rows)
+    comparisons = None
+    if compare and len(systems) > 1:
+        comparisons = _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot, seed, both)
+    return estimates, comparisons, boot
+
+
+def _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot, seed, both):
+    rows = []
+    for a, b in combinations(range(len(systems)), 2):
+        diff = estimate[a] - estimate[b]
+        if ci == "bootstrap":
+            diffs = BootstrapResult(
+                diff,
+                boot.replicates[:, a] - boot.replicates[:, b],
+                None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b],
+                level,
+                boot.method,
+            )
+            bounds = diffs.confidence_interval()
+            low, high = bounds.low, bounds.high
+        else:
+            sets, _ = paired_difference_analytic(counts[:, a], counts[:, b], level, both=both)
+            index, _ = paired_difference_analytic(counts[:, a], counts[:, b], level, both=both, index=True)
+            low = np.append(sets.low, index.low)
+            high = np.append(sets.high, index.high)
+        if test == "permutation":
+            _, pvalue = paired_permutation(
+                counts[:, a], counts[:, b], statistic, n_perm=n_boot, rng=seed + 1 + a * len(systems) + b
+            )
+        elif ci == "bootstrap":
+            pvalue = bootstrap_pvalue(boot.replicates[:, a] - boot.replicates[:, b])
+        else:
+            _, p_sets = paired_difference_analytic(counts[:, a], counts[:, b], level, both=both)
+            _, p_index = paired_difference_analytic(counts[:, a], counts[:, b], level, both=both, index=True)
+            pvalue = np.append(p_sets, p_index)
+        for k, subset in enumerate(SUBSETS):
+            rows.append(
+                {
+                    "system_a": systems[a],
+                    "system_b": systems[b],
+                    "subset": subset,
+                    "diff": diff[k],
+                    "ci_low": low[k],
+                    "ci_high": high[k],
+                    "p_value": float(pvalue[k]),
+                }
+            )
+    table = pd.DataFrame(rows)
+    table["p_holm"] = adjust_pvalues(table["p_value"].to_numpy(), "holm")
+    return table
+
+
+def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
+    """Lines read per system and set, by what became of them."""
+    reason = judgements["reason"].replace("", "judged")
+    return (
+        judgements.assign(outcome=reason)
+        .groupby(["system", "subset", "outcome"], observed=True)
+        .size()
+        .rename("lines")
+        .reset_index()
+    )
+
+
+def run(
+    systems=tgbi_data.SYSTEMS,
+    *,
+    data_dir: str | Path | None = None,
+    translations: list[tuple[str | Path, str | None]] | None = None,
+    lexicon: str = "default",
+    repeated_blocks: str = "exclude",
+    n_boot: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+    ci: str = "bootstrap",
+    interval: str = "percentile",
+    compare: bool = True,
+    test: str = "bootstrap",
+    both: str = "neutral",
+) -> TGBIResult:
+    """Run the TGBI study on the shipped outputs and/or a user's own.
+
+    See :func:`analyse` for the statistical options; ``lexicon`` picks the gender
+    rule (``"default"`` or the authors' ``"cho2019"``) and ``repeated_blocks``
+    whether copy-paste defects are excluded (default) or kept as the authors did.
+    """
+    judgements, store = load_judgements(
+        systems,
+        data_dir=data_dir,
+        translations=translations,
+        lexicon=lexicon,
+        repeated_blocks=repeated_blocks,
+    )
+    estimates, comparisons, boot = analyse(
+        judgements,
+        n_boot=n_boot,
+        seed=seed,
+        level=level,
+        ci=ci,
+        interval=interval,
+        compare=compare,
+        test=test,
+        both=both,
+    )
+    method = (
+        "P_S = sqrt(p_w p_m + p_n) per set, TGBI = unweighted mean over the seven sets; "
+        + (
+            f"cluster bootstrap over lexicon items stratified by content, {interval} interval"
+            if ci == "bootstrap"
+            else "delta method (cluster-robust, logit scale, pseudo-count 1/2)"
+        )
+        + (f"; paired comparisons: {test} p-values, Holm over all rows" if compare else "")
+    )
+    provenance = Provenance(
+        method=method,
+        data=dict(sorted(store.used.items())),
+        n_boot=n_boot if (ci == "bootstrap" or compare) else None,
+        seed=seed,
+        level=level,
+        options={
+            "lexicon": lexicon,
+            "both": both,
+            "repeated_blocks": repeated_blocks,
+            "unknown": "excluded from denominators",
+            "systems": [str(s) for s in judgements["system"].cat.categories],
+        },
+    )
+    return TGBIResult(
+        estimates=estimates,
+        comparisons=comparisons,
+        accounting=accounting(judgements),
+        rule_changes=compare_rules(judgements["translation"].where(judgements["reason"] == "", None)),
+        provenance=provenance,
+        judgements=judgements,
+        bootstrap=boot,
+    )

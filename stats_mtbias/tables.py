@@ -1,0 +1,129 @@
+"""The judgement table and the contingency tables counted from it.
+
+A judgement table is a DataFrame with one row per (system, item) judgement and
+at least the columns ``system``, ``item`` and ``gender`` (one of
+:data:`~stats_mtbias.gender.GENDERS`); studies add their own columns (set,
+lexicon item, language, gold gender, stereotype, reason, …). Everything
+downstream reads counts, never text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias.errors import DataError
+from stats_mtbias.gender import GENDERS
+
+REQUIRED = ("system", "item", "gender")
+
+
+def judgement_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Validate a judgement table and make ``gender`` a categorical over GENDERS.
+
+    Raises
+    ------
+    DataError
+        If a required column is missing or a gender is not one of GENDERS.
+    """
+    missing = [c for c in REQUIRED if c not in frame.columns]
+    if missing:
+        raise DataError(f"judgement table lacks column(s) {', '.join(missing)}")
+    bad = ~frame["gender"].isin(GENDERS)
+    if bad.any():
+        first = frame.index[bad.to_numpy()][0]
+        raise DataError(
+            f"row {first}: gender {frame.at[first, 'gender']!r} is not one of {', '.join(GENDERS)}"
+        )
+    out = frame.copy()
+    out["gender"] = pd.Categorical(out["gender"], categories=GENDERS)
+    return out
+
+
+def contingency(judgements: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
+    """Count judgements by any grouping into a long-format contingency table.
+
+    Parameters
+    ----------
+    judgements : DataFrame
+        A judgement table.
+    by : sequence of str
+        Grouping columns. Every observed combination gets a row per gender,
+        zero counts included.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``*by, gender, count``.
+    """
+    by = list(by)
+    table = judgement_table(judgements) if judgements["gender"].dtype != "category" else judgements
+    if not by:
+        counts = table["gender"].value_counts(sort=False).reindex(GENDERS, fill_value=0)
+        return pd.DataFrame({"gender": list(GENDERS), "count": counts.to_numpy()})
+    wide = pd.crosstab([table[c] for c in by], table["gender"], dropna=False)
+    wide = wide.reindex(columns=GENDERS, fill_value=0)
+    long = wide.stack().rename("count").reset_index()
+    long["gender"] = pd.Categorical(long["gender"], categories=GENDERS)
+    return long
+
+
+@dataclass(frozen=True)
+class CountCube:
+    """Counts as a dense array with named axes (the estimators' input).
+
+    Attributes
+    ----------
+    counts : numpy.ndarray
+        Integer counts; the last axis is ``gender`` (GENDERS order).
+    dims : tuple of str
+        The name of every axis, ``gender`` last.
+    coords : dict
+        Labels along each axis.
+    """
+
+    counts: np.ndarray
+    dims: tuple[str, ...]
+    coords: dict
+
+    def axis(self, dim: str) -> int:
+        """Position of a named axis."""
+        return self.dims.index(dim)
+
+
+def count_cube(judgements: pd.DataFrame, dims: Sequence[str]) -> CountCube:
+    """Count a judgement table into a dense array over ``dims`` and gender.
+
+    Parameters
+    ----------
+    judgements : DataFrame
+        A judgement table.
+    dims : sequence of str
+        Columns whose combinations index the array, e.g. ``("lexicon_item",
+        "system", "subset")`` for a cluster bootstrap over lexicon items.
+        Labels keep their order of first appearance (or categorical order).
+    """
+    table = judgements
+    codes, coords = [], {}
+    for dim in dims:
+        col = table[dim]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            levels = list(col.cat.categories)
+            code = col.cat.codes.to_numpy()
+        else:
+            code, uniques = pd.factorize(col, sort=False)
+            levels = list(uniques)
+        codes.append(code)
+        coords[dim] = levels
+    gender = pd.Categorical(table["gender"], categories=GENDERS).codes
+    if (gender < 0).any():
+        raise DataError("judgement table has a gender outside GENDERS; validate it first")
+    codes.append(gender)
+    coords["gender"] = list(GENDERS)
+    shape = tuple(len(coords[d]) for d in (*dims, "gender"))
+    flat = np.ravel_multi_index(tuple(codes), shape)
+    counts = np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape)
+    return CountCube(counts=counts, dims=(*dims, "gender"), coords=coords)

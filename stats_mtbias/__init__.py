@@ -7,7 +7,7 @@ measures with bootstrap and analytic intervals and paired tests.
 
 __version__ = "0.1.0"
 
-from stats_mtbias.errors import (  # noqa: E402
+from stats_mtbias.errors import (
     DataError,
     DataNotFoundError,
     DataQualityWarning,

@@ -163,7 +163,10 @@ def read_sentences(store: DataStore | None = None) -> pd.DataFrame:
 
 
 def find_repeated_blocks(
-    translations: np.ndarray, items: np.ndarray, min_run: int = 20
+    translations: np.ndarray,
+    items: np.ndarray,
+    min_run: int = 20,
+    usable: np.ndarray | None = None,
 ) -> np.ndarray:
     """Mark lines that repeat an earlier run of lines belonging to other items.
 
@@ -175,6 +178,8 @@ def find_repeated_blocks(
         The lexicon item of each line.
     min_run : int
         The shortest run of consecutive repeated lines that counts as a defect.
+    usable : array of bool, optional
+        Lines that hold an output; empty, missing or broken lines never match.
 
     Returns
     -------
@@ -186,6 +191,9 @@ def find_repeated_blocks(
     if n < 2 * min_run:
         return flagged
     _, codes = np.unique(np.asarray(translations, dtype=object).astype(str), return_inverse=True)
+    if usable is not None:
+        # A distinct negative code per unusable line: it equals nothing else.
+        codes = np.where(usable, codes, -1 - np.arange(n))
     items = np.asarray(items)
     # One vector comparison per offset: O(n) numpy calls, not a loop over pairs.
     for offset in range(min_run, n - min_run + 1):
@@ -219,7 +227,10 @@ def _attach(
     # A literal None/null is what a failed API call writes, not a translation.
     frame.loc[text.str.strip().isin(BROKEN), "reason"] = "broken"
     flagged = find_repeated_blocks(
-        frame["translation"].to_numpy(), frame["lexicon_item"].to_numpy(), min_run
+        frame["translation"].to_numpy(),
+        frame["lexicon_item"].to_numpy(),
+        min_run,
+        usable=(frame["reason"] == "").to_numpy() & frame["translation"].notna().to_numpy(),
     )
     if flagged.any():
         lines = frame["line"].to_numpy()[flagged]

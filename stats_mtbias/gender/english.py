@@ -26,6 +26,7 @@ is ``neutral``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -82,7 +83,7 @@ def _default(text: str) -> str:
             return genders.pop()
         if len(genders) == 2:
             # Coordination: two cues of different gender joined by or/and//.
-            for (i, gi), (j, gj) in zip(cues, cues[1:]):
+            for (i, gi), (j, gj) in itertools.pairwise(cues):
                 if gi != gj and j == i + 2 and tokens[i + 1] in _COORD:
                     return "both"
             return cues[0][1]

@@ -1,0 +1,75 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from stats_mtbias.cli import main
+
+KEYS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high"]
+COMPARE_KEYS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_holm"]
+
+
+def run_json(capsys, *args):
+    assert main(list(args)) == 0
+    out = capsys.readouterr()
+    return json.loads(out.out), out.err
+
+
+def test_tgbi_json_records(capsys, data_dir):
+    records, err = run_json(capsys, "tgbi", "--data-dir", str(data_dir), "--n-boot", "200", "--format", "json", "--systems", "google,kakao")
+    assert [list(r) for r in records] == [KEYS] * 16
+    assert [r["subset"] for r in records[:8]] == [
+        "informal", "formal", "impolite", "polite", "negative", "positive", "occupation", "TGBI",
+    ]
+    index = records[7]
+    assert index["p_s"] == pytest.approx(sum(r["p_s"] for r in records[:7]) / 7)
+    assert all(r["ci_low"] <= r["p_s"] <= r["ci_high"] for r in records)
+    provenance = json.loads(err.split("provenance: ", 1)[1])
+    assert provenance["seed"] == 0 and provenance["n_boot"] == 200
+    assert len(provenance["data"]) > 10
+
+
+def test_tgbi_same_seed_same_numbers(capsys, data_dir):
+    args = ("tgbi", "--data-dir", str(data_dir), "--n-boot", "300", "--format", "json", "--systems", "kakao", "--seed", "7")
+    first, _ = run_json(capsys, *args)
+    second, _ = run_json(capsys, *args)
+    third, _ = run_json(capsys, *args[:-1], "8")
+    assert first == second
+    assert [r["ci_low"] for r in first] != [r["ci_low"] for r in third]
+
+
+def test_tgbi_compare_records(capsys, data_dir):
+    records, _ = run_json(capsys, "tgbi", "--data-dir", str(data_dir), "--n-boot", "200", "--format", "json", "--compare")
+    assert [list(r) for r in records] == [COMPARE_KEYS] * 24
+    assert all(r["p_holm"] >= r["p_value"] for r in records)
+    assert {(r["system_a"], r["system_b"]) for r in records} == {("google", "papago"), ("google", "kakao"), ("papago", "kakao")}
+
+
+def test_tgbi_user_csv_and_out_file(capsys, data_dir, tmp_path):
+    f = tmp_path / "mine.csv"
+    f.write_text("item,set,translation\n1,positive,She is kind\n2,positive,He is kind\n", "utf-8")
+    out = tmp_path / "res.csv"
+    assert main(["tgbi", "--data-dir", str(data_dir), "--systems", "", "--translations", str(f), "--system", "me",
+                 "--ci", "analytic", "--format", "csv", "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0] == ",".join(KEYS)
+    positive = next(line for line in lines if line.startswith("me,positive,"))
+    assert positive.split(",")[2] == "2" and float(positive.split(",")[6]) == pytest.approx(0.5)
+    assert json.loads((tmp_path / "res.csv.provenance.json").read_text())["options"]["systems"] == ["me"]
+
+
+def test_bad_input_is_an_error_message_not_a_traceback(data_dir, tmp_path):
+    f = tmp_path / "bad.csv"
+    f.write_text("item,set,translation\n1,nope,She\n", "utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "stats_mtbias.cli", "tgbi", "--data-dir", str(data_dir), "--translations", str(f)],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 65
+    assert "Traceback" not in proc.stderr
+    assert "bad.csv, line 2: set 'nope'" in proc.stderr
+
+
+def test_missing_data_dir_file_exit_code(tmp_path):
+    assert main(["tgbi", "--data-dir", str(tmp_path), "--n-boot", "10"]) == 66

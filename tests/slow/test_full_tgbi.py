@@ -1,0 +1,78 @@
+"""The full TGBI data, three systems, through the public API; figures recounted independently."""
+
+import math
+
+import numpy as np
+import pytest
+
+from stats_mtbias.studies import tgbi
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def result(data_dir):
+    with pytest.warns(UserWarning, match="total_papago_imp.txt: 400 lines"):
+        return tgbi.run(data_dir=data_dir, n_boot=2000, seed=0, compare=True)
+
+
+def _recount(path):
+    """An independent count: any she/her… word makes the line female, else any he/him… male."""
+    text = path.read_bytes().decode("utf-8").replace("\r\n", "\n").rstrip("\n").split("\n")
+    words = [set("".join(c if c.isalpha() else " " for c in line.lower()).split()) for line in text]
+    female = sum(bool(w & {"she", "her", "hers", "herself", "woman", "girl", "lady"}) for w in words)
+    male = sum(bool(w & {"he", "him", "his", "himself", "man", "boy", "guy"}) and not w & {"she", "her"} for w in words)
+    return female, male, len(text) - female - male
+
+
+def test_google_informal_against_a_recount(result, data_dir):
+    f, m, n = _recount(data_dir / "tgbi/gebnlp-tgbi/corpus/total_google_inf.txt")
+    row = result.estimates.query("system == 'google' and subset == 'informal'").iloc[0]
+    assert (row.n_female, row.n_male, row.n_neutral + row.n_both) == (f, m, n) == (429, 1689, 0)
+    assert row.p_s == pytest.approx(math.sqrt(f / 2118 * m / 2118 + n / 2118))
+
+
+def test_every_line_is_accounted_for(result):
+    lines = result.accounting.groupby("system", observed=True)["lines"].sum()
+    assert (lines == 12708).all()
+    bad = result.accounting.query("outcome != 'judged'")
+    assert bad[["system", "subset", "outcome", "lines"]].values.tolist() == [["papago", "impolite", "repeated_block", 400]]
+
+
+def test_index_and_intervals(result):
+    est = result.estimates
+    assert len(est) == 24
+    for system, group in est.groupby("system", observed=True):
+        sets = group[group.subset != "TGBI"]
+        index = group[group.subset == "TGBI"].iloc[0]
+        assert index.p_s == pytest.approx(sets.p_s.mean())
+    assert (est.ci_low <= est.p_s).all() and (est.p_s <= est.ci_high).all()
+    assert ((est.ci_low >= 0) & (est.ci_high <= 1)).all()
+    ordered = est[est.subset == "TGBI"].set_index("system")["p_s"]
+    assert ordered["google"] > ordered["papago"] > ordered["kakao"]
+
+
+def test_comparisons_consistent_and_holm(result):
+    comp = result.comparisons
+    assert len(comp) == 24
+    # Interval excludes 0 exactly when the bootstrap p-value is at most 1 - level (same replicates).
+    excludes = (comp.ci_low > 0) | (comp.ci_high < 0)
+    assert ((comp.p_value <= 0.05 + 1e-9) | ~excludes).all()
+    assert (comp.p_holm >= comp.p_value).all()
+
+
+def test_authors_rules_reproduce_their_convention(data_dir):
+    with pytest.warns(UserWarning):
+        authors = tgbi.run(["papago"], data_dir=data_dir, lexicon="cho2019", repeated_blocks="keep", n_boot=100, compare=False)
+    row = authors.estimates.query("subset == 'impolite'").iloc[0]
+    assert row.n == 2118 and row.n_unknown == 0
+
+
+def test_analytic_and_bootstrap_agree_on_full_data(data_dir, result):
+    analytic = tgbi.run(data_dir=data_dir, ci="analytic", compare=False)
+    width_a = (analytic.estimates.ci_high - analytic.estimates.ci_low).to_numpy()
+    width_b = (result.estimates.ci_high - result.estimates.ci_low).to_numpy()
+    # Same order of magnitude everywhere, close where the data are not at a boundary.
+    ratio = width_a / width_b
+    assert np.all((ratio > 0.5) & (ratio < 2.0))
+    assert np.median(ratio) == pytest.approx(1.0, abs=0.15)

@@ -1,0 +1,111 @@
+import numpy as np
+import pytest
+from scipy import stats
+from statsmodels.stats.proportion import proportion_confint
+
+from stats_mtbias.errors import UsageError
+from stats_mtbias.significance.multitest import adjust_pvalues
+from stats_mtbias.uncertainty.analytic import (
+    clopper_pearson_interval,
+    jeffreys_interval,
+    p_s_interval,
+    wilson_interval,
+)
+from stats_mtbias.uncertainty.bootstrap import (
+    bootstrap_pvalue,
+    cluster_bootstrap,
+    paired_permutation,
+    resample_weights,
+)
+
+
+def test_weights_keep_stratum_sizes_and_are_seeded():
+    strata = np.array([0] * 7 + [1] * 3 + [2] * 5)
+    for method in ("index", "multinomial"):
+        w = resample_weights(500, strata=strata, rng=3, method=method)
+        assert w.shape == (500, 15)
+        assert (w[:, :7].sum(1) == 7).all() and (w[:, 7:10].sum(1) == 3).all() and (w[:, 10:].sum(1) == 5).all()
+        assert np.array_equal(w, resample_weights(500, strata=strata, rng=3, method=method))
+        assert not np.array_equal(w, resample_weights(500, strata=strata, rng=4, method=method))
+        # Each cluster is drawn once per replicate on average.
+        assert w.mean() == pytest.approx(1.0, abs=0.03)
+
+
+def test_randomness_must_be_explicit():
+    with pytest.raises(UsageError, match="`rng`"):
+        resample_weights(10, 5, rng=None)
+
+
+def test_bootstrap_of_mean_matches_scipy():
+    x = np.random.default_rng(0).exponential(size=60)
+    data = np.stack([x, np.ones_like(x)], axis=1)  # sufficient statistics: sum, count
+
+    def mean(totals):
+        return totals[..., 0] / totals[..., 1]
+
+    ours = cluster_bootstrap(data, mean, n_boot=20_000, rng=1, method="bca")
+    theirs = stats.bootstrap((x,), np.mean, n_resamples=20_000, rng=1, method="BCa")
+    assert ours.estimate == pytest.approx(x.mean())
+    ci = ours.confidence_interval()
+    assert ci.low == pytest.approx(theirs.confidence_interval.low, abs=0.02)
+    assert ci.high == pytest.approx(theirs.confidence_interval.high, abs=0.02)
+    assert ours.standard_error == pytest.approx(theirs.standard_error, rel=0.03)
+    pct = ours.confidence_interval(method="percentile")
+    assert pct.low == pytest.approx(np.quantile(ours.replicates, 0.025))
+
+
+def test_bootstrap_pvalue_hand_computed():
+    d = np.array([-1.0, 0.5, 1.0, 2.0, 3.0])  # 1 of 5 at or below 0
+    assert bootstrap_pvalue(d) == pytest.approx(2 * (1 + 1) / 6)
+    assert bootstrap_pvalue(-d) == pytest.approx(2 * (1 + 1) / 6)
+    assert bootstrap_pvalue(np.zeros(9)) == 1.0
+
+
+def test_permutation_detects_a_real_difference_and_not_an_identical_one():
+    rng = np.random.default_rng(5)
+    a = np.zeros((200, 5))
+    a[np.arange(200), rng.choice(2, 200, p=[0.5, 0.5])] = 1
+    b = np.zeros((200, 5))
+    b[:, 1] = 1  # all male: P_S = 0
+    from stats_mtbias.estimators.tgbi import p_s
+
+    diff, p = paired_permutation(a, b, p_s, n_perm=2000, rng=1)
+    assert diff == pytest.approx(float(p_s(a.sum(0))))
+    assert p < 0.001
+    _, p_same = paired_permutation(a, a, p_s, n_perm=500, rng=1)
+    assert p_same == 1.0
+
+
+@pytest.mark.parametrize("k", [0, 1, 17, 99, 100])
+def test_proportion_intervals_match_statsmodels(k):
+    for ours, name in ((wilson_interval, "wilson"), (jeffreys_interval, "jeffreys"), (clopper_pearson_interval, "beta")):
+        ci = ours(k, 100, 0.9)
+        low, high = proportion_confint(k, 100, alpha=0.1, method=name)
+        if name == "jeffreys":
+            # Brown, Cai & DasGupta (2001): the Jeffreys ends are 0 at k = 0 and 1 at k = n.
+            low, high = (0.0 if k == 0 else low), (1.0 if k == 100 else high)
+        assert float(ci.low) == pytest.approx(low, abs=1e-9)
+        assert float(ci.high) == pytest.approx(high, abs=1e-9)
+
+
+def test_proportion_interval_at_zero_is_not_degenerate():
+    ci = wilson_interval(0, 496)
+    assert ci.low == 0.0 and 0.005 < ci.high < 0.01
+
+
+def test_p_s_interval_inside_unit_interval_even_when_degenerate():
+    for counts in ([0, 496, 0, 0, 0], [0, 0, 496, 0, 0], [248, 248, 0, 0, 0], [1, 495, 0, 0, 0]):
+        one_hot = np.zeros((496, 5))
+        labels = np.repeat(np.arange(5), counts)
+        one_hot[np.arange(496), labels] = 1
+        ci = p_s_interval(one_hot)
+        assert 0.0 <= ci.low < ci.high <= 1.0
+
+
+def test_holm_and_bh_hand_computed():
+    p = np.array([0.01, 0.04, 0.03, np.nan])
+    # Holm: 0.01*3 = 0.03; 0.03*2 = 0.06; max(0.04*1, 0.06) = 0.06
+    assert np.allclose(adjust_pvalues(p, "holm")[:3], [0.03, 0.06, 0.06])
+    # BH: 0.04*3/3 = 0.04; 0.03*3/2 = 0.045 -> min(0.045, 0.04) = 0.04; 0.01*3 = 0.03
+    assert np.allclose(adjust_pvalues(p, "bh")[:3], [0.03, 0.04, 0.04])
+    assert np.isnan(adjust_pvalues(p, "holm")[3])

@@ -171,8 +171,9 @@ def analyse(
     compare : bool
         Also compute the paired comparisons of every pair of systems.
     test : {"bootstrap", "permutation"}
-        p-values from the paired bootstrap (consistent with its interval) or
-        from approximate randomisation (swap the systems' outputs per item).
+        p-values from the paired interval's own method (the paired bootstrap,
+        or with ``ci="analytic"`` the delta method) or from approximate
+        randomisation (swap the systems' outputs per item).
     both : {"neutral", "exclude"}
         How outputs showing both genders enter P_S.
     """
@@ -194,7 +195,7 @@ def analyse(
     estimate = statistic(totals[None])[0]
 
     boot = None
-    if ci == "bootstrap" or (compare and test == "bootstrap"):
+    if ci == "bootstrap":
         boot = cluster_bootstrap(
             counts, statistic, n_boot=n_boot, rng=seed, strata=strata, level=level, method=interval
         )
@@ -286,6 +287,13 @@ def _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot
     return table
 
 
+def p_value_method(ci: str, test: str) -> str:
+    """Which method the comparisons' p-values come from, given the interval kind and test."""
+    if test == "permutation":
+        return "approximate randomisation"
+    return "paired bootstrap" if ci == "bootstrap" else "delta method (normal)"
+
+
 def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
     """Lines read per system and set, by what became of them."""
     reason = judgements["reason"].replace("", "judged")
@@ -345,12 +353,12 @@ def run(
             if ci == "bootstrap"
             else "delta method (cluster-robust, logit scale, pseudo-count 1/2)"
         )
-        + (f"; paired comparisons: {test} p-values, Holm over all rows" if compare else "")
+        + (f"; paired comparisons: {p_value_method(ci, test)} p-values, Holm over all rows" if compare else "")
     )
     provenance = Provenance(
         method=method,
         data=dict(sorted(store.used.items())),
-        n_boot=n_boot if (ci == "bootstrap" or compare) else None,
+        n_boot=n_boot if (ci == "bootstrap" or (compare and test == "permutation")) else None,
         seed=seed,
         level=level,
         options={

@@ -76,3 +76,15 @@ def test_analytic_and_bootstrap_agree_on_full_data(data_dir, result):
     ratio = width_a / width_b
     assert np.all((ratio > 0.5) & (ratio < 2.0))
     assert np.median(ratio) == pytest.approx(1.0, abs=0.15)
+
+
+def test_analytic_comparisons_use_the_delta_method_p_values(data_dir):
+    from stats_mtbias.tables import count_cube
+    from stats_mtbias.uncertainty.analytic import paired_difference_analytic
+
+    res = tgbi.run(["google", "kakao"], data_dir=data_dir, ci="analytic", compare=True)
+    cube = count_cube(res.judgements, ("lexicon_item", "system", "subset"))
+    _, p_sets = paired_difference_analytic(cube.counts[:, 0], cube.counts[:, 1])
+    assert res.comparisons.p_value.to_numpy()[:7] == pytest.approx(p_sets)
+    assert "delta method (normal) p-values" in res.provenance.method
+    assert res.provenance.n_boot is None

@@ -25,6 +25,9 @@ WEIGHT_METHODS = ("index", "multinomial")
 CI_METHODS = ("percentile", "bca")
 
 
+_CHUNK = 256  # replicates counted per block: the block's buffers stay in cache
+
+
 def resample_weights(
     n_boot: int,
     n_clusters: int | None = None,
@@ -32,6 +35,7 @@ def resample_weights(
     strata: np.ndarray | None = None,
     rng: np.random.Generator | int,
     method: str = "index",
+    dtype: type | np.dtype = np.int32,
 ) -> np.ndarray:
     """Integer bootstrap weights: row b counts how often each cluster is drawn.
 
@@ -48,10 +52,13 @@ def resample_weights(
     method : {"index", "multinomial"}
         Draw cluster indices and count them, or draw the counts from a
         multinomial directly. Both give the same distribution.
+    dtype : numpy dtype
+        Type of the returned counts. ``float32`` holds every count exactly (they
+        are at most the stratum size) and is what the matrix product wants.
 
     Returns
     -------
-    numpy.ndarray, shape (n_boot, n_clusters), dtype int32
+    numpy.ndarray, shape (n_boot, n_clusters)
     """
     n_boot = check_positive_int(n_boot, "n_boot")
     rng = check_rng(rng)
@@ -62,42 +69,60 @@ def resample_weights(
         strata = np.zeros(check_positive_int(n_clusters, "n_clusters"), dtype=int)
     strata = np.asarray(strata)
     n_clusters = len(strata)
-    labels = np.unique(strata)
+    members = [np.flatnonzero(strata == label) for label in np.unique(strata)]
+    if max(len(m) for m in members) >= 2**24 and np.dtype(dtype) == np.float32:
+        raise ValueError("float32 weights are exact only for strata below 2**24 clusters.")
+    weights = np.empty((n_boot, n_clusters), dtype=dtype)
     if method == "multinomial":
-        weights = np.zeros((n_boot, n_clusters), dtype=np.int32)
-        for label in labels:
-            members = np.flatnonzero(strata == label)
-            size = len(members)
-            weights[:, members] = rng.multinomial(size, np.full(size, 1.0 / size), size=n_boot)
+        for idx in members:
+            size = len(idx)
+            weights[:, idx] = rng.multinomial(size, np.full(size, 1.0 / size), size=n_boot)
         return weights
-    # Draw cluster positions per stratum, then count all of them with one bincount
-    # into the flat (replicate, cluster) grid. Narrow integer types make drawing
-    # and counting several times faster than int64.
-    flat_type = np.int32 if n_boot * n_clusters < 2**31 else np.int64
-    row_offset = (np.arange(n_boot, dtype=flat_type) * n_clusters)[:, None]
-    flat = []
-    for label in labels:
-        members = np.flatnonzero(strata == label).astype(flat_type)
-        size = len(members)
-        draw_type = np.int16 if size < 2**15 else np.int64
-        draws = rng.integers(0, size, size=(n_boot, size), dtype=draw_type)
-        if members[-1] - members[0] == size - 1:  # contiguous stratum: no gather needed
-            flat.append((draws + (row_offset + members[0])).ravel())
-        else:
-            flat.append((members[draws] + row_offset).ravel())
-    counts = np.bincount(np.concatenate(flat), minlength=n_boot * n_clusters)
-    weights = counts.astype(np.int32).reshape(n_boot, n_clusters)
+    # Per block of replicates: draw cluster positions per stratum straight into a
+    # flat (replicate, cluster) position buffer and count them with one bincount.
+    # int16 draws are several times faster to generate than int64; an int64
+    # buffer is what bincount reads without a cast; small blocks stay in cache.
+    chunk = min(_CHUNK, n_boot)
+    positions = np.empty((chunk, n_clusters), dtype=np.int64)
+    row_offset = (np.arange(chunk, dtype=np.int64) * n_clusters)[:, None]
+    for first in range(0, n_boot, chunk):
+        rows = min(chunk, n_boot - first)
+        start = 0
+        for idx in members:
+            size = len(idx)
+            draw_type = np.int16 if size < 2**15 else np.int64
+            draws = rng.integers(0, size, size=(rows, size), dtype=draw_type)
+            target = positions[:rows, start : start + size]
+            if idx[-1] - idx[0] == size - 1:  # contiguous stratum: no gather needed
+                np.add(draws, row_offset[:rows] + idx[0], out=target)
+            else:
+                np.add(idx[draws], row_offset[:rows], out=target)
+            start += size
+        counts = np.bincount(positions[:rows].ravel(), minlength=rows * n_clusters)
+        weights[first : first + rows] = counts.reshape(rows, n_clusters)
     return weights
 
 
-def weighted_sums(weights: np.ndarray, data: np.ndarray) -> np.ndarray:
-    """``weights @ data`` over the cluster axis: replicate totals ``(n_boot, ...)``."""
+def weighted_sums(weights: np.ndarray, data: np.ndarray, *, integer_weights: bool | None = None) -> np.ndarray:
+    """``weights @ data`` over the cluster axis: replicate totals ``(n_boot, ...)``.
+
+    When weights and data are integers and every sum stays below 2**24, the
+    product is computed in float32 (exact there, and twice as fast).
+    `integer_weights` declares that float weights hold integers (as
+    :func:`resample_weights` with ``dtype=float32`` returns), saving a check.
+    """
     data = np.asarray(data, dtype=float)
     flat = data.reshape(data.shape[0], -1)
-    bound = np.abs(weights).sum(axis=1).max(initial=0) * np.abs(flat).max(initial=0)
-    if bound < 2**24 and np.array_equal(flat, np.round(flat)):
-        # Integer sums below 2**24 are exact in float32, and the product is twice as fast.
-        sums = (weights.astype(np.float32) @ flat.astype(np.float32)).astype(float)
+    if integer_weights is None:
+        integer_weights = np.issubdtype(weights.dtype, np.integer)
+    fast = False
+    if integer_weights and weights.size:
+        # Cheap bound on any |sum|: max |weight| x clusters x max |datum| (one pass over W).
+        w_max = max(abs(float(weights.max())), abs(float(weights.min())))
+        bound = w_max * weights.shape[-1] * float(np.abs(flat).max(initial=0))
+        fast = bound < 2**24 and np.array_equal(flat, np.round(flat))
+    if fast:
+        sums = (weights.astype(np.float32, copy=False) @ flat.astype(np.float32)).astype(float)
     else:
         sums = weights.astype(float) @ flat
     return sums.reshape((weights.shape[0], *data.shape[1:]))
@@ -229,8 +254,8 @@ def cluster_bootstrap(
     check_level(level)
     check_choice(method, CI_METHODS, "method")
     estimate = np.asarray(statistic(data.sum(axis=0)[None, ...]))[0]
-    w = resample_weights(n_boot, data.shape[0], strata=strata, rng=rng, method=weights)
-    replicates = np.asarray(statistic(weighted_sums(w, data)))
+    w = resample_weights(n_boot, data.shape[0], strata=strata, rng=rng, method=weights, dtype=np.float32)
+    replicates = np.asarray(statistic(weighted_sums(w, data, integer_weights=True)))
     jackknife = None
     if method == "bca":
         jackknife = np.asarray(statistic(data.sum(axis=0)[None, ...] - data))

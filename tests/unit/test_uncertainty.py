@@ -16,6 +16,7 @@ from stats_mtbias.uncertainty.bootstrap import (
     cluster_bootstrap,
     paired_permutation,
     resample_weights,
+    weighted_sums,
 )
 
 
@@ -29,6 +30,20 @@ def test_weights_keep_stratum_sizes_and_are_seeded():
         assert not np.array_equal(w, resample_weights(500, strata=strata, rng=4, method=method))
         # Each cluster is drawn once per replicate on average.
         assert w.mean() == pytest.approx(1.0, abs=0.03)
+
+
+def test_weights_are_the_same_in_every_dtype_and_across_blocks():
+    # 700 replicates span several counting blocks; a shuffled (non-contiguous) stratum takes the gather path.
+    strata = np.random.default_rng(0).permutation(np.array([0] * 40 + [1] * 9 + [2] * 30))
+    ints = resample_weights(700, strata=strata, rng=5)
+    floats = resample_weights(700, strata=strata, rng=5, dtype=np.float32)
+    assert floats.dtype == np.float32 and np.array_equal(ints, floats)
+    for label, size in ((0, 40), (1, 9), (2, 30)):
+        assert (ints[:, strata == label].sum(axis=1) == size).all()
+    # Rows from different blocks are not copies of each other.
+    assert not np.array_equal(ints[:256], ints[256:512])
+    data = np.random.default_rng(1).integers(0, 5, size=(79, 3)).astype(float)
+    assert np.array_equal(weighted_sums(floats, data, integer_weights=True), ints.astype(float) @ data)
 
 
 def test_randomness_must_be_explicit():

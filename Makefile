@@ -28,6 +28,7 @@ test-fast: install
 
 report: install
 	$(BIN)/python analyses/tgbi.py --out reports/tgbi
+	$(BIN)/python analyses/prates.py --out reports/prates
 
 bench: install
 	$(BIN)/python benchmarks/bootstrap_tgbi.py

@@ -50,8 +50,10 @@ def main() -> None:
     content = judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")["content"]
     strata = content.reindex(cube.coords["lexicon_item"]).to_numpy()
     n_items, n_boot = counts.shape[0], args.n_boot
-    print(f"data: {n_items} lexicon items x {counts.shape[1]} systems x {counts.shape[2]} sets; "
-          f"{n_boot} replicates of 21 P_S + 3 indices")
+    print(
+        f"data: {n_items} lexicon items x {counts.shape[1]} systems x {counts.shape[2]} sets; "
+        f"{n_boot} replicates of 21 P_S + 3 indices"
+    )
 
     t_ours, res = timed(lambda: cluster_bootstrap(counts, statistic, n_boot=n_boot, rng=0, strata=strata))
     t_bca, _ = timed(lambda: cluster_bootstrap(counts, statistic, n_boot=n_boot, rng=0, strata=strata, method="bca"))
@@ -68,8 +70,13 @@ def main() -> None:
 
     t_scipy, sres = timed(
         lambda: stats.bootstrap(
-            (np.arange(n_items),), scipy_stat, n_resamples=n_boot, vectorized=True,
-            method="percentile", batch=500, rng=0,
+            (np.arange(n_items),),
+            scipy_stat,
+            n_resamples=n_boot,
+            vectorized=True,
+            method="percentile",
+            batch=500,
+            rng=0,
         ),
         repeat=1,
     )

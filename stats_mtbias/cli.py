@@ -31,9 +31,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="stats-mtbias", description="Statistics of gender bias in machine translation."
-    )
+    parser = argparse.ArgumentParser(prog="stats-mtbias", description="Statistics of gender bias in machine translation.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     tgbi = sub.add_parser("tgbi", help="TGBI (Cho et al. 2019): P_S per sentence set and the index")
@@ -46,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="your own outputs: a directory of total_<system>_<set>.txt files or a CSV item,set,translation (repeatable)",
     )
-    tgbi.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the system in the matching --translations")
+    tgbi.add_argument(
+        "--system", action="append", default=[], metavar="NAME", help="name of the system in the matching --translations"
+    )
     tgbi.add_argument("--lexicon", choices=("default", "cho2019"), default="default", help="gender cue rule")
     tgbi.add_argument("--ci", choices=("bootstrap", "analytic"), default="bootstrap")
     tgbi.add_argument("--interval", choices=("percentile", "bca"), default="percentile", help="bootstrap interval method")
@@ -55,6 +55,38 @@ def build_parser() -> argparse.ArgumentParser:
     tgbi.add_argument("--keep-repeated", action="store_true", help="keep verbatim repeated blocks (as the authors did)")
     tgbi.add_argument("--compare", action="store_true", help="print the paired differences between systems")
     tgbi.set_defaults(handler=_run_tgbi)
+
+    prates = sub.add_parser("prates", help="Prates et al.: male-default rates and tests per language and category")
+    _common(prates)
+    prates.add_argument("--languages", default="", help="comma-separated languages (default: all twelve)")
+    prates.add_argument("--items", choices=("jobs", "adjectives"), default="jobs", help="occupations or adjectives")
+    prates.add_argument("--by", choices=("language", "category", "language,category"), default="language")
+    prates.add_argument(
+        "--denominator",
+        choices=("identified", "all"),
+        default="identified",
+        help="percentages over identified outputs, or over all rows as the authors did",
+    )
+    prates.add_argument("--interval", choices=("wilson", "jeffreys", "clopper-pearson"), default="wilson")
+    prates.add_argument(
+        "--test",
+        choices=("exact", "ttest"),
+        default="exact",
+        help="exact sign test on discordant items, or the authors' paired t-test",
+    )
+    prates.add_argument("--alpha", type=float, default=0.05, help="significance level of the 'significant' flag (default 0.05)")
+    prates.add_argument("--correction", choices=("holm", "bh", "none"), default="holm")
+    prates.add_argument(
+        "--bengali", choices=("pool", "variants"), default="pool", help="Bengali's six variants as one language or six"
+    )
+    prates.add_argument("--judgements", metavar="FILE", help="your own CSV: item,language,gender (or item,language,translation)")
+    prates.add_argument("--reference-file", metavar="FILE", help="a BLS-format table instead of the shipped one")
+    shown = prates.add_mutually_exclusive_group()
+    shown.add_argument("--reference", action="store_true", help="print the comparison with the BLS reference")
+    shown.add_argument("--calibration", action="store_true", help="print the calibration GLM per language")
+    shown.add_argument("--tests", action="store_true", help="print every paired test with effect sizes")
+    shown.add_argument("--independence", action="store_true", help="print the tests of independence")
+    prates.set_defaults(handler=_run_prates)
     return parser
 
 
@@ -90,6 +122,50 @@ def _run_tgbi(args: argparse.Namespace) -> tuple[object, list[str], dict]:
             columns = [*columns[:3], "n_unknown", *columns[3:]]
     notes = [
         f"{row.system} {row.subset}: {row.lines} lines {row.outcome} (counted as unknown, not in n)"
+        for row in result.accounting.itertuples()
+        if row.outcome != "judged"
+    ]
+    return frame, columns, {"provenance": result.provenance.to_dict(), "notes": notes}
+
+
+def _run_prates(args: argparse.Namespace) -> tuple[object, list[str], dict]:
+    from stats_mtbias.studies import prates
+
+    languages = [s.strip() for s in args.languages.split(",") if s.strip()] or None
+    result = prates.run(
+        data_dir=args.data_dir,
+        items=args.items,
+        languages=languages,
+        judgements_file=args.judgements,
+        reference_file=args.reference_file,
+        bengali=args.bengali,
+        by=args.by,
+        denominator=args.denominator,
+        interval=args.interval,
+        test=args.test,
+        correction=args.correction,
+        alpha=args.alpha,
+        level=args.level,
+        seed=args.seed,
+    )
+    notes = [f"p-values adjusted by {result.family}"]
+    if args.reference or args.calibration:
+        if result.reference is None:
+            raise MtbiasError("--reference/--calibration need occupations that match the BLS table (--items jobs).")
+        if args.reference:
+            frame, columns = result.reference, prates.REFERENCE_COLUMNS
+        else:
+            frame, columns = result.calibration, prates.CALIBRATION_COLUMNS
+            notes = [f"{row.language}: {row.note}" for row in frame.itertuples() if row.note]
+    elif args.tests:
+        frame, columns = result.tests, [*prates.TEST_COLUMNS, "significant"]
+    elif args.independence:
+        frame, columns = result.independence, prates.INDEPENDENCE_COLUMNS
+        notes = [f"p_adjusted: {args.correction} over the per-language category × gender tests"]
+    else:
+        frame, columns = result.rates, prates.RECORD_COLUMNS
+    notes += [
+        f"{row.language}: {row.rows} rows {row.outcome} (counted in n_unknown, not in n)"
         for row in result.accounting.itertuples()
         if row.outcome != "judged"
     ]

@@ -68,3 +68,7 @@ class DataQualityWarning(UserWarning):
 
 class ChecksumWarning(UserWarning):
     """A file in a user-given data directory differs from the manifest's checksum."""
+
+
+class SmallExpectedCountWarning(UserWarning):
+    """A large-sample test was run on a table with small expected counts."""

@@ -35,9 +35,7 @@ def judgement_table(frame: pd.DataFrame) -> pd.DataFrame:
     bad = ~frame["gender"].isin(GENDERS)
     if bad.any():
         first = frame.index[bad.to_numpy()][0]
-        raise DataError(
-            f"row {first}: gender {frame.at[first, 'gender']!r} is not one of {', '.join(GENDERS)}"
-        )
+        raise DataError(f"row {first}: gender {frame.at[first, 'gender']!r} is not one of {', '.join(GENDERS)}")
     out = frame.copy()
     out["gender"] = pd.Categorical(out["gender"], categories=GENDERS)
     return out

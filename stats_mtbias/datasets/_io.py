@@ -27,12 +27,67 @@ def read_lines(path: str | Path) -> list[str]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise DataError(
-            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})", path, line
-        ) from None
+        raise DataError(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})", path, line) from None
     if text == "":
         return []
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines[-1] == "":
         lines.pop()
     return lines
+
+
+def read_records(
+    path: str | Path,
+    *,
+    delimiter: str = ",",
+    required: tuple[str, ...] = (),
+    lower: bool = False,
+) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """Read a delimited text file into ``(header, [(line number, record), ...])``.
+
+    Every data line becomes one record (a dict keyed by the header) with the
+    1-based line number it came from, so later checks can name it. Fields are
+    stripped of surrounding spaces; quoting follows the csv module.
+
+    Parameters
+    ----------
+    path : path
+        The file.
+    delimiter : str
+        Field separator (``","``, ``"\\t"``, ``";"``).
+    required : tuple of str
+        Columns that must be in the header.
+    lower : bool
+        Compare header names case-insensitively (and return them lower-cased).
+
+    Raises
+    ------
+    DataError
+        Empty file, missing columns, duplicated column names, an empty line, or a
+        line whose number of fields differs from the header's.
+    """
+    import csv
+
+    path = Path(path)
+    lines = read_lines(path)
+    if not lines:
+        raise DataError(f"is empty; expected a header with {', '.join(required) or 'columns'}", path, 1)
+    rows = csv.reader(lines, delimiter=delimiter)
+    header = [h.strip() for h in next(rows)]
+    if lower:
+        header = [h.lower() for h in header]
+    duplicated = sorted({h for h in header if header.count(h) > 1})
+    if duplicated:
+        raise DataError(f"header repeats column(s) {', '.join(duplicated)}", path, 1)
+    missing = [c for c in required if c not in header]
+    if missing:
+        sep = {"\t": "tab", ",": "comma", ";": "semicolon"}.get(delimiter, repr(delimiter))
+        raise DataError(f"header lacks column(s) {', '.join(missing)} (found {', '.join(header)}; {sep}-separated)", path, 1)
+    records = []
+    for number, row in enumerate(rows, start=2):
+        if not row or (len(row) == 1 and not row[0].strip()):
+            raise DataError("is an empty line inside the table", path, number)
+        if len(row) != len(header):
+            raise DataError(f"has {len(row)} fields, the header has {len(header)}", path, number)
+        records.append((number, {h: value.strip() for h, value in zip(header, row)}))
+    return header, records

@@ -121,8 +121,7 @@ class DataStore:
         if self.origin != "cache":
             where = "--data-dir" if self.origin == "data_dir" else f"${ENV_DATA}"
             raise DataNotFoundError(
-                f"{relpath} is not in the data directory {self.root} (given by {where}). "
-                + _three_ways(default_cache_dir())
+                f"{relpath} is not in the data directory {self.root} (given by {where}). " + _three_ways(default_cache_dir())
             )
         if entry is None:
             raise DataNotFoundError(
@@ -131,8 +130,7 @@ class DataStore:
             )
         if not self.download:
             raise DataNotFoundError(
-                f"{relpath} is not in the cache {self.root} and downloads are switched off. "
-                + _three_ways(self.root)
+                f"{relpath} is not in the cache {self.root} and downloads are switched off. " + _three_ways(self.root)
             )
         self._download(entry, target)
         self.used[relpath] = entry.sha256

@@ -144,8 +144,7 @@ def read_sentences(store: DataStore | None = None) -> pd.DataFrame:
         lines = read_lines(path)
         if len(lines) != len(frame):
             raise DataError(
-                f"has {len(lines)} lines, but the concatenation of its {len(sset.parts)} style "
-                f"files has {len(frame)}",
+                f"has {len(lines)} lines, but the concatenation of its {len(sset.parts)} style files has {len(frame)}",
                 path,
             )
         mismatch = np.flatnonzero(np.asarray(lines, dtype=object) != frame["source"].to_numpy())
@@ -356,15 +355,13 @@ def read_user_outputs(
                 found.setdefault(match["system"], {})[match["code"]] = file
         if not found:
             raise DataError(
-                "contains no output files named total_<system>_<set>.txt "
-                "(set one of inf, f, imp, p, neg, pos, job)",
+                "contains no output files named total_<system>_<set>.txt (set one of inf, f, imp, p, neg, pos, job)",
                 path,
             )
         if system is None:
             if len(found) > 1:
                 raise DataError(
-                    f"holds outputs of several systems ({', '.join(sorted(found))}); "
-                    "name the one to read with system=...",
+                    f"holds outputs of several systems ({', '.join(sorted(found))}); name the one to read with system=...",
                     path,
                 )
             system = next(iter(found))
@@ -389,9 +386,7 @@ def read_user_outputs(
     return _read_user_csv(path, system or path.stem, sentences, repeated_blocks, min_run)
 
 
-def _read_user_csv(
-    path: Path, system: str, sentences: pd.DataFrame, repeated_blocks: str, min_run: int
-) -> pd.DataFrame:
+def _read_user_csv(path: Path, system: str, sentences: pd.DataFrame, repeated_blocks: str, min_run: int) -> pd.DataFrame:
     lines = read_lines(path)
     rows = list(csv.reader(lines))
     if not rows:
@@ -415,17 +410,14 @@ def _read_user_csv(
         name = set_name(row[col["set"]])
         if name is None:
             raise DataError(
-                f"set {row[col['set']]!r} is not one of {', '.join(SET_NAMES)} "
-                "(or the codes inf, f, imp, p, neg, pos, job)",
+                f"set {row[col['set']]!r} is not one of {', '.join(SET_NAMES)} (or the codes inf, f, imp, p, neg, pos, job)",
                 path,
                 number,
             )
         try:
             item = int(row[col["item"]])
         except ValueError:
-            raise DataError(
-                f"item {row[col['item']]!r} is not a line number of the {name} set", path, number
-            ) from None
+            raise DataError(f"item {row[col['item']]!r} is not a line number of the {name} set", path, number) from None
         if not 1 <= item <= sizes[name]:
             raise DataError(
                 f"item {item} is outside the {name} set, which has lines 1–{sizes[name]}",

@@ -35,18 +35,10 @@ import pandas as pd
 
 FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
 MALE_PRONOUNS = frozenset({"he", "him", "his", "himself"})
-FEMALE_NOUNS = frozenset(
-    {"woman", "women", "girl", "girls", "lady", "ladies", "gal", "gals", "mrs", "ms", "madam"}
-)
-MALE_NOUNS = frozenset(
-    {"man", "men", "boy", "boys", "guy", "guys", "gentleman", "gentlemen", "mr", "sir"}
-)
-CHO2019_FEMALE = frozenset(
-    {"she", "her", "hers", "herself", "woman", "girl", "lady", "she's", "she'll", "she'd"}
-)
-CHO2019_MALE = frozenset(
-    {"he", "him", "his", "himself", "man", "boy", "guy", "he's", "he'll", "he'd"}
-)
+FEMALE_NOUNS = frozenset({"woman", "women", "girl", "girls", "lady", "ladies", "gal", "gals", "mrs", "ms", "madam"})
+MALE_NOUNS = frozenset({"man", "men", "boy", "boys", "guy", "guys", "gentleman", "gentlemen", "mr", "sir"})
+CHO2019_FEMALE = frozenset({"she", "her", "hers", "herself", "woman", "girl", "lady", "she's", "she'll", "she'd"})
+CHO2019_MALE = frozenset({"he", "him", "his", "himself", "man", "boy", "guy", "he's", "he'll", "he'd"})
 
 RULES = ("default", "cho2019")
 

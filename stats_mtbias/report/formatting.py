@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 FORMATS = ("table", "json", "csv")
+PVALUE_COLUMNS = frozenset({"p_value", "p_adjusted", "p_holm", "p_lower", "p_male_gt_female"})
 
 
 def _plain(value):
@@ -32,7 +33,10 @@ def format_table(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4) -
     """A fixed-width text table, numbers rounded to `digits` decimals."""
     shown = frame[list(columns)].copy()
     for col in shown.columns:
-        if pd.api.types.is_float_dtype(shown[col]):
+        if col in PVALUE_COLUMNS:
+            # Tiny p-values keep their magnitude instead of printing as 0.0000.
+            shown[col] = shown[col].map(lambda v: "" if pd.isna(v) else f"{v:.{digits}f}" if v >= 10**-digits else f"{v:.1e}")
+        elif pd.api.types.is_float_dtype(shown[col]):
             shown[col] = shown[col].map(lambda v: "" if pd.isna(v) else f"{v:.{digits}f}")
     return shown.to_string(index=False)
 

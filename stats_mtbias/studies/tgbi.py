@@ -82,15 +82,9 @@ def load_judgements(
     sentences = tgbi_data.read_sentences(store)
     frames = []
     if systems:
-        frames.append(
-            tgbi_data.read_outputs(systems, store, sentences=sentences, repeated_blocks=repeated_blocks)
-        )
+        frames.append(tgbi_data.read_outputs(systems, store, sentences=sentences, repeated_blocks=repeated_blocks))
     for path, name in translations or []:
-        frames.append(
-            tgbi_data.read_user_outputs(
-                path, name, store, sentences=sentences, repeated_blocks=repeated_blocks
-            )
-        )
+        frames.append(tgbi_data.read_user_outputs(path, name, store, sentences=sentences, repeated_blocks=repeated_blocks))
     if not frames:
         raise ValueError("no system to evaluate: give `systems` or `translations`.")
     outputs = pd.concat(frames, ignore_index=True)
@@ -186,9 +180,7 @@ def analyse(
     cube = count_cube(judgements, ("lexicon_item", "system", "subset"))
     counts = cube.counts  # (items, systems, sets, genders)
     systems = cube.coords["system"]
-    item_content = (
-        judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")["content"]
-    )
+    item_content = judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")["content"]
     strata = item_content.reindex(cube.coords["lexicon_item"]).to_numpy()
     statistic = _statistic(both)
     totals = counts.sum(axis=0)
@@ -196,9 +188,7 @@ def analyse(
 
     boot = None
     if ci == "bootstrap":
-        boot = cluster_bootstrap(
-            counts, statistic, n_boot=n_boot, rng=seed, strata=strata, level=level, method=interval
-        )
+        boot = cluster_bootstrap(counts, statistic, n_boot=n_boot, rng=seed, strata=strata, level=level, method=interval)
     if ci == "bootstrap":
         bounds = boot.confidence_interval()
         low, high = bounds.low, bounds.high

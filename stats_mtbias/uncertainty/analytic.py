@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special, stats
 
-from stats_mtbias._validation import check_level
+from stats_mtbias._validation import check_choice, check_level
 from stats_mtbias.estimators.tgbi import tgbi_counts
 from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
 
@@ -44,7 +44,10 @@ def wilson_interval(successes, n, level: float = 0.95) -> ConfidenceInterval:
         p = k / n
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return ConfidenceInterval(np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1))
+    # Exact ends at k = 0 and k = n (the formula gives them up to round-off).
+    low = np.where(k == 0, 0.0, np.clip(centre - half, 0, 1))
+    high = np.where(k == n, 1.0, np.clip(centre + half, 0, 1))
+    return ConfidenceInterval(low, high)
 
 
 def jeffreys_interval(successes, n, level: float = 0.95) -> ConfidenceInterval:
@@ -63,6 +66,53 @@ def clopper_pearson_interval(successes, n, level: float = 0.95) -> ConfidenceInt
     low = np.where(k > 0, stats.beta.ppf(alpha / 2, k, n - k + 1), 0.0)
     high = np.where(k < n, stats.beta.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
     return ConfidenceInterval(low, high)
+
+
+PROPORTION_METHODS = ("wilson", "jeffreys", "clopper-pearson")
+
+
+def design_effect(successes, trials) -> float:
+    """Design effect of a proportion estimated from clusters of outputs.
+
+    The ratio of the cluster-robust (linearisation) variance of
+    ``p = sum(x) / sum(m)`` to the binomial variance ``p (1 - p) / sum(m)``,
+    floored at 1. Exactly 1 when every cluster holds one output (then the
+    binomial variance is the right one), and when ``p`` is 0 or 1.
+
+    Parameters
+    ----------
+    successes, trials : array-like, shape (n_clusters,)
+        Per-cluster successes ``x_i`` and outputs ``m_i``.
+    """
+    x = np.asarray(successes, dtype=float)
+    m = np.asarray(trials, dtype=float)
+    if x.shape != m.shape or x.ndim != 1:
+        raise ValueError("`successes` and `trials` must be 1-d arrays of the same length.")
+    total, k = m.sum(), m.size
+    if k < 2 or total == 0 or np.all(m <= 1):
+        return 1.0
+    p = x.sum() / total
+    if p in (0.0, 1.0):
+        return 1.0
+    robust = k / (k - 1) * np.sum((x - p * m) ** 2) / total**2
+    return float(max(1.0, robust / (p * (1 - p) / total)))
+
+
+def proportion_interval(successes, n, *, level: float = 0.95, method: str = "wilson", deff=1.0) -> ConfidenceInterval:
+    """Interval for a proportion by `method`, on the effective sample size ``n / deff``.
+
+    With clustered outputs (several per item), dividing successes and trials by
+    the design effect (Kish's effective sample size) carries the within-item
+    correlation into Wilson, Jeffreys or Clopper–Pearson intervals.
+    """
+    check_choice(method, PROPORTION_METHODS, "method")
+    deff = np.asarray(deff, dtype=float)
+    k, n = np.asarray(successes, float) / deff, np.asarray(n, float) / deff
+    if method == "wilson":
+        return wilson_interval(k, n, level)
+    if method == "jeffreys":
+        return jeffreys_interval(k, n, level)
+    return clopper_pearson_interval(k, n, level)
 
 
 def _g_parts(p: np.ndarray):
@@ -94,9 +144,7 @@ def _robust_var(influence: np.ndarray, n_clusters: np.ndarray) -> np.ndarray:
     return factor * np.sum(influence**2, axis=0)
 
 
-def p_s_interval(
-    cluster_counts: np.ndarray, level: float = 0.95, *, both: str = "neutral"
-) -> ConfidenceInterval:
+def p_s_interval(cluster_counts: np.ndarray, level: float = 0.95, *, both: str = "neutral") -> ConfidenceInterval:
     """Delta-method interval for P_S, inside [0, 1], from per-cluster counts.
 
     Parameters

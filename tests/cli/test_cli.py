@@ -17,10 +17,19 @@ def run_json(capsys, *args):
 
 
 def test_tgbi_json_records(capsys, data_dir):
-    records, err = run_json(capsys, "tgbi", "--data-dir", str(data_dir), "--n-boot", "200", "--format", "json", "--systems", "google,kakao")
+    records, err = run_json(
+        capsys, "tgbi", "--data-dir", str(data_dir), "--n-boot", "200", "--format", "json", "--systems", "google,kakao"
+    )
     assert [list(r) for r in records] == [KEYS] * 16
     assert [r["subset"] for r in records[:8]] == [
-        "informal", "formal", "impolite", "polite", "negative", "positive", "occupation", "TGBI",
+        "informal",
+        "formal",
+        "impolite",
+        "polite",
+        "negative",
+        "positive",
+        "occupation",
+        "TGBI",
     ]
     index = records[7]
     assert index["p_s"] == pytest.approx(sum(r["p_s"] for r in records[:7]) / 7)
@@ -50,8 +59,28 @@ def test_tgbi_user_csv_and_out_file(capsys, data_dir, tmp_path):
     f = tmp_path / "mine.csv"
     f.write_text("item,set,translation\n1,positive,She is kind\n2,positive,He is kind\n", "utf-8")
     out = tmp_path / "res.csv"
-    assert main(["tgbi", "--data-dir", str(data_dir), "--systems", "", "--translations", str(f), "--system", "me",
-                 "--ci", "analytic", "--format", "csv", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "tgbi",
+                "--data-dir",
+                str(data_dir),
+                "--systems",
+                "",
+                "--translations",
+                str(f),
+                "--system",
+                "me",
+                "--ci",
+                "analytic",
+                "--format",
+                "csv",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     lines = out.read_text().splitlines()
     assert lines[0] == ",".join(KEYS)
     positive = next(line for line in lines if line.startswith("me,positive,"))
@@ -64,7 +93,8 @@ def test_bad_input_is_an_error_message_not_a_traceback(data_dir, tmp_path):
     f.write_text("item,set,translation\n1,nope,She\n", "utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "stats_mtbias.cli", "tgbi", "--data-dir", str(data_dir), "--translations", str(f)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 65
     assert "Traceback" not in proc.stderr
@@ -73,3 +103,41 @@ def test_bad_input_is_an_error_message_not_a_traceback(data_dir, tmp_path):
 
 def test_missing_data_dir_file_exit_code(tmp_path):
     assert main(["tgbi", "--data-dir", str(tmp_path), "--n-boot", "10"]) == 66
+
+
+PRATES_KEYS = [
+    "language", "category", "n", "n_female", "n_male", "n_neutral", "n_unknown", "pct_female", "pct_male",
+    "pct_neutral", "pct_female_ci_low", "pct_female_ci_high", "p_male_gt_female", "p_adjusted",
+]  # fmt: skip
+
+
+def test_prates_json_records(capsys, data_dir):
+    records, err = run_json(
+        capsys, "prates", "--data-dir", str(data_dir), "--format", "json", "--languages", "Hungarian,Japanese",
+        "--by", "language,category",
+    )  # fmt: skip
+    assert all(list(r) == PRATES_KEYS for r in records)
+    assert len(records) == 2 * 23 and records[0]["category"] == "all"
+    japanese = next(r for r in records if r["language"] == "Japanese" and r["category"] == "all")
+    assert japanese["n_female"] == 0 and japanese["pct_female_ci_low"] == 0 and japanese["pct_female_ci_high"] > 0
+    provenance = json.loads(err.split("provenance: ", 1)[1])
+    assert "holm over the 46 one-sided tests" in provenance["method"]
+
+
+def test_prates_reference_and_errors(capsys, data_dir, tmp_path):
+    records, _ = run_json(
+        capsys, "prates", "--data-dir", str(data_dir), "--format", "json", "--reference", "--languages", "Finnish"
+    )
+    assert [(r["language"], r["level"]) for r in records] == [
+        ("all", "occupation"),
+        ("all", "category"),
+        ("Finnish", "occupation"),
+        ("Finnish", "category"),
+    ]
+    assert records[0]["n"] + records[0]["n_excluded"] == 1019
+    assert main(["prates", "--data-dir", str(data_dir), "--languages", "Klingon"]) == 64
+    assert "'Klingon' is not in the data" in capsys.readouterr().err
+    bad = tmp_path / "mine.csv"
+    bad.write_text("item,language,gender\nnurse,Malay,Femal\n", "utf-8")
+    assert main(["prates", "--judgements", str(bad)]) == 65
+    assert "mine.csv, line 2: column 'gender': 'Femal' is not a gender" in capsys.readouterr().err

@@ -42,7 +42,7 @@ def test_every_line_is_accounted_for(result):
 def test_index_and_intervals(result):
     est = result.estimates
     assert len(est) == 24
-    for system, group in est.groupby("system", observed=True):
+    for _system, group in est.groupby("system", observed=True):
         sets = group[group.subset != "TGBI"]
         index = group[group.subset == "TGBI"].iloc[0]
         assert index.p_s == pytest.approx(sets.p_s.mean())

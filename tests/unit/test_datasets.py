@@ -113,8 +113,13 @@ def test_sentences_layout(tgbi_sentences):
     s = tgbi_sentences
     sizes = s.groupby("subset").size().to_dict()
     assert sizes == {
-        "informal": 2118, "formal": 2118, "impolite": 2118, "polite": 2118,
-        "negative": 800, "positive": 496, "occupation": 2940,
+        "informal": 2118,
+        "formal": 2118,
+        "impolite": 2118,
+        "polite": 2118,
+        "negative": 800,
+        "positive": 496,
+        "occupation": 2940,
     }
     assert s["sentence"].nunique() == 4236 and s["lexicon_item"].nunique() == 1059
     # Every sentence is in exactly three sets: one pronoun set, one politeness set, one content set.
@@ -154,7 +159,10 @@ def test_user_line_count_mismatch_names_both_files(data_dir, tmp_path, tgbi_sent
 @pytest.mark.parametrize(
     ("body", "match"),
     [
-        ("item,set,translation\n1,informal,She is kind\n1,inf,He is kind\n", r"line 3: item 1 of the informal set was already given on line 2"),
+        (
+            "item,set,translation\n1,informal,She is kind\n1,inf,He is kind\n",
+            r"line 3: item 1 of the informal set was already given on line 2",
+        ),
         ("item,set,translation\n1,weird,She is kind\n", r"line 2: set 'weird' is not one of"),
         ("item,set,translation\n497,positive,She is kind\n", r"line 2: item 497 is outside the positive set"),
         ("item,set,translation\nx,positive,She is kind\n", r"line 2: item 'x' is not a line number"),

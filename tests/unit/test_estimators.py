@@ -65,9 +65,7 @@ def test_p_s_bounds_and_maximum_for_fixed_neutral(counts):
 @given(st.permutations(list(range(12))))
 def test_counts_invariant_to_row_order(order):
     genders = ["female", "male", "neutral", "male", "male", "female", "neutral", "both", "unknown", "male", "male", "female"]
-    frame = pd.DataFrame(
-        {"system": ["a"] * 6 + ["b"] * 6, "item": range(12), "subset": ["x", "y"] * 6, "gender": genders}
-    )
+    frame = pd.DataFrame({"system": ["a"] * 6 + ["b"] * 6, "item": range(12), "subset": ["x", "y"] * 6, "gender": genders})
     shuffled = frame.iloc[list(order)]
     base = contingency(frame, ["system", "subset"]).sort_values(["system", "subset", "gender"])
     perm = contingency(shuffled, ["system", "subset"]).sort_values(["system", "subset", "gender"])

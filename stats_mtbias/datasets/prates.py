@@ -1,0 +1,262 @@
+"""Prates, Avelar & Lamb (2019/2020): occupations and adjectives in 12 languages → English.
+
+Readers for the authors' result tables (``Results/job-genders.tsv``,
+``Results/adj-genders.tsv``: one row per occupation or adjective, one column per
+language, Bengali in six pronoun variants), the U.S. BLS table of the
+occupations (employment and women's participation) and users' own judgements.
+
+Everything becomes a judgement table (one row per item × language × variant)
+with the gender read by the authors: ``Female``/``Male``/``Neutral`` become
+``female``/``male``/``neutral``; ``?`` (no pronoun could be identified) becomes
+``unknown`` with the reason ``unidentified``. Nothing is dropped.
+
+Item identity: the occupation table holds 12 names twice (two BLS occupations
+collapsed to one expanded name, e.g. "Cafeteria attendant"); each row is its own
+item (``job:<line>``), and rows are paired with BLS rows by name, category and
+order of occurrence.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias.datasets._io import read_records
+from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.errors import DataError
+from stats_mtbias.tables import judgement_table
+
+LANGUAGES = (
+    "Malay", "Estonian", "Finnish", "Hungarian", "Armenian", "Bengali",
+    "Japanese", "Turkish", "Yoruba", "Basque", "Swahili", "Chinese",
+)  # fmt: skip
+BENGALI_VARIANTS = ("HF", "HP", "TF", "TP", "EF", "EP")
+SYSTEM = "google"  # the authors translated with Google Translate (2018)
+JOBS = "prates/Results/job-genders.tsv"
+ADJECTIVES = "prates/Results/adj-genders.tsv"
+BLS = "prates/jobs/bureau_of_labor_statistics_profession_list_gender_filtered_expanded.tsv"
+ITEMS = ("jobs", "adjectives")
+
+# The authors' labels, and the package's own vocabulary, read case-insensitively.
+_LABELS = {"female": "female", "male": "male", "neutral": "neutral", "both": "both", "unknown": "unknown", "?": "unknown"}
+_NEUTRAL_PRONOUN = r"\b(?:they|them|their|theirs|themselves|themself|it|its|itself)\b"
+_BLS_COLUMNS = {
+    "Expanded Occupation": "occupation",
+    "Total employed (Thousands)": "employed",
+    "Women Participation (%)": "female_pct",
+    "Original Occupation": "bls_occupation",
+    "Category": "category",
+    "Category Total employed (Thousands)": "category_employed",
+    "Category Women Participation (%)": "category_female_pct",
+}
+
+
+def _language_column(name: str) -> tuple[str, str]:
+    """``"Bengali-HF"`` → ``("Bengali", "HF")``; ``"Malay"`` → ``("Malay", "")``."""
+    match = re.fullmatch(r"(.+?)-([A-Z]{2})", name)
+    return (match.group(1), match.group(2)) if match else (name, "")
+
+
+def _gender(label: str, path: Path, line: int, column: str) -> tuple[str, str]:
+    """(gender, reason) of one label; an unknown label is an error naming file, line and column."""
+    if label == "":
+        return "unknown", "missing"
+    gender = _LABELS.get(label.lower())
+    if gender is None:
+        raise DataError(f"column {column!r}: {label!r} is not a gender (expected Female, Male, Neutral or ?)", path, line)
+    return gender, ("unidentified" if gender == "unknown" else "")
+
+
+def read_judgements(store: DataStore | None = None, items: str = "jobs", *, path: str | Path | None = None) -> pd.DataFrame:
+    """The authors' judgements as a judgement table.
+
+    Parameters
+    ----------
+    store : DataStore, optional
+        Where the dataset files are (default: :func:`open_store`).
+    items : {"jobs", "adjectives"}
+        The 1,019 occupations or the 21 adjectives.
+    path : path, optional
+        A file in the authors' format to read instead of the shipped one.
+
+    Returns
+    -------
+    DataFrame
+        One row per item × language × variant with ``system, item, occupation``
+        (the occupation or adjective), ``category`` (``all`` for adjectives),
+        ``language, variant, gender, reason, source, line``.
+    """
+    if items not in ITEMS:
+        raise DataError(f"items must be one of {', '.join(ITEMS)}, not {items!r}")
+    relpath = JOBS if items == "jobs" else ADJECTIVES
+    if path is None:
+        path = (store or open_store()).path(relpath)
+    else:
+        relpath = str(path)
+    path = Path(path)
+    label_columns = ("Category", "Occupation") if items == "jobs" else ("Adjective",)
+    header, records = read_records(path, delimiter="\t", required=label_columns)
+    languages = [c for c in header if c not in label_columns]
+    if not languages:
+        raise DataError("has no language columns", path, 1)
+    prefix = "job" if items == "jobs" else "adj"
+    rows = []
+    for line, record in records:
+        name = record[label_columns[-1]]
+        if not name:
+            raise DataError(f"column {label_columns[-1]!r} is empty", path, line)
+        category = record["Category"] if items == "jobs" else "all"
+        for column in languages:
+            gender, reason = _gender(record[column], path, line, column)
+            language, variant = _language_column(column)
+            rows.append((f"{prefix}:{line}", name, category, language, variant, gender, reason, line))
+    frame = pd.DataFrame(rows, columns=["item", "occupation", "category", "language", "variant", "gender", "reason", "line"])
+    frame.insert(0, "system", SYSTEM)
+    frame["source"] = relpath
+    return judgement_table(frame)
+
+
+def _number(text: str, path: Path, line: int, column: str) -> float:
+    """BLS numbers: thousands separators allowed, ``-`` (no figure) → NaN."""
+    if text in ("-", "–", ""):
+        return np.nan
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        raise DataError(f"column {column!r}: {text!r} is not a number (or '-')", path, line) from None
+
+
+def read_bls(store: DataStore | None = None, path: str | Path | None = None) -> pd.DataFrame:
+    """The BLS table: employment and women's share per expanded occupation.
+
+    Returns
+    -------
+    DataFrame
+        ``occupation, bls_occupation, category, employed`` (thousands),
+        ``female_share`` (0–1, NaN where BLS gives no figure),
+        ``category_employed, category_female_share, line``.
+    """
+    if path is None:
+        store = store or open_store()
+        path = store.path(BLS)
+    path = Path(path)
+    _, records = read_records(path, delimiter="\t", required=tuple(_BLS_COLUMNS))
+    rows = []
+    for line, record in records:
+        row = {new: record[old] for old, new in _BLS_COLUMNS.items()}
+        for column in ("employed", "female_pct", "category_employed", "category_female_pct"):
+            old = next(k for k, v in _BLS_COLUMNS.items() if v == column)
+            row[column] = _number(row[column], path, line, old)
+        for column in ("female_pct", "category_female_pct"):
+            value = row[column]
+            if not np.isnan(value) and not 0 <= value <= 100:
+                raise DataError(f"{column} {value} is outside 0–100", path, line)
+        if not row["occupation"]:
+            raise DataError("column 'Expanded Occupation' is empty", path, line)
+        row["line"] = line
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table["female_share"] = table.pop("female_pct") / 100.0
+    table["category_female_share"] = table.pop("category_female_pct") / 100.0
+    return table[
+        [
+            "occupation",
+            "bls_occupation",
+            "category",
+            "employed",
+            "female_share",
+            "category_employed",
+            "category_female_share",
+            "line",
+        ]
+    ]
+
+
+def match_reference(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFrame:
+    """Pair every item with its BLS row: by name, category and order of occurrence.
+
+    Items whose category is not BLS's (e.g. a user's CSV without categories) are
+    then paired by name and order of occurrence alone.
+
+    Returns
+    -------
+    DataFrame indexed by ``item`` with the BLS columns; items with no BLS row
+    have NaN and ``bls_line`` 0.
+    """
+    items = judgements.drop_duplicates("item")[["item", "occupation", "category"]].reset_index(drop=True)
+    columns = [c for c in bls.columns if c not in ("occupation", "category")]
+    ref = bls.assign(k=bls.groupby(["occupation", "category"]).cumcount())
+    items["k"] = items.groupby(["occupation", "category"]).cumcount()
+    merged = items.merge(ref, on=["occupation", "category", "k"], how="left")
+    loose = merged["line"].isna().to_numpy()
+    if loose.any():
+        by_name = items[loose].assign(k=items[loose].groupby("occupation").cumcount())
+        ref_name = bls.assign(k=bls.groupby("occupation").cumcount())
+        filled = by_name.merge(ref_name[["occupation", "k", *columns]], on=["occupation", "k"], how="left")
+        for column in columns:
+            merged.loc[loose, column] = filled[column].to_numpy()
+    merged = merged.set_index("item")
+    merged["bls_line"] = merged.pop("line").fillna(0).astype(int)
+    return merged.drop(columns="k")
+
+
+def read_user_judgements(path: str | Path, system: str | None = None) -> pd.DataFrame:
+    """Users' own judgements: a CSV ``item, language, gender`` or ``item, language, translation``.
+
+    Optional columns: ``category`` (default ``all``), ``system`` (default
+    `system` or the file's stem), ``variant``. Genders are read
+    case-insensitively from female/male/neutral/both/unknown (or the authors'
+    Female/Male/Neutral/?); raw English translations are read by the English
+    gender reader; as in the authors' scheme, an output without any personal
+    pronoun is ``unknown`` (reason ``no_pronoun``) and ``neutral`` needs a neutral
+    pronoun (they, it). Empty cells are ``unknown`` with the reason ``missing``.
+    """
+    from stats_mtbias.gender.english import classify_english
+
+    path = Path(path)
+    header, records = read_records(path, required=("item", "language"), lower=True)
+    if ("gender" in header) == ("translation" in header):
+        raise DataError("needs exactly one of the columns 'gender' or 'translation'", path, 1)
+    rows, seen = [], {}
+    for line, record in records:
+        if not record["item"] or not record["language"]:
+            raise DataError("'item' and 'language' must not be empty", path, line)
+        key = (record.get("system") or system or path.stem, record["item"], record["language"], record.get("variant", ""))
+        if key in seen:
+            raise DataError(f"item {record['item']!r} in {record['language']} was already given on line {seen[key]}", path, line)
+        seen[key] = line
+        if "gender" in header:
+            gender, reason = _gender(record["gender"], path, line, "gender")
+        else:
+            gender, reason = None, "" if record["translation"] else "missing"
+        rows.append(
+            {
+                "system": key[0],
+                "item": record["item"],
+                "occupation": record["item"],
+                "category": record.get("category") or "all",
+                "language": record["language"],
+                "variant": key[3],
+                "gender": gender,
+                "reason": reason,
+                "line": line,
+                "translation": record.get("translation"),
+            }
+        )
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        raise DataError("has a header but no judgements", path, 2)
+    if "translation" in header:
+        text = frame["translation"].fillna("")
+        read = classify_english(text.tolist())
+        # The authors' scheme: Neutral is a neutral pronoun (they, it); no pronoun at all is "?".
+        neutral_word = text.str.lower().str.contains(_NEUTRAL_PRONOUN, regex=True)
+        read = np.where((read == "neutral") & ~neutral_word.to_numpy(), "unknown", read)
+        frame["gender"] = np.where(frame["reason"] == "missing", "unknown", read)
+        frame.loc[(frame["gender"] == "unknown") & (frame["reason"] == ""), "reason"] = "no_pronoun"
+    frame = frame.drop(columns="translation")
+    frame["source"] = str(path)
+    return judgement_table(frame)

@@ -1,0 +1,130 @@
+"""Effect sizes with intervals: differences in proportions, Cohen's h, odds ratios.
+
+Differences in proportions use Newcombe's square-and-add intervals built from
+Wilson limits, which stay inside [-1, 1] and behave at 0% and 100% where the
+Wald interval collapses:
+
+- independent samples (Newcombe 1998a, method 10)::
+
+      L = d - sqrt((p1 - l1)^2 + (u2 - p2)^2),  U = d + sqrt((u1 - p1)^2 + (p2 - l2)^2)
+
+- paired proportions on the same items (Newcombe 1998b, method 10), the same
+  with the correlation phi of the paired 2×2 table::
+
+      L = d - sqrt((p1 - l1)^2 - 2 phi (p1 - l1)(u2 - p2) + (u2 - p2)^2)
+
+  (phi uncorrected; phi = 0 when a margin is empty). For two exclusive outcomes
+  of one output (male vs female pronoun of the same occupation) the table has
+  no "both" cell and phi is negative, which widens the interval as it should.
+
+Odds ratios: Woolf's log interval; with a zero cell, Haldane's 1/2 is added to
+every cell (``correction="haldane"``, default) or the estimate is 0 or inf with
+a one-sided open interval (``correction="none"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special
+
+from stats_mtbias._validation import check_choice, check_level
+from stats_mtbias.uncertainty.analytic import wilson_interval
+
+
+@dataclass(frozen=True)
+class EffectSize:
+    """An effect size and its interval (arrays broadcast like the inputs)."""
+
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    method: str
+
+
+def _counts(*values):
+    arrays = [np.asarray(v, dtype=float) for v in values]
+    for a in arrays:
+        if np.any(a < 0):
+            raise ValueError("counts must be non-negative.")
+    return np.broadcast_arrays(*arrays)
+
+
+def difference_in_proportions(x1, n1, x2, n2, *, level: float = 0.95) -> EffectSize:
+    """``x1/n1 - x2/n2`` for independent samples, with Newcombe's hybrid score interval."""
+    level = check_level(level)
+    x1, n1, x2, n2 = _counts(x1, n1, x2, n2)
+    if np.any(x1 > n1) or np.any(x2 > n2) or np.any(n1 == 0) or np.any(n2 == 0):
+        raise ValueError("need 0 <= x <= n and n > 0 in both samples.")
+    p1, p2 = x1 / n1, x2 / n2
+    w1, w2 = wilson_interval(x1, n1, level), wilson_interval(x2, n2, level)
+    d = p1 - p2
+    low = d - np.sqrt((p1 - w1.low) ** 2 + (w2.high - p2) ** 2)
+    high = d + np.sqrt((w1.high - p1) ** 2 + (p2 - w2.low) ** 2)
+    return EffectSize(d, low, high, "Newcombe hybrid score (independent samples)")
+
+
+def paired_difference_in_proportions(both, first_only, second_only, neither, *, level: float = 0.95) -> EffectSize:
+    """Difference of two proportions measured on the same items, with Newcombe's paired interval.
+
+    Parameters
+    ----------
+    both, first_only, second_only, neither : array-like
+        The paired 2×2 table: items with both outcomes, only the first, only the
+        second, neither. For exclusive outcomes ``both`` is 0.
+    """
+    level = check_level(level)
+    a, b, c, d_ = _counts(both, first_only, second_only, neither)
+    n = a + b + c + d_
+    if np.any(n == 0):
+        raise ValueError("the paired table is empty.")
+    p1, p2 = (a + b) / n, (a + c) / n
+    w1, w2 = wilson_interval(a + b, n, level), wilson_interval(a + c, n, level)
+    margins = (a + b) * (c + d_) * (a + c) * (b + d_)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        phi = np.where(margins > 0, (a * d_ - b * c) / np.sqrt(np.where(margins > 0, margins, 1.0)), 0.0)
+    dl1, du1, dl2, du2 = p1 - w1.low, w1.high - p1, p2 - w2.low, w2.high - p2
+    diff = p1 - p2
+    low = diff - np.sqrt(np.maximum(dl1**2 - 2 * phi * dl1 * du2 + du2**2, 0.0))
+    high = diff + np.sqrt(np.maximum(du1**2 - 2 * phi * du1 * dl2 + dl2**2, 0.0))
+    return EffectSize(diff, np.maximum(low, -1.0), np.minimum(high, 1.0), "Newcombe square-and-add (paired, Wilson limits)")
+
+
+def cohens_h(p1, p2) -> np.ndarray:
+    """Cohen's h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2)) (0.2 small, 0.5 medium, 0.8 large)."""
+    p1, p2 = np.asarray(p1, dtype=float), np.asarray(p2, dtype=float)
+    if np.any((p1 < 0) | (p1 > 1) | (p2 < 0) | (p2 > 1)):
+        raise ValueError("proportions must lie in [0, 1].")
+    return 2 * np.arcsin(np.sqrt(p1)) - 2 * np.arcsin(np.sqrt(p2))
+
+
+def odds_ratio(table, *, level: float = 0.95, correction: str = "haldane") -> EffectSize:
+    """Sample odds ratio ``(a d) / (b c)`` of a 2×2 table with Woolf's log interval.
+
+    Parameters
+    ----------
+    table : array-like, shape (2, 2)
+        ``[[a, b], [c, d]]``: rows are the groups, columns outcome yes/no.
+    correction : {"haldane", "none"}
+        With a zero cell, add 1/2 to every cell (default) or report 0/inf.
+    """
+    level = check_level(level)
+    check_choice(correction, ("haldane", "none"), "correction")
+    t = np.asarray(table, dtype=float)
+    if t.shape != (2, 2) or np.any(t < 0):
+        raise ValueError("`table` must be a 2×2 table of non-negative counts.")
+    zero = bool(np.any(t == 0))
+    if zero and correction == "none":
+        # The Woolf interval is unbounded; the estimate is 0, inf or undefined.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            estimate = (t[0, 0] * t[1, 1]) / (t[0, 1] * t[1, 0])
+        return EffectSize(np.asarray(estimate), np.asarray(0.0), np.asarray(np.inf), "sample odds ratio (zero cell, no interval)")
+    if zero:
+        t = t + 0.5
+    (a, b), (c, d) = t
+    z = special.ndtri(0.5 + level / 2)
+    log_or = np.log(a * d / (b * c))
+    se = np.sqrt(1 / a + 1 / b + 1 / c + 1 / d)
+    method = "Woolf log interval" + (" (Haldane 1/2 added to every cell)" if zero else "")
+    return EffectSize(np.exp(log_or), np.exp(log_or - z * se), np.exp(log_or + z * se), method)

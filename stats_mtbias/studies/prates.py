@@ -1,0 +1,528 @@
+"""The Prates et al. study: male defaults in 12 gender-neutral languages → English.
+
+Judgement table → per-item counts → rates of female, male and neutral pronouns
+per language and occupation category (Wilson/Jeffreys/Clopper–Pearson
+intervals, widened by the design effect where an item has several outputs) →
+one-sided paired tests per language × category (exact sign test on the
+discordant occupations by default, the authors' paired t-test as an option)
+with Holm or Benjamini–Hochberg over a stated family → tests of independence,
+effect sizes → comparison with the BLS reference (correlation, paired test,
+calibration GLM with standard errors clustered by category).
+
+Denominators: by default percentages are over *identified* outputs (female,
+male, neutral, both); ``denominator="all"`` reproduces the authors' convention:
+every row, ``?`` included, and an item's several outputs (Bengali's six pronoun
+variants) averaged before averaging over items.
+
+The pairing unit of every test is the item (occupation or adjective): its
+outputs in the group's languages and variants are summed first, so correlated
+outputs of the same occupation never count as independent pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import special, stats
+
+from stats_mtbias._validation import check_choice, check_level, check_positive_int
+from stats_mtbias.datasets import prates as prates_data
+from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.errors import UsageError
+from stats_mtbias.gender import GENDERS
+from stats_mtbias.provenance import Provenance, sha256_file
+from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
+from stats_mtbias.significance.independence import independence_test
+from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.significance.paired import PAIRED_METHODS, paired_test
+from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS, design_effect, proportion_interval
+
+ALL = "all"
+BY_CHOICES = ("language", "category", "language,category")
+DENOMINATORS = ("identified", "all")
+COMPARISONS = (("male", "female"), ("male", "neutral"), ("neutral", "female"))
+IDENTIFIED = ("female", "male", "neutral", "both")
+RECORD_COLUMNS = [
+    "language", "category", "n", "n_female", "n_male", "n_neutral", "n_unknown",
+    "pct_female", "pct_male", "pct_neutral", "pct_female_ci_low", "pct_female_ci_high",
+    "p_male_gt_female", "p_adjusted",
+]  # fmt: skip
+TEST_COLUMNS = [
+    "language", "category", "comparison", "n_items", "n_positive", "n_negative",
+    "statistic", "p_value", "p_adjusted", "diff_pct", "diff_ci_low", "diff_ci_high", "cohens_h",
+]  # fmt: skip
+INDEPENDENCE_COLUMNS = [
+    "language", "table", "n", "rows", "columns", "statistic", "dof", "p_value", "p_adjusted",
+    "cramers_v", "min_expected", "method",
+]  # fmt: skip
+REFERENCE_COLUMNS = [
+    "language", "level", "n", "n_excluded", "pct_translated", "pct_reference", "diff_pct",
+    "diff_ci_low", "diff_ci_high", "p_lower", "r", "r_ci_low", "r_ci_high", "rho",
+]  # fmt: skip
+CALIBRATION_COLUMNS = [
+    "language", "n_cells", "n_clusters", "intercept", "intercept_ci_low", "intercept_ci_high",
+    "slope", "slope_ci_low", "slope_ci_high", "pct_female_at_parity",
+]  # fmt: skip
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_judgements(
+    *,
+    data_dir: str | Path | None = None,
+    store: DataStore | None = None,
+    items: str = "jobs",
+    languages: list[str] | None = None,
+    judgements_file: str | Path | None = None,
+    bengali: str = "pool",
+) -> tuple[pd.DataFrame, DataStore | None]:
+    """The authors' judgements (or a user's CSV), filtered to `languages`.
+
+    Parameters
+    ----------
+    items : {"jobs", "adjectives"}
+    languages : list of str, optional
+        Languages to keep (default all); an unknown name is an error listing the known ones.
+    judgements_file : path, optional
+        A user's CSV (see :func:`stats_mtbias.datasets.prates.read_user_judgements`)
+        instead of the shipped judgements.
+    bengali : {"pool", "variants"}
+        Bengali's six pronoun variants as six outputs of one language (default),
+        or as six languages ``Bengali-HF`` … ``Bengali-EP``.
+    """
+    check_choice(bengali, ("pool", "variants"), "bengali")
+    if judgements_file is not None:
+        judgements = prates_data.read_user_judgements(judgements_file)
+    else:
+        store = store or open_store(data_dir)
+        judgements = prates_data.read_judgements(store, items)
+    if bengali == "variants":
+        has_variant = judgements["variant"] != ""
+        judgements.loc[has_variant, "language"] = judgements["language"] + "-" + judgements["variant"]
+    if languages:
+        known = list(dict.fromkeys(judgements["language"]))
+        wanted = []
+        for name in languages:
+            matches = [k for k in known if k.lower() == name.lower() or k.lower().startswith(name.lower() + "-")]
+            if not matches:
+                raise UsageError(f"`languages`: {name!r} is not in the data; known: {', '.join(known)}.")
+            wanted += matches
+        judgements = judgements[judgements["language"].isin(wanted)].copy()
+    return judgements.reset_index(drop=True), store
+
+
+def _item_counts(judgements: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Per (keys…, item) counts of every gender and the number of outputs ``m``."""
+    counts = (
+        judgements.groupby([*keys, "item", "gender"], observed=True, sort=False)
+        .size()
+        .unstack("gender", fill_value=0)
+        .reindex(columns=list(GENDERS), fill_value=0)
+    )
+    counts.columns = list(GENDERS)
+    counts["m"] = counts[list(GENDERS)].sum(axis=1)
+    return counts.reset_index()
+
+
+def _groups(judgements: pd.DataFrame, by: str):
+    """Yield ``(language, category, rows)`` for every reported group, ``all`` rows included."""
+    check_choice(by, BY_CHOICES, "by")
+    languages = list(dict.fromkeys(judgements["language"]))
+    categories = list(dict.fromkeys(judgements["category"]))
+    if by in ("language", "language,category"):
+        for language in languages:
+            in_language = judgements[judgements["language"] == language]
+            yield language, ALL, in_language
+            if by == "language,category" and categories != [ALL]:
+                for category in categories:
+                    rows = in_language[in_language["category"] == category]
+                    if len(rows):
+                        yield language, category, rows
+    else:
+        yield ALL, ALL, judgements
+        for category in categories:
+            rows = judgements[judgements["category"] == category]
+            if len(rows):
+                yield ALL, category, rows
+
+
+# ---------------------------------------------------------------- rates and tests
+
+
+def _rates_row(rows: pd.DataFrame, denominator: str, interval: str, level: float) -> dict:
+    per_item = _item_counts(rows, ["language"])  # cells: (language, item)
+    totals = per_item[list(GENDERS)].sum()
+    identified = per_item[list(IDENTIFIED)].sum(axis=1)
+    if denominator == "identified":
+        n = int(totals[list(IDENTIFIED)].sum())
+        pct = {g: 100.0 * totals[g] / n if n else np.nan for g in ("female", "male", "neutral")}
+        base = identified
+    else:
+        # The authors' convention: average each cell's outputs, then the cells.
+        n = int(totals.sum())
+        pct = {g: 100.0 * float(np.mean(per_item[g] / per_item["m"])) for g in ("female", "male", "neutral")}
+        base = per_item["m"]
+    # Clusters are items: an occupation's outputs in all languages and variants of the group.
+    by_item = per_item.assign(base=base).groupby("item", sort=False)[["female", "base"]].sum()
+    deff = design_effect(by_item["female"], by_item["base"]) if n else 1.0
+    ci = proportion_interval(totals["female"], n, level=level, method=interval, deff=deff) if n else None
+    return {
+        "n": n,
+        **{f"n_{g}": int(totals[g]) for g in GENDERS},
+        "n_items": int(per_item["item"].nunique()),
+        **{f"pct_{g}": pct[g] for g in ("female", "male", "neutral")},
+        "pct_female_ci_low": 100.0 * float(ci.low) if ci else np.nan,
+        "pct_female_ci_high": 100.0 * float(ci.high) if ci else np.nan,
+        "deff_female": deff,
+    }
+
+
+def _test_rows(rows: pd.DataFrame, method: str, level: float) -> list[dict]:
+    per_item = _item_counts(rows, []).set_index("item")  # item: summed over the group's languages
+    out = []
+    for first, second in COMPARISONS:
+        res = paired_test(per_item[first], per_item[second], trials=per_item["m"], method=method)
+        # Effect size: difference of the two shares over all outputs, Newcombe interval on the
+        # effective sample size (outputs / design effect of the per-item difference).
+        n_out = float(per_item["m"].sum())
+        x1, x2 = float(per_item[first].sum()), float(per_item[second].sum())
+        deff = max(design_effect(per_item[first], per_item["m"]), design_effect(per_item[second], per_item["m"]))
+        both = 0.0  # exclusive outcomes of one output
+        eff = paired_difference_in_proportions(both, x1 / deff, x2 / deff, (n_out - x1 - x2) / deff, level=level)
+        out.append(
+            {
+                "comparison": f"{first}>{second}",
+                "n_items": res.n,
+                "n_positive": res.n_positive,
+                "n_negative": res.n_negative,
+                "statistic": res.statistic,
+                "p_value": res.pvalue,
+                "diff_pct": 100.0 * float(eff.estimate),
+                "diff_ci_low": 100.0 * float(eff.low),
+                "diff_ci_high": 100.0 * float(eff.high),
+                "cohens_h": float(cohens_h(x1 / n_out, x2 / n_out)),
+            }
+        )
+    return out
+
+
+def analyse(
+    judgements: pd.DataFrame,
+    *,
+    by: str = "language",
+    denominator: str = "identified",
+    interval: str = "wilson",
+    test: str = "exact",
+    correction: str = "holm",
+    level: float = 0.95,
+) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """Rates with intervals and the paired tests, adjusted over their family.
+
+    Returns
+    -------
+    (rates, tests, family)
+        ``rates`` has :data:`RECORD_COLUMNS` (and more); ``tests`` one row per
+        group and comparison (:data:`TEST_COLUMNS`); ``family`` describes the
+        family each comparison's p-values were adjusted over.
+    """
+    check_choice(denominator, DENOMINATORS, "denominator")
+    check_choice(interval, PROPORTION_METHODS, "interval")
+    check_choice(test, PAIRED_METHODS, "test")
+    check_choice(correction, CORRECTIONS, "correction")
+    level = check_level(level)
+    rate_rows, test_rows = [], []
+    for language, category, rows in _groups(judgements, by):
+        rate_rows.append({"language": language, "category": category, **_rates_row(rows, denominator, interval, level)})
+        for row in _test_rows(rows, test, level):
+            test_rows.append({"language": language, "category": category, **row})
+    rates = pd.DataFrame(rate_rows)
+    tests = pd.DataFrame(test_rows)
+    tests["p_adjusted"] = np.nan
+    for idx in tests.groupby("comparison", sort=False).groups.values():
+        tests.loc[idx, "p_adjusted"] = adjust_pvalues(tests.loc[idx, "p_value"].to_numpy(), correction)
+    family_size = len(rates)
+    family = (
+        f"{correction} over the {family_size} one-sided tests of each comparison "
+        f"(one per row: {rates['language'].nunique()} language value(s) × {rates['category'].nunique()} category value(s), "
+        f"'all' rows included)"
+    )
+    male_female = tests[tests["comparison"] == "male>female"].reset_index(drop=True)
+    rates["p_male_gt_female"] = male_female["p_value"].to_numpy()
+    rates["p_adjusted"] = male_female["p_adjusted"].to_numpy()
+    return rates, tests[TEST_COLUMNS], family
+
+
+def independence(
+    judgements: pd.DataFrame, *, correction: str = "holm", method: str = "auto", seed: int = 0, n_resamples: int = 9_999
+) -> pd.DataFrame:
+    """Does the pronoun (female/male/neutral) depend on the language, and on the category within a language?
+
+    Tables count identified outputs. Where items have several outputs (Bengali's
+    variants) the chi-square is divided by the mean design effect of the three
+    shares (first-order Rao–Scott), since outputs of one item are not
+    independent. p-values of the per-language tests are adjusted over their family.
+    """
+    check_choice(correction, CORRECTIONS, "correction")
+    genders = ["female", "male", "neutral"]
+    known = judgements[judgements["gender"].isin(genders)]
+    rows = []
+    rng = np.random.default_rng(seed)
+    scopes = [(ALL, "language × gender", "language", known)]
+    if judgements["category"].nunique() > 1:
+        scopes += [(lang, "category × gender", "category", part) for lang, part in known.groupby("language", sort=False)]
+    for language, name, row_key, part in scopes:
+        table = pd.crosstab(part[row_key], part["gender"].astype(str)).reindex(columns=genders, fill_value=0)
+        per_item = _item_counts(part, [])
+        deff = np.mean([design_effect(per_item[g], per_item["m"]) for g in genders])
+        try:
+            res = independence_test(table.to_numpy(), method=method if deff == 1.0 else "chi2", rng=rng, n_resamples=n_resamples)
+        except ValueError as exc:  # a table with one non-empty row or column
+            rows.append({"language": language, "table": name, "n": int(table.to_numpy().sum()), "method": f"not tested: {exc}"})
+            continue
+        statistic, pvalue, label = res.statistic, res.pvalue, res.method
+        if deff > 1.0:
+            statistic = res.statistic / deff
+            pvalue = float(stats.chi2.sf(statistic, res.dof))
+            label = f"chi2 / design effect {deff:.2f} (first-order Rao–Scott)"
+        rows.append(
+            {
+                "language": language, "table": name, "n": res.n, "rows": res.shape[0], "columns": res.shape[1],
+                "statistic": statistic, "dof": res.dof, "p_value": pvalue, "cramers_v": res.cramers_v,
+                "min_expected": res.min_expected, "method": label,
+            }
+        )  # fmt: skip
+    table = pd.DataFrame(rows).reindex(columns=INDEPENDENCE_COLUMNS)
+    per_language = table["table"] == "category × gender"
+    table["p_adjusted"] = table["p_value"]
+    if per_language.any():
+        table.loc[per_language, "p_adjusted"] = adjust_pvalues(table.loc[per_language, "p_value"].to_numpy(), correction)
+    return table
+
+
+# ---------------------------------------------------------------- the BLS reference
+
+
+def _cell_shares(judgements: pd.DataFrame) -> pd.DataFrame:
+    """Female share among identified outputs per (language, item); NaN where none is identified."""
+    cells = _item_counts(judgements, ["language"])
+    identified = cells[list(IDENTIFIED)].sum(axis=1)
+    cells["identified"] = identified
+    cells["share"] = np.where(identified > 0, cells["female"] / identified.where(identified > 0, 1), np.nan)
+    return cells
+
+
+def _compare(translated: np.ndarray, reference: np.ndarray, level: float) -> dict:
+    """Mean difference (t interval), one-sided Wilcoxon that translated < reference, correlations."""
+    n = translated.size
+    diff = translated - reference
+    out = {
+        "n": n,
+        "pct_translated": 100 * translated.mean(),
+        "pct_reference": 100 * reference.mean(),
+        "diff_pct": 100 * diff.mean(),
+    }
+    if n >= 3:
+        half = stats.t.ppf(0.5 + level / 2, n - 1) * diff.std(ddof=1) / np.sqrt(n)
+        out["diff_ci_low"], out["diff_ci_high"] = 100 * (diff.mean() - half), 100 * (diff.mean() + half)
+        out["p_lower"] = float(stats.wilcoxon(translated, reference, alternative="less").pvalue) if np.any(diff != 0) else 1.0
+        if np.std(translated) > 0 and np.std(reference) > 0:
+            pearson = stats.pearsonr(translated, reference)
+            ci = pearson.confidence_interval(level)
+            out.update(r=float(pearson.statistic), r_ci_low=float(ci.low), r_ci_high=float(ci.high))
+            out["rho"] = float(stats.spearmanr(translated, reference).statistic)
+    return out
+
+
+def reference_comparison(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+    """Translated female share against BLS participation, per occupation and per category.
+
+    Occupation level: an occupation's translated share is the mean over
+    languages of the female share among its identified outputs in that language
+    (each language counts once); occupations without a BLS share or without any
+    identified output are excluded and counted in ``n_excluded``. Category
+    level: the female share of the category's identified outputs against BLS's
+    category participation. One row per language and for all languages together.
+    """
+    level = check_level(level)
+    cells = _cell_shares(judgements)
+    ref = prates_data.match_reference(judgements, bls)
+    cells = cells.join(ref[["female_share", "category", "category_female_share"]], on="item")
+    rows = []
+    scopes = [(ALL, cells), *list(cells.groupby("language", sort=False))]
+    for language, part in scopes:
+        occ = part.groupby("item", sort=False).agg(share=("share", "mean"), reference=("female_share", "first"))
+        ok = occ["share"].notna() & occ["reference"].notna()
+        rows.append(
+            {"language": language, "level": "occupation", "n_excluded": int((~ok).sum()),
+             **_compare(occ.loc[ok, "share"].to_numpy(), occ.loc[ok, "reference"].to_numpy(), level)}
+        )  # fmt: skip
+        cat = part.groupby("category", sort=False).agg(
+            female=("female", "sum"), identified=("identified", "sum"), reference=("category_female_share", "first")
+        )
+        ok = (cat["identified"] > 0) & cat["reference"].notna()
+        share = (cat.loc[ok, "female"] / cat.loc[ok, "identified"]).to_numpy()
+        rows.append(
+            {"language": language, "level": "category", "n_excluded": int((~ok).sum()),
+             **_compare(share, cat.loc[ok, "reference"].to_numpy(), level)}
+        )  # fmt: skip
+    return pd.DataFrame(rows).reindex(columns=REFERENCE_COLUMNS)
+
+
+def calibration(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0.95, clip: float = 0.005) -> pd.DataFrame:
+    """Binomial GLM of a female output on the logit of the BLS female share.
+
+    ``logit P(female | identified) = a + b · logit(f)``: ``expit(a)`` is the
+    female rate where BLS says 50% (below 50% reads as a male default); ``b``
+    is how far the translator follows reality (1: as strongly as the logit of
+    the reference, 0: not at all). One observation per (language, occupation)
+    cell, the female share of its identified outputs weighted by their number;
+    standard errors clustered by BLS category with a t reference on
+    ``clusters - 1`` degrees of freedom. ``f`` is clipped to [clip, 1 - clip].
+    One row per language and for all languages together.
+    """
+    import statsmodels.api as sm
+
+    level = check_level(level)
+    cells = _cell_shares(judgements)
+    ref = prates_data.match_reference(judgements, bls)
+    cells = cells.join(ref[["female_share"]], on="item")
+    cells["category"] = judgements.drop_duplicates("item").set_index("item")["category"].reindex(cells["item"]).to_numpy()
+    cells = cells[(cells["identified"] > 0) & cells["female_share"].notna()]
+    rows = []
+    for language, part in [(ALL, cells), *list(cells.groupby("language", sort=False))]:
+        x = special.logit(part["female_share"].clip(clip, 1 - clip).to_numpy())
+        groups = pd.factorize(part["category"])[0]
+        n_clusters = int(groups.max() + 1) if len(groups) else 0
+        row = {"language": language, "n_cells": len(part), "n_clusters": n_clusters, "note": ""}
+        if not 0 < part["female"].sum() < part["identified"].sum():
+            row["note"] = "not estimable: no female output" if part["female"].sum() == 0 else "not estimable: only female outputs"
+        elif n_clusters < 3:
+            row["note"] = "not estimable: fewer than 3 categories to cluster by"
+        else:
+            # Binomial counts (female, other identified) per cell: the GLM's own trials.
+            endog = np.column_stack([part["female"], part["identified"] - part["female"]])
+            model = sm.GLM(endog, sm.add_constant(x), family=sm.families.Binomial())
+            fit = model.fit(cov_type="cluster", cov_kwds={"groups": groups})
+            t = stats.t.ppf(0.5 + level / 2, n_clusters - 1)
+            (a, b), (se_a, se_b) = fit.params, fit.bse
+            row.update(
+                intercept=a, intercept_ci_low=a - t * se_a, intercept_ci_high=a + t * se_a,
+                slope=b, slope_ci_low=b - t * se_b, slope_ci_high=b + t * se_b,
+                pct_female_at_parity=100 * special.expit(a),
+            )  # fmt: skip
+        rows.append(row)
+    return pd.DataFrame(rows).reindex(columns=[*CALIBRATION_COLUMNS, "note"])
+
+
+# ---------------------------------------------------------------- running
+
+
+def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
+    """Rows read per language, by what became of them (``judged`` or the reason for ``unknown``)."""
+    outcome = judgements["reason"].replace("", "judged")
+    return judgements.assign(outcome=outcome).groupby(["language", "outcome"], sort=False).size().rename("rows").reset_index()
+
+
+@dataclass(frozen=True)
+class PratesResult:
+    """Everything the Prates study reports.
+
+    Attributes
+    ----------
+    rates : DataFrame
+        Per language / category: counts, percentages, the female interval, the
+        male > female p-value and its adjusted value (:data:`RECORD_COLUMNS`).
+    tests : DataFrame
+        Every one-sided paired test (male>female, male>neutral, neutral>female)
+        with adjusted p-values and effect sizes.
+    family : str
+        The family the p-values were adjusted over.
+    independence : DataFrame
+    reference, calibration : DataFrame or None
+        The BLS comparison (job items only).
+    accounting : DataFrame
+    provenance : Provenance
+    judgements : DataFrame
+    """
+
+    rates: pd.DataFrame
+    tests: pd.DataFrame
+    family: str
+    independence: pd.DataFrame
+    reference: pd.DataFrame | None
+    calibration: pd.DataFrame | None
+    accounting: pd.DataFrame
+    provenance: Provenance
+    judgements: pd.DataFrame = field(repr=False)
+
+
+def run(
+    *,
+    data_dir: str | Path | None = None,
+    items: str = "jobs",
+    languages: list[str] | None = None,
+    judgements_file: str | Path | None = None,
+    reference_file: str | Path | None = None,
+    bengali: str = "pool",
+    by: str = "language",
+    denominator: str = "identified",
+    interval: str = "wilson",
+    test: str = "exact",
+    correction: str = "holm",
+    alpha: float = 0.05,
+    level: float = 0.95,
+    seed: int = 0,
+    n_resamples: int = 9_999,
+) -> PratesResult:
+    """Run the Prates study on the shipped judgements or a user's CSV.
+
+    See :func:`analyse`, :func:`independence`, :func:`reference_comparison` and
+    :func:`calibration`. ``alpha`` is recorded and used to flag significant rows
+    (``significant`` column of ``tests``); ``seed`` feeds the Monte Carlo exact
+    tests of independence (the only random numbers of the study).
+    """
+    check_positive_int(n_resamples, "n_resamples")
+    alpha = check_level(alpha, "alpha")
+    store = open_store(data_dir) if judgements_file is None or reference_file is None else None
+    judgements, _ = load_judgements(
+        store=store, items=items, languages=languages, judgements_file=judgements_file, bengali=bengali
+    )
+    rates, tests, family = analyse(
+        judgements, by=by, denominator=denominator, interval=interval, test=test, correction=correction, level=level
+    )
+    tests["significant"] = tests["p_adjusted"] < alpha
+    indep = independence(judgements, correction=correction, seed=seed, n_resamples=n_resamples)
+    reference = calib = None
+    if items == "jobs":
+        bls = prates_data.read_bls(store, reference_file)
+        if prates_data.match_reference(judgements, bls)["bls_line"].gt(0).any():
+            reference = reference_comparison(judgements, bls, level=level)
+            calib = calibration(judgements, bls, level=level)
+    data = dict(sorted(store.used.items())) if store is not None else {}
+    for path in (judgements_file, reference_file):
+        if path is not None:
+            data[str(path)] = sha256_file(path)
+    method = (
+        f"percentages over {denominator} outputs"
+        + (" (authors' convention: every row, variants averaged)" if denominator == "all" else "")
+        + f"; {interval} intervals on the effective sample size (design effect over items); "
+        + ("exact sign test on discordant items" if test == "exact" else "paired t-test on per-item differences (authors')")
+        + f", one-sided; p-values adjusted by {family}"
+    )
+    provenance = Provenance(
+        method=method,
+        data=data,
+        n_boot=None,
+        seed=seed,
+        level=level,
+        options={
+            "items": items, "languages": sorted(judgements["language"].unique().tolist()), "bengali": bengali,
+            "by": by, "denominator": denominator, "interval": interval, "test": test, "correction": correction,
+            "alpha": alpha, "independence_resamples": n_resamples, "unknown": "`?` rows counted in n_unknown",
+        },
+    )  # fmt: skip
+    return PratesResult(rates, tests, family, indep, reference, calib, accounting(judgements), provenance, judgements)

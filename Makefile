@@ -29,6 +29,7 @@ test-fast: install
 report: install
 	$(BIN)/python analyses/tgbi.py --out reports/tgbi
 	$(BIN)/python analyses/prates.py --out reports/prates
+	$(BIN)/python analyses/optimal.py --out reports/optimal
 
 bench: install
 	$(BIN)/python benchmarks/bootstrap_tgbi.py

@@ -43,7 +43,7 @@ def main() -> None:
     md = [
         "# Prates, Avelar & Lamb (2019): 12 gender-neutral languages → English (Google Translate)",
         "",
-        "1,019 BLS occupations in \"he/she is a(n) <occupation>\"; the pronoun of each English output as the authors",
+        '1,019 BLS occupations in "he/she is a(n) <occupation>"; the pronoun of each English output as the authors',
         "read it (Female, Male, Neutral, `?`). Percentages are over identified outputs; `?` rows are counted in",
         f"`n_unknown`. {level}% Wilson intervals on the effective sample size (Bengali's six variants per occupation",
         "are correlated). Tests: one-sided exact sign tests on the occupations where the two counts differ; p-values",

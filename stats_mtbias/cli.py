@@ -87,6 +87,31 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument("--tests", action="store_true", help="print every paired test with effect sizes")
     shown.add_argument("--independence", action="store_true", help="print the tests of independence")
     prates.set_defaults(handler=_run_prates)
+
+    optimal = sub.add_parser("optimal", help="optimal-translator bias B (Farkas & Németh) against a reference")
+    _common(optimal)
+    optimal.add_argument(
+        "--reference",
+        default="bls",
+        metavar="bls|FILE",
+        help="built-in BLS shares, or a CSV occupation,female_share[,weight,category,sector] (or n_female,n_total)",
+    )
+    optimal.add_argument("--judgements", metavar="FILE", help="your CSV occupation,gender[,system,language,category]")
+    optimal.add_argument("--languages", default="", help="Prates languages, comma-separated (default: all twelve)")
+    optimal.add_argument("--by", choices=("occupation", "category", "sector", "headline"), default="sector")
+    optimal.add_argument(
+        "--neutral",
+        choices=("unbiased", "exclude"),
+        default="unbiased",
+        help="neutral/both outputs count as unbiased (E_t = E_0) or are left out",
+    )
+    optimal.add_argument(
+        "--interval",
+        choices=("studentized", "percentile"),
+        default="studentized",
+        help="bootstrap interval of category and sector B (default: bootstrap-t)",
+    )
+    optimal.set_defaults(handler=_run_optimal)
     return parser
 
 
@@ -168,6 +193,38 @@ def _run_prates(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         f"{row.language}: {row.rows} rows {row.outcome} (counted in n_unknown, not in n)"
         for row in result.accounting.itertuples()
         if row.outcome != "judged"
+    ]
+    return frame, columns, {"provenance": result.provenance.to_dict(), "notes": notes}
+
+
+def _run_optimal(args: argparse.Namespace) -> tuple[object, list[str], dict]:
+    from stats_mtbias.studies import optimal
+
+    languages = [s.strip() for s in args.languages.split(",") if s.strip()] or None
+    result = optimal.run(
+        data_dir=args.data_dir,
+        reference=args.reference,
+        judgements_file=args.judgements,
+        languages=languages,
+        neutral=args.neutral,
+        interval=args.interval,
+        n_boot=args.n_boot,
+        seed=args.seed,
+        level=args.level,
+    )
+    frame, columns = {
+        "occupation": (result.occupations, optimal.OCCUPATION_COLUMNS),
+        "category": (result.categories, optimal.CATEGORY_COLUMNS),
+        "sector": (result.sectors, optimal.SECTOR_COLUMNS),
+        "headline": (result.headline, optimal.HEADLINE_COLUMNS),
+    }[args.by]
+    columns = [*optimal.group_columns(frame), *columns]
+    if args.by == "occupation" and args.format == "table":
+        columns.append("status")
+    notes = [
+        f"{' '.join(str(row[k]) for k in ('system', 'language'))}: {row['occupations']} occupations without B ({row['status']})"
+        for row in result.accounting.to_dict("records")
+        if row["status"] != "ok"
     ]
     return frame, columns, {"provenance": result.provenance.to_dict(), "notes": notes}
 

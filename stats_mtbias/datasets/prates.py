@@ -60,7 +60,7 @@ def _language_column(name: str) -> tuple[str, str]:
     return (match.group(1), match.group(2)) if match else (name, "")
 
 
-def _gender(label: str, path: Path, line: int, column: str) -> tuple[str, str]:
+def parse_gender(label: str, path: Path, line: int, column: str) -> tuple[str, str]:
     """(gender, reason) of one label; an unknown label is an error naming file, line and column."""
     if label == "":
         return "unknown", "missing"
@@ -110,7 +110,7 @@ def read_judgements(store: DataStore | None = None, items: str = "jobs", *, path
             raise DataError(f"column {label_columns[-1]!r} is empty", path, line)
         category = record["Category"] if items == "jobs" else "all"
         for column in languages:
-            gender, reason = _gender(record[column], path, line, column)
+            gender, reason = parse_gender(record[column], path, line, column)
             language, variant = _language_column(column)
             rows.append((f"{prefix}:{line}", name, category, language, variant, gender, reason, line))
     frame = pd.DataFrame(rows, columns=["item", "occupation", "category", "language", "variant", "gender", "reason", "line"])
@@ -229,7 +229,7 @@ def read_user_judgements(path: str | Path, system: str | None = None) -> pd.Data
             raise DataError(f"item {record['item']!r} in {record['language']} was already given on line {seen[key]}", path, line)
         seen[key] = line
         if "gender" in header:
-            gender, reason = _gender(record["gender"], path, line, "gender")
+            gender, reason = parse_gender(record["gender"], path, line, "gender")
         else:
             gender, reason = None, "" if record["translation"] else "missing"
         rows.append(

@@ -1,0 +1,457 @@
+"""The optimal-translator bias B (Farkas & Németh) against a reference point.
+
+Judgements (the Prates languages, or a user's ``occupation, gender`` CSV) are
+paired with a reference (BLS, or a user's CSV) per occupation → E_0, E_t, B per
+occupation → the category mean of B → sector B, employment-weighted, separately
+for female-dominated (weights: women) and male-dominated occupations (weights:
+men) → headline rates. Intervals: bootstrap over occupations, stratified by
+sector (resp. category), one weight matrix for every group; where the reference
+gives counts, each replicate also draws the reference shares from their
+Jeffreys posterior Beta(x + 1/2, n - x + 1/2), carrying the reference's own
+sampling error into the interval.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
+from stats_mtbias.datasets import prates as prates_data
+from stats_mtbias.datasets import reference as reference_data
+from stats_mtbias.datasets._io import read_records
+from stats_mtbias.datasets.registry import open_store
+from stats_mtbias.errors import DataError
+from stats_mtbias.estimators.optimal import (
+    NEUTRAL_RULES,
+    b_status,
+    bias_b,
+    dominance_weights,
+    e_0,
+    e_probabilistic,
+    e_t,
+)
+from stats_mtbias.provenance import Provenance, sha256_file
+from stats_mtbias.studies import prates as prates_study
+from stats_mtbias.tables import judgement_table
+from stats_mtbias.uncertainty.bootstrap import resample_weights
+
+BY_CHOICES = ("occupation", "category", "sector", "headline")
+INTERVALS = ("studentized", "percentile")
+GROUP_KEYS = ("system", "language")
+OCCUPATION_COLUMNS = ["occupation", "gender", "female_share", "e_0", "e_t", "b"]
+CATEGORY_COLUMNS = ["category", "n", "b", "ci_low", "ci_high"]
+SECTOR_COLUMNS = ["sector", "dominated", "n", "b", "ci_low", "ci_high"]
+HEADLINE_COLUMNS = [
+    "n", "pct_minority", "pct_minority_ci_low", "pct_minority_ci_high", "pct_should_be_she",
+    "pct_he_given_female_dominated", "pct_he_given_female_dominated_ci_low", "pct_he_given_female_dominated_ci_high",
+    "pct_she_given_male_dominated", "pct_she_given_male_dominated_ci_low", "pct_she_given_male_dominated_ci_high",
+    "n_biased", "b_min", "b_median", "b_max",
+]  # fmt: skip
+
+
+def read_judgements(path: str | Path) -> pd.DataFrame:
+    """A user's CSV ``occupation, gender`` (optional ``system``, ``language``, ``category``).
+
+    Several rows for one occupation (and system, language) are several outputs
+    of a sampled translator. Genders as in the Prates reader (female/male/
+    neutral/both/unknown or Female/Male/Neutral/?).
+    """
+    path = Path(path)
+    _, records = read_records(path, required=("occupation", "gender"), lower=True)
+    rows = []
+    for line, record in records:
+        if not record["occupation"]:
+            raise DataError("column 'occupation' is empty", path, line)
+        gender, reason = prates_data.parse_gender(record["gender"], path, line, "gender")
+        rows.append(
+            {
+                "system": record.get("system") or path.stem,
+                "language": record.get("language") or "all",
+                "item": record["occupation"],
+                "occupation": record["occupation"],
+                "category": record.get("category") or "all",
+                "gender": gender,
+                "reason": reason,
+                "line": line,
+            }
+        )
+    if not rows:
+        raise DataError("has a header but no judgements", path, 2)
+    return judgement_table(pd.DataFrame(rows))
+
+
+def occupation_table(judgements: pd.DataFrame, reference: pd.DataFrame, *, neutral: str = "unbiased") -> pd.DataFrame:
+    """E_0, E_t and B per (system, language, occupation item).
+
+    Returns
+    -------
+    DataFrame
+        ``system, language, item, occupation, category, sector, female_share,
+        weight, n_female, n_male, n_other, n_unknown, gender`` (the single
+        output's gender, or ``mixed``), ``e_0, e_t, b, status, dominated``
+        (``female``/``male``/``balanced``), ``female_rate`` and ``e_prob``.
+    """
+    check_choice(neutral, NEUTRAL_RULES, "neutral")
+    if "language" not in judgements:
+        judgements = judgements.assign(language="all")
+    matched = prates_data.match_reference(judgements, reference.drop(columns=["sector"], errors="ignore"))
+    counts = (
+        judgements.assign(g=judgements["gender"].astype(str))
+        .groupby(["system", "language", "item", "g"], sort=False)
+        .size()
+        .unstack("g", fill_value=0)
+        .reindex(columns=["female", "male", "neutral", "both", "unknown"], fill_value=0)
+        .reset_index()
+    )
+    table = counts.rename(columns={"female": "n_female", "male": "n_male", "unknown": "n_unknown"})
+    table["n_other"] = table.pop("neutral") + table.pop("both")
+    info = judgements.drop_duplicates("item").set_index("item")[["occupation", "category"]]
+    table = table.join(info, on="item")
+    ref_cols = matched[["female_share", "weight", "bls_line"]].copy()
+    for column in ("n_female", "n_total"):  # the reference's own counts, where it has them
+        ref_cols[f"ref_{column}"] = matched[column] if column in matched else np.nan
+    table = table.join(ref_cols, on="item")
+    # Judgements without categories take the reference's.
+    ref_category = reference.drop_duplicates("occupation").set_index("occupation")["category"]
+    no_category = table["category"] == "all"
+    table.loc[no_category, "category"] = table.loc[no_category, "occupation"].map(ref_category).fillna("all")
+    sectors = reference_data.sector_map()
+    ref_sector = reference.drop_duplicates("occupation").set_index("occupation")["sector"] if "sector" in reference else None
+    sector = table["category"].map(sectors)
+    if ref_sector is not None:
+        sector = sector.fillna(table["occupation"].map(ref_sector))
+    table["sector"] = sector.fillna(table["category"])
+    f = table["female_share"].to_numpy(dtype=float)
+    identified = table[["n_female", "n_male", "n_other"]].sum(axis=1)
+    single = identified == 1
+    gender = np.where(table["n_female"] == identified, "female", np.where(table["n_male"] == identified, "male", "mixed"))
+    gender = np.where(single & (table["n_other"] == 1), "neutral", gender)
+    table["gender"] = np.where(identified == 0, "unknown", gender)
+    safe_f = np.nan_to_num(f, nan=0.5)
+    et = e_t(safe_f, table["n_female"], table["n_male"], table["n_other"], neutral=neutral)
+    et = np.where(np.isnan(f), np.nan, et)
+    table["e_0"] = np.where(np.isnan(f), np.nan, e_0(safe_f))
+    table["e_t"] = et
+    table["b"] = np.where(np.isnan(f), np.nan, bias_b(safe_f, et))
+    table["status"] = b_status(f, et)
+    table["dominated"] = np.where(np.isnan(f), "", np.where(f > 0.5, "female", np.where(f < 0.5, "male", "balanced")))
+    he_she = table["n_female"] + table["n_male"]
+    table["female_rate"] = np.where(he_she > 0, table["n_female"] / he_she.where(he_she > 0, 1), np.nan)
+    table["e_prob"] = np.where(np.isnan(f), np.nan, e_probabilistic(safe_f))
+    return table
+
+
+def _groups(table: pd.DataFrame):
+    return table.groupby(list(GROUP_KEYS), sort=False)
+
+
+def _reference_draws(part: pd.DataFrame, n_boot: int, rng: np.random.Generator) -> np.ndarray | None:
+    """Replicate reference shares (n_boot, n) from counts where the reference has them, else None."""
+    if "ref_n_total" not in part or part["ref_n_total"].isna().all():
+        return None
+    x, n = part["ref_n_female"].to_numpy(float), part["ref_n_total"].to_numpy(float)
+    f = np.broadcast_to(part["female_share"].to_numpy(float), (n_boot, len(part))).copy()
+    has = ~np.isnan(n)
+    f[:, has] = rng.beta(x[has] + 0.5, n[has] - x[has] + 0.5, size=(n_boot, int(has.sum())))
+    return f
+
+
+def _b_replicates(part: pd.DataFrame, f_star: np.ndarray | None, neutral: str) -> np.ndarray | None:
+    if f_star is None:
+        return None
+    et = e_t(
+        np.nan_to_num(f_star, nan=0.5),
+        part["n_female"].to_numpy(),
+        part["n_male"].to_numpy(),
+        part["n_other"].to_numpy(),
+        neutral=neutral,
+    )
+    return np.where(np.isnan(f_star), np.nan, bias_b(np.nan_to_num(f_star, nan=0.5), et))
+
+
+def _ratio_ci(num: np.ndarray, den: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of the replicate ratios ``num / den`` (columns: groups)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        reps = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    alpha = (1 - level) / 2
+    ok = ~np.all(np.isnan(reps), axis=0)
+    low = np.full(reps.shape[1:], np.nan)
+    high = np.full(reps.shape[1:], np.nan)
+    if ok.any():
+        low[ok], high[ok] = np.nanquantile(reps[:, ok], [alpha, 1 - alpha], axis=0)
+    return low, high
+
+
+def _ratio_and_se(s0, s1, s2, s3, s4, m):
+    """Ratio ``R = s0 / s1`` and its linearisation standard error from weighted sums.
+
+    ``s0..s4`` are the sums of num, den, num², num·den, den² (per replicate and
+    group); ``m`` the number of occupations in the group (for the m/(m-1) factor).
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(s1 > 0, s0 / np.where(s1 > 0, s1, 1.0), np.nan)
+        resid = np.maximum(s2 - 2 * ratio * s3 + ratio**2 * s4, 0.0)
+        se = np.sqrt(resid * m / np.maximum(m - 1, 1)) / np.where(s1 > 0, s1, np.nan)
+    return ratio, se
+
+
+def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None, interval="studentized"):
+    """Weighted mean of B per label with a bootstrap interval (ratio of weighted sums).
+
+    ``studentized`` (default): bootstrap-t with the linearisation standard error
+    of the ratio, which copes best with B's long right tail; ``percentile`` as an
+    option. B >= 0 by construction, so lower bounds are clipped at 0.
+    `b_star` and `weights_star` (n_boot, n) are the replicates' own B and weights
+    when the reference is redrawn per replicate; otherwise B and weights are fixed
+    and only the occupations are resampled.
+    """
+    keys = list(dict.fromkeys(labels))
+    onehot = np.array([[lab == k for k in keys] for lab in labels], dtype=float)  # (n, K)
+    w = np.where(np.isnan(b), 0.0, weights)
+    num, den = w * np.nan_to_num(b), w
+    m = (onehot * (w > 0)[:, None]).sum(axis=0)
+    sums0 = [x @ onehot for x in (num, den, num**2, num * den, den**2)]
+    estimate, se0 = _ratio_and_se(*sums0, m)
+    if b_star is None:
+        sums = [w_boot @ (onehot * x[:, None]) for x in (num, den, num**2, num * den, den**2)]
+    else:
+        ws = np.broadcast_to(weights if weights_star is None else weights_star, b_star.shape)
+        ws = np.where(np.isnan(b_star), 0.0, ws)
+        num_s = ws * np.nan_to_num(b_star)
+        sums = [(w_boot * x) @ onehot for x in (num_s, ws, num_s**2, num_s * ws, ws**2)]
+    replicates, se_star = _ratio_and_se(*sums, m)
+    alpha = (1 - level) / 2
+    if interval == "percentile":
+        low, high = _ratio_ci(sums[0], sums[1], level)
+    else:
+        low, high = np.full(len(keys), np.nan), np.full(len(keys), np.nan)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = (replicates - estimate) / se_star
+        for k in range(len(keys)):
+            tk = t[:, k][np.isfinite(t[:, k])]
+            if np.isnan(estimate[k]):
+                continue
+            if se0[k] == 0 or tk.size == 0:  # every B equal: nothing varies
+                low[k] = high[k] = estimate[k]
+                continue
+            q_low, q_high = np.quantile(tk, [alpha, 1 - alpha])
+            low[k], high[k] = estimate[k] - q_high * se0[k], estimate[k] - q_low * se0[k]
+    low = np.maximum(low, 0.0)
+    return keys, estimate, low, high, m.astype(int)
+
+
+def category_b(
+    table: pd.DataFrame,
+    *,
+    n_boot: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+    neutral: str = "unbiased",
+    interval: str = "studentized",
+) -> pd.DataFrame:
+    """Mean B of each reference category (unweighted over its occupations), bootstrap within categories."""
+    check_choice(interval, INTERVALS, "interval")
+    rng = check_rng(seed)
+    rows = []
+    for key, part in _groups(table):
+        part = part.reset_index(drop=True)
+        w_boot = resample_weights(n_boot, strata=part["category"].to_numpy(), rng=rng, dtype=np.float32).astype(float)
+        b_star = _b_replicates(part, _reference_draws(part, n_boot, rng), neutral)
+        b = part["b"].to_numpy(float)
+        keys, est, low, high, n = _grouped_b(
+            b, part["category"].tolist(), np.ones(len(part)), w_boot, level, b_star, interval=interval
+        )
+        for k, e, lo, hi, nn in zip(keys, est, low, high, n):
+            rows.append({**dict(zip(GROUP_KEYS, key)), "category": k, "n": nn, "b": e, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows)
+
+
+def sector_b(
+    table: pd.DataFrame,
+    *,
+    n_boot: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+    neutral: str = "unbiased",
+    interval: str = "studentized",
+) -> pd.DataFrame:
+    """Sector B: employment-weighted mean B, female-dominated (weights: women) and male-dominated (weights: men)."""
+    check_choice(interval, INTERVALS, "interval")
+    rng = check_rng(seed)
+    rows = []
+    for key, part in _groups(table):
+        part = part.reset_index(drop=True)
+        sectors = part["sector"].to_numpy()
+        w_boot = resample_weights(n_boot, strata=sectors, rng=rng, dtype=np.float32).astype(float)
+        f_star = _reference_draws(part, n_boot, rng)
+        b_star = _b_replicates(part, f_star, neutral)
+        f = part["female_share"].to_numpy(float)
+        b = part["b"].to_numpy(float)
+        employed = part["weight"].fillna(1.0).to_numpy(float) if "weight" in part else np.ones(len(part))
+        women, men = dominance_weights(np.nan_to_num(f, nan=0.5), employed)
+        if f_star is None:
+            women_star = men_star = None
+        else:
+            women_star, men_star = dominance_weights(np.nan_to_num(f_star, nan=0.5), employed[None])
+        for dominated, weights, weights_star in (("female", women, women_star), ("male", men, men_star)):
+            keys, est, low, high, n = _grouped_b(b, sectors.tolist(), weights, w_boot, level, b_star, weights_star, interval)
+            for k, e, lo, hi, nn in zip(keys, est, low, high, n):
+                rows.append(
+                    {
+                        **dict(zip(GROUP_KEYS, key)),
+                        "sector": k,
+                        "dominated": dominated,
+                        "n": nn,
+                        "b": e,
+                        "ci_low": lo,
+                        "ci_high": hi,
+                    }
+                )
+    out = pd.DataFrame(rows)
+    if len(out):
+        out = out[out["n"] > 0]  # a sector with no female- (male-) dominated occupation has no such row
+    return out.sort_values([*GROUP_KEYS, "sector", "dominated"], kind="stable").reset_index(drop=True) if len(out) else out
+
+
+def headline(table: pd.DataFrame, *, n_boot: int = 10_000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+    """Headline rates per group with bootstrap intervals over occupations (stratified by sector).
+
+    Over he/she outputs of occupations with a reference share other than 0.5:
+    the share translated with the minority pronoun, and of those the share that
+    should have been "she"; P(he | female-dominated) and P(she | male-dominated);
+    the number of biased occupations (B > 0) and the range and median of their B.
+    """
+    rng = check_rng(seed)
+    rows = []
+    for key, part in _groups(table):
+        part = part.reset_index(drop=True)
+        f = part["female_share"].to_numpy(float)
+        fem_dom, male_dom = f > 0.5, f < 0.5
+        nf, nm = part["n_female"].to_numpy(float), part["n_male"].to_numpy(float)
+        he_fd = np.where(fem_dom, nm, 0.0)  # minority pronoun where women dominate: "he" (should be "she")
+        she_md = np.where(male_dom, nf, 0.0)
+        decided_fd = np.where(fem_dom, nf + nm, 0.0)
+        decided_md = np.where(male_dom, nf + nm, 0.0)
+        data = np.column_stack([he_fd + she_md, decided_fd + decided_md, he_fd, decided_fd, she_md, decided_md])
+        w_boot = resample_weights(n_boot, strata=part["sector"].to_numpy(), rng=rng, dtype=np.float32).astype(float)
+        reps = w_boot @ data
+        totals = data.sum(axis=0)
+        row = {**dict(zip(GROUP_KEYS, key)), "n": int(np.sum((fem_dom | male_dom) & (nf + nm > 0)))}
+        for name, (i, j) in {
+            "pct_minority": (0, 1),
+            "pct_he_given_female_dominated": (2, 3),
+            "pct_she_given_male_dominated": (4, 5),
+        }.items():
+            row[name] = 100 * totals[i] / totals[j] if totals[j] else np.nan
+            low, high = _ratio_ci(reps[:, [i]], reps[:, [j]], level)
+            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = 100 * low[0], 100 * high[0]
+        row["pct_should_be_she"] = 100 * totals[2] / totals[0] if totals[0] else np.nan
+        b = part["b"].to_numpy(float)
+        biased = b[b > 0]
+        row["n_biased"] = int(biased.size)
+        row["b_min"], row["b_median"], row["b_max"] = (
+            (float(biased.min()), float(np.median(biased)), float(biased.max())) if biased.size else (np.nan,) * 3
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class OptimalResult:
+    """Everything the optimal-translator study reports (see the module docstring)."""
+
+    occupations: pd.DataFrame
+    categories: pd.DataFrame
+    sectors: pd.DataFrame
+    headline: pd.DataFrame
+    accounting: pd.DataFrame
+    provenance: Provenance
+    judgements: pd.DataFrame = field(repr=False)
+
+
+def accounting(table: pd.DataFrame) -> pd.DataFrame:
+    """Occupation rows per group by whether B is defined, and why not."""
+    return table.groupby([*GROUP_KEYS, "status"], sort=False).size().rename("occupations").reset_index()
+
+
+def run(
+    *,
+    data_dir: str | Path | None = None,
+    reference: str | Path = "bls",
+    judgements_file: str | Path | None = None,
+    languages: list[str] | None = None,
+    neutral: str = "unbiased",
+    interval: str = "studentized",
+    n_boot: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> OptimalResult:
+    """Run the optimal-translator study.
+
+    Parameters
+    ----------
+    reference : "bls" or path
+        The built-in BLS reference, or a user's CSV (see :func:`stats_mtbias.datasets.reference.read_reference`).
+    judgements_file : path, optional
+        A user's ``occupation, gender`` CSV; default: the Prates languages.
+    languages : list of str, optional
+        Prates languages to keep (default all twelve).
+    neutral : {"unbiased", "exclude"}
+        Rule for neutral and both-gender outputs.
+    interval : {"studentized", "percentile"}
+        Bootstrap interval of category and sector B.
+    """
+    n_boot = check_positive_int(n_boot, "n_boot")
+    level = check_level(level)
+    check_choice(neutral, NEUTRAL_RULES, "neutral")
+    store = None
+    data: dict[str, str] = {}
+    if judgements_file is None:
+        store = open_store(data_dir)
+        judgements, _ = prates_study.load_judgements(store=store, languages=languages)
+    else:
+        judgements = read_judgements(judgements_file)
+        data[str(judgements_file)] = sha256_file(judgements_file)
+    if str(reference) == "bls":
+        store = store or open_store(data_dir)
+        ref = reference_data.bls_reference(store)
+        ref_name = "BLS (Prates data), sectors from data/sectors.csv"
+    else:
+        ref = reference_data.read_reference(reference)
+        data[str(reference)] = sha256_file(reference)
+        ref_name = str(reference)
+    if store is not None:
+        data.update(store.used)
+    table = occupation_table(judgements, ref, neutral=neutral)
+    categories = category_b(table, n_boot=n_boot, seed=seed, level=level, neutral=neutral, interval=interval)
+    sectors = sector_b(table, n_boot=n_boot, seed=seed + 1, level=level, neutral=neutral, interval=interval)
+    heads = headline(table, n_boot=n_boot, seed=seed + 2, level=level)
+    carried = "n_total" in ref and ref["n_total"].notna().any()
+    provenance = Provenance(
+        method=(
+            "E_0 = 100 min(f, 1-f), B = (E_t - E_0) / E_0 per occupation; category B = mean; sector B weighted by women "
+            "(female-dominated) or men (male-dominated); bootstrap over occupations stratified by sector/category, "
+            f"{interval} interval (headline rates: percentile)"
+            + ("; reference shares redrawn per replicate from Beta(x+1/2, n-x+1/2)" if carried else "; reference taken as fixed")
+        ),
+        data=dict(sorted(data.items())),
+        n_boot=n_boot,
+        seed=seed,
+        level=level,
+        options={
+            "reference": ref_name,
+            "neutral": neutral,
+            "interval": interval,
+            "languages": sorted(table["language"].unique().tolist()),
+        },
+    )
+    return OptimalResult(table, categories, sectors, heads, accounting(table), provenance, judgements)
+
+
+def group_columns(frame: pd.DataFrame) -> list[str]:
+    """The group keys that vary in `frame` (shown before a table's own columns)."""
+    return [k for k in GROUP_KEYS if k in frame and frame[k].nunique() > 1]

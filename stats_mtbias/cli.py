@@ -18,7 +18,7 @@ import warnings
 from pathlib import Path
 
 from stats_mtbias import __version__
-from stats_mtbias.errors import DataQualityWarning, MtbiasError
+from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -112,6 +112,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="bootstrap interval of category and sector B (default: bootstrap-t)",
     )
     optimal.set_defaults(handler=_run_optimal)
+
+    model = sub.add_parser("model", help="hierarchical Bayesian models (PyMC) of female-translation rates")
+    model.add_argument("--study", choices=("tgbi", "prates", "winomt"), required=True)
+    model.add_argument("--model", choices=("rate", "calibration"), default="rate", help="calibration: Prates against BLS")
+    model.add_argument("--languages", default="", help="Prates languages, comma-separated (default: all)")
+    model.add_argument("--draws", type=int, default=1000)
+    model.add_argument("--tune", type=int, default=1000)
+    model.add_argument("--chains", type=int, default=2)
+    model.add_argument("--sampler", choices=("nutpie", "pymc"), default="nutpie")
+    model.add_argument("--data-dir", help="directory of the public datasets (else $MTBIAS_DATA, else the download cache)")
+    model.add_argument("--seed", type=int, default=0)
+    model.add_argument("--level", type=float, default=0.95, help="HDI probability (default 0.95)")
+    model.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    model.add_argument("--out", help="write the InferenceData to this netCDF file (the table still goes to stdout)")
+    model.set_defaults(handler=_run_model)
     return parser
 
 
@@ -229,6 +244,29 @@ def _run_optimal(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     return frame, columns, {"provenance": result.provenance.to_dict(), "notes": notes}
 
 
+def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
+    from stats_mtbias.models.fit import SUMMARY_COLUMNS
+    from stats_mtbias.studies import models
+
+    languages = [s.strip() for s in args.languages.split(",") if s.strip()] or None
+    result = models.run(
+        args.study, model=args.model, data_dir=args.data_dir, languages=languages, sampler=args.sampler,
+        draws=args.draws, tune=args.tune, chains=args.chains, seed=args.seed, level=args.level,
+    )  # fmt: skip
+    if args.out:
+        result.idata.to_netcdf(args.out)
+    d = result.diagnostics
+    notes = [
+        f"sampler {d['sampler']}: compile {d['compile_seconds']:.1f} s, sampling {d['sample_seconds']:.1f} s; "
+        f"max R-hat {d['max_r_hat']:.3f}, min bulk ESS {d['min_ess_bulk']:.0f}, min tail ESS {d['min_ess_tail']:.0f}, "
+        f"{d['divergences']} divergences" + ("" if d["ok"] else " — FAILS: " + "; ".join(d["failures"]))
+    ]
+    if args.out:
+        notes.append(f"InferenceData written to {args.out}")
+    args.out = None  # the table goes to stdout; --out is the netCDF here
+    return result.summary, SUMMARY_COLUMNS, {"provenance": result.provenance.to_dict(), "notes": notes}
+
+
 def main(argv: list[str] | None = None) -> int:
     from stats_mtbias.report.formatting import format_provenance, render
 
@@ -237,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataQualityWarning)
+            warnings.simplefilter("always", ConvergenceWarning)
             frame, columns, extra = args.handler(args)
         text = render(frame, columns, args.format)
         provenance = extra["provenance"]

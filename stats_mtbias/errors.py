@@ -72,3 +72,7 @@ class ChecksumWarning(UserWarning):
 
 class SmallExpectedCountWarning(UserWarning):
     """A large-sample test was run on a table with small expected counts."""
+
+
+class ConvergenceWarning(UserWarning):
+    """A posterior sample fails a diagnostic threshold (R-hat, ESS or divergences)."""

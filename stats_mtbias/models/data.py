@@ -1,0 +1,178 @@
+"""Model data from judgement tables: counts per cell, design matrices, group indices.
+
+A cell is the finest unit a study observes repeatedly: a (language, occupation)
+for Prates (Bengali's six variants are six outputs of one cell), a (system,
+sentence) for TGBI (each sentence is translated once per sentence set it belongs
+to). Counts are over the outcomes ``female, neutral, male`` (``both`` counts as
+neutral, as in P_S; ``unknown`` is left out and reported). The last outcome
+(``male``) is the reference category of the logit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+OUTCOMES = ("female", "neutral", "male")
+
+
+@dataclass(frozen=True)
+class Group:
+    """A grouping factor of the cells: ``index`` (per cell) into ``levels``.
+
+    ``zero_sum`` groups (few levels, e.g. categories) get zero-sum effects, so they
+    do not compete with the fixed intercepts; ``parent`` names a coarser group the
+    levels are nested in (occupations within categories), for documentation.
+    """
+
+    name: str
+    index: np.ndarray
+    levels: list
+    zero_sum: bool = False
+    parent: str | None = None
+
+
+@dataclass(frozen=True)
+class ModelData:
+    """Everything a model builder needs, and nothing that needs fitting.
+
+    Attributes
+    ----------
+    counts : ndarray, shape (n_cells, n_outcomes)
+        Outcome counts per cell (outcomes in ``outcomes``; the last is the reference).
+    design : ndarray, shape (n_cells, n_terms)
+        Fixed-effect design matrix.
+    terms : list of str
+        Names of the design's columns.
+    groups : list of Group
+        Random-effect groupings, coarsest first.
+    cells : DataFrame
+        One row per cell with its labels (for derived quantities and plots).
+    outcomes : tuple of str
+    unknown : int
+        Outputs left out because no gender could be read.
+    """
+
+    counts: np.ndarray
+    design: np.ndarray
+    terms: list
+    groups: list
+    cells: pd.DataFrame
+    outcomes: tuple = OUTCOMES
+    unknown: int = 0
+    covariate: np.ndarray | None = field(default=None, repr=False)
+
+
+def _outcome_counts(judgements: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame, int]:
+    gender = judgements["gender"].astype(str).replace({"both": "neutral"})
+    unknown = int((gender == "unknown").sum())
+    known = judgements.assign(g=gender)[gender != "unknown"]
+    counts = (
+        known.groupby([*keys, "g"], sort=False, observed=True)
+        .size()
+        .unstack("g", fill_value=0)
+        .reindex(columns=list(OUTCOMES), fill_value=0)
+        .reset_index()
+    )
+    return counts, unknown
+
+
+def _one_hot(values: pd.Series, drop_first: bool) -> tuple[np.ndarray, list[str]]:
+    levels = list(dict.fromkeys(values))
+    cols = levels[1:] if drop_first else levels
+    return np.column_stack([(values == lev).to_numpy(float) for lev in cols]) if cols else np.empty((len(values), 0)), cols
+
+
+def prates_data(judgements: pd.DataFrame) -> ModelData:
+    """Cells (language, occupation): language intercepts, categories (zero-sum) and occupations within them."""
+    counts, unknown = _outcome_counts(judgements, ["language", "item"])
+    info = judgements.drop_duplicates("item").set_index("item")[["occupation", "category"]]
+    cells = counts.join(info, on="item")
+    design, languages = _one_hot(cells["language"], drop_first=False)
+    categories = list(dict.fromkeys(cells["category"]))
+    items = list(dict.fromkeys(cells["item"]))
+    groups = [
+        Group("category", cells["category"].map({c: i for i, c in enumerate(categories)}).to_numpy(), categories, zero_sum=True),
+        Group("occupation", cells["item"].map({c: i for i, c in enumerate(items)}).to_numpy(), items, parent="category"),
+    ]
+    return ModelData(
+        counts=cells[list(OUTCOMES)].to_numpy(int),
+        design=design,
+        terms=[f"language[{lang}]" for lang in languages],
+        groups=groups,
+        cells=cells.drop(columns=list(OUTCOMES)),
+        unknown=unknown,
+    )
+
+
+def tgbi_data(judgements: pd.DataFrame) -> ModelData:
+    """Cells (system, sentence): per system an intercept and the effects of formal pronoun, polite ending and content.
+
+    Each sentence was translated once per sentence set it belongs to (three), so a
+    cell holds up to three outputs; lexicon items carry a random effect shared by
+    their four styled sentences.
+    """
+    counts, unknown = _outcome_counts(judgements, ["system", "sentence"])
+    info = judgements.drop_duplicates("sentence").set_index("sentence")[["lexicon_item", "content", "pronoun", "politeness"]]
+    cells = counts.join(info, on="sentence")
+    cells["system"] = cells["system"].astype(str)
+    systems = list(dict.fromkeys(cells["system"]))
+    columns, terms = [], []
+    for system in systems:
+        is_system = (cells["system"] == system).to_numpy(float)
+        columns += [
+            is_system,
+            is_system * (cells["pronoun"] == "formal").to_numpy(float),
+            is_system * (cells["politeness"] == "polite").to_numpy(float),
+            is_system * (cells["content"] == "negative").to_numpy(float),
+            is_system * (cells["content"] == "positive").to_numpy(float),
+        ]
+        terms += [f"{system}:{t}" for t in ("intercept", "formal", "polite", "negative", "positive")]
+    items = list(dict.fromkeys(cells["lexicon_item"]))
+    groups = [Group("lexicon_item", cells["lexicon_item"].map({c: i for i, c in enumerate(items)}).to_numpy(), items)]
+    return ModelData(
+        counts=cells[list(OUTCOMES)].to_numpy(int),
+        design=np.column_stack(columns),
+        terms=terms,
+        groups=groups,
+        cells=cells.drop(columns=list(OUTCOMES)),
+        unknown=unknown,
+    )
+
+
+def calibration_data(judgements: pd.DataFrame, reference: pd.DataFrame, clip: float = 0.005) -> ModelData:
+    """Cells (language, occupation) with a reference share: female vs male outputs, x = logit(share).
+
+    Outcomes are ``female, male`` (neutral and unknown outputs left out); the
+    covariate is the logit of the reference female share clipped to [clip, 1 - clip].
+    """
+    from stats_mtbias.datasets.prates import match_reference
+
+    data = prates_data(judgements)
+    matched = match_reference(judgements, reference)
+    share = data.cells["item"].map(matched["female_share"]).to_numpy(float)
+    counts = data.counts[:, [0, 2]]
+    keep = ~np.isnan(share) & (counts.sum(axis=1) > 0)
+    cells = data.cells[keep].reset_index(drop=True)
+    cells["female_share"] = share[keep]
+    x = np.log(np.clip(share[keep], clip, 1 - clip) / (1 - np.clip(share[keep], clip, 1 - clip)))
+    languages = list(dict.fromkeys(cells["language"]))
+    categories = list(dict.fromkeys(cells["category"]))
+    items = list(dict.fromkeys(cells["item"]))
+    groups = [
+        Group("language", cells["language"].map({c: i for i, c in enumerate(languages)}).to_numpy(), languages),
+        Group("category", cells["category"].map({c: i for i, c in enumerate(categories)}).to_numpy(), categories, zero_sum=True),
+        Group("occupation", cells["item"].map({c: i for i, c in enumerate(items)}).to_numpy(), items, parent="category"),
+    ]
+    return ModelData(
+        counts=counts[keep],
+        design=np.ones((len(cells), 1)),
+        terms=["intercept"],
+        groups=groups,
+        cells=cells,
+        outcomes=("female", "male"),
+        unknown=data.unknown,
+        covariate=x,
+    )

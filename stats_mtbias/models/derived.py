@@ -1,0 +1,143 @@
+"""Derived quantities from the posterior: cell probabilities, P_S and TGBI per system, language rates.
+
+Cell probabilities are recomputed in numpy from the posterior draws of the
+coefficients and group effects (chunks of draws, so memory stays bounded),
+rather than stored as huge deterministic nodes in the trace.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias._validation import check_level
+from stats_mtbias.models.data import ModelData
+
+TGBI_SETS = ("informal", "formal", "impolite", "polite", "negative", "positive", "occupation")
+
+
+def hdi(draws: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Highest-density interval along axis 0 (the narrowest interval holding `level` of the draws)."""
+    level = check_level(level)
+    ordered = np.sort(np.asarray(draws, dtype=float), axis=0)
+    n = ordered.shape[0]
+    inside = max(1, int(np.floor(level * n)))
+    widths = ordered[inside:] - ordered[: n - inside]
+    start = np.argmin(widths, axis=0)
+    low = np.take_along_axis(ordered, start[None], axis=0)[0]
+    high = np.take_along_axis(ordered, (start + inside)[None], axis=0)[0]
+    return low, high
+
+
+def _draws(idata, name: str) -> np.ndarray:
+    values = np.asarray(idata.posterior[name])
+    return values.reshape(-1, *values.shape[2:])
+
+
+def cell_probabilities(idata, data: ModelData, chunk: int = 200, *, new_items: np.random.Generator | None = None):
+    """Yield ``(draw slice, probabilities (draws, cells, outcomes))`` in chunks of draws.
+
+    With `new_items` (a Generator), the finest group's effects are drawn afresh
+    from Normal(0, sd) for every draw: probabilities for a new sample of items of
+    the same design, the Bayesian counterpart of resampling items.
+    """
+    beta = _draws(idata, "beta")
+    effects = []
+    finest = data.groups[-1].name if data.groups else None
+    for group in data.groups:
+        if new_items is not None and group.name == finest and f"sd_{group.name}" in idata.posterior:
+            sd = _draws(idata, f"sd_{group.name}")
+            fresh = new_items.standard_normal((sd.shape[0], len(group.levels), sd.shape[-1]))
+            effects.append((group.index, fresh * sd[:, None, :]))
+        elif f"z_{group.name}" in idata.posterior:
+            z, sd = _draws(idata, f"z_{group.name}"), _draws(idata, f"sd_{group.name}")
+            if idata.posterior[f"z_{group.name}"].dims[2] == "outcome":  # zero-sum effects are stored (outcome, level)
+                z = np.swapaxes(z, 1, 2)
+            effects.append((group.index, z * sd[:, None, :]))
+        elif f"{group.name}_effect" in idata.posterior:
+            effects.append((group.index, _draws(idata, f"{group.name}_effect")))
+    n_draws = beta.shape[0]
+    for start in range(0, n_draws, chunk):
+        part = slice(start, min(n_draws, start + chunk))
+        eta = np.einsum("cp,spk->sck", data.design, beta[part])
+        for index, effect in effects:
+            eta = eta + effect[part][:, index, :]
+        full = np.concatenate([eta, np.zeros((*eta.shape[:2], 1))], axis=-1)
+        full -= full.max(axis=-1, keepdims=True)
+        prob = np.exp(full)
+        yield part, prob / prob.sum(axis=-1, keepdims=True)
+
+
+def _summarise(rows: list[dict], values: np.ndarray, level: float) -> None:
+    if np.isnan(values).any():
+        rows[-1].update(mean=np.nan, sd=np.nan, hdi_low=np.nan, hdi_high=np.nan)
+        return
+    low, high = hdi(values, level)
+    rows[-1].update(mean=float(values.mean()), sd=float(values.std(ddof=1)), hdi_low=float(low), hdi_high=float(high))
+
+
+def tgbi_posterior(
+    idata, data: ModelData, *, level: float = 0.95, new_items: bool = True, seed: int = 0
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Posterior P_S per system and set, the TGBI index, and differences between systems.
+
+    A set's shares are the mean predicted probabilities of its sentences
+    (``both`` counted as neutral, as P_S does), so P_S = sqrt(p_w p_m + p_n)
+    per draw. Returns ``(estimates, differences)``; differences carry
+    ``p_greater``, the posterior probability that system_a's value is larger.
+
+    ``new_items=True`` (default) predicts for a new sample of lexicon items (the
+    question the bootstrap answers); ``False`` describes the items at hand.
+    """
+    rng = np.random.default_rng(seed) if new_items else None
+    cells = data.cells
+    systems = list(dict.fromkeys(cells["system"]))
+    member = {
+        name: ((cells["pronoun"] == name) | (cells["politeness"] == name) | (cells["content"] == name)).to_numpy()
+        for name in TGBI_SETS
+    }
+    n_draws = _draws(idata, "beta").shape[0]
+    values = np.empty((n_draws, len(systems), len(TGBI_SETS) + 1))
+    for part, prob in cell_probabilities(idata, data, new_items=rng):
+        for s, system in enumerate(systems):
+            in_system = (cells["system"] == system).to_numpy()
+            for k, name in enumerate(TGBI_SETS):
+                cols = in_system & member[name]
+                if not cols.any():  # the data hold no sentence of this set
+                    values[part, s, k] = np.nan
+                    continue
+                shares = prob[:, cols].mean(axis=1)  # (draws, outcomes: female, neutral, male)
+                values[part, s, k] = np.sqrt(shares[:, 0] * shares[:, 2] + shares[:, 1])
+    values[..., -1] = values[..., :-1].mean(axis=-1)  # NaN unless all seven sets are present
+    names = [*TGBI_SETS, "TGBI"]
+    rows = []
+    for s, system in enumerate(systems):
+        for k, name in enumerate(names):
+            rows.append({"system": system, "subset": name})
+            _summarise(rows, values[:, s, k], level)
+    diffs = []
+    for a in range(len(systems)):
+        for b in range(a + 1, len(systems)):
+            for k, name in enumerate(names):
+                d = values[:, a, k] - values[:, b, k]
+                diffs.append({"system_a": systems[a], "system_b": systems[b], "subset": name})
+                _summarise(diffs, d, level)
+                diffs[-1]["p_greater"] = float(np.mean(d > 0))
+    return pd.DataFrame(rows), pd.DataFrame(diffs)
+
+
+def language_rates(idata, data: ModelData, *, level: float = 0.95) -> pd.DataFrame:
+    """Posterior share of female (and neutral) outputs per language, averaged over its occupations."""
+    cells = data.cells
+    languages = list(dict.fromkeys(cells["language"]))
+    n_draws = _draws(idata, "beta").shape[0]
+    values = np.empty((n_draws, len(languages), len(data.outcomes)))
+    for part, prob in cell_probabilities(idata, data):
+        for i, language in enumerate(languages):
+            values[part, i] = prob[:, (cells["language"] == language).to_numpy()].mean(axis=1)
+    rows = []
+    for i, language in enumerate(languages):
+        for k, outcome in enumerate(data.outcomes):
+            rows.append({"language": language, "outcome": outcome})
+            _summarise(rows, 100 * values[:, i, k], level)
+    return pd.DataFrame(rows)

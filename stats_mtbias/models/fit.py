@@ -1,0 +1,197 @@
+"""Fitting, diagnostics, posterior predictive checks and LOO comparison.
+
+``fit`` samples with nutpie by default (it compiles the model with numba and
+needs no C compiler) and falls back to PyMC's NUTS when nutpie is missing or
+asked for. Every fit is seeded. ``diagnose`` summarises every parameter (mean,
+sd, HDI, R-hat, bulk and tail ESS) and counts divergences; ``check`` raises a
+:class:`~stats_mtbias.errors.ConvergenceWarning` naming what failed its threshold.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias._validation import check_choice, check_level, check_positive_int
+from stats_mtbias.errors import ConvergenceWarning
+
+SAMPLERS = ("nutpie", "pymc")
+THRESHOLDS = {"r_hat": 1.01, "ess_bulk": 400, "ess_tail": 400, "divergences": 0}
+SUMMARY_COLUMNS = ["parameter", "group", "mean", "sd", "hdi_low", "hdi_high", "r_hat", "ess_bulk"]
+
+
+def _az():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # arviz announces its refactor on import
+        import arviz as az
+    return az
+
+
+def fit(
+    model, *, sampler: str = "nutpie", draws: int = 1000, tune: int = 1000, chains: int = 4, seed: int = 0, progress: bool = False
+):
+    """Sample the posterior of `model`; returns arviz InferenceData.
+
+    ``idata.attrs`` records the sampler actually used, the compile and sampling
+    times in seconds, draws, tune, chains and seed.
+    """
+    check_choice(sampler, SAMPLERS, "sampler")
+    draws, tune, chains = (check_positive_int(v, n) for v, n in ((draws, "draws"), (tune, "tune"), (chains, "chains")))
+    cores = min(chains, os.cpu_count() or 1)
+    used = sampler
+    if sampler == "nutpie":
+        try:
+            import nutpie
+        except ImportError:
+            used = "pymc"
+            warnings.warn("nutpie is not installed; sampling with PyMC's NUTS instead.", RuntimeWarning, stacklevel=2)
+    start = time.perf_counter()
+    if used == "nutpie":
+        compiled = nutpie.compile_pymc_model(model)
+        compiled_at = time.perf_counter()
+        idata = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, cores=cores, seed=seed, progress_bar=progress)
+    else:
+        import pymc as pm
+
+        compiled_at = start
+        with model:
+            idata = pm.sample(
+                draws=draws, tune=tune, chains=chains, cores=cores, random_seed=seed, progressbar=progress,
+                compute_convergence_checks=False,
+            )  # fmt: skip
+    done = time.perf_counter()
+    idata.attrs.update(
+        sampler=used, compile_seconds=round(compiled_at - start, 3), sample_seconds=round(done - compiled_at, 3),
+        draws=draws, tune=tune, chains=chains, seed=seed,
+    )  # fmt: skip
+    return idata
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    match = re.fullmatch(r"([^\[]+)\[(.*)\]", name)
+    return (match.group(1), match.group(2)) if match else (name, "")
+
+
+def diagnose(idata, var_names=None, *, level: float = 0.95) -> pd.DataFrame:
+    """One row per parameter element: ``parameter, group, mean, sd, hdi_low, hdi_high, r_hat, ess_bulk, ess_tail``."""
+    az = _az()
+    level = check_level(level)
+    if var_names is None:
+        # Model variables only: not the sampler's unconstrained copies (``*_log__``) nor the likelihood.
+        var_names = [v for v in idata.posterior.data_vars if not str(v).endswith("__")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        summary = az.summary(idata, var_names=var_names, hdi_prob=level, round_to="none")
+    low, high = summary.columns[2], summary.columns[3]
+    names = [_split_name(str(n)) for n in summary.index]
+    return pd.DataFrame(
+        {
+            "parameter": [n[0] for n in names],
+            "group": [n[1] for n in names],
+            "mean": summary["mean"].to_numpy(),
+            "sd": summary["sd"].to_numpy(),
+            "hdi_low": summary[low].to_numpy(),
+            "hdi_high": summary[high].to_numpy(),
+            "r_hat": summary["r_hat"].to_numpy(),
+            "ess_bulk": summary["ess_bulk"].to_numpy(),
+            "ess_tail": summary["ess_tail"].to_numpy(),
+        }
+    )
+
+
+def divergences(idata) -> int:
+    """Number of divergent transitions after tuning."""
+    stats = idata.sample_stats
+    name = "diverging" if "diverging" in stats else "divergences"
+    return int(np.asarray(stats[name]).sum())
+
+
+def _label(row) -> str:
+    return f"{row['parameter']}[{row['group']}]" if row["group"] else str(row["parameter"])
+
+
+def check(idata, table: pd.DataFrame, thresholds: dict | None = None) -> dict:
+    """Compare the diagnostics with `thresholds`; warn (ConvergenceWarning) naming what fails.
+
+    Returns
+    -------
+    dict
+        ``max_r_hat, min_ess_bulk, min_ess_tail, divergences, ok`` and ``failures`` (list of str).
+    """
+    limits = {**THRESHOLDS, **(thresholds or {})}
+    report = {
+        "max_r_hat": float(np.nanmax(table["r_hat"])),
+        "min_ess_bulk": float(np.nanmin(table["ess_bulk"])),
+        "min_ess_tail": float(np.nanmin(table["ess_tail"])),
+        "divergences": divergences(idata),
+    }
+    failures = []
+    if report["max_r_hat"] > limits["r_hat"]:
+        worst = table.loc[table["r_hat"].idxmax()]
+        failures.append(f"R-hat {report['max_r_hat']:.3f} > {limits['r_hat']} ({_label(worst)})")
+    for key in ("ess_bulk", "ess_tail"):
+        if report[f"min_{key}"] < limits[key]:
+            worst = table.loc[table[key].idxmin()]
+            failures.append(f"{key} {report[f'min_{key}']:.0f} < {limits[key]} ({_label(worst)})")
+    if report["divergences"] > limits["divergences"]:
+        failures.append(f"{report['divergences']} divergent transitions")
+    report["failures"] = failures
+    report["ok"] = not failures
+    if failures:
+        warnings.warn("posterior diagnostics fail: " + "; ".join(failures), ConvergenceWarning, stacklevel=2)
+    return report
+
+
+def posterior_predictive_check(model, idata, data, by: str, *, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+    """Observed outcome totals per `by` group against the posterior predictive distribution.
+
+    Returns one row per group and outcome: observed count, predictive mean and
+    central interval, and the predictive p-value ``P(replicated >= observed)``
+    (values near 0 or 1 flag misfit).
+    """
+    import pymc as pm
+
+    level = check_level(level)
+    with model, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pred = pm.sample_posterior_predictive(idata, random_seed=seed, progressbar=False)
+    y = np.asarray(pred.posterior_predictive["y"])  # (chain, draw, cell[, outcome])
+    y = y.reshape(-1, *y.shape[2:])
+    observed = data.counts if y.ndim == 3 else data.counts[:, :1]
+    if y.ndim == 2:
+        y = y[..., None]
+    labels = data.cells[by].astype(str).to_numpy()
+    rows = []
+    alpha = (1 - level) / 2
+    for label in dict.fromkeys(labels):
+        mask = labels == label
+        reps = y[:, mask].sum(axis=1)
+        obs = observed[mask].sum(axis=0)
+        for k in range(reps.shape[1]):
+            lo, hi = np.quantile(reps[:, k], [alpha, 1 - alpha])
+            rows.append(
+                {by: label, "outcome": data.outcomes[k], "observed": int(obs[k]), "predicted": float(reps[:, k].mean()),
+                 "pred_low": float(lo), "pred_high": float(hi), "p_value": float(np.mean(reps[:, k] >= obs[k]))}
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def compare_loo(models: dict, fits: dict) -> pd.DataFrame:
+    """LOO comparison (PSIS) of fitted variants: ``{name: model}``, ``{name: idata}``."""
+    import pymc as pm
+
+    az = _az()
+    for name, model in models.items():
+        if "log_likelihood" not in fits[name].groups():
+            with model, warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pm.compute_log_likelihood(fits[name], progressbar=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = az.compare(fits, ic="loo")
+    return table.reset_index().rename(columns={"index": "model"})

@@ -1,0 +1,144 @@
+"""Fit the hierarchical Bayesian models of a study and summarise them.
+
+``run("tgbi")``: the categorical-logit rate model of the TGBI outputs (per system
+an intercept and the effects of formal pronoun, polite ending and content;
+lexicon items partially pooled), with the posterior P_S per set, the TGBI index
+per system and the differences between systems.
+
+``run("prates")``: the rate model of the 12 languages (language intercepts;
+occupations partially pooled within BLS categories), with posterior female and
+neutral shares per language; or (``model="calibration"``) the calibration model
+against BLS with per-language intercepts and slopes.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias._validation import check_choice, check_level
+from stats_mtbias.datasets.registry import open_store
+from stats_mtbias.errors import UsageError
+from stats_mtbias.models import build, derived
+from stats_mtbias.models import data as model_data
+from stats_mtbias.models.fit import SUMMARY_COLUMNS, check, diagnose, fit
+from stats_mtbias.provenance import Provenance, dependency_versions
+
+STUDIES = ("tgbi", "prates", "winomt")
+MODELS = ("rate", "calibration")
+
+
+@dataclass(frozen=True)
+class ModelResult:
+    """A fitted model: parameter summary, diagnostics, derived quantities, provenance.
+
+    Attributes
+    ----------
+    summary : DataFrame
+        ``parameter, group, mean, sd, hdi_low, hdi_high, r_hat, ess_bulk`` for the
+        model's parameters, then its derived quantities (whose R-hat and ESS are
+        those of the draws they are computed from, left empty).
+    diagnostics : dict
+        ``max_r_hat, min_ess_bulk, min_ess_tail, divergences, ok, failures`` and timings.
+    derived : dict of DataFrame
+    """
+
+    summary: pd.DataFrame
+    diagnostics: dict
+    derived: dict
+    provenance: Provenance
+    idata: object = field(repr=False)
+    model: object = field(repr=False)
+    data: object = field(repr=False)
+
+
+def _derived_rows(table: pd.DataFrame, parameter: str, group_cols: list[str]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "parameter": parameter,
+            "group": table[group_cols].astype(str).agg(":".join, axis=1),
+            **{c: table[c] for c in ("mean", "sd", "hdi_low", "hdi_high")},
+            "r_hat": np.nan,
+            "ess_bulk": np.nan,
+        }
+    )
+
+
+def run(
+    study: str,
+    *,
+    model: str = "rate",
+    data_dir: str | Path | None = None,
+    languages: list[str] | None = None,
+    sampler: str = "nutpie",
+    draws: int = 1000,
+    tune: int = 1000,
+    chains: int = 2,
+    seed: int = 0,
+    level: float = 0.95,
+) -> ModelResult:
+    """Build, fit and summarise a study's model (see the module docstring)."""
+    check_choice(study, STUDIES, "study")
+    check_choice(model, MODELS, "model")
+    level = check_level(level)
+    if study == "winomt":
+        raise UsageError("`study`: the WinoMT study (its readers and judgements) is not in this version yet; use tgbi or prates.")
+    if model == "calibration" and study != "prates":
+        raise UsageError("`model`: the calibration model needs a reference share per occupation: use it with --study prates.")
+    store = open_store(data_dir)
+    tables = {}
+    # PyTensor warns about a missing BLAS for its C backend; nutpie compiles with numba and does not use it.
+    warnings.filterwarnings("ignore", message="PyTensor could not link to a BLAS")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # data-quality warnings are reported by the studies themselves
+        if study == "tgbi":
+            from stats_mtbias.studies import tgbi
+
+            judgements, _ = tgbi.load_judgements(store=store)
+            data = model_data.tgbi_data(judgements)
+        else:
+            from stats_mtbias.datasets.prates import read_bls
+            from stats_mtbias.studies import prates
+
+            judgements, _ = prates.load_judgements(store=store, languages=languages)
+            if model == "calibration":
+                data = model_data.calibration_data(judgements, read_bls(store))
+            else:
+                data = model_data.prates_data(judgements)
+    pm_model = build.calibration_model(data) if model == "calibration" else build.rate_model(data)
+    idata = fit(pm_model, sampler=sampler, draws=draws, tune=tune, chains=chains, seed=seed)
+    table = diagnose(idata, level=level)
+    report = check(idata, table)
+    report.update({k: idata.attrs[k] for k in ("sampler", "compile_seconds", "sample_seconds")})
+    summary = table[~table["parameter"].str.startswith("z_")][SUMMARY_COLUMNS]
+    if study == "tgbi":
+        estimates, differences = derived.tgbi_posterior(idata, data, level=level, seed=seed)
+        tables = {"p_s": estimates, "differences": differences}
+        extra = [
+            _derived_rows(estimates, "P_S", ["system", "subset"]),
+            _derived_rows(differences, "P_S difference", ["system_a", "system_b", "subset"]),
+        ]
+    elif model == "rate":
+        rates = derived.language_rates(idata, data, level=level)
+        tables = {"language_rates": rates}
+        extra = [_derived_rows(rates, "pct", ["language", "outcome"])]
+    else:
+        tables = {"calibration": table[table["parameter"].isin(["intercept", "slope", "pct_female_at_parity"])]}
+        extra = []
+    summary = pd.concat([summary, *extra], ignore_index=True)
+    provenance = Provenance(
+        method=f"{model} model of the {study} study (PyMC), {report['sampler']} NUTS; HDI at {level}",
+        data=dict(sorted(store.used.items())),
+        seed=seed,
+        level=level,
+        options={
+            "model": model, "draws": draws, "tune": tune, "chains": chains, "sampler": report["sampler"],
+            "cells": len(data.counts), "outputs": int(data.counts.sum()), "unknown_left_out": int(data.unknown),
+            "pymc_versions": dependency_versions(("pymc", "arviz", "nutpie", "pytensor")),
+        },
+    )  # fmt: skip
+    return ModelResult(summary.reset_index(drop=True), report, tables, provenance, idata, pm_model, data)

@@ -1,0 +1,171 @@
+"""Bayesian models: parameter recovery on simulated data, derived quantities, diagnostics plumbing.
+
+Fits are small (tens of groups, a few hundred draws) so that CI stays within budget;
+each nutpie compile takes about 15 s.
+"""
+
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("pymc")
+pytest.importorskip("nutpie")
+
+from stats_mtbias.cli import main
+from stats_mtbias.errors import ConvergenceWarning
+from stats_mtbias.models import build, derived
+from stats_mtbias.models.data import Group, ModelData, tgbi_data
+from stats_mtbias.models.fit import check, diagnose, fit, posterior_predictive_check
+
+
+def _expit(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def test_rate_model_recovers_group_rates():
+    # 40 occupations, 25 outputs each, true female log-odds -1 + N(0, 0.8): the 90% intervals of
+    # the occupations' log-odds must hold the truth for at least 85% of them.
+    rng = np.random.default_rng(0)
+    n_groups, per_group = 40, 25
+    truth = -1.0 + rng.normal(0, 0.8, n_groups)
+    female = rng.binomial(per_group, _expit(truth))
+    counts = np.column_stack([female, per_group - female])
+    data = ModelData(
+        counts=counts, design=np.ones((n_groups, 1)), terms=["intercept"],
+        groups=[Group("occupation", np.arange(n_groups), list(range(n_groups)))],
+        cells=pd.DataFrame({"occupation": range(n_groups)}), outcomes=("female", "male"),
+    )  # fmt: skip
+    idata = fit(build.rate_model(data), draws=500, tune=500, chains=2, seed=1)
+    beta = np.asarray(idata.posterior["beta"]).reshape(-1)
+    effect = np.asarray(idata.posterior["z_occupation"] * idata.posterior["sd_occupation"]).reshape(beta.size, n_groups)
+    logodds = beta[:, None] + effect
+    low, high = derived.hdi(logodds, 0.90)
+    assert np.mean((low <= truth) & (truth <= high)) >= 0.85
+    table = diagnose(idata)
+    assert {"beta", "sd_occupation"} <= set(table["parameter"])
+    assert idata.attrs["sampler"] == "nutpie" and idata.attrs["seed"] == 1
+
+
+def test_calibration_model_recovers_slopes():
+    rng = np.random.default_rng(2)
+    n_lang, n_occ, n_cat = 6, 150, 10
+    slopes = rng.normal(0.5, 0.2, n_lang)
+    intercepts = rng.normal(-1.5, 0.6, n_lang)
+    share = rng.uniform(0.05, 0.95, n_occ)
+    category = rng.integers(0, n_cat, n_occ)
+    x = np.log(share / (1 - share))
+    lang = np.repeat(np.arange(n_lang), n_occ)
+    occ = np.tile(np.arange(n_occ), n_lang)
+    p = _expit(intercepts[lang] + slopes[lang] * x[occ] + rng.normal(0, 0.3, n_cat)[category[occ]])
+    female = rng.binomial(1, p)
+    data = ModelData(
+        counts=np.column_stack([female, 1 - female]), design=np.ones((lang.size, 1)), terms=["intercept"],
+        groups=[Group("language", lang, [f"L{i}" for i in range(n_lang)]),
+                Group("category", category[occ], list(range(n_cat)), zero_sum=True),
+                Group("occupation", occ, list(range(n_occ)), parent="category")],
+        cells=pd.DataFrame({"language": lang}), outcomes=("female", "male"), covariate=x[occ],
+    )  # fmt: skip
+    idata = fit(build.calibration_model(data), draws=500, tune=500, chains=2, seed=3)
+    table = diagnose(idata, ["slope", "intercept"], level=0.90)
+    slope_rows = table[table["parameter"] == "slope"]
+    inside = (slope_rows["hdi_low"].to_numpy() <= slopes) & (slopes <= slope_rows["hdi_high"].to_numpy())
+    assert inside.sum() >= 5  # of 6
+    ppc = posterior_predictive_check(build.calibration_model(data), idata, data, "language", seed=4)
+    assert len(ppc) == n_lang and ppc["p_value"].between(0.01, 0.99).all()
+
+
+def _tiny_tgbi():
+    rng = np.random.default_rng(5)
+    rows = []
+    for system, p in (("a", [0.3, 0.1, 0.6]), ("b", [0.05, 0.05, 0.9])):
+        for item in range(30):
+            content = "occupation" if item < 16 else "negative" if item < 23 else "positive"
+            for s, (pronoun, politeness) in enumerate(
+                [("informal", "impolite"), ("informal", "polite"), ("formal", "impolite"), ("formal", "polite")]
+            ):
+                sentence = item * 4 + s
+                for _ in range(3):
+                    gender = rng.choice(["female", "neutral", "male"], p=p)
+                    rows.append((system, sentence, item, content, pronoun, politeness, gender))
+    return pd.DataFrame(rows, columns=["system", "sentence", "lexicon_item", "content", "pronoun", "politeness", "gender"])
+
+
+def test_tgbi_posterior_agrees_with_the_counts():
+    judgements = _tiny_tgbi()
+    data = tgbi_data(judgements)
+    assert data.counts.sum() == len(judgements) and data.design.shape[1] == 10
+    idata = fit(build.rate_model(data), draws=300, tune=300, chains=2, seed=6)
+    estimates, differences = derived.tgbi_posterior(idata, data, new_items=False)
+    # Observed P_S of system a on the informal set, from the counts.
+    informal = judgements[(judgements["system"] == "a") & (judgements["pronoun"] == "informal")]
+    share = informal["gender"].value_counts(normalize=True)
+    observed = np.sqrt(share.get("female", 0) * share.get("male", 0) + share.get("neutral", 0))
+    row = estimates.set_index(["system", "subset"]).loc[("a", "informal")]
+    assert row["hdi_low"] - 0.03 <= observed <= row["hdi_high"] + 0.03
+    tgbi = estimates.set_index(["system", "subset"]).loc[("a", "TGBI")]
+    sets = estimates[(estimates["system"] == "a") & (estimates["subset"] != "TGBI")]
+    assert tgbi["mean"] == pytest.approx(sets["mean"].mean(), abs=1e-9)
+    diff = differences.set_index("subset").loc["TGBI"]
+    assert diff["mean"] > 0 and diff["p_greater"] > 0.99  # system a is far less skewed than b
+
+
+def test_diagnostics_warn_and_name_the_failure():
+    import arviz as az
+
+    rng = np.random.default_rng(7)
+    good = az.from_dict(posterior={"mu": rng.normal(size=(2, 1000))}, sample_stats={"diverging": np.zeros((2, 1000), bool)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report = check(good, diagnose(good))
+    assert report["ok"] and report["divergences"] == 0
+    stuck = np.stack([rng.normal(0, 1, 1000), rng.normal(3, 1, 1000)])  # two chains that disagree
+    diverging = np.zeros((2, 1000), bool)
+    diverging[0, :5] = True
+    bad = az.from_dict(posterior={"mu": stuck}, sample_stats={"diverging": diverging})
+    with pytest.warns(ConvergenceWarning, match=r"R-hat .* > 1.01 \(mu\).*5 divergent transitions"):
+        report = check(bad, diagnose(bad))
+    assert not report["ok"] and report["max_r_hat"] > 1.5
+
+
+def test_model_cli_refuses_winomt(capsys):
+    assert main(["model", "--study", "winomt"]) == 64
+    assert "WinoMT" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_model_cli_calibration_records(capsys, data_dir, tmp_path):
+    out = tmp_path / "fit.nc"
+    argv = ["model", "--study", "prates", "--model", "calibration", "--languages", "Hungarian,Finnish", "--draws", "300",
+            "--tune", "300", "--data-dir", str(data_dir), "--format", "json", "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    records = json.loads(capsys.readouterr().out)
+    keys = ["parameter", "group", "mean", "sd", "hdi_low", "hdi_high", "r_hat", "ess_bulk"]
+    assert all(list(r) == keys for r in records)
+    slopes = {r["group"]: r for r in records if r["parameter"] == "slope"}
+    assert set(slopes) == {"Hungarian", "Finnish"} and all(0 < s["mean"] < 1 for s in slopes.values())
+    assert out.exists() and out.stat().st_size > 1000
+
+
+@pytest.mark.slow
+def test_loo_prefers_partial_pooling_to_complete_pooling():
+    from stats_mtbias.models.fit import compare_loo
+
+    rng = np.random.default_rng(8)
+    n_groups, per_group = 30, 8
+    truth = -1.0 + rng.normal(0, 0.7, n_groups)
+    female = rng.binomial(per_group, _expit(truth))
+    data = ModelData(
+        counts=np.column_stack([female, per_group - female]), design=np.ones((n_groups, 1)), terms=["intercept"],
+        groups=[Group("occupation", np.arange(n_groups), list(range(n_groups)))],
+        cells=pd.DataFrame({"occupation": range(n_groups)}), outcomes=("female", "male"),
+    )  # fmt: skip
+    models = {p: build.rate_model(data, pooling=p) for p in ("pooled", "unpooled", "hierarchical")}
+    fits = {p: fit(m, draws=400, tune=400, chains=2, seed=9) for p, m in models.items()}
+    table = compare_loo(models, fits).set_index("model")
+    assert set(table.index) == {"pooled", "unpooled", "hierarchical"}
+    # The occupations differ (sd 0.7), so ignoring them fits worse than pooling them partially.
+    assert table.loc["hierarchical", "elpd_loo"] > table.loc["pooled", "elpd_loo"]
+    assert table.loc["hierarchical", "rank"] <= 1

@@ -22,6 +22,7 @@ from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets._io import read_records
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError
+from stats_mtbias.estimators.optimal import survey_female_share
 
 REFERENCE_COLUMNS = ["occupation", "female_share", "weight", "category", "sector", "n_female", "n_total", "line"]
 
@@ -66,8 +67,10 @@ def _float(text: str, column: str, path: Path, line: int) -> float:
 def read_reference(path: str | Path) -> pd.DataFrame:
     """A user's reference CSV.
 
-    Columns: ``occupation`` and either ``female_share`` (0–1) or ``n_female`` and
-    ``n_total`` (counts; the share is their ratio); optional ``weight``,
+    Columns: ``occupation`` and either ``female_share`` (0–1), or ``n_female`` and
+    ``n_total`` (counts; the share is their ratio), or a perception survey's answer
+    counts ``answer_1 … answer_6`` (1 very masculine … 6 very feminine; the share is
+    the femininity of :func:`~stats_mtbias.estimators.optimal.survey_female_share`); optional ``weight``,
     ``category``, ``sector`` (default: the category's sector in the shipped map,
     else the category, else ``all``). An empty share is allowed (the occupation
     gets no B, and is reported).
@@ -81,8 +84,14 @@ def read_reference(path: str | Path) -> pd.DataFrame:
     path = Path(path)
     header, records = read_records(path, required=("occupation",), lower=True)
     has_share, has_counts = "female_share" in header, {"n_female", "n_total"} <= set(header)
-    if not (has_share or has_counts):
-        raise DataError("needs a column 'female_share' or the columns 'n_female' and 'n_total'", path, 1)
+    survey = [f"answer_{k}" for k in range(1, 7)]
+    has_survey = set(survey) <= set(header)
+    if not (has_share or has_counts or has_survey):
+        raise DataError(
+            "needs a column 'female_share', the columns 'n_female' and 'n_total', or survey answer counts answer_1 … answer_6",
+            path,
+            1,
+        )
     sectors = sector_map()
     rows, seen = [], {}
     for line, record in records:
@@ -105,6 +114,11 @@ def read_reference(path: str | Path) -> pd.DataFrame:
         share = _float(record.get("female_share", ""), "female_share", path, line)
         if np.isnan(share) and has_counts and not np.isnan(n_total):
             share = n_female / n_total
+        if np.isnan(share) and has_survey:
+            answers = [_float(record[c], c, path, line) for c in survey]
+            if any(np.isnan(a) or a < 0 for a in answers):
+                raise DataError("survey answer counts answer_1 … answer_6 must all be non-negative numbers", path, line)
+            share = float(survey_female_share(answers))
         if not np.isnan(share) and not 0 <= share <= 1:
             hint = " (percentages? give shares, e.g. 0.73 for 73%)" if 1 < share <= 100 else ""
             raise DataError(f"female_share {share:g} is outside [0, 1]{hint}", path, line)

@@ -133,6 +133,22 @@ def test_worked_examples_through_the_cli(files, capsys):
     assert {r["dominated"] for r in records} == {"female", "male"}
 
 
+def test_survey_reference_through_the_cli(tmp_path, capsys):
+    # METHODS.md §2: answers 170, 12, 7, 3, 4, 0 give masculinity 446.5 / 454 = 0.98.
+    ref = tmp_path / "survey.csv"
+    ref.write_text("occupation,answer_1,answer_2,answer_3,answer_4,answer_5,answer_6\nsoldier,170,12,7,3,4,0\n", "utf-8")
+    judg = tmp_path / "j.csv"
+    judg.write_text("occupation,gender\nsoldier,female\n", "utf-8")
+    argv = ["optimal", "--reference", str(ref), "--judgements", str(judg), "--by", "occupation", "--format", "json"]
+    assert main(argv) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["female_share"] == pytest.approx(1 - 446.5 / 454)
+    assert round(1 - record["female_share"], 2) == 0.98
+    # "she" for a 98%-masculine occupation: E_t = 98.3, E_0 = 1.65 -> B = (98.35 - 1.65) / 1.65.
+    f = 7.5 / 454
+    assert record["b"] == pytest.approx((100 * (1 - f) - 100 * f) / (100 * f))
+
+
 def test_reference_reader(tmp_path):
     counts = tmp_path / "counts.csv"
     counts.write_text("occupation,n_female,n_total\nnurse,45,50\nwelder,2,40\n", "utf-8")

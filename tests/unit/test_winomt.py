@@ -1,0 +1,113 @@
+"""WinoMT: metrics by hand, McNemar against statsmodels, reader on the shipped files, bootstrap coverage."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from statsmodels.stats.contingency_tables import mcnemar
+
+from stats_mtbias.datasets import winomt as data
+from stats_mtbias.errors import DataError
+from stats_mtbias.estimators.winomt import FEATURES, METRICS, item_features, winomt_metrics
+from stats_mtbias.studies import winomt
+from stats_mtbias.uncertainty.bootstrap import resample_weights, weighted_sums
+
+GOLD = ["male", "male", "female", "female", "neutral", "male"]
+STEREO = ["pro", "anti", "pro", "anti", "none", "none"]
+PRED = ["male", "female", "female", "unknown", "neutral", "male"]
+
+
+def test_metrics_by_hand():
+    values = dict(zip(METRICS, winomt_metrics(item_features(GOLD, PRED, STEREO).sum(axis=0))))
+    assert values["acc"] == pytest.approx(100 * 4 / 6)
+    # Male: TP 2, predicted 2, gold 3 -> P = 1, R = 2/3, F1 = 0.8. Female: TP 1, predicted 2, gold 2 -> 0.5.
+    assert values["f1_male"] == pytest.approx(80.0) and values["f1_female"] == pytest.approx(50.0)
+    precision, recall = 2 / 2, 2 / 3
+    assert values["f1_male"] == pytest.approx(100 * 2 * precision * recall / (precision + recall))
+    assert values["delta_g"] == pytest.approx(30.0)
+    assert (values["acc_pro"], values["acc_anti"], values["delta_s"]) == (100.0, 0.0, 100.0)
+
+
+def _items():
+    return pd.DataFrame({"item": range(6), "gold": GOLD, "stereotype": STEREO})
+
+
+def test_analyse_and_mcnemar(tmp_path):
+    csv = tmp_path / "j.csv"
+    rows = [(i, "a", "es", p) for i, p in enumerate(PRED)] + [(i, "b", "es", "male") for i in range(5)]
+    pd.DataFrame(rows, columns=["item", "system", "language", "gender"]).to_csv(csv, index=False)
+    judgements = winomt.read_user_judgements(csv, _items())
+    b = judgements[judgements["system"] == "b"].set_index("item")
+    assert b.loc[5, "gender"] == "unknown" and b.loc[5, "reason"] == "missing"  # not listed: counted, not dropped
+    estimates, comparisons = winomt.analyse(judgements, n_boot=500, seed=1)
+    a_row = estimates.set_index("system").loc["a"]
+    assert a_row["acc"] == pytest.approx(100 * 4 / 6) and a_row["acc_ci_low"] <= a_row["acc"] <= a_row["acc_ci_high"]
+    acc = comparisons.set_index("metric").loc["acc"]
+    # Correct: a = 1 0 1 0 1 1, b (male everywhere but item 5) = 1 1 0 0 0 0 -> a only: items 2, 4, 5; b only: item 1.
+    table = [[1, 3], [1, 1]]  # rows a right/wrong, columns b right/wrong
+    assert acc["p_value"] == pytest.approx(mcnemar(table, exact=True).pvalue)
+    assert acc["method"] == "McNemar exact" and acc["diff"] == pytest.approx(100 * (4 - 2) / 6)
+    assert set(comparisons["metric"]) == set(METRICS) and (comparisons["p_adjusted"] >= comparisons["p_value"]).all()
+
+
+def test_adjective_transitions_by_hand():
+    base = pd.DataFrame({"system": "g", "language": "es", "item": range(4), "gold": ["male", "female", "female", "male"],
+                         "gender": ["male", "male", "female", "female"]})  # fmt: skip
+    adj = base.assign(gender=["male", "female", "male", "male"], reason="")
+    table = winomt.adjective_effect(base, adj).iloc[0]
+    # Right->right item 0, wrong->right items 1 and 3, right->wrong item 2.
+    assert (table["right_right"], table["wrong_right"], table["right_wrong"], table["wrong_wrong"]) == (1, 2, 1, 0)
+    assert table["acc"] == 50.0 and table["acc_adj"] == 75.0 and table["change"] == pytest.approx(25.0)
+    assert table["p_mcnemar"] == pytest.approx(mcnemar([[1, 1], [2, 0]], exact=True).pvalue)
+
+
+def test_reader_on_the_shipped_files(data_dir):
+    from stats_mtbias.datasets.registry import open_store
+
+    store = open_store(data_dir)
+    items = data.read_items(store)
+    assert len(items) == 3888
+    assert items["gold"].value_counts().to_dict() == {"male": 1826, "female": 1822, "neutral": 240}
+    assert items["stereotype"].value_counts().to_dict() == {"pro": 1584, "anti": 1584, "none": 720}
+    google = data.read_translations(store.path("winomt/translations/google/en-es.txt"), items)
+    assert google["reason"].value_counts().to_dict() == {"": 3886, "missing": 2}
+    # en.txt lines 2121-2122 were corrected after the translations were made.
+    assert sorted(google.loc[google["reason"] == "missing", "item"]) == [2120, 2121]
+    assert [line for line, _, _ in google.attrs["surplus_lines"]] == [2121, 2122]
+    adj = data.read_translations(store.path("winomt/translations/google/adj.en-es.txt"), items)
+    covered = items.loc[adj["reason"] == "", "stereotype"]
+    assert len(covered) == 1584 and set(covered) == {"anti"}
+    broken = data.read_translations(data_dir / "winomt/translations/systran/en-langs.txt", items)
+    assert (broken["reason"] == "none").sum() == 3886
+
+
+def test_reader_errors(tmp_path):
+    items = pd.DataFrame({"item": [0], "gold": ["male"], "entity_index": [1], "sentence": ["The doctor ran."], "entity": ["doctor"], "stereotype": ["pro"]})  # fmt: skip
+    bad = tmp_path / "en-xx.txt"
+    bad.write_text("The doctor ran. ||| Der Arzt lief.\nno separator here\n", "utf-8")
+    with pytest.raises(DataError, match=r"en-xx\.txt, line 2: has no '\|\|\|' separator"):
+        data.read_translations(bad, items)
+    alien = tmp_path / "en-yy.txt"
+    alien.write_text("The nurse sang. ||| Die Pflegerin sang.\n", "utf-8")
+    with pytest.raises(DataError, match="line 1: source 'The nurse sang.' is not a WinoMT sentence"):
+        data.read_translations(alien, items)
+
+
+def test_bootstrap_coverage_of_acc_and_delta_s():
+    # 600 pro and 600 anti items; a system right with probability .85 on pro and .6 on anti items.
+    rng = np.random.default_rng(4)
+    reps, n = 400, 600
+    stereo = np.array(["pro"] * n + ["anti"] * n)
+    gold = np.array(["male", "female"] * n)
+    truth = {"acc": 100 * (0.85 + 0.6) / 2, "delta_s": 100 * (0.85 - 0.6)}
+    hits = {k: 0 for k in truth}
+    for r in range(reps):
+        right = rng.random(2 * n) < np.where(stereo == "pro", 0.85, 0.6)
+        pred = np.where(right, gold, np.where(gold == "male", "female", "male"))
+        features = item_features(gold, pred, stereo)
+        w = resample_weights(1000, strata=stereo, rng=r, dtype=np.float32)
+        boot = winomt_metrics(weighted_sums(w, features, integer_weights=True))
+        for k in truth:
+            low, high = np.quantile(boot[:, METRICS.index(k)], [0.025, 0.975])
+            hits[k] += low <= truth[k] <= high
+    assert 0.93 <= hits["acc"] / reps <= 0.975 and 0.93 <= hits["delta_s"] / reps <= 0.975
+    assert len(FEATURES) == 13

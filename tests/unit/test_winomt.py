@@ -81,14 +81,17 @@ def test_reader_on_the_shipped_files(data_dir):
 
 
 def test_reader_errors(tmp_path):
-    items = pd.DataFrame({"item": [0], "gold": ["male"], "entity_index": [1], "sentence": ["The doctor ran."], "entity": ["doctor"], "stereotype": ["pro"]})  # fmt: skip
+    items = pd.DataFrame(
+        {"item": [0], "gold": ["male"], "entity_index": [1], "sentence": ["The doctor ran."], "entity": ["doctor"],
+         "stereotype": ["pro"]}
+    )  # fmt: skip
     bad = tmp_path / "en-xx.txt"
     bad.write_text("The doctor ran. ||| Der Arzt lief.\nno separator here\n", "utf-8")
     with pytest.raises(DataError, match=r"en-xx\.txt, line 2: has no '\|\|\|' separator"):
         data.read_translations(bad, items)
     alien = tmp_path / "en-yy.txt"
     alien.write_text("The nurse sang. ||| Die Pflegerin sang.\n", "utf-8")
-    with pytest.raises(DataError, match="line 1: source 'The nurse sang.' is not a WinoMT sentence"):
+    with pytest.raises(DataError, match=r"line 1: source 'The nurse sang\.' is not a WinoMT sentence"):
         data.read_translations(alien, items)
 
 

@@ -113,6 +113,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     optimal.set_defaults(handler=_run_optimal)
 
+    wino = sub.add_parser("winomt", help="WinoMT (Stanovsky et al. 2019): Acc, ΔG, ΔS per system and language")
+    _common(wino)
+    wino.add_argument("--systems", default="google,bing,aws,systran", help="shipped systems, comma-separated")
+    wino.add_argument("--languages", default="es", help="target languages, comma-separated (ar,de,es,fr,he,it,ru,uk)")
+    wino.add_argument("--aligner", choices=("fastalign", "eflomal"), default="fastalign")
+    wino.add_argument("--correction", choices=("holm", "bh", "none"), default="holm")
+    wino.add_argument("--judgements", metavar="FILE", help="your own readings: CSV item,system,language,gender")
+    shown_w = wino.add_mutually_exclusive_group()
+    shown_w.add_argument("--compare", action="store_true", help="paired comparisons of systems per language")
+    shown_w.add_argument("--validate", action="store_true", help="agreement of the automatic reading with the human labels")
+    wino.set_defaults(handler=_run_winomt)
+
     model = sub.add_parser("model", help="hierarchical Bayesian models (PyMC) of female-translation rates")
     model.add_argument("--study", choices=("tgbi", "prates", "winomt"), required=True)
     model.add_argument("--model", choices=("rate", "calibration"), default="rate", help="calibration: Prates against BLS")
@@ -242,6 +254,72 @@ def _run_optimal(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         if row["status"] != "ok"
     ]
     return frame, columns, {"provenance": result.provenance.to_dict(), "notes": notes}
+
+
+def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
+    import pandas as pd
+
+    from stats_mtbias.datasets import winomt as winomt_data
+    from stats_mtbias.datasets.registry import manifest, open_store
+    from stats_mtbias.estimators.winomt import METRICS
+    from stats_mtbias.provenance import Provenance, sha256_file
+    from stats_mtbias.studies import winomt, winomt_reading
+
+    store = open_store(args.data_dir)
+    items = winomt_data.read_items(store)
+    languages = [s.strip() for s in args.languages.split(",") if s.strip()]
+    notes: list[str] = []
+    if args.validate:
+        folder = "winomt/data/human_annotations/"
+        rows = []
+        for relpath in sorted(p for p in manifest() if p.startswith(folder)):
+            res = winomt_reading.validate(store, store.path(relpath), items, method=args.aligner)
+            rows.append({k: v for k, v in res.items() if k != "confusion"})
+            if res["confusion"] is not None:
+                notes.append(f"{res['file']}: confusion (rows human, columns automatic)\n{res['confusion'].to_string()}")
+        frame = pd.DataFrame(rows)
+        columns = ["file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa"]
+        method = f"automatic reading ({args.aligner} alignment + per-language readers) vs native speakers; Wilson intervals"
+    else:
+        if args.judgements:
+            judgements = winomt.read_user_judgements(args.judgements, items)
+        else:
+            systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+            available = {(s, lang) for s, lang, adj, _ in winomt_data.translation_files() if not adj}
+            frames = []
+            for language in languages:
+                for system in systems:
+                    if (system, language) in available:
+                        frames.append(winomt_reading.judge(store, system, language, items, method=args.aligner))
+                    else:
+                        notes.append(f"{system}/{language}: no shipped translations, skipped")
+            if not frames:
+                raise MtbiasError("no system/language pair with shipped translations was selected.")
+            judgements = pd.concat(frames, ignore_index=True)
+        estimates, comparisons = winomt.analyse(
+            judgements, n_boot=args.n_boot, seed=args.seed, level=args.level, correction=args.correction
+        )
+        if args.compare:
+            frame, columns = (
+                comparisons,
+                ["language", "system_a", "system_b", "metric", "diff", "ci_low", "ci_high", "p_value", "method", "p_adjusted"],
+            )
+            notes.append(f"p_adjusted: {args.correction} over all {len(comparisons)} rows")
+        else:
+            frame = estimates
+            columns = ["system", "language", "n", "n_unknown"] + [c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high")]
+        method = (
+            "WinoMT Acc, F1, ΔG, ΔS (percent); bootstrap over items stratified by stereotype, percentile; "
+            "McNemar exact (accuracies) and paired bootstrap (F1, ΔG, ΔS) between systems"
+        )
+    data = dict(sorted(store.used.items()))
+    if args.judgements:
+        data[str(args.judgements)] = sha256_file(args.judgements)
+    provenance = Provenance(
+        method=method, data=data, n_boot=None if args.validate else args.n_boot, seed=args.seed, level=args.level,
+        options={"aligner": args.aligner, "languages": languages, "readers": "stats_mtbias.gender.targets"},
+    )  # fmt: skip
+    return frame, columns, {"provenance": provenance.to_dict(), "notes": notes}
 
 
 def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:

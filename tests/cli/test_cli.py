@@ -141,3 +141,18 @@ def test_prates_reference_and_errors(capsys, data_dir, tmp_path):
     bad.write_text("item,language,gender\nnurse,Malay,Femal\n", "utf-8")
     assert main(["prates", "--judgements", str(bad)]) == 65
     assert "mine.csv, line 2: column 'gender': 'Femal' is not a gender" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_winomt_records_on_shipped_translations(capsys, data_dir):
+    pytest.importorskip("thot")
+    records, _err = run_json(
+        capsys, "winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google,nosuch", "--n-boot", "300",
+        "--format", "json",
+    )  # fmt: skip
+    (google,) = records
+    assert google["system"] == "google" and google["n"] == 3888
+    assert google["n_unknown"] >= 2  # the two items whose corrected sentences the shipped files lack
+    for metric in ("acc", "delta_g", "delta_s"):
+        assert google[f"{metric}_ci_low"] <= google[metric] <= google[f"{metric}_ci_high"]
+    assert google["delta_g"] == pytest.approx(google["f1_male"] - google["f1_female"])

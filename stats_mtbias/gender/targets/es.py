@@ -1,0 +1,28 @@
+"""Spanish: articles and determiners (el/la, un/una, del/al, este/esta, …), else noun endings (-o/-a, -or/-ora)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from stats_mtbias.gender.targets._romance import read_with_articles
+
+ARTICLES = {
+    **dict.fromkeys(["el", "un", "del", "al", "los", "unos", "este", "ese", "aquel", "estos", "esos", "nuestro", "otro"], "male"),
+    **dict.fromkeys(["la", "una", "las", "unas", "esta", "esa", "aquella", "estas", "esas", "nuestra", "otra"], "female"),
+}
+ENDINGS = (
+    ("ora", "female"),
+    ("oras", "female"),
+    ("or", "male"),
+    ("ores", "male"),
+    ("o", "male"),
+    ("os", "male"),
+    ("a", "female"),
+    ("as", "female"),
+)
+EPICENE = ("ista", "istas", "ante", "antes", "ente", "entes", "guardia")
+
+
+def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
+    """Gender of the aligned Spanish entity."""
+    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE)

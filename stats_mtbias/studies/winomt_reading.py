@@ -1,0 +1,169 @@
+"""Reading the entity's gender in WinoMT translations, and checking the reading against people.
+
+``judge``: translations → tokens → word alignment (sil-thot FastAlign, trained on
+the test bitext and on the other systems' translations into the same language)
+→ target tokens aligned to the entity and its determiner → the language's gender
+reader. ``validate``: the same reading on the native speakers' annotated samples,
+with agreement, Cohen's κ, the confusion matrix and Wilson intervals.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias.alignment import align, tokenize, word_tokens
+from stats_mtbias.datasets import winomt as winomt_data
+from stats_mtbias.datasets.registry import DataStore
+from stats_mtbias.gender.targets import reader
+from stats_mtbias.uncertainty.analytic import wilson_interval
+
+DETERMINERS = frozenset({"the", "a", "an"})
+ENGLISH_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
+# Explicitly gendered subject/object pronouns of the target languages (ambiguous forms such as French
+# "le/la/lui" or German "ihr" are left out, as they double as articles or other persons).
+TARGET_PRONOUNS = {
+    "de": {"er": "male", "ihn": "male", "ihm": "male", "sein": "male", "seine": "male", "seinen": "male", "seinem": "male",
+           "seiner": "male", "sie": "female"},
+    "fr": {"il": "male", "elle": "female"},
+    "es": {"él": "male", "ella": "female"},
+    "it": {"lui": "male", "lei": "female", "egli": "male", "ella": "female"},
+    "ru": {"он": "male", "она": "female", "его": "male", "её": "female", "ее": "female", "ему": "male", "ей": "female",
+           "ним": "male", "ней": "female"},
+    "uk": {"він": "male", "вона": "female", "його": "male", "її": "female", "йому": "male", "їй": "female"},
+}  # fmt: skip
+# Where the native annotators' labels follow the pronoun (German and French: agreement .55 -> .76 and
+# .70 -> .84); for Spanish, Italian, Russian and Ukrainian it lowers agreement, so the noun alone decides.
+PRONOUN_LANGUAGES = ("de", "fr")
+HUMAN = {"m": "male", "f": "female", "n": "neutral"}
+
+
+def entity_positions(sentence: str, entity_index: int) -> tuple[list[int], list[int]]:
+    """Token positions of the entity's head word and of its determiner (if the word before is one)."""
+    spans = word_tokens(sentence)
+    start, end = spans[entity_index]
+    words = sentence.split()
+    determiner = []
+    if entity_index > 0 and words[entity_index - 1].lower() in DETERMINERS:
+        determiner = list(range(*spans[entity_index - 1]))
+    return list(range(start, end)), determiner
+
+
+def read_pairs(
+    sources, entity_indices, translations, language, *, extra=None, method="fastalign", cache=True, use_pronoun=True
+) -> list[str]:
+    """The entity's gender in every translation (``unknown`` where it is empty).
+
+    With `use_pronoun` (default), for German and French an explicitly gendered
+    target pronoun aligned to the English pronoun (which WinoMT makes refer to the
+    entity) overrides the noun's reading, as those languages' native annotators
+    read the translations; ``False`` reads the entity's own words only, as the
+    original WinoMT scripts do.
+    """
+    src = [tokenize(s) for s in sources]
+    trg = [tokenize(t) if t else [] for t in translations]
+    alignments = align(src, trg, method=method, extra=extra, cache=cache)
+    read = reader(language)
+    pronouns = TARGET_PRONOUNS.get(language, {}) if use_pronoun and language in PRONOUN_LANGUAGES else {}
+    out = []
+    for sentence, index, source, tokens, links in zip(sources, entity_indices, src, trg, alignments):
+        if not tokens:
+            out.append("unknown")
+            continue
+        entity, determiner = entity_positions(sentence, index)
+        wanted = set(entity) | set(determiner)
+        positions = sorted({int(j) for i, j in links if i in wanted})
+        gender = read(tokens, positions)
+        if pronouns:
+            # The translation of the English pronoun that refers to the entity, where it is explicitly gendered:
+            # native annotators read the entity's gender from it too ("den Arzt … bat sie" is female to them).
+            mention = {i for i, t in enumerate(source) if t.lower() in ENGLISH_PRONOUNS}
+            said = {pronouns[tokens[j].lower()] for i, j in links if i in mention and tokens[j].lower() in pronouns}
+            if len(said) == 1:
+                gender = said.pop()
+        out.append(gender)
+    return out
+
+
+def _bitext(store: DataStore, language: str, items: pd.DataFrame, skip: str | None = None):
+    """Every shipped translation into `language` (except `skip`), as extra training text."""
+    src, trg = [], []
+    for _system, lang, adjectives, relpath in winomt_data.translation_files():
+        if lang != language or adjectives or relpath == skip:
+            continue
+        table = winomt_data.read_translations(store.path(relpath), items)
+        ok = table["reason"] == ""
+        src += [tokenize(s) for s in table.loc[ok, "source"]]
+        trg += [tokenize(t) for t in table.loc[ok, "translation"]]
+    return src, trg
+
+
+def judge(
+    store: DataStore, system: str, language: str, items: pd.DataFrame, *, adjectives: bool = False, method: str = "fastalign"
+):
+    """Judgement table of one shipped translation file: item, gold, stereotype, gender, reason."""
+    relpath = f"winomt/translations/{system}/{'adj.' if adjectives else ''}en-{language}.txt"
+    table = winomt_data.read_translations(store.path(relpath), items, adjectives=adjectives)
+    ok = (table["reason"] == "").to_numpy()
+    merged = items.merge(table[["item", "source", "translation", "reason"]], on="item")
+    sources = merged.loc[ok, "source"].tolist()
+    # "+Adj" sources carry the adjective: recompute the entity's word index in them.
+    indices = merged.loc[ok, "entity_index"].to_numpy() + (1 if adjectives else 0)
+    genders = np.full(len(merged), "unknown", dtype=object)
+    genders[ok] = read_pairs(sources, indices, merged.loc[ok, "translation"].tolist(), language,
+                             extra=_bitext(store, language, items, skip=relpath), method=method)  # fmt: skip
+    merged["gender"] = genders
+    merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
+    merged["system"], merged["language"] = system, language
+    return merged
+
+
+def _language_of(name: str) -> str | None:
+    for code in ("ar", "de", "es", "fr", "he", "it", "ru", "uk"):
+        if re.search(rf"(^|[._]){code}([._]|$)", name):
+            return code
+    return "it" if name.lower().startswith("italian") else None
+
+
+def cohens_kappa(a: np.ndarray, b: np.ndarray) -> float:
+    labels = sorted(set(a) | set(b))
+    observed = np.mean(a == b)
+    expected = sum(np.mean(a == x) * np.mean(b == x) for x in labels)
+    return float((observed - expected) / (1 - expected)) if expected < 1 else 1.0
+
+
+def validate(store: DataStore, path: str | Path, items: pd.DataFrame, *, method: str = "fastalign") -> dict:
+    """Agreement of the automatic reading with one human-annotation file.
+
+    Rows whose label is not one of M/F/N (empty, "M/N", …) are counted and left
+    out. Returns ``file, language, n_rows, n_labelled, agreement, ci_low,
+    ci_high, kappa`` and ``confusion`` (DataFrame: human rows × automatic columns).
+    """
+    path = Path(path)
+    language = _language_of(path.name)
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))[1:]
+    labelled = []
+    for row in rows:
+        if len(row) < 5 or not row[0].strip().isdigit():
+            continue
+        label = HUMAN.get(row[4].strip().lower())
+        if label is not None:
+            labelled.append((int(row[0]), row[2], label))
+    result = {"file": path.name, "language": language, "n_rows": len(rows), "n_labelled": len(labelled)}
+    if not labelled or language is None:
+        return {**result, "agreement": np.nan, "ci_low": np.nan, "ci_high": np.nan, "kappa": np.nan, "confusion": None}
+    index, sentences, human = zip(*labelled)
+    src = items.set_index("item").loc[list(index)]
+    auto = read_pairs(src["sentence"].tolist(), src["entity_index"].to_numpy(), list(sentences), language,
+                      extra=_bitext(store, language, items), method=method)  # fmt: skip
+    human, auto = np.array(human, dtype=object), np.array(auto, dtype=object)
+    agree = int(np.sum(human == auto))
+    ci = wilson_interval(agree, len(human))
+    confusion = pd.crosstab(pd.Series(human, name="human"), pd.Series(auto, name="automatic"))
+    return {**result, "agreement": agree / len(human), "ci_low": float(ci.low), "ci_high": float(ci.high),
+            "kappa": cohens_kappa(human, auto), "confusion": confusion}  # fmt: skip

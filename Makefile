@@ -30,6 +30,7 @@ report: install
 	$(BIN)/python analyses/tgbi.py --out reports/tgbi
 	$(BIN)/python analyses/prates.py --out reports/prates
 	$(BIN)/python analyses/optimal.py --out reports/optimal
+	$(BIN)/python analyses/winomt.py --out reports/winomt
 	$(BIN)/python analyses/models.py --out reports/models
 
 bench: install

@@ -120,6 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
     wino.add_argument("--aligner", choices=("fastalign", "eflomal"), default="fastalign")
     wino.add_argument("--correction", choices=("holm", "bh", "none"), default="holm")
     wino.add_argument("--judgements", metavar="FILE", help="your own readings: CSV item,system,language,gender")
+    wino.add_argument(
+        "--use-pronoun",
+        action="store_true",
+        help="de/fr: let the translated pronoun override the entity's words (as the annotators read)",
+    )
     shown_w = wino.add_mutually_exclusive_group()
     shown_w.add_argument("--compare", action="store_true", help="paired comparisons of systems per language")
     shown_w.add_argument("--validate", action="store_true", help="agreement of the automatic reading with the human labels")
@@ -273,7 +278,7 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         folder = "winomt/data/human_annotations/"
         rows = []
         for relpath in sorted(p for p in manifest() if p.startswith(folder)):
-            res = winomt_reading.validate(store, store.path(relpath), items, method=args.aligner)
+            res = winomt_reading.validate(store, store.path(relpath), items, method=args.aligner, use_pronoun=args.use_pronoun)
             rows.append({k: v for k, v in res.items() if k != "confusion"})
             if res["confusion"] is not None:
                 notes.append(f"{res['file']}: confusion (rows human, columns automatic)\n{res['confusion'].to_string()}")
@@ -290,7 +295,11 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
             for language in languages:
                 for system in systems:
                     if (system, language) in available:
-                        frames.append(winomt_reading.judge(store, system, language, items, method=args.aligner))
+                        frames.append(
+                            winomt_reading.judge(
+                                store, system, language, items, method=args.aligner, use_pronoun=args.use_pronoun
+                            )
+                        )
                     else:
                         notes.append(f"{system}/{language}: no shipped translations, skipped")
             if not frames:
@@ -317,7 +326,8 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         data[str(args.judgements)] = sha256_file(args.judgements)
     provenance = Provenance(
         method=method, data=data, n_boot=None if args.validate else args.n_boot, seed=args.seed, level=args.level,
-        options={"aligner": args.aligner, "languages": languages, "readers": "stats_mtbias.gender.targets"},
+        options={"aligner": args.aligner, "languages": languages, "readers": "stats_mtbias.gender.targets",
+                 "use_pronoun": args.use_pronoun},
     )  # fmt: skip
     return frame, columns, {"provenance": provenance.to_dict(), "notes": notes}
 

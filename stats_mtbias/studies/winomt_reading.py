@@ -37,7 +37,7 @@ TARGET_PRONOUNS = {
     "uk": {"він": "male", "вона": "female", "його": "male", "її": "female", "йому": "male", "їй": "female"},
 }  # fmt: skip
 # Where the native annotators' labels follow the pronoun (German and French: agreement .55 -> .76 and
-# .70 -> .84); for Spanish, Italian, Russian and Ukrainian it lowers agreement, so the noun alone decides.
+# .70 -> .84); for Spanish, Italian, Russian and Ukrainian it lowers agreement. Off by default (see read_pairs).
 PRONOUN_LANGUAGES = ("de", "fr")
 HUMAN = {"m": "male", "f": "female", "n": "neutral"}
 
@@ -54,15 +54,17 @@ def entity_positions(sentence: str, entity_index: int) -> tuple[list[int], list[
 
 
 def read_pairs(
-    sources, entity_indices, translations, language, *, extra=None, method="fastalign", cache=True, use_pronoun=True
+    sources, entity_indices, translations, language, *, extra=None, method="fastalign", cache=True, use_pronoun=False
 ) -> list[str]:
     """The entity's gender in every translation (``unknown`` where it is empty).
 
-    With `use_pronoun` (default), for German and French an explicitly gendered
-    target pronoun aligned to the English pronoun (which WinoMT makes refer to the
-    entity) overrides the noun's reading, as those languages' native annotators
-    read the translations; ``False`` reads the entity's own words only, as the
-    original WinoMT scripts do.
+    By default the entity's own words decide, as METHODS.md §3 and the original
+    WinoMT scripts define the metric. With `use_pronoun`, for German and French an
+    explicitly gendered target pronoun aligned to the English pronoun (which
+    WinoMT makes refer to the entity) overrides the noun, as those languages'
+    native annotators labelled the samples; it raises agreement with them (de .55
+    → .76, fr .70 → .84) but measures the pronoun's translation, not the entity's,
+    and inflates Acc (Google de 82% instead of about 60%), so it is only an option.
     """
     src = [tokenize(s) for s in sources]
     trg = [tokenize(t) if t else [] for t in translations]
@@ -103,7 +105,14 @@ def _bitext(store: DataStore, language: str, items: pd.DataFrame, skip: str | No
 
 
 def judge(
-    store: DataStore, system: str, language: str, items: pd.DataFrame, *, adjectives: bool = False, method: str = "fastalign"
+    store: DataStore,
+    system: str,
+    language: str,
+    items: pd.DataFrame,
+    *,
+    adjectives: bool = False,
+    method: str = "fastalign",
+    use_pronoun: bool = False,
 ):
     """Judgement table of one shipped translation file: item, gold, stereotype, gender, reason."""
     relpath = f"winomt/translations/{system}/{'adj.' if adjectives else ''}en-{language}.txt"
@@ -115,7 +124,8 @@ def judge(
     indices = merged.loc[ok, "entity_index"].to_numpy() + (1 if adjectives else 0)
     genders = np.full(len(merged), "unknown", dtype=object)
     genders[ok] = read_pairs(sources, indices, merged.loc[ok, "translation"].tolist(), language,
-                             extra=_bitext(store, language, items, skip=relpath), method=method)  # fmt: skip
+                             extra=_bitext(store, language, items, skip=relpath), method=method,
+                             use_pronoun=use_pronoun)  # fmt: skip
     merged["gender"] = genders
     merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
     merged["system"], merged["language"] = system, language
@@ -136,7 +146,9 @@ def cohens_kappa(a: np.ndarray, b: np.ndarray) -> float:
     return float((observed - expected) / (1 - expected)) if expected < 1 else 1.0
 
 
-def validate(store: DataStore, path: str | Path, items: pd.DataFrame, *, method: str = "fastalign") -> dict:
+def validate(
+    store: DataStore, path: str | Path, items: pd.DataFrame, *, method: str = "fastalign", use_pronoun: bool = False
+) -> dict:
     """Agreement of the automatic reading with one human-annotation file.
 
     Rows whose label is not one of M/F/N (empty, "M/N", …) are counted and left
@@ -160,7 +172,7 @@ def validate(store: DataStore, path: str | Path, items: pd.DataFrame, *, method:
     index, sentences, human = zip(*labelled)
     src = items.set_index("item").loc[list(index)]
     auto = read_pairs(src["sentence"].tolist(), src["entity_index"].to_numpy(), list(sentences), language,
-                      extra=_bitext(store, language, items), method=method)  # fmt: skip
+                      extra=_bitext(store, language, items), method=method, use_pronoun=use_pronoun)  # fmt: skip
     human, auto = np.array(human, dtype=object), np.array(auto, dtype=object)
     agree = int(np.sum(human == auto))
     ci = wilson_interval(agree, len(human))

@@ -69,6 +69,32 @@ def contingency(judgements: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     return long
 
 
+def wide_counts(judgements: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """Counts of every gender per observed combination of `keys`, one row each (wide format).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``*keys``, one per gender (GENDERS order, zeros included) and ``m``,
+        the number of judgements in the row. Only combinations that occur appear.
+    """
+    keys = list(keys)
+    gender = pd.Categorical(judgements["gender"], categories=GENDERS)
+    if pd.isna(gender).any():  # an unknown label or a missing one: never dropped silently
+        bad = judgements["gender"][pd.isna(gender)].iloc[0]
+        raise DataError(f"gender {bad!r} is not one of {', '.join(GENDERS)}")
+    table = judgements.assign(gender=gender)
+    counts = (
+        table.groupby([*keys, "gender"], observed=True, sort=False)
+        .size()
+        .unstack("gender", fill_value=0)
+        .reindex(columns=list(GENDERS), fill_value=0)
+    )
+    counts.columns = list(GENDERS)
+    counts["m"] = counts[list(GENDERS)].sum(axis=1)
+    return counts.reset_index()
+
+
 @dataclass(frozen=True)
 class CountCube:
     """Counts as a dense array with named axes (the estimators' input).

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from stats_mtbias.tables import wide_counts
+
 OUTCOMES = ("female", "neutral", "male")
 
 
@@ -66,17 +68,12 @@ class ModelData:
 
 
 def _outcome_counts(judgements: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame, int]:
-    gender = judgements["gender"].astype(str).replace({"both": "neutral"})
-    unknown = int((gender == "unknown").sum())
-    known = judgements.assign(g=gender)[gender != "unknown"]
-    counts = (
-        known.groupby([*keys, "g"], sort=False, observed=True)
-        .size()
-        .unstack("g", fill_value=0)
-        .reindex(columns=list(OUTCOMES), fill_value=0)
-        .reset_index()
-    )
-    return counts, unknown
+    """Outcome counts per cell (``both`` as neutral); cells with only unknown outputs are left out and counted."""
+    counts = wide_counts(judgements, keys)
+    counts["neutral"] += counts.pop("both")
+    unknown = int(counts["unknown"].sum())
+    counts = counts[counts[list(OUTCOMES)].sum(axis=1) > 0].drop(columns=["unknown", "m"])
+    return counts[[*keys, *OUTCOMES]].reset_index(drop=True), unknown
 
 
 def _one_hot(values: pd.Series, drop_first: bool) -> tuple[np.ndarray, list[str]]:

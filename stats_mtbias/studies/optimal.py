@@ -36,7 +36,7 @@ from stats_mtbias.estimators.optimal import (
 )
 from stats_mtbias.provenance import Provenance, sha256_file
 from stats_mtbias.studies import prates as prates_study
-from stats_mtbias.tables import judgement_table
+from stats_mtbias.tables import judgement_table, wide_counts
 from stats_mtbias.uncertainty.bootstrap import resample_weights
 
 BY_CHOICES = ("occupation", "category", "sector", "headline")
@@ -99,14 +99,7 @@ def occupation_table(judgements: pd.DataFrame, reference: pd.DataFrame, *, neutr
     if "language" not in judgements:
         judgements = judgements.assign(language="all")
     matched = prates_data.match_reference(judgements, reference.drop(columns=["sector"], errors="ignore"))
-    counts = (
-        judgements.assign(g=judgements["gender"].astype(str))
-        .groupby(["system", "language", "item", "g"], sort=False)
-        .size()
-        .unstack("g", fill_value=0)
-        .reindex(columns=["female", "male", "neutral", "both", "unknown"], fill_value=0)
-        .reset_index()
-    )
+    counts = wide_counts(judgements, ["system", "language", "item"]).drop(columns="m")
     table = counts.rename(columns={"female": "n_female", "male": "n_male", "unknown": "n_unknown"})
     table["n_other"] = table.pop("neutral") + table.pop("both")
     info = judgements.drop_duplicates("item").set_index("item")[["occupation", "category"]]

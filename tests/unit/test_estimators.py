@@ -94,3 +94,18 @@ def test_bad_gender_is_a_clear_error():
     frame = pd.DataFrame({"system": ["a"], "item": [1], "gender": ["Male"]})
     with pytest.raises(DataError, match="'Male' is not one of"):
         contingency(frame, ["system"])
+
+
+def test_wide_counts_count_every_row():
+    import pandas as pd
+
+    from stats_mtbias.tables import wide_counts
+
+    table = pd.DataFrame(
+        {"system": "s", "item": ["a", "a", "b", "a", "b"], "language": ["x", "x", "x", "y", "y"],
+         "gender": ["female", "male", "unknown", "both", "male"]}
+    )  # fmt: skip
+    wide = wide_counts(table, ["language", "item"]).set_index(["language", "item"])
+    assert wide.loc[("x", "a"), ["female", "male", "m"]].tolist() == [1, 1, 2]
+    assert wide.loc[("x", "b"), "unknown"] == 1 and wide.loc[("y", "a"), "both"] == 1
+    assert wide["m"].sum() == len(table) and len(wide) == 4

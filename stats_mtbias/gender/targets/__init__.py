@@ -36,9 +36,9 @@ def vote(signals: Sequence[str]) -> str:
     return "unknown"
 
 
-def context(tokens: Sequence[str], positions: Sequence[int], before: int = 2) -> list[int]:
-    """The aligned positions and up to `before` tokens preceding the first of them (articles, prepositions)."""
-    if not positions:
-        return []
-    first = min(positions)
-    return sorted(set(range(max(0, first - before), first)) | set(positions))
+def strip_prefix(word: str, prefixes: Sequence[str], min_stem: int = 3) -> str:
+    """`word` without the first of `prefixes` it starts with (clitics, articles), if a stem of `min_stem` letters remains."""
+    for prefix in prefixes:
+        if word.startswith(prefix) and len(word) - len(prefix) >= min_stem:
+            return word[len(prefix) :]
+    return word

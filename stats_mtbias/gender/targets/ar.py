@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stats_mtbias.gender.targets import vote
+from stats_mtbias.gender.targets import strip_prefix, vote
 
 _PREFIXES = ("وال", "بال", "لل", "فال", "كال", "ال", "و", "ب", "ل")
 
 
 def _stem(word: str) -> str:
-    for prefix in _PREFIXES:
-        if word.startswith(prefix) and len(word) - len(prefix) >= 3:
-            return word[len(prefix) :]
-    return word
+    return strip_prefix(word, _PREFIXES)
 
 
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stats_mtbias.gender.targets import vote
+from stats_mtbias.gender.targets import strip_prefix, vote
 
 _PREFIXES = ("וה", "שה", "מה", "לה", "בה", "ה", "ו", "ל", "ב", "מ", "ש", "כ")
 AMBIGUOUS = frozenset({"מורה"})  # written alike in both genders
@@ -21,10 +21,7 @@ FUNCTION_WORDS = frozenset({"את", "עם", "על", "של", "אל", "כי", "ג�
 
 
 def _stem(word: str) -> str:
-    for prefix in _PREFIXES:
-        if word.startswith(prefix) and len(word) - len(prefix) >= 3:
-            return word[len(prefix) :]
-    return word
+    return strip_prefix(word, _PREFIXES)
 
 
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:

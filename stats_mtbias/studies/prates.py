@@ -38,6 +38,7 @@ from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_i
 from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.paired import PAIRED_METHODS, paired_test
+from stats_mtbias.tables import wide_counts
 from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS, design_effect, proportion_interval
 
 ALL = "all"
@@ -63,7 +64,7 @@ REFERENCE_COLUMNS = [
     "diff_ci_low", "diff_ci_high", "p_lower", "r", "r_ci_low", "r_ci_high", "rho",
 ]  # fmt: skip
 CALIBRATION_COLUMNS = [
-    "language", "n_cells", "n_clusters", "intercept", "intercept_ci_low", "intercept_ci_high",
+    "language", "n_cells", "n_excluded", "n_clusters", "intercept", "intercept_ci_low", "intercept_ci_high",
     "slope", "slope_ci_low", "slope_ci_high", "pct_female_at_parity",
 ]  # fmt: skip
 
@@ -117,15 +118,7 @@ def load_judgements(
 
 def _item_counts(judgements: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Per (keys…, item) counts of every gender and the number of outputs ``m``."""
-    counts = (
-        judgements.groupby([*keys, "item", "gender"], observed=True, sort=False)
-        .size()
-        .unstack("gender", fill_value=0)
-        .reindex(columns=list(GENDERS), fill_value=0)
-    )
-    counts.columns = list(GENDERS)
-    counts["m"] = counts[list(GENDERS)].sum(axis=1)
-    return counts.reset_index()
+    return wide_counts(judgements, [*keys, "item"])
 
 
 def _groups(judgements: pd.DataFrame, by: str):
@@ -381,7 +374,8 @@ def calibration(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0
     the reference, 0: not at all). One observation per (language, occupation)
     cell, the female share of its identified outputs weighted by their number;
     standard errors clustered by BLS category with a t reference on
-    ``clusters - 1`` degrees of freedom. ``f`` is clipped to [clip, 1 - clip].
+    ``clusters - 1`` degrees of freedom. Cells without a reference share or
+    without an identified output are left out and counted in ``n_excluded``. ``f`` is clipped to [clip, 1 - clip].
     One row per language and for all languages together.
     """
     import statsmodels.api as sm
@@ -391,13 +385,16 @@ def calibration(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0
     ref = prates_data.match_reference(judgements, bls)
     cells = cells.join(ref[["female_share"]], on="item")
     cells["category"] = judgements.drop_duplicates("item").set_index("item")["category"].reindex(cells["item"]).to_numpy()
-    cells = cells[(cells["identified"] > 0) & cells["female_share"].notna()]
+    usable = (cells["identified"] > 0) & cells["female_share"].notna()
+    excluded = (~usable).groupby(cells["language"], sort=False).sum()  # no identified output or no reference share
+    cells = cells[usable]
     rows = []
     for language, part in [(ALL, cells), *list(cells.groupby("language", sort=False))]:
         x = special.logit(part["female_share"].clip(clip, 1 - clip).to_numpy())
         groups = pd.factorize(part["category"])[0]
         n_clusters = int(groups.max() + 1) if len(groups) else 0
-        row = {"language": language, "n_cells": len(part), "n_clusters": n_clusters, "note": ""}
+        n_excluded = int(excluded.sum() if language == ALL else excluded.get(language, 0))
+        row = {"language": language, "n_cells": len(part), "n_excluded": n_excluded, "n_clusters": n_clusters, "note": ""}
         if not 0 < part["female"].sum() < part["identified"].sum():
             row["note"] = "not estimable: no female output" if part["female"].sum() == 0 else "not estimable: only female outputs"
         elif n_clusters < 3:

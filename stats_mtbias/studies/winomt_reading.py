@@ -19,6 +19,7 @@ import pandas as pd
 from stats_mtbias.alignment import align, tokenize, word_tokens
 from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets.registry import DataStore
+from stats_mtbias.errors import DataError
 from stats_mtbias.gender.targets import reader
 from stats_mtbias.uncertainty.analytic import wilson_interval
 
@@ -157,15 +158,23 @@ def validate(
     """
     path = Path(path)
     language = _language_of(path.name)
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = list(csv.reader(handle))[1:]
-    labelled = []
-    for row in rows:
-        if len(row) < 5 or not row[0].strip().isdigit():
-            continue
-        label = HUMAN.get(row[4].strip().lower())
-        if label is not None:
-            labelled.append((int(row[0]), row[2], label))
+    rows, labelled = [], []
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            reader_ = csv.reader(handle)
+            next(reader_, None)  # header
+            for row in reader_:
+                rows.append(row)
+                if len(row) < 5 or not row[0].strip().isdigit():
+                    continue
+                item = int(row[0])
+                if item >= len(items):
+                    raise DataError(f"Index {item} is not a line of en.txt (0–{len(items) - 1})", path, reader_.line_num)
+                label = HUMAN.get(row[4].strip().lower())
+                if label is not None:
+                    labelled.append((item, row[2], label))
+    except UnicodeDecodeError as exc:
+        raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path) from None
     result = {"file": path.name, "language": language, "n_rows": len(rows), "n_labelled": len(labelled)}
     if not labelled or language is None:
         return {**result, "agreement": np.nan, "ci_low": np.nan, "ci_high": np.nan, "kappa": np.nan, "confusion": None}

@@ -169,3 +169,17 @@ def test_loo_prefers_partial_pooling_to_complete_pooling():
     # The occupations differ (sd 0.7), so ignoring them fits worse than pooling them partially.
     assert table.loc["hierarchical", "elpd_loo"] > table.loc["pooled", "elpd_loo"]
     assert table.loc["hierarchical", "rank"] <= 1
+
+
+def test_hdi_by_hand():
+    draws = np.array([0.0, 1.0, 1.1, 1.2, 1.3, 5.0, 9.0, 1.15, 1.25, 1.05])
+    import arviz as az
+
+    # Sorted: 0, 1.0, 1.05, 1.1, 1.15, 1.2, 1.25, 1.3, 5, 9; intervals span floor(.5 * 10) = 5 steps (arviz's
+    # convention); the narrowest, 1.0-1.25, is 0.25 wide.
+    low, high = derived.hdi(draws[:, None], 0.5)
+    assert (low[0], high[0]) == (1.0, 1.25)
+    assert np.allclose(az.hdi(draws, hdi_prob=0.5), [1.0, 1.25])
+    samples = np.random.default_rng(0).normal(size=(200_000, 1))
+    low, high = derived.hdi(samples, 0.95)  # symmetric: equals the central interval
+    assert low[0] == pytest.approx(-1.96, abs=0.02) and high[0] == pytest.approx(1.96, abs=0.02)

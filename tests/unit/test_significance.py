@@ -181,3 +181,29 @@ def test_design_effect_and_clustered_intervals():
     assert float(zero.low) == 0.0 and 0.003 < float(zero.high) < 0.005
     jeff = proportion_interval(0, 931, method="jeffreys")
     assert float(jeff.high) == pytest.approx(stats.beta.ppf(0.975, 0.5, 931.5))
+
+
+def test_rao_scott_divides_chi2_by_the_mean_design_effect():
+    """Clustered outputs (6 per occupation): the category x gender test uses X² / mean deff."""
+    import pandas as pd
+
+    from stats_mtbias.studies.prates import independence
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for occ in range(40):
+        category = "A" if occ < 20 else "B"
+        p = rng.dirichlet([2, 4, 2])
+        for variant in range(6):
+            gender = rng.choice(["female", "male", "neutral"], p=p)
+            rows.append(("g", f"job:{occ}", category, "Bengali", str(variant), gender))
+    judgements = pd.DataFrame(rows, columns=["system", "item", "category", "language", "variant", "gender"])
+    row = independence(judgements).set_index("table").loc["category × gender"]
+    table = pd.crosstab(judgements["category"], judgements["gender"]).to_numpy()
+    x2 = stats.chi2_contingency(table, correction=False).statistic
+    per_item = judgements.groupby("item")["gender"].value_counts().unstack(fill_value=0)
+    deff = np.mean([design_effect(per_item[g], np.full(40, 6)) for g in ("female", "male", "neutral")])
+    assert deff > 1.2
+    assert row["statistic"] == pytest.approx(x2 / deff)
+    assert row["p_value"] == pytest.approx(stats.chi2.sf(x2 / deff, 2))
+    assert "Rao–Scott" in row["method"]

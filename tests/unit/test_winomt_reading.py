@@ -104,3 +104,35 @@ def test_validation_against_native_speakers(data_dir):
     assert german["agreement"] >= validate(store, folder / "aws.de.in__de.in.csv", items)["agreement"] + 0.1
     unlabelled = validate(store, folder / "Italian__it.in.csv", items)
     assert unlabelled["n_labelled"] == 0 and np.isnan(unlabelled["agreement"])
+
+
+def test_cohens_kappa_against_statsmodels():
+    from statsmodels.stats.inter_rater import cohens_kappa as sm_kappa
+
+    from stats_mtbias.studies.winomt_reading import cohens_kappa
+
+    human = np.array(["male"] * 50 + ["female"] * 30 + ["neutral"] * 20)
+    auto = human.copy()
+    auto[:10] = "female"
+    auto[50:58] = "male"
+    auto[80:85] = "unknown"
+    labels = ["female", "male", "neutral", "unknown"]
+    table = np.array([[np.sum((human == a) & (auto == b)) for b in labels] for a in labels])
+    assert cohens_kappa(human, auto) == pytest.approx(sm_kappa(table).kappa)
+
+
+def test_validation_names_a_bad_index(tmp_path, data_dir):
+    import pandas as pd
+
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.errors import DataError
+    from stats_mtbias.studies.winomt_reading import validate
+
+    items = pd.DataFrame({"item": [0, 1], "sentence": ["The doctor ran.", "The nurse sang."], "entity_index": [1, 1]})
+    bad = tmp_path / "es.in__es.in.csv"
+    bad.write_text(
+        "Index,Entity,Sentence,Find entity? [Y/N],Gender? [M/F/N],Comments\n1,the nurse,La enfermera cantó.,Y,F,\n7,x,y,Y,M,\n",
+        "utf-8",
+    )
+    with pytest.raises(DataError, match=r"es\.in__es\.in\.csv, line 3: Index 7 is not a line of en\.txt"):
+        validate(open_store(data_dir), bad, items)

@@ -26,12 +26,10 @@ test: install
 test-fast: install
 	$(BIN)/python -m pytest -m 'not slow'
 
+# The full report: every study (the same sections analyses/<study>.py writes one at a time),
+# report.html/.md/.tex and, where Chromium is installed, a screenshot of the HTML.
 report: install
-	$(BIN)/python analyses/tgbi.py --out reports/tgbi
-	$(BIN)/python analyses/prates.py --out reports/prates
-	$(BIN)/python analyses/optimal.py --out reports/optimal
-	$(BIN)/python analyses/winomt.py --out reports/winomt
-	$(BIN)/python analyses/models.py --out reports/models
+	$(BIN)/stats-mtbias report --out reports $(if $(shell command -v chromium),--screenshot reports/screenshot.png)
 
 bench: install
 	$(BIN)/python benchmarks/bootstrap_tgbi.py

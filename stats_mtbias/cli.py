@@ -144,6 +144,24 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--format", choices=("table", "json", "csv"), default="table")
     model.add_argument("--out", help="write the InferenceData to this netCDF file (the table still goes to stdout)")
     model.set_defaults(handler=_run_model)
+
+    report = sub.add_parser("report", help="every study on the default data: HTML, Markdown and LaTeX report with figures")
+    report.add_argument("--studies", default="tgbi,prates,optimal,winomt,models", help="comma-separated (default: all)")
+    report.add_argument("--out", default="reports", help="output directory (default reports)")
+    report.add_argument(
+        "--format", default="html,md,latex", help="comma-separated documents to write: html, md, latex (default all three)"
+    )
+    report.add_argument("--data-dir", help="directory of the public datasets (else $MTBIAS_DATA, else the download cache)")
+    report.add_argument("--seed", type=int, default=0, help="seed of every random number (default 0)")
+    report.add_argument("--n-boot", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    report.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
+    report.add_argument("--draws", type=int, default=1000, help="MCMC draws per chain of the models (default 1000)")
+    report.add_argument("--tune", type=int, default=1000, help="MCMC tuning steps per chain (default 1000)")
+    report.add_argument("--chains", type=int, default=2, help="MCMC chains (default 2)")
+    report.add_argument("--with-prates-rates", action="store_true", help="also fit the Prates rate model (about 3 min)")
+    report.add_argument("--no-progress", action="store_true", help="no progress bars")
+    report.add_argument("--screenshot", metavar="PNG", help="also save a headless-Chromium screenshot of report.html")
+    report.set_defaults(handler=_run_report)
     return parser
 
 
@@ -353,6 +371,27 @@ def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         notes.append(f"InferenceData written to {args.out}")
     args.out = None  # the table goes to stdout; --out is the netCDF here
     return result.summary, SUMMARY_COLUMNS, {"provenance": result.provenance.to_dict(), "notes": notes}
+
+
+def _run_report(args: argparse.Namespace) -> tuple[object, list[str], dict]:
+    from stats_mtbias.report import build
+    from stats_mtbias.report.sections import Settings
+
+    studies = [s.strip() for s in args.studies.split(",") if s.strip()]
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    settings = Settings(
+        data_dir=args.data_dir, n_boot=args.n_boot, seed=args.seed, level=args.level, draws=args.draws, tune=args.tune,
+        chains=args.chains, prates_rates=args.with_prates_rates, progress=False if args.no_progress else None,
+    )  # fmt: skip
+    report, timing, written = build.run(args.out, studies, settings, formats)
+    notes = [f"wrote {len(written)} files into {args.out}/: " + ", ".join(p.name for p in written if p.parent == Path(args.out))]
+    if args.screenshot:
+        from stats_mtbias.report.screenshot import screenshot
+
+        notes.append(f"screenshot: {screenshot(Path(args.out) / 'report.html', args.screenshot)}")
+    provenance = {"settings": report.settings, "environment": report.environment}
+    args.format, args.out = "table", None  # the summary goes to stdout; --format/--out were the documents'
+    return timing, ["study", "tables", "figures", "seconds"], {"provenance": provenance, "notes": notes}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,16 +29,31 @@ def to_records(frame: pd.DataFrame, columns: Sequence[str]) -> list[dict]:
     return [{c: _plain(v) for c, v in zip(columns, row)} for row in frame[list(columns)].itertuples(index=False)]
 
 
+def format_value(value, column: str = "", digits: int = 4) -> str:
+    """One number as the documents show it: `digits` decimals, small p-values in scientific notation."""
+    if value is None or (isinstance(value, (float, np.floating)) and math.isnan(value)):
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        if column in PVALUE_COLUMNS and 0 < value < 10**-digits:
+            # Tiny p-values keep their magnitude instead of printing as 0.0000.
+            return f"{value:.1e}"
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def format_cells(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4) -> pd.DataFrame:
+    """The shown columns as strings, rounded as the documents show them."""
+    shown = frame[list(columns)]
+    return pd.DataFrame({col: [format_value(v, col, digits) for v in shown[col].tolist()] for col in shown.columns})
+
+
 def format_table(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4) -> str:
     """A fixed-width text table, numbers rounded to `digits` decimals."""
-    shown = frame[list(columns)].copy()
-    for col in shown.columns:
-        if col in PVALUE_COLUMNS:
-            # Tiny p-values keep their magnitude instead of printing as 0.0000.
-            shown[col] = shown[col].map(lambda v: "" if pd.isna(v) else f"{v:.{digits}f}" if v >= 10**-digits else f"{v:.1e}")
-        elif pd.api.types.is_float_dtype(shown[col]):
-            shown[col] = shown[col].map(lambda v: "" if pd.isna(v) else f"{v:.{digits}f}")
-    return shown.to_string(index=False)
+    return format_cells(frame, columns, digits).to_string(index=False)
 
 
 def render(frame: pd.DataFrame, columns: Sequence[str], fmt: str, digits: int = 4) -> str:

@@ -1,0 +1,552 @@
+"""One builder per study: run it through the public API and lay out its section of the report.
+
+Each builder takes a :class:`Settings` and returns a :class:`~stats_mtbias.report.document.Section`
+with the methods in plain words, the tables (raw numbers) and the figures. The
+``analyses/`` scripts and ``stats-mtbias report`` call the same builders, so a
+study's files in ``reports/<study>/`` are the same whichever wrote them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from stats_mtbias._validation import check_level, check_positive_int
+from stats_mtbias.datasets.registry import open_store
+from stats_mtbias.report import figures
+from stats_mtbias.report.document import Figure, Section, Table
+
+STUDIES = ("tgbi", "prates", "optimal", "winomt", "models")
+LANGUAGE_NAMES = {"ar": "Arabic", "de": "German", "es": "Spanish", "fr": "French", "he": "Hebrew", "it": "Italian",
+                  "ru": "Russian", "uk": "Ukrainian"}  # fmt: skip
+
+
+@dataclass
+class Settings:
+    """What every study of one report shares.
+
+    Attributes
+    ----------
+    data_dir : str or Path, optional
+        Directory of the public datasets (else ``$MTBIAS_DATA``, else the download cache).
+    n_boot : int
+        Bootstrap resamples of every interval and paired test.
+    seed : int
+        Seed of every random number.
+    level : float
+        Confidence level of the intervals.
+    draws, tune, chains : int
+        MCMC settings of the Bayesian models.
+    prates_rates : bool
+        Also fit the Prates rate model (about 3 minutes more).
+    progress : bool or None
+        Progress bars on the long steps (None: only on a terminal).
+    """
+
+    data_dir: str | Path | None = None
+    n_boot: int = 10_000
+    seed: int = 0
+    level: float = 0.95
+    draws: int = 1000
+    tune: int = 1000
+    chains: int = 2
+    prates_rates: bool = False
+    progress: bool | None = None
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        check_positive_int(self.n_boot, "n_boot")
+        check_positive_int(self.draws, "draws")
+        check_positive_int(self.chains, "chains")
+        check_level(self.level)
+
+    def cached(self, key: str, compute: Callable[[], object]) -> object:
+        """`compute()` once per report (the models section reuses the TGBI bootstrap)."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def iterate(self, items: Iterable, description: str) -> Iterator:
+        """`items` with a progress bar on stderr."""
+        from tqdm.auto import tqdm
+
+        items = list(items)
+        return iter(tqdm(items, desc=description, disable=None if self.progress is None else not self.progress, leave=False))
+
+    def as_dict(self) -> dict:
+        return {
+            "n_boot": self.n_boot, "seed": self.seed, "level": self.level, "draws": self.draws,
+            "tune": self.tune, "chains": self.chains, "prates_rates": self.prates_rates,
+        }  # fmt: skip
+
+
+@contextlib.contextmanager
+def _collect_warnings(notes: list[str], root: Path | None) -> Iterator[None]:
+    """Keep each distinct warning the study raises as a note (data paths made relative)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    prefix = f"{root}/" if root is not None else None
+    for w in caught:
+        if issubclass(w.category, (DeprecationWarning, FutureWarning)):
+            continue
+        text = str(w.message)
+        if prefix:
+            text = text.replace(prefix, "")
+        text = re.sub(r"\s+", " ", text).strip()
+        if text not in notes:
+            notes.append(text)
+
+
+def _root(settings: Settings) -> Path | None:
+    try:
+        return open_store(settings.data_dir).root
+    except Exception:  # a missing data directory is reported by the study itself
+        return None
+
+
+def _pct(level: float) -> str:
+    return f"{100 * level:g}%"
+
+
+# ---------------------------------------------------------------- TGBI
+
+
+def tgbi_section(settings: Settings) -> Section:
+    """TGBI (Cho et al. 2019): P_S per sentence set and the index, three Korean → English systems."""
+    from stats_mtbias.studies import tgbi
+
+    s = settings
+    section = Section("tgbi", "TGBI (Cho et al. 2019): Korean → English")
+    common = dict(data_dir=s.data_dir, n_boot=s.n_boot, seed=s.seed, level=s.level)
+    with _collect_warnings(section.notes, _root(s)):
+        steps = ["bootstrap", "delta method", "authors' rules"]
+        runs = {}
+        for step in s.iterate(steps, "TGBI"):
+            if step == "bootstrap":
+                runs[step] = s.cached("tgbi", lambda: tgbi.run(**common, compare=True))
+            elif step == "delta method":
+                runs[step] = tgbi.run(**common, ci="analytic", compare=False)
+            else:
+                runs[step] = tgbi.run(**common, lexicon="cho2019", repeated_blocks="keep", compare=False)
+    boot, analytic, authors = runs["bootstrap"], runs["delta method"], runs["authors' rules"]
+    n_comparisons = len(boot.comparisons)
+    section.methods = [
+        "Each Korean source sentence is gender-neutral; the English output is read as female, male or neutral by its "
+        "pronouns and gendered person nouns (the project's lexicon; the authors' cue lists as a variant). For a sentence "
+        "set S with shares p_w (female), p_m (male) and p_n (neutral), P_S = √(p_w·p_m + p_n); TGBI is the unweighted "
+        "mean of P_S over the seven sets. 0 means every output is male (or every one female); 1 means balance.",
+        f"Intervals: {_pct(s.level)} cluster bootstrap over lexicon items (all sentences of an item resampled together), "
+        f"stratified by content, {s.n_boot:,} resamples, seed {s.seed}, percentile; delta-method intervals beside. "
+        "Paired comparisons use the same resampled items for every system; p-values two-sided, "
+        f"Holm-adjusted over the family of all {n_comparisons} system × set differences.",
+    ]
+    cols = ["system", "subset", "n", "n_unknown", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high"]
+    section.tables += [
+        Table("estimates_bootstrap", "P_S and TGBI with bootstrap intervals", boot.estimates, cols,
+              "One row per system and sentence set; the TGBI row is the mean of the seven P_S."),
+        Table("estimates_analytic", "P_S and TGBI with delta-method intervals", analytic.estimates, cols,
+              "Delta method on the multinomial shares, design effect of the item clusters included."),
+        Table("comparisons", "Paired differences between systems", boot.comparisons, tgbi.COMPARE_COLUMNS,
+              f"diff = P_S(a) − P_S(b); p_holm adjusted by Holm over the family of all {n_comparisons} rows."),
+        Table("estimates_authors_rules", "The authors' rules (cho2019 cue lists, repeated block kept)", authors.estimates,
+              cols, "What the published numbers used: the authors' cue lists and the defective repeated block kept."),
+        Table("accounting", "Every line read", boot.accounting, list(boot.accounting.columns),
+              "Lines judged, unknown and excluded (with the reason) per system and set.", digits=0),
+        Table("rule_changes", "Outputs by gender rule (rows: cho2019, columns: default)",
+              boot.rule_changes.rename_axis("cho2019").reset_index(), ["cho2019", *boot.rule_changes.columns],
+              "How many outputs each rule reads differently.", digits=0),
+    ]  # fmt: skip
+    est = boot.estimates.astype({"system": str, "subset": str})
+    section.figures.append(
+        Figure(
+            "forest_p_s", "P_S per sentence set and system",
+            figures.forest(est, estimate="p_s", low="ci_low", high="ci_high", label="subset", group="system",
+                           xlabel="P_S (0 = one gender only, 1 = balanced)"),
+            f"Points: P_S; bars: {_pct(s.level)} bootstrap intervals over lexicon items.",
+        )
+    )
+    section.provenance = {"bootstrap": boot.provenance.to_dict(), "analytic": analytic.provenance.to_dict(),
+                          "authors_rules": authors.provenance.to_dict()}  # fmt: skip
+    return section
+
+
+# ---------------------------------------------------------------- Prates
+
+
+def prates_section(settings: Settings) -> Section:
+    """Prates et al. (2019): male-default rates in 12 gender-neutral languages → English."""
+    from stats_mtbias.studies import prates
+
+    s = settings
+    section = Section("prates", "Prates, Avelar & Lamb (2019): 12 gender-neutral languages → English")
+    with _collect_warnings(section.notes, _root(s)):
+        runs = {}
+        for step in s.iterate(["main", "authors", "adjectives"], "Prates"):
+            if step == "main":
+                runs[step] = prates.run(data_dir=s.data_dir, by="language,category", seed=s.seed, level=s.level)
+            elif step == "authors":
+                runs[step] = prates.run(data_dir=s.data_dir, by="language", denominator="all", test="ttest",
+                                        correction="none", level=s.level)  # fmt: skip
+            else:
+                runs[step] = prates.run(data_dir=s.data_dir, items="adjectives", seed=s.seed, level=s.level)
+    # Small expected counts are handled by the exact tests; the warning is not a finding.
+    section.notes[:] = [n for n in section.notes if "expected count" not in n]
+    main, authors, adjectives = runs["main"], runs["authors"], runs["adjectives"]
+    per_language = main.rates[main.rates["category"] == prates.ALL]
+    per_category = prates.analyse(main.judgements, by="category", level=s.level)[0]
+    tests = main.tests
+    n_family = int((tests["comparison"] == "male>female").sum())
+    section.methods = [
+        "The 1,019 BLS occupations in the sentence “he/she is a(n) <occupation>” in 12 languages without gendered "
+        "pronouns, translated into English by Google Translate; each output's pronoun as the authors read it (female, "
+        "male, neutral, “?”). Shares are over identified outputs; “?” rows are counted as unknown.",
+        f"Intervals: {_pct(s.level)} Wilson intervals on the effective sample size (Bengali's six variants of an "
+        "occupation are correlated; the design effect is estimated per cell). Tests: one-sided exact sign tests on "
+        f"the occupations whose two counts differ, p-values adjusted by {main.family}: one family per comparison of "
+        f"{n_family} tests (12 languages × 22 categories + all).",
+        "Against BLS: an occupation's translated female share (mean over languages) against its BLS women's "
+        "participation; mean difference with a t interval, one-sided Wilcoxon test, Pearson r with Fisher interval. "
+        "Calibration: a binomial GLM of a female output on logit(BLS share), standard errors clustered by category.",
+    ]
+    cal_cols = [*prates.CALIBRATION_COLUMNS, "note"]
+    section.tables += [
+        Table("rates", "Per language", per_language, prates.RECORD_COLUMNS,
+              f"p_adjusted: male > female, adjusted by {main.family} over the language × category family.", digits=2),
+        Table("rates_category", "Per category (all languages)", per_category, prates.RECORD_COLUMNS,
+              "An occupation's outputs in all languages form one cluster.", digits=2),
+        Table("tests_language", "Male > female per language (all categories)",
+              tests[(tests["category"] == prates.ALL)], [*prates.TEST_COLUMNS, "significant"],
+              f"One-sided exact sign tests; p_adjusted by {main.family} over the family of {n_family} tests of this "
+              "comparison (the full language × category table is in tests.csv).", digits=2),
+        Table("independence", "Tests of independence", main.independence, prates.INDEPENDENCE_COLUMNS,
+              "Gender × category within each language and language × gender overall; Holm over the per-language tests."),
+        Table("reference", "Translated female share against BLS participation", main.reference,
+              prates.REFERENCE_COLUMNS, "Percent; occupations without a BLS share or an identified output are excluded "
+              "and counted in n_excluded.", digits=2),
+        Table("calibration", "Calibration: logit P(female) = intercept + slope · logit(BLS share)", main.calibration,
+              cal_cols, "Clustered (category) standard errors; pct_female_at_parity = female share where BLS says 50%."),
+        Table("rates_authors_convention", "The authors' convention (all rows; paired t-test, no correction)",
+              authors.rates, prates.RECORD_COLUMNS, "Percentages over all rows, as published.", digits=2),
+        Table("rates_adjectives", "Adjectives", adjectives.rates, prates.RECORD_COLUMNS,
+              "“he/she is <adjective>”.", digits=2),
+        Table("accounting", "Every row read", main.accounting, list(main.accounting.columns), digits=0),
+    ]  # fmt: skip
+    # Full test table to CSV only: 828 rows are for machines, not readers.
+    section.tables.append(Table("tests", "", tests, list(tests.columns), "all tests"))
+    cells = main.rates[main.rates["category"] != prates.ALL]
+    matrix = cells.pivot(index="category", columns="language", values="pct_female")
+    matrix = matrix.reindex(index=_ordered(cells["category"]), columns=_ordered(cells["language"]))
+    matrix.index = [str(c).removesuffix(" occupations") for c in matrix.index]
+    section.figures.append(
+        Figure("heatmap_female_share", "Female share by category and language",
+               figures.heatmap(matrix, colorbar="% female among identified outputs", vmin=0),
+               "Percent of identified outputs that are female; blank: no identified output.")
+    )
+    occupation_shares = _occupation_shares(main.judgements, s)
+    section.figures.append(
+        Figure("translated_vs_bls", "Translated against BLS female share per occupation",
+               figures.scatter_reference(occupation_shares["reference"], occupation_shares["translated"],
+                                         xlabel="BLS women's participation (%)",
+                                         ylabel="female share of translations (%, mean over languages)"),
+               f"{len(occupation_shares)} occupations with a BLS share; dashed: translated = reference.")
+    )
+    lang = per_language.astype({"language": str})
+    section.figures.append(
+        Figure("forest_language", "Female share per language",
+               figures.forest(lang, estimate="pct_female", low="pct_female_ci_low", high="pct_female_ci_high",
+                              label="language", xlabel="% female among identified outputs"),
+               f"{_pct(s.level)} Wilson intervals (effective sample size).")
+    )
+    section.provenance = {"main": main.provenance.to_dict(), "authors_convention": authors.provenance.to_dict(),
+                          "adjectives": adjectives.provenance.to_dict()}  # fmt: skip
+    return section
+
+
+def _occupation_shares(judgements: pd.DataFrame, settings: Settings) -> pd.DataFrame:
+    """Per occupation: translated female share (mean over languages) and the BLS share, both in percent."""
+    from stats_mtbias.datasets import prates as prates_data
+    from stats_mtbias.studies.prates import _cell_shares
+
+    store = open_store(settings.data_dir)
+    bls = prates_data.read_bls(store)
+    cells = _cell_shares(judgements)
+    ref = prates_data.match_reference(judgements, bls)
+    cells = cells.join(ref[["female_share"]], on="item")
+    occ = cells.groupby("item", sort=False).agg(translated=("share", "mean"), reference=("female_share", "first"))
+    occ = occ.dropna()
+    return 100 * occ
+
+
+def _ordered(values: pd.Series) -> list:
+    return list(dict.fromkeys(values.tolist()))
+
+
+# ---------------------------------------------------------------- optimal translator
+
+
+def optimal_section(settings: Settings) -> Section:
+    """Optimal-translator bias B (Farkas & Németh) of the 12 Prates languages against BLS."""
+    from stats_mtbias.studies import optimal
+
+    s = settings
+    section = Section("optimal", "Optimal-translator bias B (Farkas & Németh) against BLS")
+    with _collect_warnings(section.notes, _root(s)):
+        result = optimal.run(data_dir=s.data_dir, n_boot=s.n_boot, seed=s.seed, level=s.level)
+    head_cols = [
+        "language", "n", "pct_minority", "pct_minority_ci_low", "pct_minority_ci_high", "pct_should_be_she",
+        "pct_he_given_female_dominated", "pct_she_given_male_dominated", "n_biased", "b_min", "b_median", "b_max",
+    ]  # fmt: skip
+    section.methods = [
+        "For an occupation whose reference female share is f, the optimal deterministic translator always says the "
+        "majority gender and errs E_0 = 100·min(f, 1−f) percent of the time; a translator's error E_t is the percent of "
+        "people it misgenders; B = (E_t − E_0)/E_0 (0: as good as the optimal translator). Reference f: BLS women's "
+        "participation (590 of 1,019 occupations have one); neutral outputs count as unbiased.",
+        "Sector B is the mean B weighted by women (female-dominated occupations) or by men (male-dominated), "
+        f"sectors from the project's data/sectors.csv. {_pct(s.level)} intervals: bootstrap over occupations "
+        f"stratified by sector, bootstrap-t, {s.n_boot:,} resamples, seed {s.seed}; the BLS shares are taken as fixed. "
+        "B's long right tail (B > 100 where f is near 0 or 1) makes single occupations dominate some sectors: "
+        "read the wide intervals as such.",
+    ]
+    section.tables += [
+        Table("headline", "Headline rates", result.headline, head_cols,
+              "pct_minority: outputs using the pronoun of the occupation's minority gender.", digits=2),
+        Table("sectors", "Sector B, female- and male-dominated occupations", result.sectors,
+              ["language", *optimal.SECTOR_COLUMNS], digits=3),
+        Table("categories", "Category B (mean over the category's occupations)", result.categories,
+              ["language", *optimal.CATEGORY_COLUMNS], digits=3),
+        Table("accounting", "Occupations with and without B", result.accounting, list(result.accounting.columns),
+              "Status per occupation: ok, or the reason B is undefined (no reference share, f = 0.5, no output).",
+              digits=0),
+        Table("occupations", "", result.occupations, list(result.occupations.columns), "per occupation"),
+    ]  # fmt: skip
+    sectors = result.sectors.astype({"language": str, "sector": str, "dominated": str})
+    sectors = sectors.assign(sector=sectors["sector"].str.replace(", ", ",\n", regex=False))
+    section.figures.append(
+        Figure("sector_b", "Sector B: female- and male-dominated occupations side by side",
+               figures.forest(sectors, estimate="b", low="ci_low", high="ci_high", label="sector", group="dominated",
+                              panel="language", xscale="symlog", xmax=1000.0, xlabel="B (symmetric log scale)",
+                              ncols=4),
+               f"Points: weighted mean B; bars: {_pct(s.level)} bootstrap-t intervals (arrow: the interval goes beyond "
+               "1000; the exact ends are in sectors.csv).")
+    )
+    section.provenance = {"optimal": result.provenance.to_dict()}
+    return section
+
+
+# ---------------------------------------------------------------- WinoMT
+
+
+def winomt_section(settings: Settings) -> Section:
+    """WinoMT (Stanovsky et al. 2019): Acc, ΔG, ΔS per system and language, validated against people."""
+    from stats_mtbias.datasets import winomt as winomt_data
+    from stats_mtbias.datasets.registry import manifest
+    from stats_mtbias.gender.targets import LANGUAGES
+    from stats_mtbias.provenance import Provenance
+    from stats_mtbias.studies import winomt, winomt_reading
+
+    s = settings
+    section = Section("winomt", "WinoMT (Stanovsky et al. 2019): English → 8 languages")
+    store = open_store(s.data_dir)
+    with _collect_warnings(section.notes, store.root):
+        items = winomt_data.read_items(store)
+        # Dutch and Portuguese outputs are shipped, but there is no reader for them (nor human labels).
+        files = [f for f in winomt_data.translation_files() if f[1] in LANGUAGES]
+        base, adj = [], []
+        for system, lang, is_adj, _ in s.iterate(files, "WinoMT: align and read"):
+            table = winomt_reading.judge(store, system, lang, items, adjectives=is_adj)
+            (adj if is_adj else base).append(table)
+        base = pd.concat(base, ignore_index=True)
+        adj = pd.concat(adj, ignore_index=True)
+        estimates, comparisons = winomt.analyse(base, n_boot=s.n_boot, seed=s.seed, level=s.level)
+        adjective = winomt.adjective_effect(base, adj, level=s.level)
+        validation = []
+        annotation_files = sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/"))
+        for relpath in s.iterate(annotation_files, "WinoMT: human labels"):
+            res = winomt_reading.validate(store, store.path(relpath), items)
+            validation.append({k: v for k, v in res.items() if k != "confusion"})
+    validation = pd.DataFrame(validation)
+    accounting = (
+        base.assign(outcome=base["reason"].replace("", "read")).groupby(["system", "language", "outcome"]).size()
+        .rename("items").reset_index()
+    )  # fmt: skip
+    n_comparisons = len(comparisons)
+    section.methods = [
+        "3,888 English sentences, each with one occupation whose gender a pronoun fixes (pro-stereotypical, "
+        "anti-stereotypical or neutral). Each translation is word-aligned to its source (FastAlign from sil-thot, "
+        "grow-diag-final-and), and the target words aligned to the entity and its determiner are read by a "
+        "per-language morphology module (articles, determiners, endings, pymorphy3 for Russian and Ukrainian, spaCy "
+        "for French); unreadable or ambiguous entities are unknown, never guessed.",
+        "Acc = percent of items whose entity gender matches the gold gender (unknown counts as wrong); ΔG = F1(male) − "
+        "F1(female); ΔS = Acc(pro) − Acc(anti), all in percent. "
+        f"{_pct(s.level)} intervals: bootstrap over items stratified by stereotype (pro/anti/neutral), {s.n_boot:,} "
+        f"resamples, seed {s.seed}, percentile. Comparisons of two systems on one language: McNemar's exact test on "
+        f"per-item correctness for accuracies, the paired bootstrap for ΔG and ΔS; Holm over all {n_comparisons} rows.",
+        "The automatic reading is checked against native speakers' labels of 100-translation samples: agreement with "
+        "a Wilson interval and Cohen's κ. Languages where agreement is low (German, French) carry a reading error "
+        "that the intervals above do not include.",
+    ]
+    cols = ["system", "language", "n", "n_unknown", "acc", "acc_ci_low", "acc_ci_high", "delta_g", "delta_g_ci_low",
+            "delta_g_ci_high", "acc_pro", "acc_anti", "delta_s", "delta_s_ci_low", "delta_s_ci_high"]  # fmt: skip
+    section.tables += [
+        Table("validation", "Agreement of the automatic reading with native speakers", validation,
+              ["file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa"],
+              "Rows without an M/F/N label are left out (n_rows − n_labelled); files without labels show none.",
+              digits=3),
+        Table("estimates", "Acc, ΔG and ΔS per system and language", estimates, cols,
+              f"Percent; {_pct(s.level)} stratified bootstrap intervals.", digits=2),
+        Table("comparisons", "Paired comparisons of systems on the same language", comparisons,
+              list(comparisons.columns), f"p_adjusted: Holm over the family of all {n_comparisons} rows.", digits=3),
+        Table("adjectives", "“+Adj”: a stereotypical adjective before the entity (anti-stereotypical items)", adjective,
+              list(adjective.columns), "Change in Acc with the adjective, item transitions, McNemar's exact p.",
+              digits=2),
+        Table("accounting", "Every item read", accounting, list(accounting.columns),
+              "Items per system and language: read, or the reason there is no translation.", digits=0),
+    ]  # fmt: skip
+    long = pd.concat(
+        [estimates.assign(stereotype=name, value=estimates[col], low=estimates[f"{col}_ci_low"], high=estimates[f"{col}_ci_high"])
+         for name, col in (("pro-stereotypical", "acc_pro"), ("anti-stereotypical", "acc_anti"))],
+        ignore_index=True,
+    ).astype({"system": str, "language": str})  # fmt: skip
+    long["language"] = long["language"].map(lambda code: f"{LANGUAGE_NAMES.get(code, code)} ({code})")
+    section.figures += [
+        Figure("pro_anti", "Accuracy on pro- and anti-stereotypical items",
+               figures.forest(long, estimate="value", low="low", high="high", label="system", group="stereotype",
+                              panel="language", xlabel="Acc (%)", ncols=4),
+               f"{_pct(s.level)} bootstrap intervals; the gap between the colours is ΔS."),
+        Figure("forest_delta_g", "ΔG per system and language",
+               figures.forest(estimates.astype({"system": str, "language": str}), estimate="delta_g",
+                              low="delta_g_ci_low", high="delta_g_ci_high", label="language", group="system",
+                              reference=0.0, xlabel="ΔG = F1(male) − F1(female), points"),
+               "Positive: male entities are translated better than female ones."),
+    ]  # fmt: skip
+    provenance = Provenance(
+        method="sil-thot FastAlign (grow-diag-final-and) + stats_mtbias.gender.targets readers; bootstrap over items "
+        "stratified by stereotype (percentile); McNemar exact / paired bootstrap, Holm over all comparisons",
+        data=dict(sorted(store.used.items())), n_boot=s.n_boot, seed=s.seed, level=s.level,
+        options={"aligner": "fastalign", "readers": sorted(LANGUAGES), "use_pronoun": False},
+    )  # fmt: skip
+    section.provenance = {"winomt": provenance.to_dict()}
+    return section
+
+
+# ---------------------------------------------------------------- Bayesian models
+
+
+def _diagnostics_row(name: str, result) -> dict:
+    d = result.diagnostics
+    return {
+        "model": name, "sampler": d["sampler"], "compile_seconds": d["compile_seconds"],
+        "sample_seconds": d["sample_seconds"], "max_r_hat": d["max_r_hat"], "min_ess_bulk": d["min_ess_bulk"],
+        "min_ess_tail": d["min_ess_tail"], "divergences": d["divergences"], "ok": d["ok"],
+        "failures": "; ".join(d["failures"]),
+    }  # fmt: skip
+
+
+def models_section(settings: Settings) -> Section:
+    """Hierarchical Bayesian models: calibration against BLS and the TGBI rate model."""
+    from stats_mtbias.studies import models, tgbi
+
+    s = settings
+    section = Section("models", "Hierarchical Bayesian models (PyMC)")
+    common = dict(data_dir=s.data_dir, draws=s.draws, tune=s.tune, chains=s.chains, seed=s.seed, level=s.level)
+    steps = ["calibration", "tgbi", *(["prates"] if s.prates_rates else [])]
+    fits = {}
+    with _collect_warnings(section.notes, _root(s)):
+        for step in s.iterate(steps, "models: fit"):
+            if step == "calibration":
+                fits[step] = models.run("prates", model="calibration", **common)
+            elif step == "tgbi":
+                fits[step] = models.run("tgbi", **common)
+            else:
+                fits[step] = models.run("prates", **common)
+        boot = s.cached(
+            "tgbi", lambda: tgbi.run(data_dir=s.data_dir, n_boot=s.n_boot, seed=s.seed, level=s.level, compare=True)
+        )
+    calib, rate = fits["calibration"], fits["tgbi"]
+    section.methods = [
+        "Calibration (12 Prates languages against BLS): logit P(she | he or she) = intercept[language] + "
+        "slope[language] · logit(BLS female share) + category + occupation effects; intercepts and slopes partially "
+        "pooled across languages. The slope says how far a translator follows the labour statistics (1: fully, 0: "
+        "not at all); pct_female_at_parity = 100·expit(intercept) is the share of “she” where BLS says 50%.",
+        "TGBI rate model: a categorical logit of female / neutral against male per sentence, with per system an "
+        "intercept and the effects of formal pronoun, polite ending and content, and lexicon items partially pooled. "
+        "Posterior P_S is predicted for a new sample of lexicon items (item effects redrawn), the question the item "
+        "bootstrap answers, and is shown beside the bootstrap.",
+        f"Sampler nutpie, {s.chains} chains × ({s.tune} tuning + {s.draws} draws), seed {s.seed}; intervals are "
+        f"{_pct(s.level)} highest-density intervals. Diagnostics are enforced: R-hat ≤ 1.01, bulk and tail ESS ≥ 100 "
+        "per chain, no divergences; a fit that fails is named below.",
+    ]
+    diagnostics = pd.DataFrame([_diagnostics_row(name, fit) for name, fit in fits.items()])
+    shown = ["slope", "intercept", "pct_female_at_parity", "mu_slope", "sd_slope"]
+    slopes = calib.summary[calib.summary["parameter"].isin(shown)]
+    posterior = rate.derived["p_s"]
+    side = posterior.merge(
+        boot.estimates[["system", "subset", "p_s", "ci_low", "ci_high"]].astype({"system": str}), on=["system", "subset"]
+    ).rename(columns={"mean": "posterior_mean", "p_s": "observed_p_s"})
+    summary_cols = ["parameter", "group", "mean", "sd", "hdi_low", "hdi_high", "r_hat", "ess_bulk"]
+    section.tables += [
+        Table("diagnostics", "Fit diagnostics", diagnostics, list(diagnostics.columns),
+              "Seconds on this machine; failures name the thresholds a fit missed.", digits=3),
+        Table("calibration_slopes", "Calibration against BLS: slopes and intercepts per language", slopes,
+              summary_cols, "Posterior means with highest-density intervals."),
+        Table("tgbi_posterior_vs_bootstrap", "TGBI: posterior P_S beside the bootstrap", side,
+              ["system", "subset", "observed_p_s", "ci_low", "ci_high", "posterior_mean", "hdi_low", "hdi_high"],
+              "ci_low/ci_high: item bootstrap; hdi_low/hdi_high: posterior."),
+        Table("tgbi_posterior_differences", "TGBI: posterior differences between systems", rate.derived["differences"],
+              ["system_a", "system_b", "subset", "mean", "hdi_low", "hdi_high", "p_greater"],
+              "p_greater: posterior probability that system a's P_S is larger."),
+        Table("calibration_summary", "", calib.summary, list(calib.summary.columns), "all parameters"),
+        Table("tgbi_summary", "", rate.summary, list(rate.summary.columns), "all parameters"),
+    ]  # fmt: skip
+    if "prates" in fits:
+        rates = fits["prates"].derived["language_rates"]
+        section.tables.insert(
+            4, Table("prates_language_rates", "Prates: posterior shares per language (rate model)", rates,
+                     ["language", "outcome", "mean", "hdi_low", "hdi_high"])
+        )
+    slope_rows = slopes[slopes["parameter"] == "slope"].astype({"group": str})
+    section.figures.append(
+        Figure("calibration_slopes", "Calibration slope per language",
+               figures.forest(slope_rows, estimate="mean", low="hdi_low", high="hdi_high", label="group",
+                              reference=0.0, xlabel="slope on logit(BLS female share)"),
+               f"Posterior means and {_pct(s.level)} HDIs; 1 would follow BLS fully, 0 not at all.")
+    )
+    both = pd.concat(
+        [side.assign(method="bootstrap", value=side["observed_p_s"], low=side["ci_low"], high=side["ci_high"]),
+         side.assign(method="posterior", value=side["posterior_mean"], low=side["hdi_low"], high=side["hdi_high"])],
+        ignore_index=True,
+    ).astype({"system": str, "subset": str})  # fmt: skip
+    section.figures.append(
+        Figure("tgbi_posterior", "TGBI: posterior intervals beside the bootstrap, by system and set",
+               figures.forest(both, estimate="value", low="low", high="high", label="subset", group="method",
+                              panel="system", xlabel="P_S"),
+               "Bootstrap: observed P_S with its item-bootstrap interval; posterior: mean and HDI.")
+    )
+    section.provenance = {name: fit.provenance.to_dict() for name, fit in fits.items()}
+    return section
+
+
+BUILDERS: dict[str, Callable[[Settings], Section]] = {
+    "tgbi": tgbi_section,
+    "prates": prates_section,
+    "optimal": optimal_section,
+    "winomt": winomt_section,
+    "models": models_section,
+}
+
+
+def build_section(study: str, settings: Settings) -> Section:
+    """The section of one study (``tgbi``, ``prates``, ``optimal``, ``winomt`` or ``models``)."""
+    from stats_mtbias._validation import check_choice
+
+    check_choice(study, STUDIES, "study")
+    return BUILDERS[study](settings)
+
+

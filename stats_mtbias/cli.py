@@ -18,7 +18,7 @@ import warnings
 from pathlib import Path
 
 from stats_mtbias import __version__
-from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError
+from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError, UsageError
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -121,6 +121,11 @@ def build_parser() -> argparse.ArgumentParser:
     wino.add_argument("--correction", choices=("holm", "bh", "none"), default="holm")
     wino.add_argument("--judgements", metavar="FILE", help="your own readings: CSV item,system,language,gender")
     wino.add_argument(
+        "--translations", metavar="FILE", help="your own outputs: 'source ||| translation' lines (with --lang and --system)"
+    )
+    wino.add_argument("--lang", help="target language of --translations (ar,de,es,fr,he,it,ru,uk)")
+    wino.add_argument("--system", help="name of the system of --translations")
+    wino.add_argument(
         "--use-pronoun",
         action="store_true",
         help="de/fr: let the translated pronoun override the entity's words (as the annotators read)",
@@ -128,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     shown_w = wino.add_mutually_exclusive_group()
     shown_w.add_argument("--compare", action="store_true", help="paired comparisons of systems per language")
     shown_w.add_argument("--validate", action="store_true", help="agreement of the automatic reading with the human labels")
+    shown_w.add_argument(
+        "--corrected", action="store_true", help="Acc corrected for misreading, from each language's human-labelled sample"
+    )
     wino.set_defaults(handler=_run_winomt)
 
     model = sub.add_parser("model", help="hierarchical Bayesian models (PyMC) of female-translation rates")
@@ -304,7 +312,19 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         columns = ["file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa"]
         method = f"automatic reading ({args.aligner} alignment + per-language readers) vs native speakers; Wilson intervals"
     else:
-        if args.judgements:
+        if args.translations:
+            from stats_mtbias.gender.targets import LANGUAGES
+
+            if not args.lang or not args.system:
+                raise UsageError("--translations needs --lang (the target language) and --system (a name for the system)")
+            if args.lang not in LANGUAGES:
+                raise UsageError(f"--lang must be one of {', '.join(sorted(LANGUAGES))}; got {args.lang!r}")
+            languages = [args.lang]
+            judgements = winomt_reading.judge(store, args.system, args.lang, items, method=args.aligner,
+                                              use_pronoun=args.use_pronoun, path=args.translations)  # fmt: skip
+            reasons = judgements["reason"].replace("", "read").value_counts()
+            notes.append(f"{args.translations}: " + ", ".join(f"{k} {v}" for k, v in reasons.items()))
+        elif args.judgements:
             judgements = winomt.read_user_judgements(args.judgements, items)
         else:
             systems = [s.strip() for s in args.systems.split(",") if s.strip()]
@@ -326,7 +346,14 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         estimates, comparisons = winomt.analyse(
             judgements, n_boot=args.n_boot, seed=args.seed, level=args.level, correction=args.correction
         )
-        if args.compare:
+        if args.corrected:
+            pairs = winomt_reading.labelled_pairs(store, items, method=args.aligner, use_pronoun=args.use_pronoun)
+            frame = winomt.corrected_accuracy(estimates, pairs, n_draws=args.n_boot, seed=args.seed, level=args.level)
+            columns = list(frame.columns)
+            missing = sorted(set(languages) - set(frame["language"]))
+            if missing:
+                notes.append(f"no human labels for {', '.join(missing)}: no corrected Acc")
+        elif args.compare:
             frame, columns = (
                 comparisons,
                 ["language", "system_a", "system_b", "metric", "diff", "ci_low", "ci_high", "p_value", "method", "p_adjusted"],
@@ -340,8 +367,9 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
             "McNemar exact (accuracies) and paired bootstrap (F1, ΔG, ΔS) between systems"
         )
     data = dict(sorted(store.used.items()))
-    if args.judgements:
-        data[str(args.judgements)] = sha256_file(args.judgements)
+    for user_file in (args.judgements, args.translations):
+        if user_file:
+            data[str(user_file)] = sha256_file(user_file)
     provenance = Provenance(
         method=method, data=data, n_boot=None if args.validate else args.n_boot, seed=args.seed, level=args.level,
         options={"aligner": args.aligner, "languages": languages, "readers": "stats_mtbias.gender.targets",

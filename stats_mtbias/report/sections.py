@@ -366,12 +366,13 @@ def winomt_section(settings: Settings) -> Section:
         adj = pd.concat(adj, ignore_index=True)
         estimates, comparisons = winomt.analyse(base, n_boot=s.n_boot, seed=s.seed, level=s.level)
         adjective = winomt.adjective_effect(base, adj, level=s.level)
-        validation = []
         annotation_files = sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/"))
-        for relpath in s.iterate(annotation_files, "WinoMT: human labels"):
-            res = winomt_reading.validate(store, store.path(relpath), items)
-            validation.append({k: v for k, v in res.items() if k != "confusion"})
-    validation = pd.DataFrame(validation)
+        results = [winomt_reading.validate(store, store.path(relpath), items)
+                   for relpath in s.iterate(annotation_files, "WinoMT: human labels")]  # fmt: skip
+        corrected = winomt.corrected_accuracy(
+            estimates, winomt_reading.pairs_of(results), n_draws=s.n_boot, seed=s.seed, level=s.level
+        )
+    validation = pd.DataFrame([{k: v for k, v in r.items() if k not in ("confusion", "pairs")} for r in results])
     accounting = (
         base.assign(outcome=base["reason"].replace("", "read")).groupby(["system", "language", "outcome"]).size()
         .rename("items").reset_index()
@@ -391,6 +392,12 @@ def winomt_section(settings: Settings) -> Section:
         "The automatic reading is checked against native speakers' labels of 100-translation samples: agreement with "
         "a Wilson interval and Cohen's κ. Languages where agreement is low (German, French) carry a reading error "
         "that the intervals above do not include.",
+        "Acc corrected for misreading: with p1 = P(human reads it right | automatic reading right) and p0 = P(human "
+        "reads it right | automatic reading wrong) from a language's labelled sample, Acc_corrected = Acc·p1 + "
+        "(1 − Acc)·p0; the interval draws p1 and p0 from their Jeffreys posteriors, so the uncertainty of the "
+        "confusion matrix is carried in. It assumes the reader errs on every system of a language as on the "
+        "labelled sample. The German and French annotators mostly labelled the gender of the translated pronoun, "
+        "so their corrected Acc measures that reading.",
     ]
     cols = ["system", "language", "n", "n_unknown", "acc", "acc_ci_low", "acc_ci_high", "delta_g", "delta_g_ci_low",
             "delta_g_ci_high", "acc_pro", "acc_anti", "delta_s", "delta_s_ci_low", "delta_s_ci_high"]  # fmt: skip
@@ -401,6 +408,9 @@ def winomt_section(settings: Settings) -> Section:
               digits=3),
         Table("estimates", "Acc, ΔG and ΔS per system and language", estimates, cols,
               f"Percent; {_pct(s.level)} stratified bootstrap intervals.", digits=2),
+        Table("corrected", "Acc corrected for the automatic reader's errors", corrected, list(corrected.columns),
+              f"Percent; {_pct(s.level)} intervals from {s.n_boot:,} draws carrying the uncertainty of the "
+              "human-labelled confusion (Jeffreys posteriors). Languages without labels have no row.", digits=2),
         Table("comparisons", "Paired comparisons of systems on the same language", comparisons,
               list(comparisons.columns), f"p_adjusted: Holm over the family of all {n_comparisons} rows.", digits=3),
         Table("adjectives", "“+Adj”: a stereotypical adjective before the entity (anti-stereotypical items)", adjective,

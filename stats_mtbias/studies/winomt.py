@@ -169,3 +169,80 @@ def adjective_effect(base: pd.DataFrame, adjective: pd.DataFrame, *, level: floa
              "wrong_wrong": ww, "p_mcnemar": float(sign_test_pvalue(wr, rw, "two-sided"))}
         )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def corrected_accuracy(
+    estimates: pd.DataFrame,
+    pairs: pd.DataFrame,
+    *,
+    n_draws: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """Acc corrected for the automatic reader's errors, from a language's human-labelled sample.
+
+    In the labelled sample each translation is correct by the automatic reading
+    (``automatic == gold``) or not, and correct by the human reading (``human ==
+    gold``) or not. With p1 = P(human-correct | automatic-correct) and p0 =
+    P(human-correct | automatic-wrong), the accuracy a native speaker would give is
+
+        Acc_corrected = Acc · p1 + (1 − Acc) · p0,
+
+    the predictive-value correction, valid when the labelled translations are a
+    random sample of the outputs the reading was applied to (for other systems of
+    the same language it assumes the reader errs on them as it does on the
+    sample). The interval carries both uncertainties: p1 and p0 are drawn from
+    their Jeffreys posteriors Beta(x + ½, n − x + ½) given the labelled counts, Acc
+    from Beta(k + ½, n − k + ½) given the items, and the `level` percentile
+    interval of the `n_draws` corrected values is reported.
+
+    Parameters
+    ----------
+    estimates : DataFrame
+        From :func:`analyse`: ``system, language, n, acc`` (Acc in percent).
+    pairs : DataFrame
+        ``language, item, gold, human, automatic``: the labelled rows (``pairs`` of
+        :func:`~stats_mtbias.studies.winomt_reading.validate`, one file's or several
+        concatenated; rows repeated across files should be dropped first).
+    n_draws : int
+        Monte Carlo draws of the interval.
+    seed : int
+        Seed of the draws.
+
+    Returns
+    -------
+    DataFrame
+        ``system, language, n, acc, acc_corrected, ci_low, ci_high, n_labelled,
+        p_human_correct_given_auto_correct, p_human_correct_given_auto_wrong``, in
+        percent, for every (system, language) whose language has labelled rows.
+    """
+    level = check_level(level)
+    n_draws = check_positive_int(n_draws, "n_draws")
+    rng = np.random.default_rng(seed)
+    rows = []
+    for language, sample in pairs.groupby("language", sort=False):
+        auto_right = (sample["automatic"] == sample["gold"]).to_numpy()
+        human_right = (sample["human"] == sample["gold"]).to_numpy()
+        n1, n0 = int(auto_right.sum()), int((~auto_right).sum())
+        x1, x0 = int(human_right[auto_right].sum()), int(human_right[~auto_right].sum())
+        for _, est in estimates[estimates["language"] == language].iterrows():
+            n = int(est["n"])
+            k = round(est["acc"] * n / 100)
+            acc = k / n
+            if n1 and n0:
+                p1, p0 = x1 / n1, x0 / n0
+                point = acc * p1 + (1 - acc) * p0
+                acc_draw = rng.beta(k + 0.5, n - k + 0.5, n_draws)
+                p1_draw = rng.beta(x1 + 0.5, n1 - x1 + 0.5, n_draws)
+                p0_draw = rng.beta(x0 + 0.5, n0 - x0 + 0.5, n_draws)
+                low, high = np.quantile(acc_draw * p1_draw + (1 - acc_draw) * p0_draw, [(1 - level) / 2, (1 + level) / 2])
+            else:  # the sample has no right (or no wrong) automatic readings: nothing to correct with
+                p1 = x1 / n1 if n1 else np.nan
+                p0 = x0 / n0 if n0 else np.nan
+                point = low = high = np.nan
+            rows.append(
+                {"system": est["system"], "language": language, "n": n, "acc": 100 * acc, "acc_corrected": 100 * point,
+                 "ci_low": 100 * low, "ci_high": 100 * high, "n_labelled": len(sample),
+                 "p_human_correct_given_auto_correct": 100 * p1, "p_human_correct_given_auto_wrong": 100 * p0}
+            )  # fmt: skip
+    return pd.DataFrame(rows)

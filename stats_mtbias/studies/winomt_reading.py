@@ -114,10 +114,17 @@ def judge(
     adjectives: bool = False,
     method: str = "fastalign",
     use_pronoun: bool = False,
+    path: str | Path | None = None,
 ):
-    """Judgement table of one shipped translation file: item, gold, stereotype, gender, reason."""
+    """Judgement table of one translation file: item, gold, stereotype, gender, reason.
+
+    The shipped file of `system` and `language`, or, with `path`, a user's own
+    ``source ||| translation`` file (matched to the items by source sentence; the
+    shipped bitext of the language is used as extra alignment data).
+    """
     relpath = f"winomt/translations/{system}/{'adj.' if adjectives else ''}en-{language}.txt"
-    table = winomt_data.read_translations(store.path(relpath), items, adjectives=adjectives)
+    source_file = store.path(relpath) if path is None else Path(path)
+    table = winomt_data.read_translations(source_file, items, adjectives=adjectives)
     ok = (table["reason"] == "").to_numpy()
     merged = items.merge(table[["item", "source", "translation", "reason"]], on="item")
     sources = merged.loc[ok, "source"].tolist()
@@ -131,6 +138,28 @@ def judge(
     merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
     merged["system"], merged["language"] = system, language
     return merged
+
+
+def labelled_pairs(
+    store: DataStore, items: pd.DataFrame, *, method: str = "fastalign", use_pronoun: bool = False
+) -> pd.DataFrame:
+    """Every human-labelled translation with its automatic reading: ``language, file, item, gold, human, automatic``.
+
+    Some annotation files label the same translations twice (``fr.in`` and
+    ``fr.in1``, two Russian files): a translation labelled in several files is
+    kept once (the first file in name order), so no label is counted twice.
+    """
+    from stats_mtbias.datasets.registry import manifest
+
+    files = sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/"))
+    return pairs_of([validate(store, store.path(p), items, method=method, use_pronoun=use_pronoun) for p in files])
+
+
+def pairs_of(results: list[dict]) -> pd.DataFrame:
+    """The labelled pairs of several :func:`validate` results, each translation once (see :func:`labelled_pairs`)."""
+    frames = [r["pairs"].assign(language=r["language"], file=r["file"]) for r in results if r["pairs"] is not None]
+    pairs = pd.concat(frames, ignore_index=True)
+    return pairs.drop_duplicates(["language", "item", "translation"], keep="first").reset_index(drop=True)
 
 
 def _language_of(name: str) -> str | None:
@@ -154,7 +183,9 @@ def validate(
 
     Rows whose label is not one of M/F/N (empty, "M/N", …) are counted and left
     out. Returns ``file, language, n_rows, n_labelled, agreement, ci_low,
-    ci_high, kappa`` and ``confusion`` (DataFrame: human rows × automatic columns).
+    ci_high, kappa``, ``confusion`` (DataFrame: human rows × automatic columns)
+    and ``pairs`` (DataFrame ``item, gold, human, automatic``: one row per labelled
+    translation, for :func:`stats_mtbias.studies.winomt.corrected_accuracy`).
     """
     path = Path(path)
     language = _language_of(path.name)
@@ -177,7 +208,8 @@ def validate(
         raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path) from None
     result = {"file": path.name, "language": language, "n_rows": len(rows), "n_labelled": len(labelled)}
     if not labelled or language is None:
-        return {**result, "agreement": np.nan, "ci_low": np.nan, "ci_high": np.nan, "kappa": np.nan, "confusion": None}
+        return {**result, "agreement": np.nan, "ci_low": np.nan, "ci_high": np.nan, "kappa": np.nan, "confusion": None,
+                "pairs": None}  # fmt: skip
     index, sentences, human = zip(*labelled)
     src = items.set_index("item").loc[list(index)]
     auto = read_pairs(src["sentence"].tolist(), src["entity_index"].to_numpy(), list(sentences), language,
@@ -186,5 +218,7 @@ def validate(
     agree = int(np.sum(human == auto))
     ci = wilson_interval(agree, len(human))
     confusion = pd.crosstab(pd.Series(human, name="human"), pd.Series(auto, name="automatic"))
+    pairs = pd.DataFrame({"item": list(index), "translation": list(sentences), "gold": src["gold"].to_numpy(),
+                          "human": human, "automatic": auto})  # fmt: skip
     return {**result, "agreement": agree / len(human), "ci_low": float(ci.low), "ci_high": float(ci.high),
-            "kappa": cohens_kappa(human, auto), "confusion": confusion}  # fmt: skip
+            "kappa": cohens_kappa(human, auto), "confusion": confusion, "pairs": pairs}  # fmt: skip

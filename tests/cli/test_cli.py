@@ -156,3 +156,40 @@ def test_winomt_records_on_shipped_translations(capsys, data_dir):
     for metric in ("acc", "delta_g", "delta_s"):
         assert google[f"{metric}_ci_low"] <= google[metric] <= google[f"{metric}_ci_high"]
     assert google["delta_g"] == pytest.approx(google["f1_male"] - google["f1_female"])
+
+
+@pytest.mark.slow
+def test_winomt_users_own_translations_and_corrected_acc(capsys, data_dir, tmp_path):
+    pytest.importorskip("thot")
+    shipped = (data_dir / "winomt/translations/google/en-es.txt").read_text("utf-8").splitlines()
+    mine = tmp_path / "mine.es.txt"
+    mine.write_text("\n".join(shipped[:60]) + "\n", "utf-8")
+    records, err = run_json(
+        capsys, "winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "es", "--system", "mine",
+        "--n-boot", "200", "--format", "json",
+    )  # fmt: skip
+    (row,) = records
+    assert row["system"] == "mine" and row["language"] == "es" and row["n"] == 3888
+    # Every item is accounted for: the 3,828 items the file lacks are unknown, as the provenance's file is listed.
+    assert row["n_unknown"] >= 3828
+    assert str(mine) in json.loads(err.split("provenance: ", 1)[1])["data"]
+    records, _ = run_json(
+        capsys, "winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google", "--corrected",
+        "--n-boot", "500", "--format", "json",
+    )  # fmt: skip
+    (google,) = records
+    expected = google["acc"] / 100 * google["p_human_correct_given_auto_correct"] + (
+        1 - google["acc"] / 100
+    ) * google["p_human_correct_given_auto_wrong"]
+    assert google["acc_corrected"] == pytest.approx(expected)
+    assert google["ci_low"] < google["acc_corrected"] < google["ci_high"]
+    assert google["n_labelled"] == 99
+
+
+def test_winomt_translations_need_lang_and_system(capsys, tmp_path, data_dir):
+    mine = tmp_path / "mine.txt"
+    mine.write_text("A ||| B\n", "utf-8")
+    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "es"]) == 64
+    assert "--translations needs --lang" in capsys.readouterr().err
+    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "nl", "--system", "x"]) == 64
+    assert "--lang must be one of" in capsys.readouterr().err

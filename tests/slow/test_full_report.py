@@ -128,6 +128,8 @@ def test_tables_equal_the_api_before_rounding(built, data_dir):
     checked = winomt_reading.validate(store, human, items)
     mine = validation[validation["file"] == "es.in__es.in.csv"].iloc[0]
     assert mine["agreement"] == checked["agreement"] and mine["kappa"] == checked["kappa"]
+    pairs = winomt_reading.labelled_pairs(store, items)
+    _same(_csv(out, "winomt", "corrected"), winomt.corrected_accuracy(report_est, pairs, n_draws=N_BOOT, seed=SEED))
     # The calibration model refitted with the same seed gives the same posterior summary.
     calib = models.run("prates", model="calibration", data_dir=data_dir, draws=DRAWS, tune=DRAWS, seed=SEED)
     _same(_csv(out, "models", "calibration_summary").fillna({"group": ""}), calib.summary.fillna({"group": ""}))

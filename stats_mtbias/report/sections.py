@@ -490,8 +490,8 @@ def models_section(settings: Settings) -> Section:
         "Posterior P_S is predicted for a new sample of lexicon items (item effects redrawn), the question the item "
         "bootstrap answers, and is shown beside the bootstrap.",
         f"Sampler nutpie, {s.chains} chains × ({s.tune} tuning + {s.draws} draws), seed {s.seed}; intervals are "
-        f"{_pct(s.level)} highest-density intervals. Diagnostics are enforced: R-hat ≤ 1.01, bulk and tail ESS ≥ 100 "
-        "per chain, no divergences; a fit that fails is named below.",
+        f"{_pct(s.level)} highest-density intervals. Diagnostics are enforced: R-hat ≤ 1.01, bulk and tail ESS ≥ 400, "
+        "no divergences; a fit that fails is named below.",
     ]
     diagnostics = pd.DataFrame([_diagnostics_row(name, fit) for name, fit in fits.items()])
     shown = ["slope", "intercept", "pct_female_at_parity", "mu_slope", "sd_slope"]

@@ -55,7 +55,16 @@ def entity_positions(sentence: str, entity_index: int) -> tuple[list[int], list[
 
 
 def read_pairs(
-    sources, entity_indices, translations, language, *, extra=None, method="fastalign", cache=True, use_pronoun=False
+    sources,
+    entity_indices,
+    translations,
+    language,
+    *,
+    extra=None,
+    method="fastalign",
+    cache=True,
+    use_pronoun=False,
+    alignments=None,
 ) -> list[str]:
     """The entity's gender in every translation (``unknown`` where it is empty).
 
@@ -66,10 +75,13 @@ def read_pairs(
     native annotators labelled the samples; it raises agreement with them (de .55
     → .76, fr .70 → .84) but measures the pronoun's translation, not the entity's,
     and inflates Acc (Google de 82% instead of about 60%), so it is only an option.
+    `alignments` (from :func:`stats_mtbias.alignment.align` on the tokenized pairs)
+    skips the aligner, e.g. to time the stages apart.
     """
     src = [tokenize(s) for s in sources]
     trg = [tokenize(t) if t else [] for t in translations]
-    alignments = align(src, trg, method=method, extra=extra, cache=cache)
+    if alignments is None:
+        alignments = align(src, trg, method=method, extra=extra, cache=cache)
     read = reader(language)
     pronouns = TARGET_PRONOUNS.get(language, {}) if use_pronoun and language in PRONOUN_LANGUAGES else {}
     out = []

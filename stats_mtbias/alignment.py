@@ -41,8 +41,11 @@ def word_tokens(sentence: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _key(method: str, heuristic: str, iterations: int, src, trg) -> str:
-    digest = hashlib.sha256(json.dumps([method, heuristic, iterations, src, trg], ensure_ascii=False).encode("utf-8"))
+def _key(method: str, heuristic: str, iterations: int, src, trg, extra=None) -> str:
+    # The extra training text changes the alignments, so it is part of the key.
+    digest = hashlib.sha256(
+        json.dumps([method, heuristic, iterations, src, trg, extra], ensure_ascii=False).encode("utf-8")
+    )
     return digest.hexdigest()[:32]
 
 
@@ -83,7 +86,8 @@ def align(
     path = None
     if cache:
         base = default_cache_dir() if cache is True else Path(cache)
-        path = base / "alignments" / f"{_key(method, heuristic, iterations, low_src, low_trg)}.json"
+        extra_key = None if extra is None else [list(map(list, extra[0])), list(map(list, extra[1]))]
+        path = base / "alignments" / f"{_key(method, heuristic, iterations, low_src, low_trg, extra_key)}.json"
         if path.exists():
             return [np.asarray(a, dtype=int).reshape(-1, 2) for a in json.loads(path.read_text("utf-8"))]
     train_src, train_trg = list(low_src), list(low_trg)

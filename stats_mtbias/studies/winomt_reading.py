@@ -10,7 +10,10 @@ with agreement, Cohen's κ, the confusion matrix and Wilson intervals.
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -142,10 +145,19 @@ def judge(
     sources = merged.loc[ok, "source"].tolist()
     # "+Adj" sources carry the adjective: recompute the entity's word index in them.
     indices = merged.loc[ok, "entity_index"].to_numpy() + (1 if adjectives else 0)
+    translations = merged.loc[ok, "translation"].tolist()
     genders = np.full(len(merged), "unknown", dtype=object)
-    genders[ok] = read_pairs(sources, indices, merged.loc[ok, "translation"].tolist(), language,
-                             extra=_bitext(store, language, items, skip=relpath), method=method,
-                             use_pronoun=use_pronoun)  # fmt: skip
+    cached = _readings_path(store, language, relpath, adjectives, method, use_pronoun) if path is None else None
+    if cached is not None and cached.exists():
+        genders[ok] = json.loads(cached.read_text("utf-8"))
+    else:
+        links = _shipped_alignments(store, language, items, sources, translations, method)
+        extra = _bitext(store, language, items, skip=relpath) if links is None else None
+        genders[ok] = read_pairs(sources, indices, translations, language, extra=extra, method=method,
+                                 use_pronoun=use_pronoun, alignments=links)  # fmt: skip
+        if cached is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_text(json.dumps(genders[ok].tolist()), "utf-8")
     merged["gender"] = genders
     merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
     merged["system"], merged["language"] = system, language
@@ -172,6 +184,107 @@ def pairs_of(results: list[dict]) -> pd.DataFrame:
     frames = [r["pairs"].assign(language=r["language"], file=r["file"]) for r in results if r["pairs"] is not None]
     pairs = pd.concat(frames, ignore_index=True)
     return pairs.drop_duplicates(["language", "item", "translation"], keep="first").reset_index(drop=True)
+
+
+def _annotation_rows(path: Path, items: pd.DataFrame) -> tuple[list, list[tuple[int, str, str]]]:
+    """Every row of a human-annotation CSV, and the labelled ones as (item, translation, label)."""
+    rows, labelled = [], []
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            reader_ = csv.reader(handle)
+            next(reader_, None)  # header
+            for row in reader_:
+                rows.append(row)
+                if len(row) < 5 or not row[0].strip().isdigit():
+                    continue
+                item = int(row[0])
+                if item >= len(items):
+                    raise DataError(f"Index {item} is not a line of en.txt (0–{len(items) - 1})", path, reader_.line_num)
+                label = HUMAN.get(row[4].strip().lower())
+                if label is not None:
+                    labelled.append((item, row[2], label))
+    except UnicodeDecodeError as exc:
+        raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path) from None
+    return rows, labelled
+
+
+_LANGUAGE_LINKS: dict[tuple[str, str, str], dict] = {}
+
+
+def _language_links(store: DataStore, language: str, items: pd.DataFrame, method: str) -> dict:
+    """Alignments of every shipped pair into `language`, trained together once: (src tokens, trg tokens) -> links.
+
+    The union of all systems' translations, the "+Adj" files and the human-labelled
+    samples is the same training text for each of them, so one alignment run (cached
+    on disk by content) serves the whole language instead of one run per file.
+    """
+    from stats_mtbias.datasets.registry import manifest
+
+    key = (str(store.root), language, method)
+    if key not in _LANGUAGE_LINKS:
+        src, trg = [], []
+        for _system, lang, adjectives, relpath in winomt_data.translation_files():
+            if lang != language:
+                continue
+            table = winomt_data.read_translations(store.path(relpath), items, adjectives=adjectives)
+            ok = table["reason"] == ""
+            src += table.loc[ok, "source"].tolist()
+            trg += table.loc[ok, "translation"].tolist()
+        sentences = items.set_index("item")["sentence"]
+        for relpath in sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/")):
+            if _language_of(Path(relpath).name) == language:
+                for item, translation, _label in _annotation_rows(store.path(relpath), items)[1]:
+                    src.append(sentences[item])
+                    trg.append(translation)
+        src_tokens = [tuple(tokenize(x)) for x in src]
+        trg_tokens = [tuple(tokenize(x)) if x else () for x in trg]
+        links = align(src_tokens, trg_tokens, method=method)
+        _LANGUAGE_LINKS[key] = dict(zip(zip(src_tokens, trg_tokens), links))
+    return _LANGUAGE_LINKS[key]
+
+
+def _shipped_alignments(store, language, items, sources, translations, method):
+    """The language-wide alignments of these pairs, or None if one of them is not shipped (a user's own file)."""
+    links = _language_links(store, language, items, method)
+    out = [links.get((tuple(tokenize(s)), tuple(tokenize(t)) if t else ())) for s, t in zip(sources, translations)]
+    return None if any(a is None for a in out) else out
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """sha256 of the code that turns a translation into a gender (aligner, readers, this module)."""
+    import stats_mtbias.alignment
+    import stats_mtbias.gender.targets
+
+    files = [Path(__file__), Path(stats_mtbias.alignment.__file__)]
+    files += sorted(Path(stats_mtbias.gender.targets.__file__).parent.glob("*.py"))
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def _readings_path(store: DataStore, language: str, relpath: str, adjectives: bool, method: str, use_pronoun: bool):
+    """Cache file of one shipped file's readings.
+
+    The key holds everything the readings depend on: the code (aligner, readers),
+    the options, en.txt, and every shipped file of the language, since they are
+    the alignment's training text. A changed file or reader makes a new key.
+    """
+    from stats_mtbias.datasets.registry import default_cache_dir, manifest
+
+    inputs = sorted(
+        p for p in manifest()
+        if p == winomt_data.ITEMS
+        or (p.startswith("winomt/translations/") and p.endswith(f"en-{language}.txt"))
+        or (p.startswith("winomt/data/human_annotations/") and _language_of(Path(p).name) == language)
+    )  # fmt: skip
+    for relpath_ in inputs:
+        if relpath_ not in store.used:
+            store.path(relpath_)  # records the file's sha256
+    digests = [(p, store.used[p]) for p in inputs]
+    material = json.dumps([_code_digest(), language, relpath, adjectives, method, use_pronoun, digests])
+    return default_cache_dir() / "readings" / f"{hashlib.sha256(material.encode('utf-8')).hexdigest()[:32]}.json"
 
 
 def _language_of(name: str) -> str | None:
@@ -201,31 +314,17 @@ def validate(
     """
     path = Path(path)
     language = _language_of(path.name)
-    rows, labelled = [], []
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            reader_ = csv.reader(handle)
-            next(reader_, None)  # header
-            for row in reader_:
-                rows.append(row)
-                if len(row) < 5 or not row[0].strip().isdigit():
-                    continue
-                item = int(row[0])
-                if item >= len(items):
-                    raise DataError(f"Index {item} is not a line of en.txt (0–{len(items) - 1})", path, reader_.line_num)
-                label = HUMAN.get(row[4].strip().lower())
-                if label is not None:
-                    labelled.append((item, row[2], label))
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path) from None
+    rows, labelled = _annotation_rows(path, items)
     result = {"file": path.name, "language": language, "n_rows": len(rows), "n_labelled": len(labelled)}
     if not labelled or language is None:
         return {**result, "agreement": np.nan, "ci_low": np.nan, "ci_high": np.nan, "kappa": np.nan, "confusion": None,
                 "pairs": None}  # fmt: skip
     index, sentences, human = zip(*labelled)
     src = items.set_index("item").loc[list(index)]
+    links = _shipped_alignments(store, language, items, src["sentence"].tolist(), list(sentences), method)
     auto = read_pairs(src["sentence"].tolist(), src["entity_index"].to_numpy(), list(sentences), language,
-                      extra=_bitext(store, language, items), method=method, use_pronoun=use_pronoun)  # fmt: skip
+                      extra=_bitext(store, language, items) if links is None else None, method=method,
+                      use_pronoun=use_pronoun, alignments=links)  # fmt: skip
     human, auto = np.array(human, dtype=object), np.array(auto, dtype=object)
     agree = int(np.sum(human == auto))
     ci = wilson_interval(agree, len(human))

@@ -1,6 +1,7 @@
 """Target-language gender readers on hand-written sentences; alignment; validation against people."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 pytest.importorskip("thot")
@@ -78,6 +79,35 @@ def test_alignment_links_the_entity(tmp_path):
     again = align(src, trg, cache=tmp_path)  # from the cache, identical
     assert all(np.array_equal(a, b) for a, b in zip(links, again))
     assert list((tmp_path / "alignments").glob("*.json"))
+    # Other training text gives other alignments: it is part of the cache key, never served stale.
+    extra = ([tokenize("The nurse slept .")] * 5, [tokenize("Die Krankenschwester schlief .")] * 5)
+    align(src, trg, cache=tmp_path, extra=extra)
+    assert len(list((tmp_path / "alignments").glob("*.json"))) == 2
+
+
+@pytest.mark.slow
+def test_judge_caches_readings_by_content_and_code(data_dir, tmp_path, monkeypatch):
+    from stats_mtbias.datasets import winomt
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.studies import winomt_reading
+
+    monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path))
+    store = open_store(data_dir)
+    items = winomt.read_items(store)
+    first = winomt_reading.judge(store, "google", "es", items)
+    (cached,) = (tmp_path / "readings").glob("*.json")
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the cached readings were not used")
+
+    monkeypatch.setattr(winomt_reading, "read_pairs", fail)
+    again = winomt_reading.judge(store, "google", "es", items)
+    pd.testing.assert_frame_equal(first, again)
+    # Another option is another key: computed afresh, not served from the default reading's cache.
+    with pytest.raises(AssertionError, match="cached readings were not used"):
+        winomt_reading.judge(store, "google", "es", items, use_pronoun=True)
+    key = winomt_reading._readings_path(store, "es", "winomt/translations/google/en-es.txt", False, "fastalign", False)
+    assert key == cached
 
 
 def test_validation_against_native_speakers(data_dir):

@@ -45,6 +45,8 @@ def run(
     formats: Sequence[str] = FORMATS,
 ) -> tuple[Report, pd.DataFrame, list[Path]]:
     """Build the report and write it into `out` (see :mod:`stats_mtbias.report.render` for the layout)."""
+    # Refuse a bad format before the studies run (they take minutes), not after.
+    formats = [check_choice(f, FORMATS, "format") for f in formats]
     report, timing = build_report(studies, settings)
     written = write_report(report, out, formats)
     return report, timing, written

@@ -330,6 +330,26 @@ def _compare(translated: np.ndarray, reference: np.ndarray, level: float) -> dic
     return out
 
 
+def _reference_cells(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFrame:
+    cells = _cell_shares(judgements)
+    ref = prates_data.match_reference(judgements, bls)
+    return cells.join(ref[["female_share", "category", "category_female_share"]], on="item")
+
+
+def _per_occupation(cells: pd.DataFrame) -> pd.DataFrame:
+    # Each language counts once in an occupation's translated share.
+    return cells.groupby("item", sort=False).agg(share=("share", "mean"), reference=("female_share", "first"))
+
+
+def occupation_shares(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFrame:
+    """Per occupation: ``share`` (translated female share, mean over languages) and ``reference`` (BLS), as fractions.
+
+    The occupations :func:`reference_comparison` compares at the occupation
+    level: those without a BLS share or an identified output are left out.
+    """
+    return _per_occupation(_reference_cells(judgements, bls)).dropna()
+
+
 def reference_comparison(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     """Translated female share against BLS participation, per occupation and per category.
 
@@ -341,13 +361,11 @@ def reference_comparison(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: 
     category participation. One row per language and for all languages together.
     """
     level = check_level(level)
-    cells = _cell_shares(judgements)
-    ref = prates_data.match_reference(judgements, bls)
-    cells = cells.join(ref[["female_share", "category", "category_female_share"]], on="item")
+    cells = _reference_cells(judgements, bls)
     rows = []
     scopes = [(ALL, cells), *list(cells.groupby("language", sort=False))]
     for language, part in scopes:
-        occ = part.groupby("item", sort=False).agg(share=("share", "mean"), reference=("female_share", "first"))
+        occ = _per_occupation(part)
         ok = occ["share"].notna() & occ["reference"].notna()
         rows.append(
             {"language": language, "level": "occupation", "n_excluded": int((~ok).sum()),

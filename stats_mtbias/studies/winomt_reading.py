@@ -107,17 +107,23 @@ def read_pairs(
     return out
 
 
-def _bitext(store: DataStore, language: str, items: pd.DataFrame, skip: str | None = None):
-    """Every shipped translation into `language` (except `skip`), as extra training text."""
+def _shipped_pairs(store: DataStore, language: str, items: pd.DataFrame, *, adjectives: bool, skip: str | None = None):
+    """Source and translation of every shipped translation into `language` (with or without the "+Adj" files)."""
     src, trg = [], []
-    for _system, lang, adjectives, relpath in winomt_data.translation_files():
-        if lang != language or adjectives or relpath == skip:
+    for _system, lang, is_adj, relpath in winomt_data.translation_files():
+        if lang != language or (is_adj and not adjectives) or relpath == skip:
             continue
-        table = winomt_data.read_translations(store.path(relpath), items)
+        table = winomt_data.read_translations(store.path(relpath), items, adjectives=is_adj)
         ok = table["reason"] == ""
-        src += [tokenize(s) for s in table.loc[ok, "source"]]
-        trg += [tokenize(t) for t in table.loc[ok, "translation"]]
+        src += table.loc[ok, "source"].tolist()
+        trg += table.loc[ok, "translation"].tolist()
     return src, trg
+
+
+def _bitext(store: DataStore, language: str, items: pd.DataFrame, skip: str | None = None):
+    """Every shipped translation into `language` (except `skip`), tokenized, as extra training text."""
+    src, trg = _shipped_pairs(store, language, items, adjectives=False, skip=skip)
+    return [tokenize(s) for s in src], [tokenize(t) for t in trg]
 
 
 def judge(
@@ -222,14 +228,7 @@ def _language_links(store: DataStore, language: str, items: pd.DataFrame, method
 
     key = (str(store.root), language, method)
     if key not in _LANGUAGE_LINKS:
-        src, trg = [], []
-        for _system, lang, adjectives, relpath in winomt_data.translation_files():
-            if lang != language:
-                continue
-            table = winomt_data.read_translations(store.path(relpath), items, adjectives=adjectives)
-            ok = table["reason"] == ""
-            src += table.loc[ok, "source"].tolist()
-            trg += table.loc[ok, "translation"].tolist()
+        src, trg = _shipped_pairs(store, language, items, adjectives=True)
         sentences = items.set_index("item")["sentence"]
         for relpath in sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/")):
             if _language_of(Path(relpath).name) == language:

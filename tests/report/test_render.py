@@ -132,3 +132,14 @@ def test_settings_and_studies_are_validated():
         Settings(n_boot=0)
     with pytest.raises(UsageError, match="`study` must be one of"):
         build_section("wino", Settings())
+
+
+def test_a_bad_format_is_refused_before_any_study_runs(tmp_path, monkeypatch):
+    from stats_mtbias.report import build
+
+    def no_study(*args, **kwargs):
+        raise AssertionError("a study ran before the format was checked")
+
+    monkeypatch.setattr(build, "build_report", no_study)
+    with pytest.raises(UsageError, match="`format` must be one of"):
+        build.run(tmp_path, formats=["html", "pdf"])

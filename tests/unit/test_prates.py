@@ -177,3 +177,10 @@ def test_reference_comparison_by_hand(files, judgements):
     cat = table.loc[("Malay", "category")]
     # Cat A: 1 female of 2 (BLS 80%); Cat B: 0 of 2 (BLS 5%).
     assert cat["pct_translated"] == pytest.approx(25.0) and cat["pct_reference"] == pytest.approx(42.5)
+    # The per-occupation shares behind the occupation row (the report's scatter plot).
+    malay_only = prates.occupation_shares(judgements[judgements["language"] == "Malay"], bls)
+    assert sorted(malay_only["share"]) == [0.0, 0.0, 1.0]
+    assert sorted(malay_only["reference"]) == pytest.approx([0.045, 0.887, 0.90])
+    pooled = prates.occupation_shares(judgements, bls)
+    overall = table.loc[("all", "occupation")]
+    assert len(pooled) == overall["n"] and 100 * pooled["share"].mean() == pytest.approx(overall["pct_translated"])

@@ -23,7 +23,8 @@ from stats_mtbias.datasets.registry import default_cache_dir
 
 METHODS = ("fastalign", "eflomal")
 HEURISTICS = ("grow-diag-final-and", "grow-diag-final", "intersection", "union")
-_TOKEN = re.compile(r"[^\W\d_]+['’]|\w+(?:-\w+)*|[^\w\s]", re.UNICODE)
+# Hebrew acronyms keep their gershayim (מנכ"ל, "CEO"): split, the aligner sees only a stray ל.
+_TOKEN = re.compile(r"[\u05d0-\u05ea]+[\"\u05f4][\u05d0-\u05ea]+|[^\W\d_]+['’]|\w+(?:-\w+)*|[^\w\s]", re.UNICODE)
 
 
 def tokenize(text: str) -> list[str]:

@@ -55,7 +55,10 @@ def cell_probabilities(idata, data: ModelData, chunk: int = 200, *, new_items: n
                 z = np.swapaxes(z, 1, 2)
             effects.append((group.index, z * sd[:, None, :]))
         elif f"{group.name}_effect" in idata.posterior:
-            effects.append((group.index, _draws(idata, f"{group.name}_effect")))
+            effect = _draws(idata, f"{group.name}_effect")
+            if idata.posterior[f"{group.name}_effect"].dims[2] == "outcome":  # zero-sum effects are stored (outcome, level)
+                effect = np.swapaxes(effect, 1, 2)
+            effects.append((group.index, effect))
     n_draws = beta.shape[0]
     for start in range(0, n_draws, chunk):
         part = slice(start, min(n_draws, start + chunk))

@@ -49,6 +49,34 @@ def test_rate_model_recovers_group_rates():
     assert idata.attrs["sampler"] == "nutpie" and idata.attrs["seed"] == 1
 
 
+def test_rate_model_likelihood_is_the_multinomial():
+    # The hand-written categorical logit must equal scipy's multinomial pmf under a softmax, coefficient included.
+    from scipy.stats import multinomial
+
+    rng = np.random.default_rng(5)
+    counts = rng.integers(0, 4, (12, 3))
+    counts[0] = [1, 0, 0]
+    data = ModelData(
+        counts=counts, design=np.eye(3)[np.arange(12) % 3], terms=["a", "b", "c"],
+        groups=[Group("category", np.arange(12) % 4, list(range(4)), zero_sum=True),
+                Group("occupation", np.arange(12), list(range(12)))],
+        cells=pd.DataFrame({"occupation": range(12)}),
+    )  # fmt: skip
+    model = build.rate_model(data)
+    point = {k: v + rng.normal(0, 0.5, v.shape) for k, v in model.initial_point().items()}
+    # The linear predictor at `point` (random variables replaced by their values, not drawn).
+    eta_var, effect_var = model.replace_rvs_by_values([model["y"].owner.inputs[2], model["category_effect"]])
+    eta, category = model.compile_fn([eta_var, effect_var], inputs=model.value_vars, on_unused_input="ignore")(point)
+    assert np.allclose(category.sum(axis=1), 0)  # zero-sum over the categories
+    by_hand = point["beta"][np.arange(12) % 3] + category.T[np.arange(12) % 4]
+    by_hand = by_hand + point["z_occupation"] * np.exp(point["sd_occupation_log__"])
+    assert np.allclose(eta, np.column_stack([by_hand, np.zeros(12)]))
+    prob = np.exp(eta) / np.exp(eta).sum(axis=1, keepdims=True)
+    expected = sum(multinomial.logpmf(c, c.sum(), p) for c, p in zip(counts, prob))
+    got = model.compile_logp(vars=[model["y"]])(point)
+    assert got == pytest.approx(expected, rel=1e-10)
+
+
 def test_calibration_model_recovers_slopes():
     rng = np.random.default_rng(2)
     n_lang, n_occ, n_cat = 6, 150, 10

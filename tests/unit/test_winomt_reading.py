@@ -45,6 +45,22 @@ def _read(language, sentence, *words):
         ("ar", "تحدث المدير مع الطبيب", ("الطبيب",), "male"),
         ("he", "היזם זיהה את פקידת הקבלה", ("פקידת",), "female"),
         ("he", "השרת נתן לפקיד מסמכים", ("לפקיד",), "male"),
+        ("he", "המוכרת ראתה את היועצת", ("היועצת",), "female"),  # segolate -ת
+        ("he", "המנהל שאל את המתכנת", ("המתכנת",), "male"),  # a masculine noun in -ת
+        ("he", "הוא פנה לרואה החשבון", ("לרואה", "החשבון"), "male"),  # construct: a feminine -ה would be -ת
+        ("he", "הלקוח שאל את איש המכירות", ("איש", "המכירות"), "male"),  # the complement is not the entity
+        ("he", "המנקה קרא לשומר כי שכח את המפתח שלו", ("המנקה",), "male"),  # written alike: the pronoun decides
+        ("he", "היזם ניגש אל המורה ושאל אותה", ("המורה",), "female"),
+        ("he", "היזם ניגש אל המורה", ("המורה",), "unknown"),  # written alike and no pronoun: no guess
+        ("he", 'הספרנית הביטה במנכ"ל', ('במנכ"ל',), "male"),  # an acronym stays one token
+        ("ar", "المأمور ساعد موظفة الإستقبال", ("موظفة", "الإستقبال"), "female"),  # construct head, not its complement
+        ("ar", "يحدق في أمين المكتبة", ("في", "أمين", "المكتبة"), "male"),
+        ("ar", "وأظهرت موظفة الاستقبال السائق", ("وأظهرت", "موظفة", "الاستقبال"), "female"),  # the verb is left out
+        ("ru", "Медсестра позвонила механику.", ("механику",), "male"),  # animate механик, not механика
+        ("ru", "Механик сказал парикмахеру, что она сделала стрижку.", ("парикмахеру",), "male"),  # another clause
+        ("ru", "Уборщик связался с плотником.", ("с", "плотником"), "male"),  # the preposition carries no gender
+        ("uk", "Двірник доручив бухгалтеру роботу.", ("Двірник",), "male"),  # only a surname in the dictionary: suffix
+        ("uk", "Лікар прийшла.", ("Лікар",), "female"),
     ],
 )
 def test_readers_on_hand_written_sentences(language, sentence, words, expected):
@@ -124,8 +140,8 @@ def test_validation_against_native_speakers(data_dir):
     assert spanish["ci_low"] < spanish["agreement"] < spanish["ci_high"] and 0.5 < spanish["kappa"] <= 1
     assert int(spanish["confusion"].to_numpy().sum()) == 99
     floors = {
-        "aws.de.in__de.in.csv": 0.5, "fr.in__fr.in.csv": 0.65, "ru.google__ru.in.csv": 0.8, "uk.google.gold__uk.in.csv": 0.8,
-        "aws.ar.in__ar.in.csv": 0.78, "he.in.csv__he.in.csv": 0.75, "google.it.in__it.in.csv": 0.84,
+        "aws.de.in__de.in.csv": 0.5, "fr.in__fr.in.csv": 0.65, "ru.google__ru.in.csv": 0.85, "uk.google.gold__uk.in.csv": 0.85,
+        "aws.ar.in__ar.in.csv": 0.85, "he.in.csv__he.in.csv": 0.85, "google.it.in__it.in.csv": 0.85,
     }  # fmt: skip
     for name, floor in floors.items():
         assert validate(store, folder / name, items)["agreement"] >= floor, name

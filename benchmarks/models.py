@@ -1,6 +1,6 @@
 """Fit times and diagnostics of the Bayesian models on the full data (prints figures; no assertion).
 
-Usage: python benchmarks/models.py [--draws 1000] [--tune 1000] [--chains 2] [--sampler nutpie] [--only prates|tgbi|calibration]
+Usage: python benchmarks/models.py [--draws 2000] [--tune 400] [--chains 2] [--sampler nutpie] [--only prates|tgbi|calibration]
 Target (issue 6): the Prates rate model (all languages, about 12,000 outputs) in at most 60 s on
 2 cores with R-hat <= 1.01 and no divergences.
 """
@@ -16,8 +16,8 @@ from stats_mtbias.studies import models
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--draws", type=int, default=1000)
-    parser.add_argument("--tune", type=int, default=1000)
+    parser.add_argument("--draws", type=int, default=2000)
+    parser.add_argument("--tune", type=int, default=400)
     parser.add_argument("--chains", type=int, default=2)
     parser.add_argument("--sampler", default="nutpie")
     parser.add_argument("--seed", type=int, default=0)

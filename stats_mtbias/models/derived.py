@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias._validation import check_level
+from stats_mtbias.models.build import one_hot_index
 from stats_mtbias.models.data import ModelData
 
 TGBI_SETS = ("informal", "formal", "impolite", "polite", "negative", "positive", "occupation")
@@ -60,9 +61,11 @@ def cell_probabilities(idata, data: ModelData, chunk: int = 200, *, new_items: n
                 effect = np.swapaxes(effect, 1, 2)
             effects.append((group.index, effect))
     n_draws = beta.shape[0]
+    columns = one_hot_index(data.design)
     for start in range(0, n_draws, chunk):
         part = slice(start, min(n_draws, start + chunk))
-        eta = np.einsum("cp,spk->sck", data.design, beta[part])
+        # A one-hot design (a language per cell) is a gather, much cheaper than the product.
+        eta = beta[part][:, columns, :] if columns is not None else np.einsum("cp,spk->sck", data.design, beta[part])
         for index, effect in effects:
             eta = eta + effect[part][:, index, :]
         full = np.concatenate([eta, np.zeros((*eta.shape[:2], 1))], axis=-1)

@@ -162,9 +162,11 @@ def posterior_predictive_check(model, idata, data, by: str, *, seed: int = 0, le
         pred = pm.sample_posterior_predictive(idata, random_seed=seed, progressbar=False)
     y = np.asarray(pred.posterior_predictive["y"])  # (chain, draw, cell[, outcome])
     y = y.reshape(-1, *y.shape[2:])
-    observed = data.counts if y.ndim == 3 else data.counts[:, :1]
+    observed = data.counts
     if y.ndim == 2:
         y = y[..., None]
+    if observed.shape[1] == 2:  # female vs male: the male count is the complement, no check of its own
+        y, observed = y[..., :1], observed[:, :1]
     labels = data.cells[by].astype(str).to_numpy()
     rows = []
     alpha = (1 - level) / 2

@@ -53,8 +53,8 @@ class Settings:
     n_boot: int = 10_000
     seed: int = 0
     level: float = 0.95
-    draws: int = 1000
-    tune: int = 1000
+    draws: int = 2000
+    tune: int = 400
     chains: int = 2
     prates_rates: bool = False
     progress: bool | None = None

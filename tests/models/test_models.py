@@ -62,7 +62,7 @@ def test_rate_model_likelihood_is_the_multinomial():
                 Group("occupation", np.arange(12), list(range(12)))],
         cells=pd.DataFrame({"occupation": range(12)}),
     )  # fmt: skip
-    model = build.rate_model(data)
+    model = build.rate_model(data, centered=("category",))
     point = {k: v + rng.normal(0, 0.5, v.shape) for k, v in model.initial_point().items()}
     # The linear predictor at `point` (random variables replaced by their values, not drawn).
     eta_var, effect_var = model.replace_rvs_by_values([model["y"].owner.inputs[2], model["category_effect"]])

@@ -27,6 +27,9 @@ def _read(language, sentence, *words):
         ("it", "L'autista gridò alla cassiera.", ("cassiera",), "female"),
         ("it", "L'autista gridò.", ("autista",), "unknown"),  # elided l' and an epicene noun
         ("it", "Ha parlato con un'infermiera.", ("infermiera",), "female"),
+        ("it", "L'investigatore voleva parlare.", ("L'", "investigatore"), "male"),  # -tore before the epicene -e
+        ("it", "L'addetto ha accusato il supervisore.", ("ha", "supervisore"), "male"),  # "ha" is no noun
+        ("it", "Si fida dell'assistente.", ("assistente",), "unknown"),
         ("fr", "L'avocat a refusé d'aider la rédactrice.", ("rédactrice",), "female"),
         ("fr", "Le médecin a appelé la secrétaire.", ("médecin",), "male"),
         ("fr", "La médecin a appelé le secrétaire.", ("médecin",), "female"),  # gender from the article

@@ -17,8 +17,9 @@ def read_with_articles(
     """Gender from the nearest article/determiner before (or among) the aligned tokens, else the noun's ending.
 
     The article decides when there is one, since nouns like "el/la guardia" or
-    "il/la giornalista" carry no gender of their own; endings are used only for
-    nouns not listed as epicene.
+    "il/la giornalista" carry no gender of their own; otherwise the noun's longest
+    matching suffix, where an epicene suffix ("-ista", "-ente", Italian "-e") gives
+    no reading.
     """
     if not positions:
         return "unknown"
@@ -31,10 +32,13 @@ def read_with_articles(
     signals = []
     for j in positions:
         word = tokens[j].lower()
-        if not word.isalpha() or any(word.endswith(e) for e in epicene):
+        # Words of one or two letters ("ha", "a", "è") that the aligner links to the entity are not nouns.
+        if not word.isalpha() or len(word) <= 2:
             continue
-        for ending, gender in endings:
-            if word.endswith(ending):
+        # The longest matching suffix decides: "-tore" (masculine) before the epicene "-e".
+        suffixes = [(e, g) for e, g in endings if word.endswith(e)] + [(e, None) for e in epicene if word.endswith(e)]
+        if suffixes:
+            gender = max(suffixes, key=lambda pair: len(pair[0]))[1]
+            if gender is not None:
                 signals.append(gender)
-                break
     return vote(signals)

@@ -19,6 +19,7 @@ ENDINGS = (
     ("trice", "female"),
     ("iera", "female"),
     ("tore", "male"),
+    ("ore", "male"),  # dottore, supervisore (feminine -essa/-trice)
     ("iere", "male"),
     ("o", "male"),
     ("a", "female"),

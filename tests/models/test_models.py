@@ -75,6 +75,8 @@ def test_rate_model_likelihood_is_the_multinomial():
     expected = sum(multinomial.logpmf(c, c.sum(), p) for c, p in zip(counts, prob))
     got = model.compile_logp(vars=[model["y"]])(point)
     assert got == pytest.approx(expected, rel=1e-10)
+    with pytest.raises(ValueError, match="`centered`: no group named nope"):
+        build.rate_model(data, centered=("nope",))
 
 
 def test_calibration_model_recovers_slopes():

@@ -10,15 +10,16 @@ sd, HDI, R-hat, bulk and tail ESS) and counts divergences; ``check`` raises a
 from __future__ import annotations
 
 import os
-import re
 import time
 import warnings
+from itertools import product
 
 import numpy as np
 import pandas as pd
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int
 from stats_mtbias.errors import ConvergenceWarning
+from stats_mtbias.models.diagnostics import convergence
 
 SAMPLERS = ("nutpie", "pymc")
 THRESHOLDS = {"r_hat": 1.01, "ess_bulk": 400, "ess_tail": 400, "divergences": 0}
@@ -86,36 +87,45 @@ def fit(
     return idata
 
 
-def _split_name(name: str) -> tuple[str, str]:
-    match = re.fullmatch(r"([^\[]+)\[(.*)\]", name)
-    return (match.group(1), match.group(2)) if match else (name, "")
-
-
 def diagnose(idata, var_names=None, *, level: float = 0.95) -> pd.DataFrame:
-    """One row per parameter element: ``parameter, group, mean, sd, hdi_low, hdi_high, r_hat, ess_bulk, ess_tail``."""
-    az = _az()
+    """One row per parameter element: ``parameter, group, mean, sd, hdi_low, hdi_high, r_hat, ess_bulk, ess_tail``.
+
+    The same numbers as ``arviz.summary`` (sd with ddof 1, HDI, rank-normalised
+    split R-hat, bulk and tail ESS; a test compares them), computed for all
+    parameters at once by :mod:`stats_mtbias.models.diagnostics`: 6 s instead of
+    11 s for the Prates model's 2,110 parameters × 4,000 draws. R-hat needs two
+    chains: with one it is NaN, as in arviz.
+    """
+    from stats_mtbias.models.derived import hdi
+
     level = check_level(level)
+    posterior = idata.posterior
     if var_names is None:
         # Model variables only: not the sampler's unconstrained copies (``*_log__``) nor the likelihood.
-        var_names = [v for v in idata.posterior.data_vars if not str(v).endswith("__")]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        summary = az.summary(idata, var_names=var_names, hdi_prob=level, round_to="none")
-    low, high = summary.columns[2], summary.columns[3]
-    names = [_split_name(str(n)) for n in summary.index]
+        var_names = [v for v in posterior.data_vars if not str(v).endswith("__")]
+    blocks, parameters, groups = [], [], []
+    for name in var_names:
+        values = np.asarray(posterior[name], dtype=float)
+        chains, draws = values.shape[:2]
+        blocks.append(values.reshape(chains, draws, -1))
+        dims = posterior[name].dims[2:]
+        labels = product(*(map(str, posterior[name].coords[d].values) for d in dims)) if dims else [()]
+        for combo in labels:
+            parameters.append(str(name))
+            groups.append(", ".join(combo))
+    draws_all = np.concatenate(blocks, axis=2)
+    pooled = draws_all.reshape(-1, draws_all.shape[2])
+    low, high = hdi(pooled, level)
+    stats = convergence(draws_all)
+    if draws_all.shape[0] < 2:
+        stats["r_hat"] = np.full(draws_all.shape[2], np.nan)
     return pd.DataFrame(
         {
-            "parameter": [n[0] for n in names],
-            "group": [n[1] for n in names],
-            "mean": summary["mean"].to_numpy(),
-            "sd": summary["sd"].to_numpy(),
-            "hdi_low": summary[low].to_numpy(),
-            "hdi_high": summary[high].to_numpy(),
-            "r_hat": summary["r_hat"].to_numpy(),
-            "ess_bulk": summary["ess_bulk"].to_numpy(),
-            "ess_tail": summary["ess_tail"].to_numpy(),
+            "parameter": parameters, "group": groups, "mean": pooled.mean(axis=0), "sd": pooled.std(axis=0, ddof=1),
+            "hdi_low": low, "hdi_high": high, "r_hat": stats["r_hat"], "ess_bulk": stats["ess_bulk"],
+            "ess_tail": stats["ess_tail"],
         }
-    )
+    )  # fmt: skip
 
 
 def divergences(idata) -> int:

@@ -213,3 +213,36 @@ def test_hdi_by_hand():
     samples = np.random.default_rng(0).normal(size=(200_000, 1))
     low, high = derived.hdi(samples, 0.95)  # symmetric: equals the central interval
     assert low[0] == pytest.approx(-1.96, abs=0.02) and high[0] == pytest.approx(1.96, abs=0.02)
+
+
+def test_diagnose_equals_arviz_summary():
+    # Vectorised R-hat / ESS / HDI must give arviz's numbers: AR(1) chains of varied autocorrelation, a chain
+    # stuck apart, draws with many ties (integers) and a constant.
+    import arviz as az
+
+    rng = np.random.default_rng(11)
+    chains, draws = 3, 500
+    phi = np.array([0.0, 0.5, 0.9, 0.99])
+    ar = np.zeros((chains, draws, phi.size))
+    noise = rng.standard_normal((chains, draws, phi.size))
+    for t in range(1, draws):
+        ar[:, t] = phi * ar[:, t - 1] + noise[:, t]
+    ar[2, :, 3] += 4.0  # a chain far from the others: R-hat well above 1
+    posterior = {
+        "theta": ar,
+        "count": rng.poisson(2.0, (chains, draws, 2)).astype(float),
+        "fixed": np.ones((chains, draws)),
+    }
+    idata = az.from_dict(posterior=posterior, coords={"k": ["a", "b", "c", "d"], "j": ["x", "y"]},
+                         dims={"theta": ["k"], "count": ["j"]})  # fmt: skip
+    table = diagnose(idata, level=0.9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = az.summary(idata, hdi_prob=0.9, round_to="none")
+    labels = [f"{p}[{g}]" if g else p for p, g in zip(table["parameter"], table["group"])]
+    assert labels == list(expected.index)
+    pairs = {"mean": "mean", "sd": "sd", "hdi_low": "hdi_5%", "hdi_high": "hdi_95%", "r_hat": "r_hat",
+             "ess_bulk": "ess_bulk", "ess_tail": "ess_tail"}  # fmt: skip
+    for ours, theirs in pairs.items():
+        np.testing.assert_allclose(table[ours], expected[theirs], rtol=1e-9, equal_nan=True, err_msg=ours)
+    assert table.loc[3, "r_hat"] > 1.1 and table.loc[0, "ess_bulk"] > 1000 > table.loc[2, "ess_bulk"]

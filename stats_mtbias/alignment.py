@@ -119,3 +119,42 @@ def align(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps([a.tolist() for a in out]), "utf-8")
     return out
+
+
+def translation_lexicon(
+    src: Sequence[Sequence[str]],
+    trg: Sequence[Sequence[str]],
+    alignments: Sequence[np.ndarray],
+    words: Sequence[str],
+    *,
+    min_count: int = 5,
+    min_share: float = 0.05,
+    n_function: int = 50,
+) -> dict[str, frozenset[str]]:
+    """The usual translations of `words`, learned from aligned text: ``word -> {target word, …}`` (lower case).
+
+    A target word is a usual translation of a source word when they are linked at
+    least `min_count` times and in at least `min_share` of the source word's links.
+    The `n_function` most frequent target words (articles, prepositions, auxiliaries)
+    are never translations: they are linked to everything.
+    """
+    from collections import Counter
+
+    wanted = {w.lower() for w in words}
+    frequency: Counter = Counter(t.lower() for sentence in trg for t in sentence)
+    function = {w for w, _ in frequency.most_common(n_function)}
+    pairs: Counter = Counter()
+    totals: Counter = Counter()
+    for s, t, links in zip(src, trg, alignments):
+        for i, j in links:
+            source = s[i].lower()
+            if source in wanted:
+                totals[source] += 1
+                target = t[j].lower()
+                if target not in function and target.isalpha():
+                    pairs[source, target] += 1
+    lexicon: dict[str, set[str]] = {}
+    for (source, target), count in pairs.items():
+        if count >= min_count and count >= min_share * totals[source]:
+            lexicon.setdefault(source, set()).add(target)
+    return {source: frozenset(targets) for source, targets in lexicon.items()}

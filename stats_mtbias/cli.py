@@ -308,8 +308,17 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
             rows.append({k: v for k, v in res.items() if k != "confusion"})
             if res["confusion"] is not None:
                 notes.append(f"{res['file']}: confusion (rows human, columns automatic)\n{res['confusion'].to_string()}")
-        frame = pd.DataFrame(rows)
-        columns = ["file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa"]
+        frame = pd.DataFrame(rows).astype({"n_conflict": "Int64", "n_conflict_pronoun": "Int64"})
+        between = winomt_reading.inter_annotator(store, items)
+        notes.append("Two annotators of the same translations (the ceiling of a reader against either):\n"
+                     + between.round(4).to_string(index=False))
+        columns = ["file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa", "n_conflict",
+                   "n_conflict_pronoun", "agreement_outside", "ci_low_outside", "ci_high_outside"]  # fmt: skip
+        notes.append(
+            "n_conflict: translations whose entity reads as one gender and whose translated pronoun as the other; "
+            "n_conflict_pronoun: of those, labelled by the annotator with the pronoun's gender; *_outside: agreement "
+            "on the other translations."
+        )
         method = f"automatic reading ({args.aligner} alignment + per-language readers) vs native speakers; Wilson intervals"
     else:
         if args.translations:

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.alignment import align, tokenize, word_tokens
+from stats_mtbias.alignment import align, tokenize, translation_lexicon, word_tokens
 from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError
@@ -68,6 +68,7 @@ def read_pairs(
     cache=True,
     use_pronoun=False,
     alignments=None,
+    lexicon=None,
 ) -> list[str]:
     """The entity's gender in every translation (``unknown`` where it is empty).
 
@@ -75,36 +76,66 @@ def read_pairs(
     WinoMT scripts define the metric. With `use_pronoun`, for German and French an
     explicitly gendered target pronoun aligned to the English pronoun (which
     WinoMT makes refer to the entity) overrides the noun, as those languages'
-    native annotators labelled the samples; it raises agreement with them (de .55
-    → .76, fr .70 → .84) but measures the pronoun's translation, not the entity's,
-    and inflates Acc (Google de 82% instead of about 60%), so it is only an option.
-    `alignments` (from :func:`stats_mtbias.alignment.align` on the tokenized pairs)
-    skips the aligner, e.g. to time the stages apart.
+    native annotators labelled the samples; it raises agreement with them but
+    measures the pronoun's translation, not the entity's, and inflates Acc (Google
+    de 82% instead of about 60%), so it is only an option.
+
+    When the words aligned to the entity give no reading (nothing aligned, or only
+    an auxiliary such as Italian "ha": alignment misses), the entity's usual
+    translations are looked for in the sentence instead (`lexicon`, from
+    :func:`stats_mtbias.alignment.translation_lexicon`; by default learned from these
+    pairs' own alignments) and read if exactly one of them occurs: two would leave
+    the reading ambiguous. `alignments` (from :func:`stats_mtbias.alignment.align`
+    on the tokenized pairs) skips the aligner, e.g. to time the stages apart.
+    """
+    entity, pronoun = read_entity_and_pronoun(sources, entity_indices, translations, language, extra=extra,
+                                              method=method, cache=cache, alignments=alignments, lexicon=lexicon)  # fmt: skip
+    if not (use_pronoun and language in PRONOUN_LANGUAGES):
+        return entity
+    return [p if p in ("male", "female") else e for e, p in zip(entity, pronoun)]
+
+
+def read_entity_and_pronoun(
+    sources, entity_indices, translations, language, *, extra=None, method="fastalign", cache=True, alignments=None,
+    lexicon=None,
+) -> tuple[list[str], list[str]]:
+    """Two readings of every translation: the entity's own words (the metric's), and its translated pronoun.
+
+    The second is the gender of the explicitly gendered target pronouns aligned to
+    the English pronouns (he, she, him, her, …; WinoMT's pronoun refers to the
+    entity): ``male`` or ``female`` where they agree, ``unknown`` where there are
+    none, they conflict, or the language has no list (Arabic, Hebrew). Arguments
+    as in :func:`read_pairs`.
     """
     src = [tokenize(s) for s in sources]
     trg = [tokenize(t) if t else [] for t in translations]
     if alignments is None:
         alignments = align(src, trg, method=method, extra=extra, cache=cache)
     read = reader(language)
-    pronouns = TARGET_PRONOUNS.get(language, {}) if use_pronoun and language in PRONOUN_LANGUAGES else {}
-    out = []
-    for sentence, index, source, tokens, links in zip(sources, entity_indices, src, trg, alignments):
+    pronouns = TARGET_PRONOUNS.get(language, {})
+    heads = [source[entity_positions(sentence, index)[0][-1]] for sentence, index, source in zip(sources, entity_indices, src)]
+    if lexicon is None:
+        lexicon = translation_lexicon(src, trg, alignments, heads)
+    entity_out, pronoun_out = [], []
+    for sentence, index, head, source, tokens, links in zip(sources, entity_indices, heads, src, trg, alignments):
         if not tokens:
-            out.append("unknown")
+            entity_out.append("unknown")
+            pronoun_out.append("unknown")
             continue
         entity, determiner = entity_positions(sentence, index)
         wanted = set(entity) | set(determiner)
         positions = sorted({int(j) for i, j in links if i in wanted})
         gender = read(tokens, positions)
-        if pronouns:
-            # The translation of the English pronoun that refers to the entity, where it is explicitly gendered:
-            # native annotators read the entity's gender from it too ("den Arzt … bat sie" is female to them).
-            mention = {i for i, t in enumerate(source) if t.lower() in ENGLISH_PRONOUNS}
-            said = {pronouns[tokens[j].lower()] for i, j in links if i in mention and tokens[j].lower() in pronouns}
-            if len(said) == 1:
-                gender = said.pop()
-        out.append(gender)
-    return out
+        if gender == "unknown":
+            usual = lexicon.get(head.lower(), frozenset())
+            found = [j for j, t in enumerate(tokens) if t.lower() in usual and j not in positions]
+            if len(found) == 1:
+                gender = read(tokens, found)
+        entity_out.append(gender)
+        mention = {i for i, t in enumerate(source) if t.lower() in ENGLISH_PRONOUNS}
+        said = {pronouns[tokens[j].lower()] for i, j in links if i in mention and tokens[j].lower() in pronouns}
+        pronoun_out.append(said.pop() if len(said) == 1 else "unknown")
+    return entity_out, pronoun_out
 
 
 def _shipped_pairs(store: DataStore, language: str, items: pd.DataFrame, *, adjectives: bool, skip: str | None = None):
@@ -159,8 +190,9 @@ def judge(
     else:
         links = _shipped_alignments(store, language, items, sources, translations, method)
         extra = _bitext(store, language, items, skip=relpath) if links is None else None
+        lexicon = _language_lexicon(store, language, items, method) if links is not None else None
         genders[ok] = read_pairs(sources, indices, translations, language, extra=extra, method=method,
-                                 use_pronoun=use_pronoun, alignments=links)  # fmt: skip
+                                 use_pronoun=use_pronoun, alignments=links, lexicon=lexicon)  # fmt: skip
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
             cached.write_text(json.dumps(genders[ok].tolist()), "utf-8")
@@ -242,6 +274,20 @@ def _language_links(store: DataStore, language: str, items: pd.DataFrame, method
     return _LANGUAGE_LINKS[key]
 
 
+_LANGUAGE_LEXICON: dict[tuple[str, str, str], dict] = {}
+
+
+def _language_lexicon(store: DataStore, language: str, items: pd.DataFrame, method: str) -> dict[str, frozenset[str]]:
+    """The usual translations of the entities' head words, from every shipped pair into `language`."""
+    key = (str(store.root), language, method)
+    if key not in _LANGUAGE_LEXICON:
+        links = _language_links(store, language, items, method)
+        heads = {sentence.split()[index] for sentence, index in zip(items["sentence"], items["entity_index"])}
+        src, trg = zip(*links)
+        _LANGUAGE_LEXICON[key] = translation_lexicon(src, trg, list(links.values()), [h.strip(".,;:!?'\"") for h in heads])
+    return _LANGUAGE_LEXICON[key]
+
+
 def _shipped_alignments(store, language, items, sources, translations, method):
     """The language-wide alignments of these pairs, or None if one of them is not shipped (a user's own file)."""
     links = _language_links(store, language, items, method)
@@ -308,27 +354,88 @@ def validate(
     Rows whose label is not one of M/F/N (empty, "M/N", …) are counted and left
     out. Returns ``file, language, n_rows, n_labelled, agreement, ci_low,
     ci_high, kappa``, ``confusion`` (DataFrame: human rows × automatic columns)
-    and ``pairs`` (DataFrame ``item, gold, human, automatic``: one row per labelled
-    translation, for :func:`stats_mtbias.studies.winomt.corrected_accuracy`).
+    and ``pairs`` (DataFrame ``item, gold, human, automatic, pronoun``: one row per
+    labelled translation, for :func:`stats_mtbias.studies.winomt.corrected_accuracy`).
+
+    It also separates the two things a disagreement can be. A *conflict* is a
+    translation whose entity reads as one gender while the translated pronoun that
+    refers to it is explicitly the other ("den Arzt … bat sie"): there the metric
+    (the entity's own words) and a reader of the whole sentence must differ, and
+    no reader of the entity can agree with an annotator who followed the pronoun.
+    ``n_conflict`` counts them, ``n_conflict_pronoun`` those the annotator labelled
+    with the pronoun's gender, and ``agreement_outside``, ``ci_low_outside``,
+    ``ci_high_outside`` give the agreement (Wilson) on the other translations,
+    where the annotator's label and the metric ask the same question.
     """
     path = Path(path)
     language = _language_of(path.name)
     rows, labelled = _annotation_rows(path, items)
     result = {"file": path.name, "language": language, "n_rows": len(rows), "n_labelled": len(labelled)}
     if not labelled or language is None:
-        return {**result, "agreement": np.nan, "ci_low": np.nan, "ci_high": np.nan, "kappa": np.nan, "confusion": None,
-                "pairs": None}  # fmt: skip
+        empty = dict.fromkeys(["agreement", "ci_low", "ci_high", "kappa", "n_conflict", "n_conflict_pronoun",
+                               "agreement_outside", "ci_low_outside", "ci_high_outside"], np.nan)  # fmt: skip
+        return {**result, **empty, "confusion": None, "pairs": None}
     index, sentences, human = zip(*labelled)
     src = items.set_index("item").loc[list(index)]
     links = _shipped_alignments(store, language, items, src["sentence"].tolist(), list(sentences), method)
-    auto = read_pairs(src["sentence"].tolist(), src["entity_index"].to_numpy(), list(sentences), language,
-                      extra=_bitext(store, language, items) if links is None else None, method=method,
-                      use_pronoun=use_pronoun, alignments=links)  # fmt: skip
-    human, auto = np.array(human, dtype=object), np.array(auto, dtype=object)
+    lexicon = _language_lexicon(store, language, items, method) if links is not None else None
+    entity, pronoun = read_entity_and_pronoun(
+        src["sentence"].tolist(), src["entity_index"].to_numpy(), list(sentences), language,
+        extra=_bitext(store, language, items) if links is None else None, method=method, alignments=links,
+        lexicon=lexicon,
+    )  # fmt: skip
+    entity, pronoun = np.array(entity, dtype=object), np.array(pronoun, dtype=object)
+    auto = entity.copy()
+    if use_pronoun and language in PRONOUN_LANGUAGES:
+        auto = np.where(np.isin(pronoun, ["male", "female"]), pronoun, entity)
+    human = np.array(human, dtype=object)
     agree = int(np.sum(human == auto))
     ci = wilson_interval(agree, len(human))
+    gendered = ("male", "female")
+    conflict = np.isin(entity, gendered) & np.isin(pronoun, gendered) & (entity != pronoun)
+    outside = ~conflict
+    agree_outside = int(np.sum((human == auto)[outside]))
+    ci_outside = wilson_interval(agree_outside, int(outside.sum()))
     confusion = pd.crosstab(pd.Series(human, name="human"), pd.Series(auto, name="automatic"))
     pairs = pd.DataFrame({"item": list(index), "translation": list(sentences), "gold": src["gold"].to_numpy(),
-                          "human": human, "automatic": auto})  # fmt: skip
+                          "human": human, "automatic": auto, "pronoun": pronoun})  # fmt: skip
     return {**result, "agreement": agree / len(human), "ci_low": float(ci.low), "ci_high": float(ci.high),
-            "kappa": cohens_kappa(human, auto), "confusion": confusion, "pairs": pairs}  # fmt: skip
+            "kappa": cohens_kappa(human, auto), "n_conflict": int(conflict.sum()),
+            "n_conflict_pronoun": int(np.sum(human[conflict] == pronoun[conflict])),
+            "agreement_outside": agree_outside / outside.sum() if outside.any() else np.nan,
+            "ci_low_outside": float(ci_outside.low), "ci_high_outside": float(ci_outside.high),
+            "confusion": confusion, "pairs": pairs}  # fmt: skip
+
+
+def inter_annotator(store: DataStore, items: pd.DataFrame) -> pd.DataFrame:
+    """Agreement between annotation files that label the same translations differently (two annotators).
+
+    For every pair of files of one language sharing labelled translations (same
+    item and text) whose labels are not simply the same file twice: ``file_a,
+    file_b, language, n_common, agreement, ci_low, ci_high, kappa`` (Wilson
+    interval). It is the ceiling a reader can be expected to reach against either
+    annotator: the two Italian annotators of the same Google translations agree on
+    about 87%.
+    """
+    from itertools import combinations
+
+    from stats_mtbias.datasets.registry import manifest
+
+    labels = {}
+    for relpath in sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/")):
+        name = Path(relpath).name
+        labels[name] = {(item, text): label for item, text, label in _annotation_rows(store.path(relpath), items)[1]}
+    rows = []
+    for a, b in combinations(sorted(labels), 2):
+        language = _language_of(a)
+        common = sorted(set(labels[a]) & set(labels[b]))
+        if language != _language_of(b) or not common or labels[a] == labels[b]:
+            continue
+        x = np.array([labels[a][k] for k in common], dtype=object)
+        y = np.array([labels[b][k] for k in common], dtype=object)
+        agree = int(np.sum(x == y))
+        ci = wilson_interval(agree, len(common))
+        rows.append({"file_a": a, "file_b": b, "language": language, "n_common": len(common),
+                     "agreement": agree / len(common), "ci_low": float(ci.low), "ci_high": float(ci.high),
+                     "kappa": cohens_kappa(x, y)})  # fmt: skip
+    return pd.DataFrame(rows, columns=["file_a", "file_b", "language", "n_common", "agreement", "ci_low", "ci_high", "kappa"])

@@ -64,6 +64,28 @@ def _read(language, sentence, *words):
         ("ru", "Уборщик связался с плотником.", ("с", "плотником"), "male"),  # the preposition carries no gender
         ("uk", "Двірник доручив бухгалтеру роботу.", ("Двірник",), "male"),  # only a surname in the dictionary: suffix
         ("uk", "Лікар прийшла.", ("Лікар",), "female"),
+        # The head noun's own determiner, never one of a complement after it or of another noun phrase before it.
+        ("it", "Ricevere notizie dall'addetto alla reception.", ("addetto", "alla", "reception"), "male"),
+        ("it", "Il muratore ha bisogno dell'assistente.", ("ha", "assistente"), "unknown"),  # dell' ends the search
+        ("it", "La guardia ha gareggiato con l'inserviente.", ("ha", "inserviente"), "unknown"),
+        ("it", "L'amministratore delegato è stato esaminato.", ("L'", "amministratore", "delegato"), "male"),
+        ("fr", "Le conseiller a posé des questions à la garde.", ("a", "garde"), "female"),
+        ("fr", "L'ouvrier de la construction agitait la gouvernante.", ("L'", "ouvrier", "de"), "male"),
+        ("fr", "Le chauffeur a demandé à l'écrivain d'aider.", ("l'", "écrivain"), "male"),  # -ain after elided l'
+        ("fr", "Il a vu l'écrivaine.", ("écrivaine",), "female"),
+        ("fr", "Elle a embauché L'Assistant.", ("L'", "Assistant"), "male"),  # capitalised: the ending still reads
+        ("fr", "Il a scanné des documents pour l'analyste.", ("l'", "analyste"), "unknown"),  # epicene: no guess
+        ("fr", "Il a aidé l'enfant.", ("enfant",), "unknown"),  # -ant of enfant is no agent suffix
+        ("de", "Der Entwickler brauchte die Hilfe des Angestellten.", ("die", "Angestellten"), "male"),  # des, not die
+        ("de", "Die Kassiererin beschwerte sich beim Chef.", ("beim", "Chef"), "male"),
+        ("de", "Sie ging zur Direktorin.", ("Direktorin",), "female"),
+        # "someone" without a feminine counterpart is neutral; Italian qualcuno/qualcuna are a gendered pair.
+        ("de", "Der Arbeiter sagte jemandem, dass er gehen soll.", ("jemandem",), "neutral"),
+        ("es", "El farmacéutico le dijo a alguien que comiera.", ("alguien",), "neutral"),
+        ("ru", "Юрист допросил кого-то.", ("кого-то",), "neutral"),
+        ("uk", "Юрист допитав когось.", ("когось",), "neutral"),
+        ("it", "Il programmatore ha insegnato a qualcuno.", ("qualcuno",), "male"),
+        ("it", "Il programmatore ha insegnato a qualcuna.", ("qualcuna",), "female"),
     ],
 )
 def test_readers_on_hand_written_sentences(language, sentence, words, expected):
@@ -87,6 +109,36 @@ def test_tokenize_and_word_spans():
     ]
     spans = word_tokens("The developer argued, because she did.")
     assert spans[1] == (1, 2) and spans[2] == (2, 4)  # "argued," is a word and a comma
+
+
+def test_translation_lexicon_counts_links_and_skips_function_words():
+    from stats_mtbias.alignment import translation_lexicon
+
+    src = [["the", "clerk", "left"]] * 10 + [["the", "clerk", "sang"]] * 2
+    trg = [["il", "commesso", "partì"]] * 9 + [["l'", "impiegato", "partì"]] + [["il", "commesso", "cantò"]] * 2
+    links = [np.array([[0, 0], [1, 1], [2, 2]])] * 12
+    lexicon = translation_lexicon(src, trg, links, ["Clerk", "left"], min_count=2, min_share=0.05, n_function=1)
+    # commesso: 11 of 12 links; impiegato: 1 link (< min_count); "il", the most frequent target word, is no translation.
+    assert lexicon == {"clerk": frozenset({"commesso"}), "left": frozenset({"partì"})}
+    assert translation_lexicon(src, trg, links, ["clerk"], min_count=2, min_share=0.95, n_function=1) == {}
+
+
+def test_unread_entity_falls_back_to_its_usual_translation():
+    from stats_mtbias.studies.winomt_reading import read_entity_and_pronoun, read_pairs
+
+    source = "The mechanic gave the clerk a present because it was his birthday ."
+    one = "Il meccanico ha dato un regalo al commesso perché era il suo compleanno ."
+    two = "Il commesso ha dato un regalo al commesso ."
+    # The aligner linked "the clerk" to the auxiliary "ha" only (a real miss in the Italian data).
+    links = [np.array([[0, 0], [1, 1], [2, 3], [3, 2], [4, 2]]), np.array([[3, 2], [4, 2]])]
+    lexicon = {"clerk": frozenset({"commesso"})}
+    got = read_pairs([source, source], [4, 4], [one, two], "it", alignments=links, lexicon=lexicon)
+    assert got == ["male", "unknown"]  # "al commesso"; twice in the sentence: ambiguous, no guess
+    assert read_pairs([source], [4], [one], "it", alignments=links[:1], lexicon={}) == ["unknown"]
+    # The pronoun reading: "his" is linked to nothing gendered here, "lui" would be.
+    entity, pronoun = read_entity_and_pronoun([source], [4], [one.replace("il suo", "lui")], "it",
+                                              alignments=[np.array([[4, 2], [10, 10]])], lexicon=lexicon)  # fmt: skip
+    assert entity == ["male"] and pronoun == ["male"]
 
 
 def test_alignment_links_the_entity(tmp_path):
@@ -142,17 +194,54 @@ def test_validation_against_native_speakers(data_dir):
     assert spanish["n_labelled"] == 99 and spanish["agreement"] >= 0.85
     assert spanish["ci_low"] < spanish["agreement"] < spanish["ci_high"] and 0.5 < spanish["kappa"] <= 1
     assert int(spanish["confusion"].to_numpy().sum()) == 99
+    assert spanish["agreement"] >= 0.95  # alguien is neutral to the annotator and to the reader
     floors = {
-        "aws.de.in__de.in.csv": 0.5, "fr.in__fr.in.csv": 0.65, "ru.google__ru.in.csv": 0.85, "uk.google.gold__uk.in.csv": 0.85,
-        "aws.ar.in__ar.in.csv": 0.85, "he.in.csv__he.in.csv": 0.85, "google.it.in__it.in.csv": 0.85,
+        "aws.de.in__de.in.csv": 0.6, "fr.in__fr.in.csv": 0.75, "ru.google__ru.in.csv": 0.9, "uk.google.gold__uk.in.csv": 0.95,
+        "aws.ar.in__ar.in.csv": 0.9, "he.in.csv__he.in.csv": 0.95, "google.it.in__it.in.csv": 0.85,
+        "google.it.in.2__it.in.csv": 0.79,
     }  # fmt: skip
+    results = {name: validate(store, folder / name, items) for name in floors}
     for name, floor in floors.items():
-        assert validate(store, folder / name, items)["agreement"] >= floor, name
+        assert results[name]["agreement"] >= floor, name
+    # Conflicts (entity and translated pronoun of opposite genders): the German and French annotators mostly
+    # labelled the pronoun, the Russian and Ukrainian ones the entity, as the metric does.
+    for name in ("aws.de.in__de.in.csv", "fr.in__fr.in.csv"):
+        r = results[name]
+        assert r["n_conflict"] >= 10 and r["n_conflict_pronoun"] / r["n_conflict"] > 0.6, name
+    for name in ("ru.google__ru.in.csv", "uk.google.gold__uk.in.csv"):
+        r = results[name]
+        assert r["n_conflict"] >= 30 and r["n_conflict_pronoun"] / r["n_conflict"] < 0.1, name
+    french = results["fr.in__fr.in.csv"]
+    assert french["agreement_outside"] >= 0.85 and french["ci_low_outside"] < french["agreement_outside"]
+    pairs = french["pairs"]
+    conflict = pairs["automatic"].isin(["male", "female"]) & pairs["pronoun"].isin(["male", "female"])
+    assert int((conflict & (pairs["automatic"] != pairs["pronoun"])).sum()) == french["n_conflict"]
     # German annotators read the pronoun: letting it decide raises agreement (an option, off by default).
     german = validate(store, folder / "aws.de.in__de.in.csv", items, use_pronoun=True)
-    assert german["agreement"] >= validate(store, folder / "aws.de.in__de.in.csv", items)["agreement"] + 0.1
+    assert german["agreement"] >= results["aws.de.in__de.in.csv"]["agreement"] + 0.1
     unlabelled = validate(store, folder / "Italian__it.in.csv", items)
     assert unlabelled["n_labelled"] == 0 and np.isnan(unlabelled["agreement"])
+
+
+def test_two_annotators_of_the_same_translations(data_dir):
+    from stats_mtbias.datasets import winomt
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.studies.winomt_reading import _annotation_rows, inter_annotator
+
+    store = open_store(data_dir)
+    items = winomt.read_items(store)
+    table = inter_annotator(store, items)
+    # The two Italian annotators of Google's translations (it.in.2 is shipped twice, so twice); the French and
+    # Russian files that repeat one annotation are not pairs of annotators.
+    assert set(table["language"]) == {"it"} and len(table) == 2
+    folder = "winomt/data/human_annotations/"
+    a = {(i, t): lab for i, t, lab in _annotation_rows(store.path(folder + "google.it.in__it.in.csv"), items)[1]}
+    b = {(i, t): lab for i, t, lab in _annotation_rows(store.path(folder + "google.it.in.2__it.in.csv"), items)[1]}
+    common = set(a) & set(b)
+    row = table.iloc[0]
+    assert row["n_common"] == len(common) == 98
+    assert row["agreement"] == pytest.approx(sum(a[k] == b[k] for k in common) / 98)
+    assert 0.8 < row["agreement"] < 0.9 and row["ci_low"] < row["agreement"] < row["ci_high"]
 
 
 def test_cohens_kappa_against_statsmodels():

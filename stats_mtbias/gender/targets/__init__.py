@@ -7,6 +7,12 @@ determiner). The answer is ``male``, ``female``, ``neutral`` or ``unknown``:
 readers say ``unknown`` when nothing is aligned or the signals are missing or
 conflict, rather than guess. Each module documents its rules; Hebrew's are
 best-effort word-form rules.
+
+Common to all: an entity translated by an indefinite pronoun that has no
+feminine counterpart ("someone": Spanish alguien, German jemand, Russian кто-то,
+Ukrainian хтось) is ``neutral``: its grammatical masculine is the only form, and
+the Spanish and German annotators label it N. Italian qualcuno/qualcuna and
+French quelqu'un/quelqu'une are gendered pairs and are read like nouns.
 """
 
 from __future__ import annotations
@@ -15,6 +21,14 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 
 LANGUAGES = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
+# "someone" and its case forms, where the language has no feminine of it (not it qualcuna, fr quelqu'une,
+# he מישהי).
+INDEFINITE = {
+    "es": frozenset({"alguien"}),
+    "de": frozenset({"jemand", "jemanden", "jemandem", "jemands", "jemandes"}),
+    "ru": frozenset({"кто-то", "кого-то", "кому-то", "кем-то", "ком-то", "кто-нибудь", "кого-нибудь", "кому-нибудь"}),
+    "uk": frozenset({"хтось", "когось", "комусь", "кимось", "будь-хто"}),
+}
 
 
 def reader(language: str) -> Callable[[Sequence[str], Sequence[int]], str]:
@@ -23,7 +37,16 @@ def reader(language: str) -> Callable[[Sequence[str], Sequence[int]], str]:
         from stats_mtbias.errors import UsageError
 
         raise UsageError(f"`language`: no gender reader for {language!r}; readers exist for {', '.join(LANGUAGES)}.")
-    return import_module(f"stats_mtbias.gender.targets.{language}").read
+    read = import_module(f"stats_mtbias.gender.targets.{language}").read
+    indefinite = INDEFINITE.get(language, frozenset())
+
+    def read_entity(tokens: Sequence[str], positions: Sequence[int]) -> str:
+        if any(tokens[j].lower().replace("’", "'") in indefinite for j in positions):
+            return "neutral"
+        return read(tokens, positions)
+
+    read_entity.__doc__ = read.__doc__
+    return read_entity
 
 
 def vote(signals: Sequence[str]) -> str:

@@ -1,8 +1,12 @@
-"""French: spaCy ``fr_core_news_sm`` morphology of the determiner and the noun.
+"""French: the determiner, else the noun's ending, else spaCy ``fr_core_news_sm`` morphology.
 
-The determiner's gender decides (le/la, un/une, ce/cette: nouns such as
+The determiner's gender decides (le/la, un/une, ce/cette, au/du: nouns such as
 "médecin" or "juge" take their gender from it); elided ``l'`` carries none, and
-then the noun's own morphology (avocat/avocate, infirmier/infirmière) decides.
+then the head noun's ending does (écrivain/écrivaine, assistant/assistante,
+infirmier/infirmière, avocat/avocate, directeur/directrice), an epicene ending
+(-iste, -aire, -logue, a bare -e: "l'analyste"; and "enfant", whose -ant is not
+the agent suffix) giving ``unknown``.
+Only a word no ending covers goes to the tagger's morphology ("chef").
 """
 
 from __future__ import annotations
@@ -11,11 +15,19 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from stats_mtbias.gender.targets import vote
+from stats_mtbias.gender.targets._romance import read_with_articles
 
 ARTICLES = {
     **dict.fromkeys("le un du au ce cet son mon ton notre".split(), "male"),
     **dict.fromkeys("la une cette sa ma ta".split(), "female"),
 }
+ENDINGS = (
+    *[(e, "female") for e in "euse euses rice rices ière ières ienne iennes enne aine aines ante antes ente entes ée ées "
+      "esse esses ère ères ive ives onne onnes oise oises aise aises ate ates".split()],
+    *[(e, "male") for e in "eur eurs ier iers ien iens ain ains ant ants ent ents é és er ers if ifs on ons ois ais at "
+      "ats ot".split()],
+)  # fmt: skip
+EPICENE = ("iste", "istes", "aire", "aires", "logue", "logues", "e", "es", "enfant", "enfants", "diplomate", "bureaucrate")
 
 
 @lru_cache(maxsize=1)
@@ -42,16 +54,12 @@ def _tagged(tokens: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple((token.pos_, _morph_gender(token.morph)) for token in doc)
 
 
+def _tagger(tokens: Sequence[str], positions: Sequence[int]) -> str:
+    # Only words no ending covers reach the tagger (it is most of the French reader's time).
+    tagged = _tagged(tuple(tokens))
+    return vote([tagged[j][1] for j in positions if tagged[j][0] in ("NOUN", "PROPN", "ADJ")])
+
+
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned French entity."""
-    if not positions:
-        return "unknown"
-    first = min(positions)
-    for j in sorted(positions, reverse=True) + list(range(first - 1, max(-1, first - 3), -1)):
-        word = tokens[j].lower()
-        if word in ARTICLES:
-            return ARTICLES[word]
-    # Only without a gendered determiner is the tagger needed (it is most of the French reader's time).
-    tagged = _tagged(tuple(tokens))
-    nouns = [tagged[j][1] for j in positions if tagged[j][0] in ("NOUN", "PROPN", "ADJ")]
-    return vote(nouns)
+    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, fallback=_tagger)

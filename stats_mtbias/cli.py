@@ -308,7 +308,7 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
             rows.append({k: v for k, v in res.items() if k != "confusion"})
             if res["confusion"] is not None:
                 notes.append(f"{res['file']}: confusion (rows human, columns automatic)\n{res['confusion'].to_string()}")
-        frame = pd.DataFrame(rows).astype({"n_conflict": "Int64", "n_conflict_pronoun": "Int64"})
+        frame = pd.DataFrame(rows)
         between = winomt_reading.inter_annotator(store, items)
         notes.append("Two annotators of the same translations (the ceiling of a reader against either):\n"
                      + between.round(4).to_string(index=False))

@@ -369,7 +369,6 @@ def winomt_section(settings: Settings) -> Section:
         )
         between = winomt_reading.inter_annotator(store, items)
     validation = pd.DataFrame([{k: v for k, v in r.items() if k not in ("confusion", "pairs")} for r in results])
-    validation = validation.astype({"n_conflict": "Int64", "n_conflict_pronoun": "Int64"})  # counts, blank where unlabelled
     accounting = (
         base.assign(outcome=base["reason"].replace("", "read")).groupby(["system", "language", "outcome"]).size()
         .rename("items").reset_index()

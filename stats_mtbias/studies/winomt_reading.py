@@ -372,9 +372,10 @@ def validate(
     rows, labelled = _annotation_rows(path, items)
     result = {"file": path.name, "language": language, "n_rows": len(rows), "n_labelled": len(labelled)}
     if not labelled or language is None:
-        empty = dict.fromkeys(["agreement", "ci_low", "ci_high", "kappa", "n_conflict", "n_conflict_pronoun",
-                               "agreement_outside", "ci_low_outside", "ci_high_outside"], np.nan)  # fmt: skip
-        return {**result, **empty, "confusion": None, "pairs": None}
+        empty = dict.fromkeys(["agreement", "ci_low", "ci_high", "kappa", "agreement_outside", "ci_low_outside",
+                               "ci_high_outside"], np.nan)  # fmt: skip
+        # Counts over no labelled translation are 0 (and stay integers in every table); agreements are undefined.
+        return {**result, **empty, "n_conflict": 0, "n_conflict_pronoun": 0, "confusion": None, "pairs": None}
     index, sentences, human = zip(*labelled)
     src = items.set_index("item").loc[list(index)]
     links = _shipped_alignments(store, language, items, src["sentence"].tolist(), list(sentences), method)

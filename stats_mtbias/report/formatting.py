@@ -15,8 +15,6 @@ PVALUE_COLUMNS = frozenset({"p_value", "p_adjusted", "p_holm", "p_lower", "p_mal
 
 
 def _plain(value):
-    if value is pd.NA:
-        return None
     if isinstance(value, (np.integer,)):
         return int(value)
     if isinstance(value, (float, np.floating)):
@@ -33,7 +31,7 @@ def to_records(frame: pd.DataFrame, columns: Sequence[str]) -> list[dict]:
 
 def format_value(value, column: str = "", digits: int = 4) -> str:
     """One number as the documents show it: `digits` decimals, small p-values in scientific notation."""
-    if value is None or value is pd.NA or (isinstance(value, (float, np.floating)) and math.isnan(value)):
+    if value is None or (isinstance(value, (float, np.floating)) and math.isnan(value)):
         return ""
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"

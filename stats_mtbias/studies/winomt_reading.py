@@ -90,9 +90,17 @@ def read_pairs(
     """
     entity, pronoun = read_entity_and_pronoun(sources, entity_indices, translations, language, extra=extra,
                                               method=method, cache=cache, alignments=alignments, lexicon=lexicon)  # fmt: skip
-    if not (use_pronoun and language in PRONOUN_LANGUAGES):
-        return entity
+    return _pronoun_decides(entity, pronoun) if use_pronoun and language in PRONOUN_LANGUAGES else entity
+
+
+def _pronoun_decides(entity, pronoun) -> list[str]:
+    """The `use_pronoun` reading: an explicitly gendered translated pronoun overrides the entity's own words."""
     return [p if p in ("male", "female") else e for e, p in zip(entity, pronoun)]
+
+
+def _head_word(sentence: str, index: int) -> str:
+    """The entity's word as a token, without punctuation stuck to it ("housekeeper," is "housekeeper")."""
+    return tokenize(sentence.split()[index])[0]
 
 
 def read_entity_and_pronoun(
@@ -113,7 +121,7 @@ def read_entity_and_pronoun(
         alignments = align(src, trg, method=method, extra=extra, cache=cache)
     read = reader(language)
     pronouns = TARGET_PRONOUNS.get(language, {})
-    heads = [source[entity_positions(sentence, index)[0][-1]] for sentence, index, source in zip(sources, entity_indices, src)]
+    heads = [_head_word(sentence, index) for sentence, index in zip(sources, entity_indices)]
     if lexicon is None:
         lexicon = translation_lexicon(src, trg, alignments, heads)
     entity_out, pronoun_out = [], []
@@ -282,9 +290,9 @@ def _language_lexicon(store: DataStore, language: str, items: pd.DataFrame, meth
     key = (str(store.root), language, method)
     if key not in _LANGUAGE_LEXICON:
         links = _language_links(store, language, items, method)
-        heads = {sentence.split()[index] for sentence, index in zip(items["sentence"], items["entity_index"])}
+        heads = {_head_word(sentence, index) for sentence, index in zip(items["sentence"], items["entity_index"])}
         src, trg = zip(*links)
-        _LANGUAGE_LEXICON[key] = translation_lexicon(src, trg, list(links.values()), [h.strip(".,;:!?'\"") for h in heads])
+        _LANGUAGE_LEXICON[key] = translation_lexicon(src, trg, list(links.values()), sorted(heads))
     return _LANGUAGE_LEXICON[key]
 
 
@@ -346,6 +354,15 @@ def cohens_kappa(a: np.ndarray, b: np.ndarray) -> float:
     return float((observed - expected) / (1 - expected)) if expected < 1 else 1.0
 
 
+def agreement(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
+    """Share of equal labels with its Wilson interval, and Cohen's κ: ``agreement, ci_low, ci_high, kappa`` (NaN if empty)."""
+    if len(a) == 0:
+        return dict.fromkeys(["agreement", "ci_low", "ci_high", "kappa"], np.nan)
+    agree = int(np.sum(a == b))
+    ci = wilson_interval(agree, len(a))
+    return {"agreement": agree / len(a), "ci_low": float(ci.low), "ci_high": float(ci.high), "kappa": cohens_kappa(a, b)}
+
+
 def validate(
     store: DataStore, path: str | Path, items: pd.DataFrame, *, method: str = "fastalign", use_pronoun: bool = False
 ) -> dict:
@@ -386,26 +403,18 @@ def validate(
         lexicon=lexicon,
     )  # fmt: skip
     entity, pronoun = np.array(entity, dtype=object), np.array(pronoun, dtype=object)
-    auto = entity.copy()
-    if use_pronoun and language in PRONOUN_LANGUAGES:
-        auto = np.where(np.isin(pronoun, ["male", "female"]), pronoun, entity)
+    auto = np.array(_pronoun_decides(entity, pronoun), dtype=object) if use_pronoun and language in PRONOUN_LANGUAGES else entity
     human = np.array(human, dtype=object)
-    agree = int(np.sum(human == auto))
-    ci = wilson_interval(agree, len(human))
     gendered = ("male", "female")
     conflict = np.isin(entity, gendered) & np.isin(pronoun, gendered) & (entity != pronoun)
-    outside = ~conflict
-    agree_outside = int(np.sum((human == auto)[outside]))
-    ci_outside = wilson_interval(agree_outside, int(outside.sum()))
+    overall, outside = agreement(human, auto), agreement(human[~conflict], auto[~conflict])
     confusion = pd.crosstab(pd.Series(human, name="human"), pd.Series(auto, name="automatic"))
     pairs = pd.DataFrame({"item": list(index), "translation": list(sentences), "gold": src["gold"].to_numpy(),
                           "human": human, "automatic": auto, "pronoun": pronoun})  # fmt: skip
-    return {**result, "agreement": agree / len(human), "ci_low": float(ci.low), "ci_high": float(ci.high),
-            "kappa": cohens_kappa(human, auto), "n_conflict": int(conflict.sum()),
+    return {**result, **overall, "n_conflict": int(conflict.sum()),
             "n_conflict_pronoun": int(np.sum(human[conflict] == pronoun[conflict])),
-            "agreement_outside": agree_outside / outside.sum() if outside.any() else np.nan,
-            "ci_low_outside": float(ci_outside.low), "ci_high_outside": float(ci_outside.high),
-            "confusion": confusion, "pairs": pairs}  # fmt: skip
+            "agreement_outside": outside["agreement"], "ci_low_outside": outside["ci_low"],
+            "ci_high_outside": outside["ci_high"], "confusion": confusion, "pairs": pairs}  # fmt: skip
 
 
 def inter_annotator(store: DataStore, items: pd.DataFrame) -> pd.DataFrame:
@@ -434,9 +443,5 @@ def inter_annotator(store: DataStore, items: pd.DataFrame) -> pd.DataFrame:
             continue
         x = np.array([labels[a][k] for k in common], dtype=object)
         y = np.array([labels[b][k] for k in common], dtype=object)
-        agree = int(np.sum(x == y))
-        ci = wilson_interval(agree, len(common))
-        rows.append({"file_a": a, "file_b": b, "language": language, "n_common": len(common),
-                     "agreement": agree / len(common), "ci_low": float(ci.low), "ci_high": float(ci.high),
-                     "kappa": cohens_kappa(x, y)})  # fmt: skip
+        rows.append({"file_a": a, "file_b": b, "language": language, "n_common": len(common), **agreement(x, y)})
     return pd.DataFrame(rows, columns=["file_a", "file_b", "language", "n_common", "agreement", "ci_low", "ci_high", "kappa"])

@@ -135,6 +135,9 @@ def test_unread_entity_falls_back_to_its_usual_translation():
     got = read_pairs([source, source], [4, 4], [one, two], "it", alignments=links, lexicon=lexicon)
     assert got == ["male", "unknown"]  # "al commesso"; twice in the sentence: ambiguous, no guess
     assert read_pairs([source], [4], [one], "it", alignments=links[:1], lexicon={}) == ["unknown"]
+    # Punctuation stuck to the entity's word is not its head: "clerk," is looked up as "clerk".
+    comma = "The mechanic gave the clerk, a present because it was his birthday ."
+    assert read_pairs([comma], [4], [one], "it", alignments=links[:1], lexicon=lexicon) == ["male"]
     # The pronoun reading: "his" is linked to nothing gendered here, "lui" would be.
     entity, pronoun = read_entity_and_pronoun([source], [4], [one.replace("il suo", "lui")], "it",
                                               alignments=[np.array([[4, 2], [10, 10]])], lexicon=lexicon)  # fmt: skip
@@ -242,6 +245,21 @@ def test_two_annotators_of_the_same_translations(data_dir):
     assert row["n_common"] == len(common) == 98
     assert row["agreement"] == pytest.approx(sum(a[k] == b[k] for k in common) / 98)
     assert 0.8 < row["agreement"] < 0.9 and row["ci_low"] < row["agreement"] < row["ci_high"]
+
+
+def test_agreement_by_hand_and_when_empty():
+    from stats_mtbias.studies.winomt_reading import agreement
+
+    a = np.array(["male", "male", "female", "female"], dtype=object)
+    b = np.array(["male", "female", "female", "female"], dtype=object)
+    got = agreement(a, b)
+    # 3 of 4 agree; chance agreement .5·.25 + .5·.75 = .5, so κ = (.75 − .5)/(1 − .5) = .5.
+    assert got["agreement"] == 0.75 and got["kappa"] == pytest.approx(0.5)
+    z = 1.959963984540054  # Wilson by hand
+    centre, half = (0.75 + z**2 / 8) / (1 + z**2 / 4), z * np.sqrt(0.75 * 0.25 / 4 + z**2 / 64) / (1 + z**2 / 4)
+    assert got["ci_low"] == pytest.approx(centre - half) and got["ci_high"] == pytest.approx(centre + half)
+    empty = agreement(np.array([], dtype=object), np.array([], dtype=object))
+    assert all(np.isnan(v) for v in empty.values())
 
 
 def test_cohens_kappa_against_statsmodels():

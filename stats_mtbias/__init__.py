@@ -7,17 +7,29 @@ measures with bootstrap and analytic intervals and paired tests.
 
 __version__ = "0.1.0"
 
+from stats_mtbias.api import model, optimal, prates, rates, report, tgbi, winomt
 from stats_mtbias.errors import (
     DataError,
     DataNotFoundError,
     DataQualityWarning,
     MtbiasError,
+    UsageError,
 )
+from stats_mtbias.result import StudyResult
 
 __all__ = [
     "DataError",
     "DataNotFoundError",
     "DataQualityWarning",
     "MtbiasError",
+    "StudyResult",
+    "UsageError",
     "__version__",
+    "model",
+    "optimal",
+    "prates",
+    "rates",
+    "report",
+    "tgbi",
+    "winomt",
 ]

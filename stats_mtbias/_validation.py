@@ -53,3 +53,10 @@ def check_rng(rng: np.random.Generator | int | None, name: str = "rng") -> np.ra
         f"`{name}` must be an integer seed or a numpy.random.Generator; got {rng!r}. "
         "stats_mtbias never draws from unseeded randomness."
     )
+
+
+def seed_of(rng: np.random.Generator | int | None) -> int | str | None:
+    """What the provenance records of `rng`: the seed, or that a Generator was passed (its state is the user's)."""
+    if isinstance(rng, np.random.Generator):
+        return f"Generator({type(rng.bit_generator).__name__})"
+    return rng

@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     tgbi = sub.add_parser("tgbi", help="TGBI (Cho et al. 2019): P_S per sentence set and the index")
     _common(tgbi)
     tgbi.add_argument("--systems", default="google,papago,kakao", help="shipped systems, comma-separated ('' for none)")
+    tgbi.add_argument("--correction", choices=("holm", "bh", "none"), default="holm", help="adjustment of --compare p-values")
     tgbi.add_argument(
         "--translations",
         action="append",
@@ -115,16 +116,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     wino = sub.add_parser("winomt", help="WinoMT (Stanovsky et al. 2019): Acc, ΔG, ΔS per system and language")
     _common(wino)
-    wino.add_argument("--systems", default="google,bing,aws,systran", help="shipped systems, comma-separated")
-    wino.add_argument("--languages", default="es", help="target languages, comma-separated (ar,de,es,fr,he,it,ru,uk)")
+    wino.add_argument("--systems", default=None, help="shipped systems, comma-separated (default: all five, or none with your own data)")
+    wino.add_argument("--languages", default="", help="target languages, comma-separated (default: all of ar,de,es,fr,he,it,ru,uk, or your files')")
     wino.add_argument("--aligner", choices=("fastalign", "eflomal"), default="fastalign")
     wino.add_argument("--correction", choices=("holm", "bh", "none"), default="holm")
     wino.add_argument("--judgements", metavar="FILE", help="your own readings: CSV item,system,language,gender")
     wino.add_argument(
-        "--translations", metavar="FILE", help="your own outputs: 'source ||| translation' lines (with --lang and --system)"
+        "--translations", action="append", default=[], metavar="PATH",
+        help="your own outputs: an en-XX.txt file of 'source ||| translation' lines, or a directory of them (repeatable)",
     )
-    wino.add_argument("--lang", help="target language of --translations (ar,de,es,fr,he,it,ru,uk)")
-    wino.add_argument("--system", help="name of the system of --translations")
+    wino.add_argument("--lang", help="target language of a --translations file not named en-XX.txt")
+    wino.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the matching --translations")
+    wino.add_argument("--no-adjectives", action="store_true", help="skip the '+Adj' files")
     wino.add_argument(
         "--use-pronoun",
         action="store_true",
@@ -169,68 +172,70 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--with-prates-rates", action="store_true", help="also fit the Prates rate model (about 3 min)")
     report.add_argument("--no-progress", action="store_true", help="no progress bars")
     report.add_argument("--screenshot", metavar="PNG", help="also save a headless-Chromium screenshot of report.html")
+    report.add_argument(
+        "--translations", action="append", default=[], metavar="PATH",
+        help="your own system's outputs (TGBI CSV/directory, or WinoMT en-XX.txt): a report of it beside --systems",
+    )
+    report.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the matching --translations")
+    report.add_argument("--judgements", metavar="FILE", help="your own judgements (Prates/optimal CSV): their report")
+    report.add_argument("--systems", default=None, help="shipped baselines beside your system (default: the study's all)")
     report.set_defaults(handler=_run_report)
     return parser
 
 
+def _named(paths: list[str], names: list[str]) -> dict[str, str]:
+    """``--translations`` paired with ``--system`` names (default: the file's stem)."""
+    if len(names) > len(paths):
+        raise UsageError("--system was given more often than --translations.")
+    out: dict[str, str] = {}
+    for i, path in enumerate(paths):
+        name = names[i] if i < len(names) else Path(path).stem
+        if name in out:
+            raise UsageError(f"two --translations are called {name!r}; name them with --system.")
+        out[name] = path
+    return out
+
+
+def _list(text: str | None) -> list[str] | None:
+    return None if text is None else [s.strip() for s in text.split(",") if s.strip()]
+
+
 def _run_tgbi(args: argparse.Namespace) -> tuple[object, list[str], dict]:
+    import stats_mtbias as smb
     from stats_mtbias.studies import tgbi
 
-    if len(args.system) > len(args.translations):
-        raise MtbiasError("--system was given more often than --translations.")
-    names = args.system + [None] * (len(args.translations) - len(args.system))
-    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
-    result = tgbi.run(
-        systems,
-        data_dir=args.data_dir,
-        translations=list(zip(args.translations, names)),
-        lexicon=args.lexicon,
-        repeated_blocks="keep" if args.keep_repeated else "exclude",
-        n_boot=args.n_boot,
-        seed=args.seed,
-        level=args.level,
-        ci=args.ci,
-        interval=args.interval,
-        compare=args.compare,
-        test=args.test,
-        both=args.both,
-    )
+    res = smb.tgbi(
+        _list(args.systems), translations=_named(args.translations, args.system), data_dir=args.data_dir,
+        lexicon=args.lexicon, repeated_blocks="keep" if args.keep_repeated else "exclude", n_boot=args.n_boot,
+        rng=args.seed, level=args.level, ci=args.ci, interval=args.interval, test=args.test, both=args.both,
+        correction=args.correction,
+    )  # fmt: skip
     if args.compare:
-        if result.comparisons is None:
-            raise MtbiasError("--compare needs at least two systems.")
-        frame, columns = result.comparisons, tgbi.COMPARE_COLUMNS
+        frame, columns = res.compare(), ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_adjusted"]
     else:
-        frame, columns = result.estimates, tgbi.ESTIMATE_COLUMNS
+        frame, columns = res.frames["estimates"], tgbi.ESTIMATE_COLUMNS
         if args.format == "table":
             columns = [*columns[:3], "n_unknown", *columns[3:]]
     notes = [
         f"{row.system} {row.subset}: {row.lines} lines {row.outcome} (counted as unknown, not in n)"
-        for row in result.accounting.itertuples()
+        for row in res.frames["accounting"].itertuples()
         if row.outcome != "judged"
     ]
-    return frame, columns, {"provenance": result.provenance.to_dict(), "notes": notes}
+    return frame, columns, {"provenance": res.provenance, "notes": notes}
 
 
 def _run_prates(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     from stats_mtbias.studies import prates
 
-    languages = [s.strip() for s in args.languages.split(",") if s.strip()] or None
-    result = prates.run(
-        data_dir=args.data_dir,
-        items=args.items,
-        languages=languages,
-        judgements_file=args.judgements,
-        reference_file=args.reference_file,
-        bengali=args.bengali,
-        by=args.by,
-        denominator=args.denominator,
-        interval=args.interval,
-        test=args.test,
-        correction=args.correction,
-        alpha=args.alpha,
-        level=args.level,
-        seed=args.seed,
-    )
+    import stats_mtbias as smb
+
+    res = smb.prates(
+        args.judgements, data_dir=args.data_dir, items=args.items, languages=_list(args.languages) or None,
+        reference=args.reference_file, bengali=args.bengali, by=args.by, denominator=args.denominator,
+        interval=args.interval, test=args.test, correction=args.correction, alpha=args.alpha, level=args.level,
+        rng=args.seed,
+    )  # fmt: skip
+    result = res.details
     notes = [f"p-values adjusted by {result.family}"]
     if args.reference or args.calibration:
         if result.reference is None:
@@ -258,18 +263,12 @@ def _run_prates(args: argparse.Namespace) -> tuple[object, list[str], dict]:
 def _run_optimal(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     from stats_mtbias.studies import optimal
 
-    languages = [s.strip() for s in args.languages.split(",") if s.strip()] or None
-    result = optimal.run(
-        data_dir=args.data_dir,
-        reference=args.reference,
-        judgements_file=args.judgements,
-        languages=languages,
-        neutral=args.neutral,
-        interval=args.interval,
-        n_boot=args.n_boot,
-        seed=args.seed,
-        level=args.level,
-    )
+    import stats_mtbias as smb
+
+    result = smb.optimal(
+        args.judgements, reference=args.reference, data_dir=args.data_dir, languages=_list(args.languages) or None,
+        neutral=args.neutral, interval=args.interval, n_boot=args.n_boot, rng=args.seed, level=args.level,
+    ).details  # fmt: skip
     frame, columns = {
         "occupation": (result.occupations, optimal.OCCUPATION_COLUMNS),
         "category": (result.categories, optimal.CATEGORY_COLUMNS),
@@ -288,103 +287,56 @@ def _run_optimal(args: argparse.Namespace) -> tuple[object, list[str], dict]:
 
 
 def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
-    import pandas as pd
+    import stats_mtbias as smb
+    from stats_mtbias.studies import winomt
 
-    from stats_mtbias.datasets import winomt as winomt_data
-    from stats_mtbias.datasets.registry import manifest, open_store
-    from stats_mtbias.estimators.winomt import METRICS
-    from stats_mtbias.provenance import Provenance, sha256_file
-    from stats_mtbias.studies import winomt, winomt_reading
-
-    store = open_store(args.data_dir)
-    items = winomt_data.read_items(store)
-    languages = [s.strip() for s in args.languages.split(",") if s.strip()]
-    notes: list[str] = []
+    languages = _list(args.languages) or None
+    if args.lang:
+        if not args.translations:
+            raise UsageError("--lang names the language of --translations; give --translations too (or use --languages).")
+        languages = [args.lang]
     if args.validate:
-        folder = "winomt/data/human_annotations/"
-        rows = []
-        for relpath in sorted(p for p in manifest() if p.startswith(folder)):
-            res = winomt_reading.validate(store, store.path(relpath), items, method=args.aligner, use_pronoun=args.use_pronoun)
-            rows.append({k: v for k, v in res.items() if k != "confusion"})
-            if res["confusion"] is not None:
-                notes.append(f"{res['file']}: confusion (rows human, columns automatic)\n{res['confusion'].to_string()}")
-        frame = pd.DataFrame(rows)
-        between = winomt_reading.inter_annotator(store, items)
+        from stats_mtbias.datasets import winomt as winomt_data
+        from stats_mtbias.datasets.registry import open_store
+        from stats_mtbias.provenance import Provenance
+
+        store = open_store(args.data_dir)
+        found = winomt.validation(store, winomt_data.read_items(store), aligner=args.aligner, use_pronoun=args.use_pronoun)
+        notes = [f"{name}: confusion (rows human, columns automatic)\n{table.to_string()}"
+                 for name, table in found["confusions"].items()]  # fmt: skip
         notes.append("Two annotators of the same translations (the ceiling of a reader against either):\n"
-                     + between.round(4).to_string(index=False))
-        columns = ["file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa", "n_conflict",
-                   "n_conflict_pronoun", "agreement_outside", "ci_low_outside", "ci_high_outside"]  # fmt: skip
+                     + found["annotators"].round(4).to_string(index=False))
         notes.append(
             "n_conflict: translations whose entity reads as one gender and whose translated pronoun as the other; "
             "n_conflict_pronoun: of those, labelled by the annotator with the pronoun's gender; *_outside: agreement "
             "on the other translations."
         )
-        method = f"automatic reading ({args.aligner} alignment + per-language readers) vs native speakers; Wilson intervals"
-    else:
-        if args.translations:
-            from stats_mtbias.gender.targets import LANGUAGES
-
-            if not args.lang or not args.system:
-                raise UsageError("--translations needs --lang (the target language) and --system (a name for the system)")
-            if args.lang not in LANGUAGES:
-                raise UsageError(f"--lang must be one of {', '.join(sorted(LANGUAGES))}; got {args.lang!r}")
-            languages = [args.lang]
-            judgements = winomt_reading.judge(store, args.system, args.lang, items, method=args.aligner,
-                                              use_pronoun=args.use_pronoun, path=args.translations)  # fmt: skip
-            reasons = judgements["reason"].replace("", "read").value_counts()
-            notes.append(f"{args.translations}: " + ", ".join(f"{k} {v}" for k, v in reasons.items()))
-        elif args.judgements:
-            judgements = winomt.read_user_judgements(args.judgements, items)
-        else:
-            systems = [s.strip() for s in args.systems.split(",") if s.strip()]
-            available = {(s, lang) for s, lang, adj, _ in winomt_data.translation_files() if not adj}
-            frames = []
-            for language in languages:
-                for system in systems:
-                    if (system, language) in available:
-                        frames.append(
-                            winomt_reading.judge(
-                                store, system, language, items, method=args.aligner, use_pronoun=args.use_pronoun
-                            )
-                        )
-                    else:
-                        notes.append(f"{system}/{language}: no shipped translations, skipped")
-            if not frames:
-                raise MtbiasError("no system/language pair with shipped translations was selected.")
-            judgements = pd.concat(frames, ignore_index=True)
-        estimates, comparisons = winomt.analyse(
-            judgements, n_boot=args.n_boot, seed=args.seed, level=args.level, correction=args.correction
-        )
-        if args.corrected:
-            pairs = winomt_reading.labelled_pairs(store, items, method=args.aligner, use_pronoun=args.use_pronoun)
-            frame = winomt.corrected_accuracy(estimates, pairs, n_draws=args.n_boot, seed=args.seed, level=args.level)
-            columns = list(frame.columns)
-            missing = sorted(set(languages) - set(frame["language"]))
-            if missing:
-                notes.append(f"no human labels for {', '.join(missing)}: no corrected Acc")
-        elif args.compare:
-            frame, columns = (
-                comparisons,
-                ["language", "system_a", "system_b", "metric", "diff", "ci_low", "ci_high", "p_value", "method", "p_adjusted"],
-            )
-            notes.append(f"p_adjusted: {args.correction} over all {len(comparisons)} rows")
-        else:
-            frame = estimates
-            columns = ["system", "language", "n", "n_unknown"] + [c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high")]
-        method = (
-            "WinoMT Acc, F1, ΔG, ΔS (percent); bootstrap over items stratified by stereotype, percentile; "
-            "McNemar exact (accuracies) and paired bootstrap (F1, ΔG, ΔS) between systems"
-        )
-    data = dict(sorted(store.used.items()))
-    for user_file in (args.judgements, args.translations):
-        if user_file:
-            data[str(user_file)] = sha256_file(user_file)
-    provenance = Provenance(
-        method=method, data=data, n_boot=None if args.validate else args.n_boot, seed=args.seed, level=args.level,
-        options={"aligner": args.aligner, "languages": languages, "readers": "stats_mtbias.gender.targets",
-                 "use_pronoun": args.use_pronoun},
+        provenance = Provenance(
+            method=f"automatic reading ({args.aligner} alignment + per-language readers) vs native speakers; Wilson intervals",
+            data=dict(sorted(store.used.items())), level=args.level,
+            options={"aligner": args.aligner, "use_pronoun": args.use_pronoun},
+        )  # fmt: skip
+        return found["validation"], winomt.VALIDATION_COLUMNS, {"provenance": provenance.to_dict(), "notes": notes}
+    res = smb.winomt(
+        _list(args.systems), translations=_named(args.translations, args.system), judgements=args.judgements,
+        languages=languages, data_dir=args.data_dir, aligner=args.aligner, use_pronoun=args.use_pronoun,
+        adjectives=not args.no_adjectives, corrected=args.corrected, n_boot=args.n_boot, rng=args.seed, level=args.level,
+        correction=args.correction,
     )  # fmt: skip
-    return frame, columns, {"provenance": provenance.to_dict(), "notes": notes}
+    notes = list(res.notes)
+    if args.corrected:
+        frame = res.frames["corrected"]
+        columns = list(frame.columns)
+    elif args.compare:
+        frame = res.details.comparisons
+        if not len(frame):
+            raise UsageError(f"--compare needs at least two systems on one language; got {', '.join(res.systems)}.")
+        columns = winomt.COMPARE_COLUMNS
+        notes.append(f"p_adjusted: {args.correction} over all {len(frame)} rows (differences in points)")
+    else:
+        frame, columns = res.frames["estimates"], winomt.ESTIMATE_COLUMNS
+        notes.append("Acc, F1, ΔG and ΔS in percent")
+    return frame, columns, {"provenance": res.provenance, "notes": notes}
 
 
 def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
@@ -392,9 +344,11 @@ def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     from stats_mtbias.studies import models
 
     languages = [s.strip() for s in args.languages.split(",") if s.strip()] or None
-    result = models.run(
+    import stats_mtbias as smb
+
+    result = smb.model(
         args.study, model=args.model, data_dir=args.data_dir, languages=languages, sampler=args.sampler,
-        draws=args.draws, tune=args.tune, chains=args.chains, seed=args.seed, level=args.level,
+        draws=args.draws, tune=args.tune, chains=args.chains, rng=args.seed, level=args.level,
     )  # fmt: skip
     if args.out:
         result.idata.to_netcdf(args.out)
@@ -410,11 +364,49 @@ def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     return result.summary, SUMMARY_COLUMNS, {"provenance": result.provenance.to_dict(), "notes": notes}
 
 
+def _user_report(args: argparse.Namespace, studies: list[str]) -> tuple[object, list[str], dict]:
+    """``report --translations/--judgements``: the user's systems beside the shipped baselines, through the API."""
+    import re
+
+    import stats_mtbias as smb
+
+    if len(studies) != 1 or studies[0] not in ("tgbi", "winomt", "prates", "optimal"):
+        if args.studies != "tgbi,prates,optimal,winomt,models":
+            raise UsageError("with --translations/--judgements, --studies names one of tgbi, winomt, prates, optimal.")
+        if args.judgements:
+            studies = ["prates"]
+        else:
+            winomt_like = all(Path(p).is_dir() or re.match(r"^(adj\.)?en-[a-z]{2}\.", Path(p).name) for p in args.translations)
+            studies = ["winomt" if winomt_like else "tgbi"]
+    study = studies[0]
+    common = dict(data_dir=args.data_dir, rng=args.seed, level=args.level)
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    translations = _named(args.translations, args.system)
+    if study in ("tgbi", "winomt"):
+        if not translations:
+            raise UsageError(f"a {study} report of your system needs --translations.")
+        result = getattr(smb, study)(_list(args.systems), translations=translations, n_boot=args.n_boot, **common)
+    else:
+        if not args.judgements:
+            raise UsageError(f"a {study} report of your system needs --judgements.")
+        if study == "prates":
+            result = smb.prates(args.judgements, **common)
+        else:
+            result = smb.optimal(args.judgements, n_boot=args.n_boot, **common)
+    written = smb.report([result], out=args.out, formats=formats)
+    notes = [f"wrote {len(written)} files into {args.out}/"]
+    summary = result.table
+    args.format, args.out = "table", None
+    return summary, list(summary.columns), {"provenance": result.provenance, "notes": notes}
+
+
 def _run_report(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     from stats_mtbias.report import build
     from stats_mtbias.report.sections import Settings
 
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
+    if args.translations or args.judgements:
+        return _user_report(args, studies)
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     settings = Settings(
         data_dir=args.data_dir, n_boot=args.n_boot, seed=args.seed, level=args.level, draws=args.draws, tune=args.tune,

@@ -1,13 +1,79 @@
-"""Reading text files line by line with errors that name the file and line."""
+"""Reading text files line by line with errors that name the file and line.
+
+A user's DataFrame stands where a file would (:class:`FrameSource`): it is read
+as the CSV ``frame.to_csv(index=False)`` would be, so an error names the same
+"line" (row ``i`` is line ``i + 2``, after the header) for the frame and for the
+file, and both give the same tables.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+from typing import Any
+
+import pandas as pd
 
 from stats_mtbias.errors import DataError
 
 
-def read_lines(path: str | Path) -> list[str]:
+class FrameSource:
+    """A DataFrame given where a file is expected, with the name errors and provenance use.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The rows, with the columns the file format names.
+    name : str
+        What to call it in messages (``DataFrame 'mine'``).
+    """
+
+    def __init__(self, frame: pd.DataFrame, name: str = "frame"):
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"expected a pandas DataFrame, got {type(frame).__name__}")
+        self.frame = frame
+        self.name = str(name)
+        self.stem = self.name
+
+    def __str__(self) -> str:
+        return f"<DataFrame {self.name!r}>"
+
+    __fspath__ = __str__  # so that DataError(path=...) can name it like a file
+
+    def csv_lines(self) -> list[str]:
+        """The frame as the lines of its CSV (header first), missing values as empty fields."""
+        text = self.frame.to_csv(index=False, lineterminator="\n")
+        return text.split("\n")[:-1]
+
+    def sha256(self) -> str:
+        """sha256 of the frame's CSV text: the same frame always gives the same digest."""
+        return hashlib.sha256("\n".join(self.csv_lines()).encode("utf-8")).hexdigest()
+
+
+Source = "str | Path | FrameSource | pd.DataFrame"
+
+
+def as_source(obj: Any, name: str | None = None) -> Path | FrameSource:
+    """A path (``str``/``Path``) as a :class:`~pathlib.Path`; a DataFrame as a :class:`FrameSource`."""
+    if isinstance(obj, FrameSource):
+        return obj
+    if isinstance(obj, pd.DataFrame):
+        return FrameSource(obj, name or "frame")
+    if isinstance(obj, (str, Path)):
+        return Path(obj)
+    raise DataError(f"expected a file path or a pandas DataFrame, got {type(obj).__name__}")
+
+
+def source_sha256(source: Path | FrameSource) -> str:
+    """sha256 of a file, or of a frame's CSV text."""
+    if isinstance(source, FrameSource):
+        return source.sha256()
+    from stats_mtbias.provenance import sha256_file
+
+    return sha256_file(source)
+
+
+def read_lines(path: str | Path | FrameSource) -> list[str]:
     """Read a UTF-8 text file into lines, accepting LF or CRLF and a missing final newline.
 
     A final newline does not make an extra empty line; an empty line anywhere
@@ -18,6 +84,8 @@ def read_lines(path: str | Path) -> list[str]:
     DataError
         If the file cannot be read or is not UTF-8 (naming the line of the bad byte).
     """
+    if isinstance(path, FrameSource):
+        return path.csv_lines()
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -68,7 +136,7 @@ def read_records(
     """
     import csv
 
-    path = Path(path)
+    path = as_source(path)
     lines = read_lines(path)
     if not lines:
         raise DataError(f"is empty; expected a header with {', '.join(required) or 'columns'}", path, 1)

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import read_records
+from stats_mtbias.datasets._io import as_source, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import DataError
 from stats_mtbias.tables import judgement_table
@@ -142,7 +142,7 @@ def read_bls(store: DataStore | None = None, path: str | Path | None = None) -> 
     if path is None:
         store = store or open_store()
         path = store.path(BLS)
-    path = Path(path)
+    path = as_source(path, "bls")
     _, records = read_records(path, delimiter="\t", required=tuple(_BLS_COLUMNS))
     rows = []
     for line, record in records:
@@ -216,7 +216,7 @@ def read_user_judgements(path: str | Path, system: str | None = None) -> pd.Data
     """
     from stats_mtbias.gender.english import classify_english
 
-    path = Path(path)
+    path = as_source(path)
     header, records = read_records(path, required=("item", "language"), lower=True)
     if ("gender" in header) == ("translation" in header):
         raise DataError("needs exactly one of the columns 'gender' or 'translation'", path, 1)

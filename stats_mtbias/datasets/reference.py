@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias.datasets import prates as prates_data
-from stats_mtbias.datasets._io import read_records
+from stats_mtbias.datasets._io import as_source, read_records
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError
 from stats_mtbias.estimators.optimal import survey_female_share
@@ -81,7 +81,7 @@ def read_reference(path: str | Path) -> pd.DataFrame:
         Naming the file and line: shares outside [0, 1] (with a hint when they look
         like percentages), counts that do not fit, a repeated occupation.
     """
-    path = Path(path)
+    path = as_source(path)
     header, records = read_records(path, required=("occupation",), lower=True)
     has_share, has_counts = "female_share" in header, {"n_female", "n_total"} <= set(header)
     survey = [f"answer_{k}" for k in range(1, 7)]

@@ -20,7 +20,6 @@ Two data problems are handled and reported rather than silently passed on:
 
 from __future__ import annotations
 
-import csv
 import re
 import warnings
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import read_lines
+from stats_mtbias.datasets._io import FrameSource, as_source, read_lines, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import DataError, DataQualityWarning
 
@@ -346,8 +345,8 @@ def read_user_outputs(
     """
     store = store or open_store()
     sentences = read_sentences(store) if sentences is None else sentences
-    path = Path(path)
-    if path.is_dir():
+    path = as_source(path, system)
+    if isinstance(path, Path) and path.is_dir():
         found: dict[str, dict[str, Path]] = {}
         for file in sorted(path.iterdir()):
             match = _OUTPUT_FILE.match(file.name)
@@ -386,38 +385,24 @@ def read_user_outputs(
     return _read_user_csv(path, system or path.stem, sentences, repeated_blocks, min_run)
 
 
-def _read_user_csv(path: Path, system: str, sentences: pd.DataFrame, repeated_blocks: str, min_run: int) -> pd.DataFrame:
-    lines = read_lines(path)
-    rows = list(csv.reader(lines))
-    if not rows:
-        raise DataError("is empty; expected a header 'item,set,translation'", path, 1)
-    header = [h.strip().lower() for h in rows[0]]
-    missing = {"item", "set", "translation"} - set(header)
-    if missing:
-        raise DataError(
-            f"header lacks column(s) {', '.join(sorted(missing))}; expected 'item,set,translation'",
-            path,
-            1,
-        )
-    col = {name: header.index(name) for name in ("item", "set", "translation")}
+def _read_user_csv(
+    path: Path | FrameSource, system: str, sentences: pd.DataFrame, repeated_blocks: str, min_run: int
+) -> pd.DataFrame:
+    _, records = read_records(path, required=("item", "set", "translation"), lower=True)
     sizes = sentences.groupby("subset", sort=False).size().to_dict()
     given: dict[tuple[str, int], tuple[str, int]] = {}
-    for number, row in enumerate(rows[1:], start=2):
-        if not row:
-            raise DataError("is an empty line inside the CSV", path, number)
-        if len(row) != len(header):
-            raise DataError(f"has {len(row)} fields, the header has {len(header)}", path, number)
-        name = set_name(row[col["set"]])
+    for number, record in records:
+        name = set_name(record["set"])
         if name is None:
             raise DataError(
-                f"set {row[col['set']]!r} is not one of {', '.join(SET_NAMES)} (or the codes inf, f, imp, p, neg, pos, job)",
+                f"set {record['set']!r} is not one of {', '.join(SET_NAMES)} (or the codes inf, f, imp, p, neg, pos, job)",
                 path,
                 number,
             )
         try:
-            item = int(row[col["item"]])
+            item = int(record["item"])
         except ValueError:
-            raise DataError(f"item {row[col['item']]!r} is not a line number of the {name} set", path, number) from None
+            raise DataError(f"item {record['item']!r} is not a line number of the {name} set", path, number) from None
         if not 1 <= item <= sizes[name]:
             raise DataError(
                 f"item {item} is outside the {name} set, which has lines 1–{sizes[name]}",
@@ -430,7 +415,7 @@ def _read_user_csv(path: Path, system: str, sentences: pd.DataFrame, repeated_bl
                 path,
                 number,
             )
-        given[name, item] = (row[col["translation"]], number)
+        given[name, item] = (record["translation"], number)
     frames = []
     for sset in SETS:
         n = sizes[sset.name]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from stats_mtbias.datasets._io import read_lines
+from stats_mtbias.datasets._io import FrameSource, as_source, read_lines
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import DataError
 
@@ -84,7 +84,20 @@ def _strip_adjective(source: str) -> str:
     return re.sub(r"\b(?:" + "|".join(ADJECTIVES) + r") ", "", source, count=1)
 
 
-def read_translations(path: str | Path, items: pd.DataFrame, *, adjectives: bool | None = None) -> pd.DataFrame:
+def _translation_lines(path: Path | FrameSource) -> list[str]:
+    """A file's lines, or a frame's ``source`` and ``translation`` columns joined as the file would have them."""
+    if not isinstance(path, FrameSource):
+        return read_lines(path)
+    frame = path.frame
+    missing = [c for c in ("source", "translation") if c not in frame.columns]
+    if missing:
+        raise DataError(f"lacks column(s) {', '.join(missing)}; expected 'source' and 'translation'", path)
+    # Row i stands for line i + 1 of a 'source ||| translation' file.
+    text = frame["translation"].astype(object).where(frame["translation"].notna(), "").astype(str)
+    return [f"{s}{SEPARATOR}{t}" for s, t in zip(frame["source"].astype(str), text)]
+
+
+def read_translations(path: str | Path | FrameSource | pd.DataFrame, items: pd.DataFrame, *, adjectives: bool | None = None) -> pd.DataFrame:
     """Match a ``source ||| translation`` file to the items by source sentence.
 
     Parameters
@@ -112,15 +125,15 @@ def read_translations(path: str | Path, items: pd.DataFrame, *, adjectives: bool
         A line without the separator, or a source sentence that is not a WinoMT item
         (naming the file and line).
     """
-    path = Path(path)
+    path = as_source(path)
     if adjectives is None:
-        adjectives = path.name.startswith("adj.")
+        adjectives = isinstance(path, Path) and path.name.startswith("adj.")
     by_sentence: dict[str, list[int]] = defaultdict(list)
     for item, sentence in zip(items["item"], items["sentence"]):
         by_sentence[sentence].append(item)
     found: dict[int, tuple[str, str, int]] = {}
     surplus: list[tuple[int, str, str]] = []
-    for number, line in enumerate(read_lines(path), start=1):
+    for number, line in enumerate(_translation_lines(path), start=1):
         if SEPARATOR not in line:
             raise DataError(f"has no '{SEPARATOR.strip()}' separator between source and translation", path, number)
         source, translation = line.split(SEPARATOR, 1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from stats_mtbias._validation import check_level
+from stats_mtbias._validation import check_level, check_rng
 from stats_mtbias.models.build import one_hot_index
 from stats_mtbias.models.data import ModelData
 
@@ -83,7 +83,7 @@ def _summarise(rows: list[dict], values: np.ndarray, level: float) -> None:
 
 
 def tgbi_posterior(
-    idata, data: ModelData, *, level: float = 0.95, new_items: bool = True, seed: int = 0
+    idata, data: ModelData, *, level: float = 0.95, new_items: bool = True, rng: np.random.Generator | int = 0
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Posterior P_S per system and set, the TGBI index, and differences between systems.
 
@@ -95,7 +95,7 @@ def tgbi_posterior(
     ``new_items=True`` (default) predicts for a new sample of lexicon items (the
     question the bootstrap answers); ``False`` describes the items at hand.
     """
-    rng = np.random.default_rng(seed) if new_items else None
+    rng = check_rng(rng) if new_items else None
     cells = data.cells
     systems = list(dict.fromkeys(cells["system"]))
     member = {

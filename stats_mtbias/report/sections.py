@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+import stats_mtbias as smb
 from stats_mtbias._validation import check_level, check_positive_int
 from stats_mtbias.datasets.registry import open_store
 from stats_mtbias.report import figures
@@ -124,17 +125,17 @@ def tgbi_section(settings: Settings) -> Section:
 
     s = settings
     section = Section("tgbi", "TGBI (Cho et al. 2019): Korean → English")
-    common = dict(data_dir=s.data_dir, n_boot=s.n_boot, seed=s.seed, level=s.level)
+    common = dict(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level)
     with _collect_warnings(section.notes, _root(s)):
         steps = ["bootstrap", "delta method", "authors' rules"]
         runs = {}
         for step in s.iterate(steps, "TGBI"):
             if step == "bootstrap":
-                runs[step] = s.cached("tgbi", lambda: tgbi.run(**common, compare=True))
+                runs[step] = s.cached("tgbi", lambda: smb.tgbi(**common).details)
             elif step == "delta method":
-                runs[step] = tgbi.run(**common, ci="analytic", compare=False)
+                runs[step] = smb.tgbi(**common, ci="analytic").details
             else:
-                runs[step] = tgbi.run(**common, lexicon="cho2019", repeated_blocks="keep", compare=False)
+                runs[step] = smb.tgbi(**common, lexicon="cho2019", repeated_blocks="keep").details
     boot, analytic, authors = runs["bootstrap"], runs["delta method"], runs["authors' rules"]
     n_comparisons = len(boot.comparisons)
     section.methods = [
@@ -154,7 +155,7 @@ def tgbi_section(settings: Settings) -> Section:
         Table("estimates_analytic", "P_S and TGBI with delta-method intervals", analytic.estimates, cols,
               "Delta method on the multinomial shares, design effect of the item clusters included."),
         Table("comparisons", "Paired differences between systems", boot.comparisons, tgbi.COMPARE_COLUMNS,
-              f"diff = P_S(a) − P_S(b); p_holm adjusted by Holm over the family of all {n_comparisons} rows."),
+              f"diff = P_S(a) − P_S(b); p_adjusted by Holm over the family of all {n_comparisons} rows."),
         Table("estimates_authors_rules", "The authors' rules (cho2019 cue lists, repeated block kept)", authors.estimates,
               cols, "What the published numbers used: the authors' cue lists and the defective repeated block kept."),
         Table("accounting", "Every line read", boot.accounting, list(boot.accounting.columns),
@@ -193,12 +194,12 @@ def prates_section(settings: Settings) -> Section:
         runs = {}
         for step in s.iterate(["main", "authors", "adjectives"], "Prates"):
             if step == "main":
-                runs[step] = prates.run(data_dir=s.data_dir, by="language,category", seed=s.seed, level=s.level)
+                runs[step] = smb.prates(data_dir=s.data_dir, by="language,category", rng=s.seed, level=s.level).details
             elif step == "authors":
-                runs[step] = prates.run(data_dir=s.data_dir, by="language", denominator="all", test="ttest",
-                                        correction="none", level=s.level)  # fmt: skip
+                runs[step] = smb.prates(data_dir=s.data_dir, by="language", denominator="all", test="ttest",
+                                        correction="none", level=s.level).details  # fmt: skip
             else:
-                runs[step] = prates.run(data_dir=s.data_dir, items="adjectives", seed=s.seed, level=s.level)
+                runs[step] = smb.prates(data_dir=s.data_dir, items="adjectives", rng=s.seed, level=s.level).details
     main, authors, adjectives = runs["main"], runs["authors"], runs["adjectives"]
     per_language = main.rates[main.rates["category"] == prates.ALL]
     per_category = prates.analyse(main.judgements, by="category", level=s.level)[0]
@@ -293,7 +294,7 @@ def optimal_section(settings: Settings) -> Section:
     s = settings
     section = Section("optimal", "Optimal-translator bias B (Farkas & Németh) against BLS")
     with _collect_warnings(section.notes, _root(s)):
-        result = optimal.run(data_dir=s.data_dir, n_boot=s.n_boot, seed=s.seed, level=s.level)
+        result = smb.optimal(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level).details
     head_cols = [
         "language", "n", "pct_minority", "pct_minority_ci_low", "pct_minority_ci_high", "pct_should_be_she",
         "pct_he_given_female_dominated", "pct_she_given_male_dominated", "n_biased", "b_min", "b_median", "b_max",
@@ -340,39 +341,17 @@ def optimal_section(settings: Settings) -> Section:
 
 def winomt_section(settings: Settings) -> Section:
     """WinoMT (Stanovsky et al. 2019): Acc, ΔG, ΔS per system and language, validated against people."""
-    from stats_mtbias.datasets import winomt as winomt_data
-    from stats_mtbias.datasets.registry import manifest
-    from stats_mtbias.gender.targets import LANGUAGES
-    from stats_mtbias.provenance import Provenance
-    from stats_mtbias.studies import winomt, winomt_reading
+    import stats_mtbias as smb
 
     s = settings
     section = Section("winomt", "WinoMT (Stanovsky et al. 2019): English → 8 languages")
-    store = open_store(s.data_dir)
-    with _collect_warnings(section.notes, store.root):
-        items = winomt_data.read_items(store)
-        # Dutch and Portuguese outputs are shipped, but there is no reader for them (nor human labels).
-        files = [f for f in winomt_data.translation_files() if f[1] in LANGUAGES]
-        base, adj = [], []
-        for system, lang, is_adj, _ in s.iterate(files, "WinoMT: align and read"):
-            table = winomt_reading.judge(store, system, lang, items, adjectives=is_adj)
-            (adj if is_adj else base).append(table)
-        base = pd.concat(base, ignore_index=True)
-        adj = pd.concat(adj, ignore_index=True)
-        estimates, comparisons = winomt.analyse(base, n_boot=s.n_boot, seed=s.seed, level=s.level)
-        adjective = winomt.adjective_effect(base, adj, level=s.level)
-        annotation_files = sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/"))
-        results = [winomt_reading.validate(store, store.path(relpath), items)
-                   for relpath in s.iterate(annotation_files, "WinoMT: human labels")]  # fmt: skip
-        corrected = winomt.corrected_accuracy(
-            estimates, winomt_reading.pairs_of(results), n_draws=s.n_boot, seed=s.seed, level=s.level
-        )
-        between = winomt_reading.inter_annotator(store, items)
-    validation = pd.DataFrame([{k: v for k, v in r.items() if k not in ("confusion", "pairs")} for r in results])
-    accounting = (
-        base.assign(outcome=base["reason"].replace("", "read")).groupby(["system", "language", "outcome"]).size()
-        .rename("items").reset_index()
-    )  # fmt: skip
+    with _collect_warnings(section.notes, _root(s)):
+        result = smb.winomt(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level, corrected=True).details
+    found = result.validation
+    estimates, comparisons, adjective, corrected = result.estimates, result.comparisons, result.adjectives, result.corrected
+    between, accounting = found["annotators"], result.accounting
+    section.notes += [n for n in result.notes if "skipped" not in n]
+    validation = found["validation"]
     n_comparisons = len(comparisons)
     section.methods = [
         "3,888 English sentences, each with one occupation whose gender a pronoun fixes (pro-stereotypical, "
@@ -382,7 +361,7 @@ def winomt_section(settings: Settings) -> Section:
         "for French); unreadable or ambiguous entities are unknown, never guessed.",
         "Acc = percent of items whose entity gender matches the gold gender (unknown counts as wrong); ΔG = F1(male) − "
         "F1(female); ΔS = Acc(pro) − Acc(anti), all in percent. "
-        f"{_pct(s.level)} intervals: bootstrap over items stratified by stereotype (pro/anti/neutral), {s.n_boot:,} "
+        f"{_pct(s.level)} intervals: bootstrap over items stratified by stereotype × gold gender (both fixed by design), {s.n_boot:,} "
         f"resamples, seed {s.seed}, percentile. Comparisons of two systems on one language: McNemar's exact test on "
         f"per-item correctness for accuracies, the paired bootstrap for ΔG and ΔS; Holm over all {n_comparisons} rows.",
         "The automatic reading is checked against native speakers' labels of 100-translation samples: agreement with "
@@ -440,13 +419,7 @@ def winomt_section(settings: Settings) -> Section:
                               reference=0.0, xlabel="ΔG = F1(male) − F1(female), points"),
                "Positive: male entities are translated better than female ones."),
     ]  # fmt: skip
-    provenance = Provenance(
-        method="sil-thot FastAlign (grow-diag-final-and) + stats_mtbias.gender.targets readers; bootstrap over items "
-        "stratified by stereotype (percentile); McNemar exact / paired bootstrap, Holm over all comparisons",
-        data=dict(sorted(store.used.items())), n_boot=s.n_boot, seed=s.seed, level=s.level,
-        options={"aligner": "fastalign", "readers": sorted(LANGUAGES), "use_pronoun": False},
-    )  # fmt: skip
-    section.provenance = {"winomt": provenance.to_dict()}
+    section.provenance = {"winomt": result.provenance.to_dict()}
     return section
 
 
@@ -465,11 +438,11 @@ def _diagnostics_row(name: str, result) -> dict:
 
 def models_section(settings: Settings) -> Section:
     """Hierarchical Bayesian models: calibration against BLS and the TGBI rate model."""
-    from stats_mtbias.studies import models, tgbi
+    from stats_mtbias.studies import models
 
     s = settings
     section = Section("models", "Hierarchical Bayesian models (PyMC)")
-    common = dict(data_dir=s.data_dir, draws=s.draws, tune=s.tune, chains=s.chains, seed=s.seed, level=s.level)
+    common = dict(data_dir=s.data_dir, draws=s.draws, tune=s.tune, chains=s.chains, rng=s.seed, level=s.level)
     steps = ["calibration", "tgbi", *(["prates"] if s.prates_rates else [])]
     fits = {}
     with _collect_warnings(section.notes, _root(s)):
@@ -481,7 +454,7 @@ def models_section(settings: Settings) -> Section:
             else:
                 fits[step] = models.run("prates", **common)
         boot = s.cached(
-            "tgbi", lambda: tgbi.run(data_dir=s.data_dir, n_boot=s.n_boot, seed=s.seed, level=s.level, compare=True)
+            "tgbi", lambda: smb.tgbi(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level).details
         )
     calib, rate = fits["calibration"], fits["tgbi"]
     section.methods = [

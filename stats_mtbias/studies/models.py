@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias._validation import check_choice, check_level
+from stats_mtbias._validation import check_choice, check_level, check_rng, seed_of
 from stats_mtbias.datasets.registry import open_store
 from stats_mtbias.errors import UsageError
 from stats_mtbias.models import build, derived
@@ -78,11 +78,15 @@ def run(
     draws: int = 2000,
     tune: int = 400,
     chains: int = 2,
-    seed: int = 0,
+    rng: np.random.Generator | int = 0,
     level: float = 0.95,
 ) -> ModelResult:
     """Build, fit and summarise a study's model (see the module docstring)."""
     check_choice(study, STUDIES, "study")
+    recorded = seed_of(rng)
+    # The samplers take an integer seed: a Generator gives one, so the same Generator state gives the same fit.
+    seed = rng if isinstance(rng, (int, np.integer)) else int(check_rng(rng).integers(2**31 - 1))
+    check_rng(seed)
     check_choice(model, MODELS, "model")
     level = check_level(level)
     if study == "winomt":
@@ -121,7 +125,7 @@ def run(
     report.update({k: idata.attrs[k] for k in ("sampler", "compile_seconds", "sample_seconds")})
     summary = table[~table["parameter"].str.startswith("z_")][SUMMARY_COLUMNS]
     if study == "tgbi":
-        estimates, differences = derived.tgbi_posterior(idata, data, level=level, seed=seed)
+        estimates, differences = derived.tgbi_posterior(idata, data, level=level, rng=seed)
         tables = {"p_s": estimates, "differences": differences}
         extra = [
             _derived_rows(estimates, "P_S", ["system", "subset"]),
@@ -138,7 +142,7 @@ def run(
     provenance = Provenance(
         method=f"{model} model of the {study} study (PyMC), {report['sampler']} NUTS; HDI at {level}",
         data=dict(sorted(store.used.items())),
-        seed=seed,
+        seed=recorded,
         level=level,
         options={
             "model": model, "draws": draws, "tune": tune, "chains": chains, "sampler": report["sampler"],

@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets import reference as reference_data
-from stats_mtbias.datasets._io import read_records
+from stats_mtbias.datasets._io import as_source, read_records, source_sha256
 from stats_mtbias.datasets.registry import open_store
 from stats_mtbias.errors import DataError
 from stats_mtbias.estimators.optimal import (
@@ -34,13 +34,13 @@ from stats_mtbias.estimators.optimal import (
     e_probabilistic,
     e_t,
 )
-from stats_mtbias.provenance import Provenance, sha256_file
+from stats_mtbias.provenance import Provenance
 from stats_mtbias.studies import prates as prates_study
 from stats_mtbias.tables import judgement_table, wide_counts
-from stats_mtbias.uncertainty.bootstrap import resample_weights
+from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
 
 BY_CHOICES = ("occupation", "category", "sector", "headline")
-INTERVALS = ("studentized", "percentile")
+INTERVALS = ("studentized", "percentile")  # bootstrap-t by default: B has a long right tail
 GROUP_KEYS = ("system", "language")
 OCCUPATION_COLUMNS = ["occupation", "gender", "female_share", "e_0", "e_t", "b"]
 CATEGORY_COLUMNS = ["category", "n", "b", "ci_low", "ci_high"]
@@ -60,7 +60,7 @@ def read_judgements(path: str | Path) -> pd.DataFrame:
     of a sampled translator. Genders as in the Prates reader (female/male/
     neutral/both/unknown or Female/Male/Neutral/?).
     """
-    path = Path(path)
+    path = as_source(path)
     _, records = read_records(path, required=("occupation", "gender"), lower=True)
     rows = []
     for line, record in records:
@@ -166,19 +166,6 @@ def _b_replicates(part: pd.DataFrame, f_star: np.ndarray | None, neutral: str) -
     return np.where(np.isnan(f_star), np.nan, bias_b(np.nan_to_num(f_star, nan=0.5), et))
 
 
-def _ratio_ci(num: np.ndarray, den: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile interval of the replicate ratios ``num / den`` (columns: groups)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        reps = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-    alpha = (1 - level) / 2
-    ok = ~np.all(np.isnan(reps), axis=0)
-    low = np.full(reps.shape[1:], np.nan)
-    high = np.full(reps.shape[1:], np.nan)
-    if ok.any():
-        low[ok], high[ok] = np.nanquantile(reps[:, ok], [alpha, 1 - alpha], axis=0)
-    return low, high
-
-
 def _ratio_and_se(s0, s1, s2, s3, s4, m):
     """Ratio ``R = s0 / s1`` and its linearisation standard error from weighted sums.
 
@@ -217,22 +204,9 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
         num_s = ws * np.nan_to_num(b_star)
         sums = [(w_boot * x) @ onehot for x in (num_s, ws, num_s**2, num_s * ws, ws**2)]
     replicates, se_star = _ratio_and_se(*sums, m)
-    alpha = (1 - level) / 2
-    if interval == "percentile":
-        low, high = _ratio_ci(sums[0], sums[1], level)
-    else:
-        low, high = np.full(len(keys), np.nan), np.full(len(keys), np.nan)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            t = (replicates - estimate) / se_star
-        for k in range(len(keys)):
-            tk = t[:, k][np.isfinite(t[:, k])]
-            if np.isnan(estimate[k]):
-                continue
-            if se0[k] == 0 or tk.size == 0:  # every B equal: nothing varies
-                low[k] = high[k] = estimate[k]
-                continue
-            q_low, q_high = np.quantile(tk, [alpha, 1 - alpha])
-            low[k], high[k] = estimate[k] - q_high * se0[k], estimate[k] - q_low * se0[k]
+    boot = BootstrapResult(estimate, replicates, None, level, interval, se0, se_star)
+    bounds = boot.confidence_interval()
+    low, high = bounds.low, bounds.high
     low = np.maximum(low, 0.0)
     return keys, estimate, low, high, m.astype(int)
 
@@ -241,14 +215,14 @@ def category_b(
     table: pd.DataFrame,
     *,
     n_boot: int = 10_000,
-    seed: int = 0,
+    rng: np.random.Generator | int = 0,
     level: float = 0.95,
     neutral: str = "unbiased",
     interval: str = "studentized",
 ) -> pd.DataFrame:
     """Mean B of each reference category (unweighted over its occupations), bootstrap within categories."""
     check_choice(interval, INTERVALS, "interval")
-    rng = check_rng(seed)
+    rng = check_rng(rng)
     rows = []
     for key, part in _groups(table):
         part = part.reset_index(drop=True)
@@ -267,14 +241,14 @@ def sector_b(
     table: pd.DataFrame,
     *,
     n_boot: int = 10_000,
-    seed: int = 0,
+    rng: np.random.Generator | int = 0,
     level: float = 0.95,
     neutral: str = "unbiased",
     interval: str = "studentized",
 ) -> pd.DataFrame:
     """Sector B: employment-weighted mean B, female-dominated (weights: women) and male-dominated (weights: men)."""
     check_choice(interval, INTERVALS, "interval")
-    rng = check_rng(seed)
+    rng = check_rng(rng)
     rows = []
     for key, part in _groups(table):
         part = part.reset_index(drop=True)
@@ -310,7 +284,9 @@ def sector_b(
     return out.sort_values([*GROUP_KEYS, "sector", "dominated"], kind="stable").reset_index(drop=True) if len(out) else out
 
 
-def headline(table: pd.DataFrame, *, n_boot: int = 10_000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+def headline(
+    table: pd.DataFrame, *, n_boot: int = 10_000, rng: np.random.Generator | int = 0, level: float = 0.95
+) -> pd.DataFrame:
     """Headline rates per group with bootstrap intervals over occupations (stratified by sector).
 
     Over he/she outputs of occupations with a reference share other than 0.5:
@@ -318,7 +294,7 @@ def headline(table: pd.DataFrame, *, n_boot: int = 10_000, seed: int = 0, level:
     should have been "she"; P(he | female-dominated) and P(she | male-dominated);
     the number of biased occupations (B > 0) and the range and median of their B.
     """
-    rng = check_rng(seed)
+    rng = check_rng(rng)
     rows = []
     for key, part in _groups(table):
         part = part.reset_index(drop=True)
@@ -340,8 +316,10 @@ def headline(table: pd.DataFrame, *, n_boot: int = 10_000, seed: int = 0, level:
             "pct_she_given_male_dominated": (4, 5),
         }.items():
             row[name] = 100 * totals[i] / totals[j] if totals[j] else np.nan
-            low, high = _ratio_ci(reps[:, [i]], reps[:, [j]], level)
-            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = 100 * low[0], 100 * high[0]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ratio = np.where(reps[:, j] > 0, reps[:, i] / np.where(reps[:, j] > 0, reps[:, j], 1.0), np.nan)
+            bounds = BootstrapResult(np.asarray(row[name] / 100), ratio, None, level, "percentile").confidence_interval()
+            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = 100 * float(bounds.low), 100 * float(bounds.high)
         row["pct_should_be_she"] = 100 * totals[2] / totals[0] if totals[0] else np.nan
         b = part["b"].to_numpy(float)
         biased = b[b > 0]
@@ -374,23 +352,23 @@ def accounting(table: pd.DataFrame) -> pd.DataFrame:
 def run(
     *,
     data_dir: str | Path | None = None,
-    reference: str | Path = "bls",
-    judgements_file: str | Path | None = None,
+    reference="bls",
+    judgements_file=None,
     languages: list[str] | None = None,
     neutral: str = "unbiased",
     interval: str = "studentized",
     n_boot: int = 10_000,
-    seed: int = 0,
+    rng: np.random.Generator | int = 0,
     level: float = 0.95,
 ) -> OptimalResult:
     """Run the optimal-translator study.
 
     Parameters
     ----------
-    reference : "bls" or path
-        The built-in BLS reference, or a user's CSV (see :func:`stats_mtbias.datasets.reference.read_reference`).
-    judgements_file : path, optional
-        A user's ``occupation, gender`` CSV; default: the Prates languages.
+    reference : "bls", path or DataFrame
+        The built-in BLS reference, or a user's CSV or frame (see :func:`stats_mtbias.datasets.reference.read_reference`).
+    judgements_file : path or DataFrame, optional
+        A user's ``occupation, gender`` CSV or frame; default: the Prates languages.
     languages : list of str, optional
         Prates languages to keep (default all twelve).
     neutral : {"unbiased", "exclude"}
@@ -401,28 +379,32 @@ def run(
     n_boot = check_positive_int(n_boot, "n_boot")
     level = check_level(level)
     check_choice(neutral, NEUTRAL_RULES, "neutral")
+    seed = seed_of(rng)
+    rng_categories, rng_sectors, rng_headline = check_rng(rng).spawn(3)
     store = None
     data: dict[str, str] = {}
     if judgements_file is None:
         store = open_store(data_dir)
         judgements, _ = prates_study.load_judgements(store=store, languages=languages)
     else:
-        judgements = read_judgements(judgements_file)
-        data[str(judgements_file)] = sha256_file(judgements_file)
-    if str(reference) == "bls":
+        source = as_source(judgements_file, "judgements")
+        judgements = read_judgements(source)
+        data[str(source)] = source_sha256(source)
+    if isinstance(reference, str) and reference == "bls":
         store = store or open_store(data_dir)
         ref = reference_data.bls_reference(store)
         ref_name = "BLS (Prates data), sectors from data/sectors.csv"
     else:
-        ref = reference_data.read_reference(reference)
-        data[str(reference)] = sha256_file(reference)
-        ref_name = str(reference)
+        source = as_source(reference, "reference")
+        ref = reference_data.read_reference(source)
+        data[str(source)] = source_sha256(source)
+        ref_name = str(source)
     if store is not None:
         data.update(store.used)
     table = occupation_table(judgements, ref, neutral=neutral)
-    categories = category_b(table, n_boot=n_boot, seed=seed, level=level, neutral=neutral, interval=interval)
-    sectors = sector_b(table, n_boot=n_boot, seed=seed + 1, level=level, neutral=neutral, interval=interval)
-    heads = headline(table, n_boot=n_boot, seed=seed + 2, level=level)
+    categories = category_b(table, n_boot=n_boot, rng=rng_categories, level=level, neutral=neutral, interval=interval)
+    sectors = sector_b(table, n_boot=n_boot, rng=rng_sectors, level=level, neutral=neutral, interval=interval)
+    heads = headline(table, n_boot=n_boot, rng=rng_headline, level=level)
     carried = "n_total" in ref and ref["n_total"].notna().any()
     provenance = Provenance(
         method=(

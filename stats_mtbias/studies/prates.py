@@ -28,12 +28,13 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from stats_mtbias._validation import check_choice, check_level, check_positive_int
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.datasets import prates as prates_data
+from stats_mtbias.datasets._io import as_source, source_sha256
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import UsageError
 from stats_mtbias.gender import GENDERS
-from stats_mtbias.provenance import Provenance, sha256_file
+from stats_mtbias.provenance import Provenance
 from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
 from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
@@ -97,7 +98,7 @@ def load_judgements(
     """
     check_choice(bengali, ("pool", "variants"), "bengali")
     if judgements_file is not None:
-        judgements = prates_data.read_user_judgements(judgements_file)
+        judgements = prates_data.read_user_judgements(as_source(judgements_file, "judgements"))
     else:
         store = store or open_store(data_dir)
         judgements = prates_data.read_judgements(store, items)
@@ -250,7 +251,12 @@ def analyse(
 
 
 def independence(
-    judgements: pd.DataFrame, *, correction: str = "holm", method: str = "auto", seed: int = 0, n_resamples: int = 9_999
+    judgements: pd.DataFrame,
+    *,
+    correction: str = "holm",
+    method: str = "auto",
+    rng: np.random.Generator | int = 0,
+    n_resamples: int = 9_999,
 ) -> pd.DataFrame:
     """Does the pronoun (female/male/neutral) depend on the language, and on the category within a language?
 
@@ -263,7 +269,7 @@ def independence(
     genders = ["female", "male", "neutral"]
     known = judgements[judgements["gender"].isin(genders)]
     rows = []
-    rng = np.random.default_rng(seed)
+    rng = check_rng(rng)
     scopes = [(ALL, "language × gender", "language", known)]
     if judgements["category"].nunique() > 1:
         scopes += [(lang, "category × gender", "category", part) for lang, part in known.groupby("language", sort=False)]
@@ -490,16 +496,17 @@ def run(
     correction: str = "holm",
     alpha: float = 0.05,
     level: float = 0.95,
-    seed: int = 0,
+    rng: np.random.Generator | int = 0,
     n_resamples: int = 9_999,
 ) -> PratesResult:
     """Run the Prates study on the shipped judgements or a user's CSV.
 
     See :func:`analyse`, :func:`independence`, :func:`reference_comparison` and
     :func:`calibration`. ``alpha`` is recorded and used to flag significant rows
-    (``significant`` column of ``tests``); ``seed`` feeds the Monte Carlo exact
+    (``significant`` column of ``tests``); ``rng`` feeds the Monte Carlo exact
     tests of independence (the only random numbers of the study).
     """
+    seed = seed_of(rng)
     check_positive_int(n_resamples, "n_resamples")
     alpha = check_level(alpha, "alpha")
     store = open_store(data_dir) if judgements_file is None or reference_file is None else None
@@ -510,7 +517,7 @@ def run(
         judgements, by=by, denominator=denominator, interval=interval, test=test, correction=correction, level=level
     )
     tests["significant"] = tests["p_adjusted"] < alpha
-    indep = independence(judgements, correction=correction, seed=seed, n_resamples=n_resamples)
+    indep = independence(judgements, correction=correction, rng=rng, n_resamples=n_resamples)
     reference = calib = None
     if items == "jobs":
         bls = prates_data.read_bls(store, reference_file)
@@ -518,9 +525,10 @@ def run(
             reference = reference_comparison(judgements, bls, level=level)
             calib = calibration(judgements, bls, level=level)
     data = dict(sorted(store.used.items())) if store is not None else {}
-    for path in (judgements_file, reference_file):
-        if path is not None:
-            data[str(path)] = sha256_file(path)
+    for given, name in ((judgements_file, "judgements"), (reference_file, "reference")):
+        if given is not None:
+            source = as_source(given, name)
+            data[str(source)] = source_sha256(source)
     method = (
         f"percentages over {denominator} outputs"
         + (" (authors' convention: every row, variants averaged)" if denominator == "all" else "")

@@ -19,14 +19,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias._validation import check_choice, check_level, check_positive_int
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.datasets import tgbi as tgbi_data
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.estimators.tgbi import BOTH_RULES, p_s, tgbi_shares
 from stats_mtbias.gender import GENDERS
 from stats_mtbias.gender.english import RULES, classify_english, compare_rules
 from stats_mtbias.provenance import Provenance
-from stats_mtbias.significance.multitest import adjust_pvalues
+from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 from stats_mtbias.tables import count_cube, judgement_table
 from stats_mtbias.uncertainty.analytic import (
     p_s_interval,
@@ -43,7 +43,7 @@ from stats_mtbias.uncertainty.bootstrap import (
 INDEX = "TGBI"
 SUBSETS = (*tgbi_data.SET_NAMES, INDEX)
 ESTIMATE_COLUMNS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high"]
-COMPARE_COLUMNS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_holm"]
+COMPARE_COLUMNS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_adjusted"]
 CI_KINDS = ("bootstrap", "analytic")
 TESTS = ("bootstrap", "permutation")
 
@@ -56,6 +56,9 @@ def judge(outputs: pd.DataFrame, lexicon: str = "default") -> pd.DataFrame:
     """
     check_choice(lexicon, RULES, "lexicon")
     table = outputs.copy()
+    if "reason" not in table:  # a frame without it has no known defects: every row is read
+        table["reason"] = ""
+    table["reason"] = table["reason"].fillna("")
     gender = classify_english(table["translation"].tolist(), rule=lexicon)
     gender[table["reason"].to_numpy() != ""] = "unknown"
     table["gender"] = gender
@@ -137,13 +140,14 @@ def analyse(
     judgements: pd.DataFrame,
     *,
     n_boot: int = 10_000,
-    seed: int = 0,
+    rng: np.random.Generator | int = 0,
     level: float = 0.95,
     ci: str = "bootstrap",
     interval: str = "percentile",
     compare: bool = True,
     test: str = "bootstrap",
     both: str = "neutral",
+    correction: str = "holm",
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, BootstrapResult | None]:
     """Estimates, intervals and paired comparisons from a TGBI judgement table.
 
@@ -154,8 +158,8 @@ def analyse(
         ``content``, ``system``, ``subset``, ``gender``).
     n_boot : int
         Bootstrap replicates (also permutations when ``test="permutation"``).
-    seed : int
-        Seed of every random number drawn.
+    rng : Generator or int
+        Source of every random number drawn (a seed or a Generator).
     level : float
         Confidence level.
     ci : {"bootstrap", "analytic"}
@@ -170,8 +174,12 @@ def analyse(
         randomisation (swap the systems' outputs per item).
     both : {"neutral", "exclude"}
         How outputs showing both genders enter P_S.
+    correction : {"holm", "bh", "none"}
+        Multiplicity adjustment of the comparisons' p-values (``p_adjusted``) over all rows.
     """
     check_positive_int(n_boot, "n_boot")
+    rng = check_rng(rng)
+    check_choice(correction, CORRECTIONS, "correction")
     level = check_level(level)
     check_choice(ci, CI_KINDS, "ci")
     check_choice(interval, ("percentile", "bca"), "interval")
@@ -188,7 +196,7 @@ def analyse(
 
     boot = None
     if ci == "bootstrap":
-        boot = cluster_bootstrap(counts, statistic, n_boot=n_boot, rng=seed, strata=strata, level=level, method=interval)
+        boot = cluster_bootstrap(counts, statistic, n_boot=n_boot, rng=rng, strata=strata, level=level, method=interval)
     if ci == "bootstrap":
         bounds = boot.confidence_interval()
         low, high = bounds.low, bounds.high
@@ -227,11 +235,11 @@ def analyse(
     estimates = pd.DataFrame(rows)
     comparisons = None
     if compare and len(systems) > 1:
-        comparisons = _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot, seed, both)
+        comparisons = _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot, rng, both, correction)
     return estimates, comparisons, boot
 
 
-def _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot, seed, both):
+def _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot, rng, both, correction):
     rows = []
     for a, b in combinations(range(len(systems)), 2):
         diff = estimate[a] - estimate[b]
@@ -252,7 +260,7 @@ def _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot
             high = np.append(sets.high, index.high)
         if test == "permutation":
             _, pvalue = paired_permutation(
-                counts[:, a], counts[:, b], statistic, n_perm=n_boot, rng=seed + 1 + a * len(systems) + b
+                counts[:, a], counts[:, b], statistic, n_perm=n_boot, rng=rng
             )
         elif ci == "bootstrap":
             pvalue = bootstrap_pvalue(boot.replicates[:, a] - boot.replicates[:, b])
@@ -273,7 +281,7 @@ def _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot
                 }
             )
     table = pd.DataFrame(rows)
-    table["p_holm"] = adjust_pvalues(table["p_value"].to_numpy(), "holm")
+    table["p_adjusted"] = adjust_pvalues(table["p_value"].to_numpy(), correction)
     return table
 
 
@@ -304,13 +312,14 @@ def run(
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
     n_boot: int = 10_000,
-    seed: int = 0,
+    rng: np.random.Generator | int = 0,
     level: float = 0.95,
     ci: str = "bootstrap",
     interval: str = "percentile",
     compare: bool = True,
     test: str = "bootstrap",
     both: str = "neutral",
+    correction: str = "holm",
 ) -> TGBIResult:
     """Run the TGBI study on the shipped outputs and/or a user's own.
 
@@ -325,10 +334,12 @@ def run(
         lexicon=lexicon,
         repeated_blocks=repeated_blocks,
     )
+    seed = seed_of(rng)
     estimates, comparisons, boot = analyse(
         judgements,
         n_boot=n_boot,
-        seed=seed,
+        rng=check_rng(rng),
+        correction=correction,
         level=level,
         ci=ci,
         interval=interval,
@@ -343,7 +354,7 @@ def run(
             if ci == "bootstrap"
             else "delta method (cluster-robust, logit scale, pseudo-count 1/2)"
         )
-        + (f"; paired comparisons: {p_value_method(ci, test)} p-values, Holm over all rows" if compare else "")
+        + (f"; paired comparisons: {p_value_method(ci, test)} p-values, {correction} over all rows" if compare else "")
     )
     provenance = Provenance(
         method=method,

@@ -1,37 +1,41 @@
-"""The WinoMT study's statistics: Acc, F1, ΔG, ΔS with intervals; paired comparisons; "+Adj".
+"""The WinoMT study (Stanovsky et al. 2019) end to end: read → judge → estimate → compare → "+Adj" → correction.
 
-Input is a judgement table with one row per (system, language, item) and the
-gender found in the translation (``gender``); the items' ``gold`` and
-``stereotype`` come from :func:`stats_mtbias.datasets.winomt.read_items`.
+:func:`run` is the only place that wires the study: it reads the 3,888 items,
+judges the shipped translations and a user's own (word alignment + the target
+language's reader, :mod:`stats_mtbias.studies.winomt_reading`) or takes a
+user's readings (``judgements``), and computes Acc, F1, ΔG, ΔS with bootstrap
+intervals, paired comparisons, the "+Adj" transitions and, where human labels
+exist, Acc corrected for misreading. The CLI and the report call it.
 
-Intervals: bootstrap over items stratified by stereotype (pro, anti, none), so ΔS
-is resampled within the pro and anti halves; one weight matrix serves every
-system of a language, which pairs the comparisons. Comparisons of two systems
-on the same language: McNemar's exact test on per-item correctness for Acc (and
-the pro/anti accuracies), the paired bootstrap for F1, ΔG and ΔS; Holm (or BH)
-over the whole family of rows.
-
-The automatic reading of a translation's gender (alignment + per-language
-morphology) is not in this version yet; users bring their own readings
-(``read_user_judgements``).
+Intervals: bootstrap over items stratified by stereotype × gold gender (both
+fixed in size by WinoMT's design), so ΔS and ΔG are resampled with the design's
+sizes; one weight matrix serves every system of a language, which pairs the
+comparisons. Comparisons of two systems on the same language: McNemar's exact
+test on per-item correctness for Acc (and the pro/anti accuracies), the paired
+bootstrap for F1, ΔG and ΔS; Holm (or BH) over the whole family of rows.
+Metrics in this module's frames are in percent, as the paper prints them; the
+public API (:func:`stats_mtbias.winomt`) gives shares.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from stats_mtbias._validation import check_choice, check_level, check_positive_int
-from stats_mtbias.datasets._io import read_records
-from stats_mtbias.errors import DataError
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
+from stats_mtbias.datasets._io import as_source, read_records
+from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS, item_features, winomt_metrics
+from stats_mtbias.provenance import Provenance
 from stats_mtbias.significance.effect_sizes import paired_difference_in_proportions
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.paired import sign_test_pvalue
-from stats_mtbias.uncertainty.bootstrap import bootstrap_pvalue, resample_weights, weighted_sums
+from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, bootstrap_pvalue, cluster_bootstrap
 
 PREDICTED = ("male", "female", "neutral", "unknown")
 MCNEMAR_METRICS = {"acc": "correct", "acc_pro": "correct_pro", "acc_anti": "correct_anti"}
@@ -44,7 +48,7 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
     Items a system/language pair does not list become ``unknown`` with the reason
     ``missing``, so every WinoMT item is counted.
     """
-    path = Path(path)
+    path = as_source(path)
     _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True)
     rows, seen = [], {}
     n_items = len(items)
@@ -77,11 +81,28 @@ def analyse(
     judgements: pd.DataFrame,
     *,
     n_boot: int = 10_000,
-    seed: int = 0,
+    rng: np.random.Generator | int = 0,
     level: float = 0.95,
     correction: str = "holm",
+    interval: str = "percentile",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Metrics with bootstrap intervals per (system, language), and paired comparisons.
+
+    Parameters
+    ----------
+    judgements : DataFrame
+        ``system, language, item, gold, stereotype, gender``: every item of every
+        (system, language) pair.
+    n_boot : int
+        Bootstrap resamples.
+    rng : Generator or int
+        Source of the random numbers.
+    level : float
+        Confidence level.
+    correction : {"holm", "bh", "none"}
+        Adjustment of the comparisons' p-values over all rows.
+    interval : {"percentile", "bca"}
+        Bootstrap interval (BCa adds the item jackknife).
 
     Returns
     -------
@@ -92,13 +113,16 @@ def analyse(
     """
     n_boot = check_positive_int(n_boot, "n_boot")
     level = check_level(level)
+    rng = check_rng(rng)
     check_choice(correction, CORRECTIONS, "correction")
-    alpha = (1 - level) / 2
+    check_choice(interval, CI_METHODS, "interval")
     estimate_rows, compare_rows = [], []
     for language, part in judgements.groupby("language", sort=False):
         systems = list(dict.fromkeys(part["system"]))
         items = np.sort(part["item"].unique())
-        stereotype = part.drop_duplicates("item").set_index("item")["stereotype"].reindex(items).to_numpy()
+        first = part.drop_duplicates("item").set_index("item").reindex(items)
+        # Stereotype and gold gender are both fixed in number by the design: resample within their cells.
+        strata = (first["stereotype"].astype(str) + ":" + first["gold"].astype(str)).to_numpy()
         features = []
         for system in systems:
             rows = part[part["system"] == system].set_index("item").reindex(items)
@@ -106,10 +130,9 @@ def analyse(
                 raise DataError(f"{system}/{language}: judgements do not cover the same items as the other systems")
             features.append(item_features(rows["gold"], rows["gender"], rows["stereotype"]))
         data = np.stack(features, axis=1)  # (items, systems, features)
-        weights = resample_weights(n_boot, strata=stereotype, rng=seed, dtype=np.float32)
-        replicates = winomt_metrics(weighted_sums(weights, data, integer_weights=True))  # (boot, systems, metrics)
-        point = winomt_metrics(data.sum(axis=0))
-        low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=0)
+        boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata, level=level, method=interval)
+        point = boot.estimate
+        bounds = boot.confidence_interval()
         for s, system in enumerate(systems):
             row = {
                 "system": system,
@@ -118,11 +141,17 @@ def analyse(
                 "n_unknown": int(data[:, s, FEATURE_INDEX["unknown"]].sum()),
             }
             for m, metric in enumerate(METRICS):
-                row.update({metric: point[s, m], f"{metric}_ci_low": low[s, m], f"{metric}_ci_high": high[s, m]})
+                row.update({metric: point[s, m], f"{metric}_ci_low": bounds.low[s, m], f"{metric}_ci_high": bounds.high[s, m]})
             estimate_rows.append(row)
         for a, b in combinations(range(len(systems)), 2):
-            diffs = replicates[:, a] - replicates[:, b]
-            d_low, d_high = np.nanquantile(diffs, [alpha, 1 - alpha], axis=0)
+            diffs = BootstrapResult(
+                point[a] - point[b],
+                boot.replicates[:, a] - boot.replicates[:, b],
+                None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b],
+                level,
+                interval,
+            )
+            d_bounds = diffs.confidence_interval()
             for m, metric in enumerate(METRICS):
                 if metric in MCNEMAR_METRICS:
                     k = FEATURE_INDEX[MCNEMAR_METRICS[metric]]
@@ -130,16 +159,17 @@ def analyse(
                     only_b = int(np.sum((data[:, a, k] == 0) & (data[:, b, k] == 1)))
                     pvalue, method = float(sign_test_pvalue(only_a, only_b, "two-sided")), "McNemar exact"
                 else:
-                    pvalue, method = float(bootstrap_pvalue(diffs[:, m])), "paired bootstrap"
+                    pvalue, method = float(bootstrap_pvalue(diffs.replicates[:, m])), "paired bootstrap"
                 compare_rows.append(
                     {"language": language, "system_a": systems[a], "system_b": systems[b], "metric": metric,
-                     "diff": point[a, m] - point[b, m], "ci_low": d_low[m], "ci_high": d_high[m],
+                     "diff": point[a, m] - point[b, m], "ci_low": d_bounds.low[m], "ci_high": d_bounds.high[m],
                      "p_value": pvalue, "method": method}
                 )  # fmt: skip
     estimates = pd.DataFrame(estimate_rows)
-    comparisons = pd.DataFrame(compare_rows)
-    if len(comparisons):
-        comparisons["p_adjusted"] = adjust_pvalues(comparisons["p_value"].to_numpy(), correction)
+    comparisons = pd.DataFrame(
+        compare_rows, columns=["language", "system_a", "system_b", "metric", "diff", "ci_low", "ci_high", "p_value", "method"]
+    )
+    comparisons["p_adjusted"] = adjust_pvalues(comparisons["p_value"].to_numpy(), correction) if len(comparisons) else []
     return estimates, comparisons
 
 
@@ -176,7 +206,7 @@ def corrected_accuracy(
     pairs: pd.DataFrame,
     *,
     n_draws: int = 10_000,
-    seed: int = 0,
+    rng: np.random.Generator | int = 0,
     level: float = 0.95,
 ) -> pd.DataFrame:
     """Acc corrected for the automatic reader's errors, from a language's human-labelled sample.
@@ -206,8 +236,8 @@ def corrected_accuracy(
         concatenated; rows repeated across files should be dropped first).
     n_draws : int
         Monte Carlo draws of the interval.
-    seed : int
-        Seed of the draws.
+    rng : Generator or int
+        Source of the draws.
 
     Returns
     -------
@@ -218,7 +248,7 @@ def corrected_accuracy(
     """
     level = check_level(level)
     n_draws = check_positive_int(n_draws, "n_draws")
-    rng = np.random.default_rng(seed)
+    rng = check_rng(rng)
     rows = []
     for language, sample in pairs.groupby("language", sort=False):
         auto_right = (sample["automatic"] == sample["gold"]).to_numpy()
@@ -246,3 +276,243 @@ def corrected_accuracy(
                  "p_human_correct_given_auto_correct": 100 * p1, "p_human_correct_given_auto_wrong": 100 * p0}
             )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- the study, wired once
+
+ESTIMATE_COLUMNS = ["system", "language", "n", "n_unknown"] + [c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high")]
+COMPARE_COLUMNS = ["language", "system_a", "system_b", "metric", "diff", "ci_low", "ci_high", "p_value", "method", "p_adjusted"]
+VALIDATION_COLUMNS = [
+    "file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa", "n_conflict",
+    "n_conflict_pronoun", "agreement_outside", "ci_low_outside", "ci_high_outside",
+]  # fmt: skip
+_FILE_LANGUAGE = re.compile(r"^(?:adj\.)?en-(?P<lang>[a-z]{2})\.(?:txt|csv|tsv)$")
+
+
+@dataclass(frozen=True)
+class WinoMTResult:
+    """Everything the WinoMT study reports (metrics in percent, as the paper prints them).
+
+    Attributes
+    ----------
+    estimates : DataFrame
+        :data:`ESTIMATE_COLUMNS`: per system and language.
+    comparisons : DataFrame
+        :data:`COMPARE_COLUMNS`: every pair of systems on each language.
+    adjectives : DataFrame or None
+        "+Adj" transitions (:func:`adjective_effect`), where the systems have "+Adj" files.
+    corrected : DataFrame or None
+        Acc corrected for misreading (:func:`corrected_accuracy`), with ``corrected=True``.
+    accounting : DataFrame
+        Items per system, language and outcome (``read`` or why not).
+    provenance : Provenance
+    judgements : DataFrame
+    notes : list of str
+    """
+
+    estimates: pd.DataFrame
+    comparisons: pd.DataFrame
+    adjectives: pd.DataFrame | None
+    corrected: pd.DataFrame | None
+    accounting: pd.DataFrame
+    provenance: Provenance
+    judgements: pd.DataFrame = field(repr=False)
+    notes: list = field(default_factory=list)
+    validation: dict | None = field(default=None, repr=False)
+
+
+def user_files(name: str, given, languages: list[str] | None) -> list[tuple[str, object, bool]]:
+    """``(language, source, adjectives)`` of every translation file a user gave for system `name`.
+
+    `given` is a path to an ``en-XX.txt`` file (``adj.en-XX.txt`` for "+Adj"), a
+    directory of such files (every language it covers), a mapping
+    ``{language: path or DataFrame}``, or a DataFrame with columns ``source,
+    translation`` (and ``language``, unless `languages` names exactly one).
+    """
+    from stats_mtbias.datasets._io import FrameSource
+
+    if isinstance(given, dict):
+        return [(str(lang), src, False) for lang, src in given.items()]
+    if isinstance(given, pd.DataFrame):
+        if "language" in given.columns:
+            return [(str(lang), FrameSource(part.reset_index(drop=True), f"{name}/{lang}"), False)
+                    for lang, part in given.groupby("language", sort=False)]  # fmt: skip
+        if languages and len(languages) == 1:
+            return [(languages[0], FrameSource(given, name), False)]
+        raise UsageError(f"translations[{name!r}]: a DataFrame needs a 'language' column, or give exactly one language.")
+    path = Path(given)
+    if path.is_dir():
+        found = [(m["lang"], f, f.name.startswith("adj.")) for f in sorted(path.iterdir()) if (m := _FILE_LANGUAGE.match(f.name))]
+        if not found:
+            raise DataError("contains no translation files named en-XX.txt (XX the target language)", path)
+        return found
+    if not path.exists():
+        raise DataError("does not exist", path)
+    match = _FILE_LANGUAGE.match(path.name)
+    if match:
+        return [(match["lang"], path, path.name.startswith("adj."))]
+    if languages and len(languages) == 1:
+        return [(languages[0], path, False)]
+    raise UsageError(
+        f"translations[{name!r}]: cannot tell the target language of {path.name!r}; name the file en-XX.txt "
+        "or give exactly one language."
+    )
+
+
+def _check_language(language: str) -> str:
+    from stats_mtbias.gender.targets import LANGUAGES
+
+    if language not in LANGUAGES:
+        raise UsageError(
+            f"WinoMT has no gender reader for language {language!r}; supported: {', '.join(sorted(LANGUAGES))} "
+            "(see the docs, 'Adding a target language')."
+        )
+    return language
+
+
+def validation(store, items: pd.DataFrame, *, aligner: str = "fastalign", use_pronoun: bool = False, progress=None) -> dict:
+    """Agreement of the automatic reading with every shipped human-annotation file.
+
+    Returns ``{"validation": DataFrame (VALIDATION_COLUMNS), "confusions": {file: DataFrame},
+    "pairs": DataFrame (labelled_pairs), "annotators": DataFrame (inter_annotator)}``.
+    """
+    from stats_mtbias.datasets.registry import manifest
+    from stats_mtbias.studies import winomt_reading
+
+    files = sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/"))
+    results = [winomt_reading.validate(store, store.path(relpath), items, method=aligner, use_pronoun=use_pronoun)
+               for relpath in (progress(files, "WinoMT: human labels") if progress else files)]  # fmt: skip
+    table = pd.DataFrame([{k: v for k, v in r.items() if k not in ("confusion", "pairs")} for r in results])
+    return {
+        "validation": table,
+        "confusions": {r["file"]: r["confusion"] for r in results if r["confusion"] is not None},
+        "pairs": winomt_reading.pairs_of(results),
+        "annotators": winomt_reading.inter_annotator(store, items),
+    }
+
+
+def run(
+    systems: list[str] | tuple[str, ...] | None = None,
+    *,
+    translations: dict | None = None,
+    judgements=None,
+    languages: list[str] | None = None,
+    data_dir: str | Path | None = None,
+    aligner: str = "fastalign",
+    use_pronoun: bool = False,
+    adjectives: bool = True,
+    corrected: bool = False,
+    validate: bool = False,
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    correction: str = "holm",
+    interval: str = "percentile",
+    progress=None,
+) -> WinoMTResult:
+    """Run the WinoMT study on shipped systems, a user's own translations and/or readings.
+
+    Parameters
+    ----------
+    systems : list of str, optional
+        Shipped systems (default: all five when no user data is given, else none).
+    translations : dict, optional
+        ``{system name: file, directory, {language: file or DataFrame}, or DataFrame}``
+        (see :func:`user_files`): read like the shipped files, in every language given.
+    judgements : path or DataFrame, optional
+        A user's readings: CSV ``item, system, language, gender`` (item: 0-based line of en.txt).
+    languages : list of str, optional
+        Target languages (default: every language with a reader, or those the user's files cover).
+    adjectives : bool
+        Also the "+Adj" effect where the systems have "+Adj" files.
+    corrected : bool
+        Also Acc corrected for misreading from the shipped human labels.
+    validate : bool
+        Also the agreement of the reading with the shipped human labels (:func:`validation`).
+    progress : callable, optional
+        ``progress(iterable, description)`` wraps the long loops (the report's progress bars).
+    """
+    from stats_mtbias.datasets import winomt as winomt_data
+    from stats_mtbias.datasets._io import as_source, source_sha256
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.gender.targets import LANGUAGES
+    from stats_mtbias.studies import winomt_reading
+
+    seed = seed_of(rng)
+    rng = check_rng(rng)
+    store = open_store(data_dir)
+    items = winomt_data.read_items(store)
+    languages = [_check_language(lang) for lang in languages] if languages else None
+    translations = dict(translations or {})
+    user: list[tuple[str, str, object, bool]] = []
+    for name, given in translations.items():
+        user += [(name, _check_language(lang), src, adj) for lang, src, adj in user_files(name, given, languages)]
+    if systems is None:
+        systems = [] if (translations or judgements is not None) else list(winomt_data.SYSTEMS)
+    systems = list(systems)
+    if len(set(systems) | set(translations)) != len(systems) + len(translations):
+        raise UsageError("a system is named twice (shipped systems and user systems must have distinct names).")
+    if languages is None:
+        languages = sorted({lang for _, lang, _, _ in user}) if user else sorted(LANGUAGES)
+    user = [u for u in user if u[1] in languages]
+    notes: list[str] = []
+    shipped = {(s, lang, adj): rel for s, lang, adj, rel in winomt_data.translation_files() if lang in LANGUAGES}
+    jobs = []  # (system, language, adjectives, user source or None)
+    for language in languages:
+        for system in systems:
+            if system not in winomt_data.SYSTEMS:
+                raise UsageError(f"`systems`: {system!r} is not a shipped WinoMT system; shipped: {', '.join(winomt_data.SYSTEMS)}.")
+            if (system, language, False) in shipped:
+                jobs.append((system, language, False, None))
+                if adjectives and (system, language, True) in shipped:
+                    jobs.append((system, language, True, None))
+            else:
+                notes.append(f"{system}/{language}: no shipped translations, skipped")
+    jobs += [(name, lang, adj, src) for name, lang, src, adj in user]
+    base, adj_tables, data = [], [], {}
+    for system, language, is_adj, src in progress(jobs, "WinoMT: align and read") if progress else jobs:
+        path = None if src is None else as_source(src, system)
+        table = winomt_reading.judge(store, system, language, items, adjectives=is_adj, method=aligner,
+                                     use_pronoun=use_pronoun, path=path)  # fmt: skip
+        if path is not None:
+            data[str(path)] = source_sha256(path)
+            reasons = table["reason"].replace("", "read").value_counts()
+            notes.append(f"{system}/{language}{' (+Adj)' if is_adj else ''}: " + ", ".join(f"{k} {v}" for k, v in reasons.items()))
+        (adj_tables if is_adj else base).append(table)
+    if judgements is not None:
+        source = as_source(judgements, "judgements")
+        given = read_user_judgements(source, items)
+        given = given[given["language"].isin(languages)] if languages else given
+        base.append(given)
+        data[str(source)] = source_sha256(source)
+    if not base:
+        raise UsageError("no system/language pair to evaluate: give shipped `systems`, `translations` or `judgements`.")
+    table = pd.concat(base, ignore_index=True)
+    if table.duplicated(["system", "language", "item"]).any():
+        raise UsageError("two inputs give the same system and language; name user systems uniquely.")
+    estimates, comparisons = analyse(table, n_boot=n_boot, rng=rng, level=level, correction=correction, interval=interval)
+    adj_frame = adjective_effect(table, pd.concat(adj_tables, ignore_index=True), level=level) if adj_tables else None
+    corrected_frame = found = None
+    if validate or corrected:
+        found = validation(store, items, aligner=aligner, use_pronoun=use_pronoun, progress=progress)
+    if corrected:
+        pairs = found["pairs"]
+        corrected_frame = corrected_accuracy(estimates, pairs, n_draws=n_boot, rng=rng, level=level)
+        missing = sorted(set(estimates["language"]) - set(corrected_frame["language"]))
+        if missing:
+            notes.append(f"no human labels for {', '.join(missing)}: no corrected Acc")
+    accounting = (
+        table.assign(outcome=table["reason"].replace("", "read")).groupby(["system", "language", "outcome"], sort=False)
+        .size().rename("items").reset_index()
+    )  # fmt: skip
+    data = {**dict(sorted(store.used.items())), **data}
+    provenance = Provenance(
+        method=f"{aligner} word alignment (grow-diag-final-and) + stats_mtbias.gender.targets readers; Acc, F1, ΔG, ΔS "
+        f"(percent); bootstrap over items stratified by stereotype × gold gender, {interval}; McNemar exact "
+        f"(accuracies) and paired bootstrap (F1, ΔG, ΔS) between systems, {correction} over all comparisons",
+        data=data, n_boot=n_boot, seed=seed, level=level,
+        options={"aligner": aligner, "languages": list(languages), "readers": "stats_mtbias.gender.targets",
+                 "use_pronoun": use_pronoun, "systems": list(dict.fromkeys(table["system"].astype(str))),
+                 "correction": correction, "interval": interval},
+    )  # fmt: skip
+    return WinoMTResult(estimates, comparisons, adj_frame, corrected_frame, accounting, provenance, table, notes, found)

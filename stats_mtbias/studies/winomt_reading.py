@@ -21,6 +21,7 @@ import pandas as pd
 
 from stats_mtbias.alignment import align, tokenize, translation_lexicon, word_tokens
 from stats_mtbias.datasets import winomt as winomt_data
+from stats_mtbias.datasets._io import as_source
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError
 from stats_mtbias.gender.targets import reader
@@ -183,7 +184,7 @@ def judge(
     shipped bitext of the language is used as extra alignment data).
     """
     relpath = f"winomt/translations/{system}/{'adj.' if adjectives else ''}en-{language}.txt"
-    source_file = store.path(relpath) if path is None else Path(path)
+    source_file = store.path(relpath) if path is None else as_source(path, system)
     table = winomt_data.read_translations(source_file, items, adjectives=adjectives)
     ok = (table["reason"] == "").to_numpy()
     merged = items.merge(table[["item", "source", "translation", "reason"]], on="item")

@@ -13,6 +13,7 @@ paired bootstrap.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,7 +23,7 @@ from scipy import special
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 
 WEIGHT_METHODS = ("index", "multinomial")
-CI_METHODS = ("percentile", "bca")
+CI_METHODS = ("percentile", "bca", "studentized")
 
 
 _CHUNK = 256  # replicates counted per block: the block's buffers stay in cache
@@ -151,7 +152,10 @@ class BootstrapResult:
     level : float
         Default confidence level.
     method : str
-        Default interval method (``percentile`` or ``bca``).
+        Default interval method (``percentile``, ``bca`` or ``studentized``).
+    standard_error_estimate, replicate_standard_errors : numpy.ndarray, optional
+        For the bootstrap-t (``studentized``) interval: the estimate's own standard
+        error and each replicate's, both from the same formula (e.g. linearisation).
     """
 
     estimate: np.ndarray
@@ -159,6 +163,8 @@ class BootstrapResult:
     jackknife: np.ndarray | None
     level: float
     method: str
+    standard_error_estimate: np.ndarray | None = None
+    replicate_standard_errors: np.ndarray | None = None
 
     @property
     def n_boot(self) -> int:
@@ -175,11 +181,40 @@ class BootstrapResult:
         method = check_choice(self.method if method is None else method, CI_METHODS, "method")
         alpha = (1.0 - level) / 2.0
         if method == "percentile":
-            low, high = np.nanquantile(self.replicates, [alpha, 1.0 - alpha], axis=0)
-            return ConfidenceInterval(low, high)
+            return ConfidenceInterval(*_nanquantiles(self.replicates, (alpha, 1.0 - alpha)))
+        if method == "studentized":
+            if self.standard_error_estimate is None or self.replicate_standard_errors is None:
+                raise ValueError("the studentized interval needs the estimate's and the replicates' standard errors.")
+            return _studentized(self.estimate, self.standard_error_estimate, self.replicates,
+                                self.replicate_standard_errors, alpha)  # fmt: skip
         if self.jackknife is None:
             raise ValueError("BCa needs jackknife values; bootstrap with method='bca'.")
         return _bca(self.estimate, self.replicates, self.jackknife, alpha)
+
+
+def _nanquantiles(values: np.ndarray, probs) -> list[np.ndarray]:
+    """Quantiles along axis 0 ignoring NaN; NaN (without a warning) where a column has no finite value."""
+    values = np.asarray(values, dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: NaN bounds are the answer
+        return list(np.nanquantile(values, list(probs), axis=0))
+
+
+def _studentized(estimate, se, replicates, replicate_se, alpha) -> ConfidenceInterval:
+    """Bootstrap-t: ``estimate - q(1-α) se, estimate - q(α) se`` with q the quantiles of ``(θ* − θ) / se*``.
+
+    Where the estimate has no spread (``se == 0``: every clustered value equal)
+    the interval is the estimate itself; replicates without a finite t are left out.
+    """
+    estimate, se = np.asarray(estimate, float), np.asarray(se, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = (np.asarray(replicates, float) - estimate) / np.asarray(replicate_se, float)
+    t = np.where(np.isfinite(t), t, np.nan)
+    q_low, q_high = _nanquantiles(t, (alpha, 1.0 - alpha))
+    low, high = estimate - q_high * se, estimate - q_low * se
+    flat = se == 0
+    low, high = np.where(flat, estimate, low), np.where(flat, estimate, high)
+    return ConfidenceInterval(np.where(np.isnan(estimate), np.nan, low), np.where(np.isnan(estimate), np.nan, high))
 
 
 def _bca(estimate, replicates, jackknife, alpha) -> ConfidenceInterval:

@@ -7,7 +7,7 @@ import pytest
 from stats_mtbias.cli import main
 
 KEYS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high"]
-COMPARE_KEYS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_holm"]
+COMPARE_KEYS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_adjusted"]
 
 
 def run_json(capsys, *args):
@@ -51,7 +51,7 @@ def test_tgbi_same_seed_same_numbers(capsys, data_dir):
 def test_tgbi_compare_records(capsys, data_dir):
     records, _ = run_json(capsys, "tgbi", "--data-dir", str(data_dir), "--n-boot", "200", "--format", "json", "--compare")
     assert [list(r) for r in records] == [COMPARE_KEYS] * 24
-    assert all(r["p_holm"] >= r["p_value"] for r in records)
+    assert all(r["p_adjusted"] >= r["p_value"] for r in records)
     assert {(r["system_a"], r["system_b"]) for r in records} == {("google", "papago"), ("google", "kakao"), ("papago", "kakao")}
 
 
@@ -186,10 +186,15 @@ def test_winomt_users_own_translations_and_corrected_acc(capsys, data_dir, tmp_p
     assert google["n_labelled"] == 99
 
 
-def test_winomt_translations_need_lang_and_system(capsys, tmp_path, data_dir):
+def test_winomt_translations_need_a_known_language(capsys, tmp_path, data_dir):
     mine = tmp_path / "mine.txt"
     mine.write_text("A ||| B\n", "utf-8")
-    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "es"]) == 64
-    assert "--translations needs --lang" in capsys.readouterr().err
+    # Neither the file name (en-XX.txt) nor --lang tells the language.
+    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine)]) == 64
+    assert "cannot tell the target language" in capsys.readouterr().err
     assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "nl", "--system", "x"]) == 64
-    assert "--lang must be one of" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no gender reader for language 'nl'" in err and "supported: ar, de, es, fr, he, it, ru, uk" in err
+    # A line that is not a WinoMT sentence is bad data, named by file and line.
+    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "es"]) == 65
+    assert "mine.txt, line 1" in capsys.readouterr().err

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def result(data_dir):
-    return optimal.run(data_dir=data_dir, n_boot=2000, seed=0)
+    return optimal.run(data_dir=data_dir, n_boot=2000, rng=0)
 
 
 def test_every_language_has_sector_tables(result):

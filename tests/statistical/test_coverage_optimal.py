@@ -30,7 +30,7 @@ def _coverage(f_min, weight_sd, interval, reps=300, seed=0):
             {"system": "s", "language": "l", "sector": "S", "female_share": f[idx], "weight": w[idx], "b": b[idx],
              "n_female": she[idx] * 1.0, "n_male": (~she[idx]) * 1.0, "n_other": 0.0}
         )  # fmt: skip
-        out = sector_b(table, n_boot=1000, seed=r, interval=interval).set_index("dominated")
+        out = sector_b(table, n_boot=1000, rng=r, interval=interval).set_index("dominated")
         for d in hits:
             hits[d].append(out.loc[d, "ci_low"] <= truth[d] <= out.loc[d, "ci_high"])
     return {d: float(np.mean(h)) for d, h in hits.items()}
@@ -56,8 +56,8 @@ def test_same_seed_same_interval(interval):
         {"system": "s", "language": "l", "sector": rng.choice(["A", "B"], 40), "female_share": rng.uniform(0.1, 0.9, 40),
          "weight": 1.0, "b": rng.exponential(1.0, 40), "n_female": 0.0, "n_male": 1.0, "n_other": 0.0}
     )  # fmt: skip
-    one = sector_b(table, n_boot=300, seed=9, interval=interval)
-    two = sector_b(table, n_boot=300, seed=9, interval=interval)
-    three = sector_b(table, n_boot=300, seed=10, interval=interval)
+    one = sector_b(table, n_boot=300, rng=9, interval=interval)
+    two = sector_b(table, n_boot=300, rng=9, interval=interval)
+    three = sector_b(table, n_boot=300, rng=10, interval=interval)
     pd.testing.assert_frame_equal(one, two)
     assert not np.allclose(one["ci_high"], three["ci_high"])

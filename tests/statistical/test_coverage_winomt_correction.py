@@ -20,13 +20,13 @@ def test_corrected_accuracy_by_hand():
     automatic = ["male", "male", "male", "male", "female", "unknown"]
     human = ["male", "male", "male", "female", "male", "female"]
     est = pd.DataFrame({"system": ["s", "t"], "language": ["de", "de"], "n": [100, 200], "acc": [50.0, 80.0]})
-    out = corrected_accuracy(est, _pairs("de", gold, human, automatic), n_draws=2000, seed=1)
+    out = corrected_accuracy(est, _pairs("de", gold, human, automatic), n_draws=2000, rng=1)
     assert out["acc_corrected"].tolist() == pytest.approx([100 * (0.5 * 0.75 + 0.5 * 0.5), 100 * (0.8 * 0.75 + 0.2 * 0.5)])
     assert out["p_human_correct_given_auto_correct"].tolist() == [75.0, 75.0]
     assert out["p_human_correct_given_auto_wrong"].tolist() == [50.0, 50.0]
     assert (out["ci_low"] < out["acc_corrected"]).all() and (out["acc_corrected"] < out["ci_high"]).all()
     # Same seed, same numbers; a language without labels gets no row.
-    again = corrected_accuracy(est, _pairs("de", gold, human, automatic), n_draws=2000, seed=1)
+    again = corrected_accuracy(est, _pairs("de", gold, human, automatic), n_draws=2000, rng=1)
     pd.testing.assert_frame_equal(out, again)
     assert corrected_accuracy(est, _pairs("fr", gold, human, automatic)).empty
     # No wrong automatic reading in the sample: nothing to correct with, said as NaN rather than guessed.
@@ -50,6 +50,6 @@ def test_corrected_accuracy_interval_covers_the_human_accuracy():
         sample = rng.choice(n_items, n_label, replace=False)
         est = pd.DataFrame({"system": ["s"], "language": ["xx"], "n": [n_items], "acc": [100 * auto_right.mean()]})
         pairs = _pairs("xx", gold[sample], human[sample], automatic[sample])
-        out = corrected_accuracy(est, pairs, n_draws=2000, seed=rep).iloc[0]
+        out = corrected_accuracy(est, pairs, n_draws=2000, rng=rep).iloc[0]
         covered += out["ci_low"] <= 100 * human_acc <= out["ci_high"]
     assert covered / reps >= 0.92

@@ -68,7 +68,7 @@ def files(tmp_path):
 
 def test_worked_examples_through_the_api(files):
     ref, judg = files
-    result = optimal.run(reference=ref, judgements_file=judg, n_boot=200, seed=1)
+    result = optimal.run(reference=ref, judgements_file=judg, n_boot=200, rng=1)
     occ = result.occupations.set_index("occupation")
     assert occ.loc["surgeon", "b"] == pytest.approx(46 / 27)
     assert occ.loc["clerk", "b"] == 0.0 and occ.loc["teller", "b"] == pytest.approx(16 / 42)
@@ -83,7 +83,7 @@ def test_worked_examples_through_the_api(files):
 
 def test_sector_b_and_headline_by_hand(files):
     ref, judg = files
-    result = optimal.run(reference=ref, judgements_file=judg, n_boot=500, seed=2)
+    result = optimal.run(reference=ref, judgements_file=judg, n_boot=500, rng=2)
     # Sectors default to the categories here. Female-dominated: surgeon (A) alone, clerk + teller (B):
     # weights = women = employed * f -> B's sector B = (0 * 29 + 0.381 * 17.4) / 46.4.
     sec = result.sectors.set_index(["sector", "dominated"])
@@ -186,8 +186,8 @@ def test_reference_counts_widen_the_interval(tmp_path):
     counted = pd.DataFrame({"occupation": names, "n_female": n_female, "n_total": n_total, "weight": 1.0, "sector": "S"})
     counted.to_csv(tmp_path / "counts.csv", index=False)
     shares.assign(female_share=n_female / n_total).to_csv(tmp_path / "same_shares.csv", index=False)
-    fixed = optimal.run(reference=tmp_path / "same_shares.csv", judgements_file=tmp_path / "j.csv", n_boot=2000, seed=4)
-    carried = optimal.run(reference=tmp_path / "counts.csv", judgements_file=tmp_path / "j.csv", n_boot=2000, seed=4)
+    fixed = optimal.run(reference=tmp_path / "same_shares.csv", judgements_file=tmp_path / "j.csv", n_boot=2000, rng=4)
+    carried = optimal.run(reference=tmp_path / "counts.csv", judgements_file=tmp_path / "j.csv", n_boot=2000, rng=4)
     a = fixed.sectors.set_index("dominated").loc["female"]
     b = carried.sectors.set_index("dominated").loc["female"]
     assert a["b"] == pytest.approx(b["b"])  # same point estimate

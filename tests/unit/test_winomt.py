@@ -38,7 +38,7 @@ def test_analyse_and_mcnemar(tmp_path):
     judgements = winomt.read_user_judgements(csv, _items())
     b = judgements[judgements["system"] == "b"].set_index("item")
     assert b.loc[5, "gender"] == "unknown" and b.loc[5, "reason"] == "missing"  # not listed: counted, not dropped
-    estimates, comparisons = winomt.analyse(judgements, n_boot=500, seed=1)
+    estimates, comparisons = winomt.analyse(judgements, n_boot=500, rng=1)
     a_row = estimates.set_index("system").loc["a"]
     assert a_row["acc"] == pytest.approx(100 * 4 / 6) and a_row["acc_ci_low"] <= a_row["acc"] <= a_row["acc_ci_high"]
     acc = comparisons.set_index("metric").loc["acc"]

@@ -1,0 +1,550 @@
+"""The public API: one function per study, one result type, the user's own systems everywhere.
+
+Every function takes the shipped systems *and* a user's own outputs (paths or
+DataFrames) in one call, a keyword-only ``rng`` (an integer seed or a
+:class:`numpy.random.Generator`) and returns a :class:`~stats_mtbias.result.StudyResult`:
+
+- ``res.table``: tidy estimates, one row per system × language × subset × metric,
+  shares in [0, 1], ``ci_low``/``ci_high`` at ``level``;
+- ``res.compare()``: paired differences between every two systems, ``p_adjusted``
+  under one correction over all rows;
+- ``res.provenance``: inputs with sha256 (the user's too), method, resamples, seed, versions;
+- ``res.frames``: the study's own tables (accounting of every input row, tests, …).
+
+The CLI (``stats-mtbias``) and the report are clients of these functions; each
+study's wiring lives once, in :mod:`stats_mtbias.studies`.
+
+Examples
+--------
+>>> import stats_mtbias as smb
+>>> res = smb.tgbi(systems=["google", "papago"], n_boot=500, rng=0)
+>>> res.table.query("subset == 'TGBI'")[["system", "estimate"]].round(3).to_string(index=False)
+'system  estimate\\n google     0.243\\n papago     0.173'
+>>> cmp = res.compare()
+>>> cmp.loc[cmp["subset"] == "TGBI", ["system_a", "system_b", "diff"]].round(3).to_string(index=False)
+'system_a system_b  diff\\n  google   papago  0.07'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias._validation import check_rng
+from stats_mtbias.errors import UsageError
+from stats_mtbias.result import COMPARE_COLUMNS, StudyResult, tidy
+
+RNG = "np.random.Generator | int"
+_TRANSLATIONS = "Mapping[str, str | Path | pd.DataFrame]"
+
+
+def _translations(translations) -> dict:
+    if translations is None:
+        return {}
+    if not isinstance(translations, Mapping):
+        raise UsageError("`translations` must map a system name to a path or a DataFrame, e.g. {'mine': 'outputs.csv'}.")
+    return dict(translations)
+
+
+def _systems(systems) -> list[str] | None:
+    if systems is None:
+        return None
+    if isinstance(systems, str):
+        systems = [systems]
+    systems = [str(s) for s in systems]
+    if len(set(systems)) != len(systems):
+        dup = sorted({s for s in systems if systems.count(s) > 1})
+        raise UsageError(f"`systems` names {', '.join(dup)} more than once.")
+    return systems
+
+
+def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | None:
+    if frame is None or not len(frame):
+        return None
+    out = frame.copy()
+    for column, value in defaults.items():
+        if column not in out:
+            out[column] = value
+    for column in ("system_a", "system_b", "language", "subset"):
+        out[column] = out[column].astype(str)
+    return out[COMPARE_COLUMNS].reset_index(drop=True)
+
+
+# ---------------------------------------------------------------- TGBI
+
+
+def tgbi(
+    systems: Sequence[str] | None = None,
+    *,
+    translations: Mapping | None = None,
+    data_dir: str | Path | None = None,
+    lexicon: str = "default",
+    repeated_blocks: str = "exclude",
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    ci: str = "bootstrap",
+    interval: str = "percentile",
+    test: str = "bootstrap",
+    both: str = "neutral",
+    correction: str = "holm",
+) -> StudyResult:
+    """TGBI (Cho et al. 2019): P_S per Korean sentence set and the index, per system.
+
+    Parameters
+    ----------
+    systems : list of str, optional
+        Shipped systems (``google``, ``papago``, ``kakao``); default all three,
+        ``[]`` for none.
+    translations : dict, optional
+        ``{name: path or DataFrame}`` of your own systems' English outputs: a CSV
+        (or frame) with columns ``item, set, translation`` (``item`` the 1-based
+        line of the set's source file, ``set`` one of ``informal, formal,
+        impolite, polite, negative, positive, occupation``), or a directory of
+        ``total_<system>_<set>.txt`` files laid out like the authors'.
+    data_dir : path, optional
+        The public datasets (else ``$MTBIAS_DATA``, else the download cache).
+    lexicon : {"default", "cho2019"}
+        The gender reader of English outputs (the authors' cue lists as an option).
+    repeated_blocks : {"exclude", "keep"}
+        Copy-paste defects (runs of lines repeating other items' outputs) as unknown, or kept.
+    n_boot : int
+        Bootstrap resamples (and permutations with ``test="permutation"``).
+    rng : int or Generator
+        Source of every random number (keyword-only).
+    level : float
+        Confidence level of every interval.
+    ci : {"bootstrap", "analytic"}
+        Cluster bootstrap over lexicon items, or the delta method.
+    interval : {"percentile", "bca"}
+        Bootstrap interval.
+    test : {"bootstrap", "permutation"}
+        p-values of the comparisons: paired bootstrap (or delta method) or approximate randomisation.
+    both : {"neutral", "exclude"}
+        Outputs showing both genders count as neutral, or are left out.
+    correction : {"holm", "bh", "none"}
+        Multiplicity adjustment of ``p_adjusted`` over all comparisons.
+
+    Returns
+    -------
+    StudyResult
+        ``table`` metrics: ``p_s`` (per set and ``TGBI``), ``p_female``,
+        ``p_male``, ``p_neutral`` (per set, no interval); ``compare()`` on ``p_s``.
+    """
+    from stats_mtbias.datasets import tgbi as tgbi_data
+    from stats_mtbias.datasets._io import as_source, source_sha256
+    from stats_mtbias.studies import tgbi as study
+
+    given = _translations(translations)
+    systems = _systems(systems)
+    if systems is None:
+        systems = list(tgbi_data.SYSTEMS)
+    clash = sorted(set(systems) & set(given))
+    if clash:
+        raise UsageError(f"{', '.join(clash)}: named both as a shipped system and in `translations`; rename yours.")
+    sources = [(as_source(path, name), name) for name, path in given.items()]
+    result = study.run(
+        systems, data_dir=data_dir, translations=sources, lexicon=lexicon, repeated_blocks=repeated_blocks,
+        n_boot=n_boot, rng=check_rng(rng), level=level, ci=ci, interval=interval, compare=True, test=test, both=both,
+        correction=correction,
+    )  # fmt: skip
+    provenance = result.provenance.to_dict()
+    provenance["seed"] = rng if isinstance(rng, (int, np.integer)) else provenance["seed"]
+    provenance["data"].update({str(src): source_sha256(src) for src, _ in sources})
+    est = result.estimates
+    table = tidy(est, {"p_s": ("p_s", "ci_low", "ci_high")}, keys={"system": "system", "subset": "subset"},
+                 defaults={"language": "ko"})  # fmt: skip
+    sets = est[est["subset"] != study.INDEX]
+    shares = tidy(sets, {m: (m, None, None) for m in ("p_female", "p_male", "p_neutral")},
+                  keys={"system": "system", "subset": "subset"}, defaults={"language": "ko"})  # fmt: skip
+    comparisons = None
+    if result.comparisons is not None:
+        comparisons = _compare_frame(result.comparisons.assign(metric="p_s", method=study.p_value_method(ci, test)),
+                                     language="ko")  # fmt: skip
+    return StudyResult(
+        "tgbi", pd.concat([table, shares], ignore_index=True), comparisons, provenance,
+        frames={"estimates": est, "accounting": result.accounting, "rule_changes": result.rule_changes,
+                "judgements": result.judgements},
+        correction=correction, details=result,
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------- WinoMT
+
+
+def winomt(
+    systems: Sequence[str] | None = None,
+    *,
+    translations: Mapping | None = None,
+    judgements=None,
+    languages: Sequence[str] | None = None,
+    data_dir: str | Path | None = None,
+    aligner: str = "fastalign",
+    use_pronoun: bool = False,
+    adjectives: bool = True,
+    corrected: bool = False,
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    interval: str = "percentile",
+    correction: str = "holm",
+) -> StudyResult:
+    """WinoMT (Stanovsky et al. 2019): Acc, F1, ΔG, ΔS per system and target language.
+
+    Parameters
+    ----------
+    systems : list of str, optional
+        Shipped systems (``google, bing, aws, systran, sota``); default all of them
+        when no user data is given, else none.
+    translations : dict, optional
+        ``{name: path or DataFrame}`` of your own translations of WinoMT: a
+        ``source ||| translation`` file named ``en-XX.txt`` (XX the target
+        language), a directory of such files (every language it covers), a
+        mapping ``{language: file or DataFrame}``, or a DataFrame with columns
+        ``source, translation`` (and ``language``). Lines are matched to the items
+        by source sentence; items without a line are counted as ``missing``.
+    judgements : path or DataFrame, optional
+        Your own readings instead: ``item, system, language, gender`` (``item`` the
+        0-based line of ``en.txt``).
+    languages : list of str, optional
+        Target languages (default: every one with a reader, or those your files cover).
+    aligner : {"fastalign", "eflomal"}
+        Word aligner.
+    use_pronoun : bool
+        Read the translated pronoun where it is gendered (German, French) instead
+        of the entity's own words (the annotators' reading; inflates Acc).
+    adjectives : bool
+        Also the "+Adj" transitions where shipped "+Adj" files exist.
+    corrected : bool
+        Also Acc corrected for misreading from the shipped human labels.
+    n_boot, rng, level, interval, correction
+        As in :func:`tgbi`.
+
+    Returns
+    -------
+    StudyResult
+        ``table`` metrics ``acc, f1_male, f1_female, delta_g, acc_pro, acc_anti,
+        delta_s`` as shares (differences of shares for ΔG, ΔS), subset ``all``.
+    """
+    from stats_mtbias.studies import winomt as study
+
+    given = _translations(translations)
+    systems = _systems(systems)
+    result = study.run(
+        systems, translations=given, judgements=judgements, languages=None if languages is None else list(languages),
+        data_dir=data_dir, aligner=aligner, use_pronoun=use_pronoun, adjectives=adjectives, corrected=corrected,
+        n_boot=n_boot, rng=rng, level=level, interval=interval, correction=correction,
+    )  # fmt: skip
+    est = result.estimates
+    metrics = {m: (m, f"{m}_ci_low", f"{m}_ci_high") for m in study.METRICS}
+    table = tidy(est, metrics, keys={"system": "system", "language": "language"}, defaults={"subset": "all"}, scale=0.01)
+    comparisons = None
+    if len(result.comparisons):
+        cmp = result.comparisons.copy()
+        for column in ("diff", "ci_low", "ci_high"):
+            cmp[column] = cmp[column] / 100
+        comparisons = _compare_frame(cmp, subset="all")
+    frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
+    if result.adjectives is not None:
+        frames["adjectives"] = result.adjectives
+    if result.corrected is not None:
+        frames["corrected"] = result.corrected
+    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, result.notes, result)
+
+
+# ---------------------------------------------------------------- Prates
+
+
+def prates(
+    judgements=None,
+    *,
+    data_dir: str | Path | None = None,
+    items: str = "jobs",
+    languages: Sequence[str] | None = None,
+    reference=None,
+    bengali: str = "pool",
+    by: str = "language",
+    denominator: str = "identified",
+    interval: str = "wilson",
+    test: str = "exact",
+    alpha: float = 0.05,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    correction: str = "holm",
+) -> StudyResult:
+    """Prates et al. (2019): female, male and neutral shares per language (and category), male-default tests.
+
+    Parameters
+    ----------
+    judgements : path or DataFrame, optional
+        Your own judgements: ``item, language, gender`` (or ``translation``, read
+        by the English reader), optional ``system, category, variant``. Default:
+        the authors' Google Translate judgements.
+    items : {"jobs", "adjectives"}
+        The shipped item set.
+    languages : list of str, optional
+        Languages to keep.
+    reference : path or DataFrame, optional
+        A BLS-like table instead of the shipped one (for the reference comparison).
+    bengali : {"pool", "variants"}
+    by : {"language", "category", "language,category"}
+    denominator : {"identified", "all"}
+    interval : {"wilson", "jeffreys", "clopper-pearson"}
+    test : {"exact", "ttest"}
+        One-sided paired test of male > female per group.
+    alpha : float
+        Flags ``significant`` tests.
+    rng, level, correction
+        As in :func:`tgbi`.
+
+    Returns
+    -------
+    StudyResult
+        ``table`` metrics ``p_female, p_male, p_neutral`` (shares) per system,
+        language and category (subset); ``compare()`` pairs systems on occupations
+        when the judgements hold several systems; ``frames["tests"]`` the
+        male-default tests.
+    """
+    from stats_mtbias.studies import prates as study
+
+    result = study.run(
+        data_dir=data_dir, items=items, languages=None if languages is None else list(languages),
+        judgements_file=judgements, reference_file=reference, bengali=bengali, by=by, denominator=denominator,
+        interval=interval, test=test, correction=correction, alpha=alpha, level=level, rng=rng,
+    )  # fmt: skip
+    rates_frame = result.rates
+    systems = list(dict.fromkeys(result.judgements["system"].astype(str))) if "system" in result.judgements else ["google"]
+    system_label = systems[0] if len(systems) == 1 else "+".join(systems)
+    table = tidy(
+        rates_frame, {"p_female": ("pct_female", "pct_female_ci_low", "pct_female_ci_high"),
+                      "p_male": ("pct_male", None, None), "p_neutral": ("pct_neutral", None, None)},
+        keys={"language": "language", "subset": "category"}, defaults={"system": system_label}, scale=0.01,
+    )  # fmt: skip
+    comparisons = None
+    if len(systems) > 1:
+        comparisons = _between_systems(result.judgements, by=by, rng=rng, level=level, correction=correction)
+    frames = {"rates": rates_frame, "tests": result.tests, "independence": result.independence,
+              "accounting": result.accounting, "judgements": result.judgements}  # fmt: skip
+    if result.reference is not None:
+        frames["reference"] = result.reference
+        frames["calibration"] = result.calibration
+    return StudyResult("prates", table, comparisons, result.provenance.to_dict(), frames, correction, [], result)
+
+
+def _between_systems(judgements: pd.DataFrame, *, by: str, rng, level: float, correction: str) -> pd.DataFrame:
+    """Paired differences of systems' shares per language (and category), clusters = occupations, via :func:`rates`."""
+    from stats_mtbias.studies import rates as rates_study
+
+    keys = ["language"] if by == "language" else ["category"] if by == "category" else ["language", "category"]
+    table = pd.DataFrame({
+        "system": judgements["system"].astype(str), "cluster": judgements["item"].astype(str),
+        "gender": judgements["gender"], "line": np.arange(len(judgements)), "stratum": "all",
+        **{f"by:{k}": judgements[k].astype(str) for k in keys},
+    })  # fmt: skip
+    _, cmp, _ = rates_study.analyse(table, by=keys, n_boot=10_000, rng=rng, level=level, correction=correction)
+    cmp = cmp[cmp["metric"] != "gap"].copy()
+    parts = cmp["group"].str.split(" | ", regex=False)
+    cmp["language"] = parts.str[0] if keys[0] == "language" else "all"
+    cmp["subset"] = parts.str[-1] if keys[-1] == "category" else "all"
+    cmp["metric"] = "p_" + cmp["metric"]
+    return _compare_frame(cmp)
+
+
+# ---------------------------------------------------------------- optimal translator
+
+
+def optimal(
+    judgements=None,
+    *,
+    reference="bls",
+    data_dir: str | Path | None = None,
+    languages: Sequence[str] | None = None,
+    neutral: str = "unbiased",
+    interval: str = "studentized",
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    correction: str = "holm",
+) -> StudyResult:
+    """Optimal-translator bias B (Farkas & Németh) against a reference female share per occupation.
+
+    Parameters
+    ----------
+    judgements : path or DataFrame, optional
+        Your outputs: ``occupation, gender`` (optional ``system, language,
+        category``; several rows per occupation = several samples). Default: the
+        twelve Prates languages (Google Translate).
+    reference : "bls", path or DataFrame
+        ``occupation`` and ``female_share`` (or ``n_female, n_total``, or survey
+        answers ``answer_1 … answer_6``), optional ``weight, category, sector``.
+    neutral : {"unbiased", "exclude"}
+        Neutral and both-gender outputs count as unbiased, or are left out.
+    interval : {"studentized", "percentile"}
+        Bootstrap interval of category and sector B (bootstrap-t by default: B has a long right tail).
+    n_boot, rng, level, correction
+        As in :func:`tgbi`.
+
+    Returns
+    -------
+    StudyResult
+        ``table``: sector B (metric ``b``, subset ``<sector> (female-dominated)``…),
+        category B (subset ``category: <name>``) and the headline shares
+        ``minority``, ``he_given_female_dominated``, ``she_given_male_dominated``.
+        ``compare()`` on sector B between systems (or languages) is not defined
+        by the paper: it raises, the intervals side by side are the comparison.
+    """
+    from stats_mtbias.studies import optimal as study
+
+    result = study.run(
+        data_dir=data_dir, reference=reference, judgements_file=judgements,
+        languages=None if languages is None else list(languages), neutral=neutral, interval=interval, n_boot=n_boot,
+        rng=rng, level=level,
+    )  # fmt: skip
+    sectors = result.sectors.assign(subset=result.sectors["sector"].astype(str) + " (" + result.sectors["dominated"].astype(str) + "-dominated)")
+    categories = result.categories.assign(subset="category: " + result.categories["category"].astype(str))
+    keys = {"system": "system", "language": "language", "subset": "subset"}
+    heads = result.headline.assign(subset="all")
+    table = pd.concat([
+        tidy(sectors, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
+        tidy(categories, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
+        tidy(heads, {name: (f"pct_{name}", f"pct_{name}_ci_low", f"pct_{name}_ci_high")
+                     for name in ("minority", "he_given_female_dominated", "she_given_male_dominated")},
+             keys=keys, scale=0.01),
+    ], ignore_index=True)  # fmt: skip
+    frames = {"occupations": result.occupations, "categories": result.categories, "sectors": result.sectors,
+              "headline": result.headline, "accounting": result.accounting, "judgements": result.judgements}  # fmt: skip
+    return StudyResult("optimal", table, None, result.provenance.to_dict(), frames, correction, [], result)
+
+
+# ---------------------------------------------------------------- any benchmark
+
+
+def rates(
+    judgements,
+    *,
+    outcome: str = "gender",
+    by: Sequence[str] | str = (),
+    system: str | None = "system",
+    cluster: str | None = "item",
+    strata: str | None = None,
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    ci: str = "bootstrap",
+    interval: str = "percentile",
+    correction: str = "holm",
+) -> StudyResult:
+    """Female, male and neutral shares and the male − female gap of any gender judgement table.
+
+    Parameters
+    ----------
+    judgements : path or DataFrame
+        One row per judgement; CSV or Parquet path, or a DataFrame.
+    outcome : str
+        Column with the gender found (``female, male, neutral, both, unknown``,
+        case-insensitive, or ``f/m/n/?``; empty is ``unknown``).
+    by : str or list of str
+        Grouping columns (subsets, languages, occupations…); an ``all`` group is added.
+    system : str or None
+        Column naming the system (None: one system).
+    cluster : str or None
+        Column of the resampling unit (prompt, template, occupation): every
+        judgement of a cluster is resampled together. None: every row its own.
+    strata : str or None
+        Column of fixed-size strata the clusters are resampled within.
+    n_boot : int
+        Bootstrap resamples (at least 100).
+    rng : int or Generator
+        Source of every random number (keyword-only).
+    level : float
+        Confidence level.
+    ci : {"bootstrap", "analytic"}
+        Cluster bootstrap, or Wilson on the effective sample size (gap: cluster-robust normal).
+    interval : {"percentile", "bca"}
+    correction : {"holm", "bh", "none"}
+
+    Returns
+    -------
+    StudyResult
+        ``table`` metrics ``female, male, neutral, gap`` per system and group
+        (``subset``); ``compare()`` pairs systems on shared clusters;
+        ``frames["group_differences"]`` compares the groups of each system.
+
+    Examples
+    --------
+    >>> import pandas as pd, stats_mtbias as smb
+    >>> frame = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "system": ["a", "b"] * 3,
+    ...                       "gender": ["male", "female", "male", "male", "female", "female"]})
+    >>> res = smb.rates(frame, n_boot=200, rng=0)
+    >>> res.table.query("metric == 'female'")[["system", "estimate"]].round(3).to_string(index=False)
+    'system  estimate\\n      a     0.333\\n      b     0.667'
+    """
+    from stats_mtbias.studies import rates as study
+
+    result = study.run(judgements, outcome=outcome, by=by, system=system, cluster=cluster, strata=strata, n_boot=n_boot,
+                       rng=rng, level=level, ci=ci, interval=interval, correction=correction)  # fmt: skip
+    est = result.estimates.assign(subset=result.estimates["group"], language="all")
+    table = est[["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]].astype(
+        {"system": str, "subset": str}
+    )
+    comparisons = None
+    if result.comparisons is not None:
+        comparisons = _compare_frame(result.comparisons.rename(columns={"group": "subset"}), language="all")
+    frames = {"estimates": result.estimates, "accounting": result.accounting, "judgements": result.judgements}
+    if result.group_differences is not None:
+        frames["group_differences"] = result.group_differences
+    return StudyResult("rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames,
+                       correction, [], result)  # fmt: skip
+
+
+# ---------------------------------------------------------------- models and reports
+
+
+def model(
+    study: str,
+    *,
+    model: str = "rate",
+    data_dir: str | Path | None = None,
+    languages: Sequence[str] | None = None,
+    sampler: str = "nutpie",
+    draws: int = 2000,
+    tune: int = 400,
+    chains: int = 2,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+):
+    """Fit a study's hierarchical Bayesian model (PyMC): ``"tgbi"`` or ``"prates"`` (``model="calibration"`` too).
+
+    Returns
+    -------
+    stats_mtbias.studies.models.ModelResult
+        ``summary`` (posterior mean, sd, HDI, R-hat, ESS per parameter and derived
+        quantity), ``diagnostics``, ``derived`` tables, ``provenance`` and ``idata``.
+    """
+    from stats_mtbias.studies import models
+
+    return models.run(study, model=model, data_dir=data_dir, languages=None if languages is None else list(languages),
+                      sampler=sampler, draws=draws, tune=tune, chains=chains, rng=rng, level=level)  # fmt: skip
+
+
+def report(results: Sequence[StudyResult] | StudyResult, *, out: str | Path, formats: Sequence[str] = ("html", "md", "tex"),
+           title: str = "Gender bias in machine translation: your systems") -> list[Path]:
+    """Write the HTML, Markdown and LaTeX report of any results (your systems beside the baselines you named).
+
+    One section per result: what was measured, the estimates with intervals, the
+    paired comparisons, a forest plot, the notes and the provenance; every table
+    also as CSV (full precision) and LaTeX.
+
+    Returns
+    -------
+    list of Path
+        The files written into `out`.
+    """
+    from stats_mtbias.report.results import write_results
+
+    if isinstance(results, StudyResult):
+        results = [results]
+    return write_results(list(results), out, formats=formats, title=title)

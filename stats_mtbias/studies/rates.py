@@ -1,0 +1,314 @@
+"""Bring your own benchmark: female, male and neutral shares of any gender judgement table.
+
+Any gender-bias evaluation that reduces to one judgement per (system, item) —
+MT-GenEval, MuST-SHE, WinoBias-style LLM prompts, a production log — is counted
+into ``cluster × system × group × gender`` and turned into, per system and group
+(a combination of the ``by`` columns, plus ``all``):
+
+- ``female``, ``male``, ``neutral``: shares of the identified outputs (``both``
+  counts as neutral; ``unknown`` is counted and left out of the denominators);
+- ``gap``: ``male − female``, the male-default gap (0: balance).
+
+Intervals: the cluster bootstrap (resampling the ``cluster`` units — prompts,
+templates, occupations — with every judgement they hold, within ``strata`` when
+given) through the one engine of :mod:`stats_mtbias.uncertainty`, or analytic
+intervals: Wilson on the effective sample size (cluster design effect) for the
+shares and a cluster-robust normal interval for the gap. Comparisons of systems
+are paired on the clusters both judged (same weights, or the cluster-robust
+linearisation of the difference); differences between groups of one system
+resample the clusters jointly, so groups sharing clusters are handled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
+from stats_mtbias.datasets._io import FrameSource, as_source, read_records, source_sha256
+from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.gender import GENDERS
+from stats_mtbias.provenance import Provenance
+from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.uncertainty.analytic import proportion_interval
+from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, bootstrap_pvalue, cluster_bootstrap
+
+METRICS = ("female", "male", "neutral", "gap")
+ALL = "all"
+CI_KINDS = ("bootstrap", "analytic")
+_ALIASES = {"f": "female", "m": "male", "n": "neutral", "?": "unknown", "": "unknown", "nan": "unknown", "none": "unknown",
+            "woman": "female", "man": "male", "feminine": "female", "masculine": "male"}  # fmt: skip
+# Per metric, the weights of (female, male, neutral, both) in its numerator (denominator: all four).
+_NUMERATORS = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1], [-1, 1, 0, 0]], dtype=float)
+
+
+def _statistic(totals: np.ndarray) -> np.ndarray:
+    """``(r, system, group, gender) -> (r, system, group, metric)``: shares and the gap over identified outputs."""
+    identified = totals[..., :4]
+    den = identified.sum(axis=-1, keepdims=True)
+    num = identified @ _NUMERATORS.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def _with_all(counts: np.ndarray, add_all: bool) -> np.ndarray:
+    """Append the ``all`` group (sum over groups) along axis 2."""
+    return np.concatenate([counts, counts.sum(axis=2, keepdims=True)], axis=2) if add_all else counts
+
+
+def read_judgements(source, *, outcome: str, system: str | None, cluster: str | None, by: list[str],
+                    strata: str | None) -> pd.DataFrame:
+    """Validate a judgement table (CSV path or DataFrame) into ``system, cluster, group keys, stratum, gender``.
+
+    Every row is kept: an empty or missing outcome is ``unknown`` (counted),
+    an outcome that is not a gender label is an error naming the row's line.
+    """
+    source = as_source(source, "judgements")
+    if isinstance(source, Path) and source.suffix.lower() in (".parquet", ".pq"):
+        try:
+            source = FrameSource(pd.read_parquet(source), str(source))
+        except Exception as exc:  # pyarrow's own errors name no line; say what failed
+            raise DataError(f"cannot read as Parquet ({exc})", source) from None
+    needed = [c for c in (outcome, system, cluster, strata, *by) if c]
+    header, records = read_records(source, required=tuple(needed))
+    if not records:
+        raise DataError("has a header but no judgements", source, 2)
+    frame = pd.DataFrame([r for _, r in records], columns=header)
+    lines = np.array([line for line, _ in records])
+    raw = frame[outcome].astype(str).str.strip().str.lower()
+    gender = raw.map(lambda v: _ALIASES.get(v, v))
+    bad = ~gender.isin(GENDERS)
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise DataError(
+            f"column {outcome!r}: {frame[outcome].iloc[i]!r} is not a gender (one of {', '.join(GENDERS)}, or f/m/n/?)",
+            source, int(lines[i]),
+        )  # fmt: skip
+    out = pd.DataFrame({
+        "system": frame[system].astype(str) if system else "system",
+        "cluster": frame[cluster].astype(str) if cluster else pd.Series(lines.astype(str)),
+        "gender": pd.Categorical(gender, categories=GENDERS),
+        "line": lines,
+    })  # fmt: skip
+    for column in by:
+        out[f"by:{column}"] = frame[column].astype(str).to_numpy()
+    out["stratum"] = frame[strata].astype(str).to_numpy() if strata else ALL
+    if strata:
+        per_cluster = out.groupby("cluster", sort=False)["stratum"].nunique()
+        mixed = per_cluster[per_cluster > 1]
+        if len(mixed):
+            raise DataError(f"cluster {mixed.index[0]!r} lies in several strata of {strata!r}; a cluster must be in one", source)
+    if out.duplicated(["system", "cluster", *[f"by:{c}" for c in by], "line"]).any():  # pragma: no cover - lines unique
+        raise DataError("duplicate rows", source)
+    out.attrs["source"] = source
+    return out
+
+
+@dataclass(frozen=True)
+class RatesResult:
+    """Shares, gaps and comparisons of a judgement table (see the module docstring).
+
+    Attributes
+    ----------
+    estimates : DataFrame
+        ``system, group, *by, metric, estimate, ci_low, ci_high, n, n_unknown``.
+    comparisons : DataFrame or None
+        ``system_a, system_b, group, metric, diff, ci_low, ci_high, p_value, p_adjusted, method``.
+    group_differences : DataFrame or None
+        Per system, every pair of groups: ``system, group_a, group_b, metric, diff, ci_low, ci_high, p_value,
+        p_adjusted`` (bootstrap only).
+    accounting : DataFrame
+        Rows per system and gender (``unknown`` included).
+    provenance : Provenance
+    """
+
+    estimates: pd.DataFrame
+    comparisons: pd.DataFrame | None
+    group_differences: pd.DataFrame | None
+    accounting: pd.DataFrame
+    provenance: Provenance
+    judgements: pd.DataFrame = field(repr=False)
+
+
+def _robust_se(y: np.ndarray, m: np.ndarray, theta: np.ndarray, strata_codes: np.ndarray) -> np.ndarray:
+    """Cluster-robust (linearisation) SE of ``θ = Σy / Σm`` along axis 0 (clusters), stratified.
+
+    Within each stratum the residuals ``(y_i − θ m_i) / Σm`` are centred and
+    scaled by ``k_h / (k_h − 1)``, the usual with-replacement survey variance.
+    """
+    total = m.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = (y - theta * m) / np.where(total > 0, total, np.nan)
+    var = np.zeros(u.shape[1:])
+    for h in np.unique(strata_codes):
+        uh = u[strata_codes == h]
+        k = uh.shape[0]
+        if k > 1:
+            var = var + k / (k - 1) * np.sum((uh - uh.mean(axis=0)) ** 2, axis=0)
+    return np.sqrt(var)
+
+
+def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cluster numerator ``y`` and denominator ``m`` of a metric: ``(clusters, ...)`` each."""
+    identified = counts[..., :4].astype(float)
+    return identified @ _NUMERATORS[metric], identified.sum(axis=-1)
+
+
+def analyse(
+    judgements: pd.DataFrame,
+    *,
+    by: list[str] | tuple[str, ...] = (),
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    ci: str = "bootstrap",
+    interval: str = "percentile",
+    correction: str = "holm",
+) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame | None]:
+    """Estimates, system comparisons and group differences from a validated judgement table (:func:`read_judgements`)."""
+    from stats_mtbias.tables import count_cube
+
+    n_boot = check_positive_int(n_boot, "n_boot", minimum=100 if ci == "bootstrap" else 1)
+    level = check_level(level)
+    check_choice(ci, CI_KINDS, "ci")
+    check_choice(interval, tuple(m for m in CI_METHODS if m != "studentized"), "interval")
+    check_choice(correction, CORRECTIONS, "correction")
+    rng = check_rng(rng)
+    by = list(by)
+    keys = [f"by:{c}" for c in by]
+    table = judgements.assign(group=judgements[keys].agg(" | ".join, axis=1) if keys else ALL)
+    cube = count_cube(table, ("cluster", "system", "group"))
+    groups = list(cube.coords["group"])
+    add_all = bool(keys) and len(groups) > 1
+    counts = _with_all(cube.counts, add_all)  # (clusters, systems, groups(+all), genders)
+    labels = groups + ([ALL] if add_all else [])
+    systems = list(cube.coords["system"])
+    stratum = table.drop_duplicates("cluster").set_index("cluster")["stratum"].reindex(cube.coords["cluster"]).to_numpy()
+    strata_codes = pd.factorize(stratum)[0]
+    totals = counts.sum(axis=0)
+    estimate = _statistic(totals[None])[0]  # (systems, groups, metrics)
+    z = special.ndtri(0.5 + level / 2)
+    boot = None
+    if ci == "bootstrap":
+        boot = cluster_bootstrap(counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level, method=interval)
+        bounds = boot.confidence_interval()
+        low, high = bounds.low, bounds.high
+    else:
+        low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
+        for k in range(len(METRICS)):
+            y, m = _linear_parts(counts, k)
+            se = _robust_se(y, m, estimate[..., k], strata_codes)
+            if METRICS[k] == "gap":
+                low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
+                continue
+            n = m.sum(axis=0)
+            p = estimate[..., k]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
+            interval_ = proportion_interval(y.sum(axis=0), n, level=level, deff=np.maximum(np.nan_to_num(deff, nan=1.0), 1.0))
+            low[..., k], high[..., k] = interval_.low, interval_.high
+    unknown = totals[..., 4]
+    identified = totals[..., :4].sum(axis=-1)
+    group_values = {label: dict(zip(by, label.split(" | "))) if label != ALL else dict.fromkeys(by, ALL) for label in labels}
+    rows = []
+    for s, system in enumerate(systems):
+        for g, label in enumerate(labels):
+            for k, metric in enumerate(METRICS):
+                rows.append({"system": system, "group": label, **group_values[label], "metric": metric,
+                             "estimate": estimate[s, g, k], "ci_low": low[s, g, k], "ci_high": high[s, g, k],
+                             "n": int(identified[s, g]), "n_unknown": int(unknown[s, g])})  # fmt: skip
+    estimates = pd.DataFrame(rows)
+    comparisons = None
+    if len(systems) > 1:
+        rows = []
+        for a, b in combinations(range(len(systems)), 2):
+            diff = estimate[a] - estimate[b]
+            if boot is not None:
+                reps = boot.replicates[:, a] - boot.replicates[:, b]
+                jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
+                d_bounds = BootstrapResult(diff, reps, jack, level, interval).confidence_interval()
+                d_low, d_high, pvalue, method = d_bounds.low, d_bounds.high, bootstrap_pvalue(reps), "paired bootstrap"
+            else:
+                se = np.empty(diff.shape)
+                for k in range(len(METRICS)):
+                    y, m = _linear_parts(counts, k)
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        ua = (y[:, a] - estimate[a, :, k] * m[:, a]) / m[:, a].sum(axis=0)
+                        ub = (y[:, b] - estimate[b, :, k] * m[:, b]) / m[:, b].sum(axis=0)
+                    # The paired difference's influence per cluster: a's minus b's (same clusters).
+                    se[:, k] = _robust_se(ua - ub, np.zeros_like(ua), np.zeros(ua.shape[1:]), strata_codes)
+                d_low, d_high = diff - z * se, diff + z * se
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
+                method = "cluster-robust normal"
+            for g, label in enumerate(labels):
+                for k, metric in enumerate(METRICS):
+                    rows.append({"system_a": systems[a], "system_b": systems[b], "group": label, "metric": metric,
+                                 "diff": diff[g, k], "ci_low": d_low[g, k], "ci_high": d_high[g, k],
+                                 "p_value": float(pvalue[g, k]), "method": method})  # fmt: skip
+        comparisons = pd.DataFrame(rows)
+        comparisons["p_adjusted"] = adjust_pvalues(comparisons["p_value"].to_numpy(), correction)
+    group_differences = None
+    if boot is not None and len(groups) > 1:
+        rows = []
+        for s, system in enumerate(systems):
+            for g, h in combinations(range(len(groups)), 2):
+                diff = estimate[s, g] - estimate[s, h]
+                reps = boot.replicates[:, s, g] - boot.replicates[:, s, h]
+                bounds = BootstrapResult(diff, reps, None, level, "percentile").confidence_interval()
+                pvalue = bootstrap_pvalue(reps)
+                for k, metric in enumerate(METRICS):
+                    rows.append({"system": system, "group_a": groups[g], "group_b": groups[h], "metric": metric,
+                                 "diff": diff[k], "ci_low": bounds.low[k], "ci_high": bounds.high[k],
+                                 "p_value": float(pvalue[k])})  # fmt: skip
+        group_differences = pd.DataFrame(rows)
+        group_differences["p_adjusted"] = adjust_pvalues(group_differences["p_value"].to_numpy(), correction)
+    return estimates, comparisons, group_differences
+
+
+def run(
+    judgements,
+    *,
+    outcome: str = "gender",
+    by: list[str] | tuple[str, ...] | str = (),
+    system: str | None = "system",
+    cluster: str | None = "item",
+    strata: str | None = None,
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    ci: str = "bootstrap",
+    interval: str = "percentile",
+    correction: str = "holm",
+) -> RatesResult:
+    """Read (or take) a judgement table and analyse it; see the module docstring and :func:`stats_mtbias.rates`."""
+    by = [by] if isinstance(by, str) else list(by)
+    if isinstance(judgements, pd.DataFrame):
+        for column in (system, cluster):
+            if column and column not in judgements.columns and column in ("system", "item"):
+                raise UsageError(f"the frame has no column {column!r}; name yours with {'system' if column == 'system' else 'cluster'}=... "
+                                 "(or None: one system / every row its own cluster).")  # fmt: skip
+    table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata)
+    source = table.attrs["source"]
+    estimates, comparisons, group_differences = analyse(
+        table, by=by, n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction
+    )
+    accounting = table.groupby(["system", "gender"], observed=False, sort=False).size().rename("rows").reset_index()
+    method = (
+        "shares of identified outputs (both as neutral; unknown counted, left out); gap = male - female; "
+        + (f"cluster bootstrap over {cluster or 'rows'}" + (f" stratified by {strata}" if strata else "") + f", {interval}"
+           if ci == "bootstrap" else "Wilson on the effective sample size (cluster design effect); gap: cluster-robust normal")
+        + f"; systems compared paired on clusters, {correction} over all rows"
+    )  # fmt: skip
+    provenance = Provenance(
+        method=method, data={str(source): source_sha256(source)}, n_boot=n_boot if ci == "bootstrap" else None,
+        seed=seed_of(rng), level=level,
+        options={"outcome": outcome, "by": by, "system": system, "cluster": cluster, "strata": strata, "ci": ci,
+                 "interval": interval, "correction": correction, "rows": len(table)},
+    )  # fmt: skip
+    return RatesResult(estimates, comparisons, group_differences, accounting, provenance, table)

@@ -46,8 +46,8 @@ class FrameSource:
         return text.split("\n")[:-1]
 
     def sha256(self) -> str:
-        """sha256 of the frame's CSV text: the same frame always gives the same digest."""
-        return hashlib.sha256("\n".join(self.csv_lines()).encode("utf-8")).hexdigest()
+        """sha256 of the frame's CSV text (``to_csv(index=False)``): the digest of the same data written to a file."""
+        return hashlib.sha256(self.frame.to_csv(index=False, lineterminator="\n").encode("utf-8")).hexdigest()
 
 
 Source = "str | Path | FrameSource | pd.DataFrame"

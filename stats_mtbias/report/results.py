@@ -88,5 +88,8 @@ def write_results(results: Sequence[StudyResult], out: str | Path, *, formats: S
         seen[result.study] = seen.get(result.study, 0) + 1
         key = result.study if seen[result.study] == 1 else f"{result.study}_{seen[result.study]}"
         sections.append(result_section(result, key))
-    report = Report(title, sections, {"results": len(results)}, environment())
+    first = results[0].provenance
+    settings = {"n_boot": first.get("n_boot") or 0, "seed": first.get("seed"), "level": first.get("level") or 0.95,
+                "results": len(results)}  # fmt: skip
+    report = Report(title, sections, settings, environment())
     return write_report(report, out, formats)

@@ -10,14 +10,14 @@ export MTBIAS_DATA := $(abspath ../shared/data)
 endif
 endif
 
-.PHONY: install test test-fast report bench lint clean
+.PHONY: install test test-fast report bench lint docs clean
 
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[all,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[all,dev,docs]'
 	touch $@
 
 test: install
@@ -34,8 +34,13 @@ report: install
 bench: install
 	$(BIN)/python benchmarks/bootstrap_tgbi.py
 
+# The Sphinx site: every example executed on the default data; any warning fails the build.
+docs: install
+	cd docs && ../$(BIN)/sphinx-build -W --keep-going -q -b html . _build/html
+	@echo "docs: docs/_build/html/index.html"
+
 lint: install
 	$(BIN)/ruff check stats_mtbias tests benchmarks analyses tools
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache docs/_build docs/jupyter_execute

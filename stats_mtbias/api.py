@@ -18,11 +18,14 @@ Examples
 --------
 >>> import stats_mtbias as smb
 >>> res = smb.tgbi(systems=["google", "papago"], n_boot=500, rng=0)
->>> res.table.query("subset == 'TGBI'")[["system", "estimate"]].round(3).to_string(index=False)
-'system  estimate\\n google     0.243\\n papago     0.173'
+>>> print(res.table.query("subset == 'TGBI'")[["system", "estimate"]].round(3).to_string(index=False))
+system  estimate
+google     0.300
+papago     0.238
 >>> cmp = res.compare()
->>> cmp.loc[cmp["subset"] == "TGBI", ["system_a", "system_b", "diff"]].round(3).to_string(index=False)
-'system_a system_b  diff\\n  google   papago  0.07'
+>>> print(cmp.loc[cmp["subset"] == "TGBI", ["system_a", "system_b", "diff"]].round(3).to_string(index=False))
+system_a system_b  diff
+  google   papago 0.062
 """
 
 from __future__ import annotations
@@ -403,7 +406,8 @@ def optimal(
         languages=None if languages is None else list(languages), neutral=neutral, interval=interval, n_boot=n_boot,
         rng=rng, level=level,
     )  # fmt: skip
-    sectors = result.sectors.assign(subset=result.sectors["sector"].astype(str) + " (" + result.sectors["dominated"].astype(str) + "-dominated)")
+    dominated = " (" + result.sectors["dominated"].astype(str) + "-dominated)"
+    sectors = result.sectors.assign(subset=result.sectors["sector"].astype(str) + dominated)
     categories = result.categories.assign(subset="category: " + result.categories["category"].astype(str))
     keys = {"system": "system", "language": "language", "subset": "subset"}
     heads = result.headline.assign(subset="all")
@@ -479,8 +483,10 @@ def rates(
     >>> frame = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "system": ["a", "b"] * 3,
     ...                       "gender": ["male", "female", "male", "male", "female", "female"]})
     >>> res = smb.rates(frame, n_boot=200, rng=0)
-    >>> res.table.query("metric == 'female'")[["system", "estimate"]].round(3).to_string(index=False)
-    'system  estimate\\n      a     0.333\\n      b     0.667'
+    >>> print(res.table.query("metric == 'female'")[["system", "estimate"]].round(3).to_string(index=False))
+    system  estimate
+         a     0.333
+         b     0.667
     """
     from stats_mtbias.studies import rates as study
 

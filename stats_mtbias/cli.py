@@ -116,8 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     wino = sub.add_parser("winomt", help="WinoMT (Stanovsky et al. 2019): Acc, ΔG, ΔS per system and language")
     _common(wino)
-    wino.add_argument("--systems", default=None, help="shipped systems, comma-separated (default: all five, or none with your own data)")
-    wino.add_argument("--languages", default="", help="target languages, comma-separated (default: all of ar,de,es,fr,he,it,ru,uk, or your files')")
+    wino.add_argument(
+        "--systems", default=None, help="shipped systems, comma-separated (default: all five, or none with your own data)"
+    )
+    wino.add_argument(
+        "--languages", default="", help="target languages, comma-separated (default: ar,de,es,fr,he,it,ru,uk, or your files')"
+    )
     wino.add_argument("--aligner", choices=("fastalign", "eflomal"), default="fastalign")
     wino.add_argument("--correction", choices=("holm", "bh", "none"), default="holm")
     wino.add_argument("--judgements", metavar="FILE", help="your own readings: CSV item,system,language,gender")
@@ -225,9 +229,8 @@ def _run_tgbi(args: argparse.Namespace) -> tuple[object, list[str], dict]:
 
 
 def _run_prates(args: argparse.Namespace) -> tuple[object, list[str], dict]:
-    from stats_mtbias.studies import prates
-
     import stats_mtbias as smb
+    from stats_mtbias.studies import prates
 
     res = smb.prates(
         args.judgements, data_dir=args.data_dir, items=args.items, languages=_list(args.languages) or None,
@@ -261,9 +264,8 @@ def _run_prates(args: argparse.Namespace) -> tuple[object, list[str], dict]:
 
 
 def _run_optimal(args: argparse.Namespace) -> tuple[object, list[str], dict]:
-    from stats_mtbias.studies import optimal
-
     import stats_mtbias as smb
+    from stats_mtbias.studies import optimal
 
     result = smb.optimal(
         args.judgements, reference=args.reference, data_dir=args.data_dir, languages=_list(args.languages) or None,
@@ -341,7 +343,6 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
 
 def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     from stats_mtbias.models.fit import SUMMARY_COLUMNS
-    from stats_mtbias.studies import models
 
     languages = [s.strip() for s in args.languages.split(",") if s.strip()] or None
     import stats_mtbias as smb

@@ -97,7 +97,9 @@ def _translation_lines(path: Path | FrameSource) -> list[str]:
     return [f"{s}{SEPARATOR}{t}" for s, t in zip(frame["source"].astype(str), text)]
 
 
-def read_translations(path: str | Path | FrameSource | pd.DataFrame, items: pd.DataFrame, *, adjectives: bool | None = None) -> pd.DataFrame:
+def read_translations(
+    path: str | Path | FrameSource | pd.DataFrame, items: pd.DataFrame, *, adjectives: bool | None = None
+) -> pd.DataFrame:
     """Match a ``source ||| translation`` file to the items by source sentence.
 
     Parameters

@@ -361,7 +361,8 @@ def winomt_section(settings: Settings) -> Section:
         "for French); unreadable or ambiguous entities are unknown, never guessed.",
         "Acc = percent of items whose entity gender matches the gold gender (unknown counts as wrong); ΔG = F1(male) − "
         "F1(female); ΔS = Acc(pro) − Acc(anti), all in percent. "
-        f"{_pct(s.level)} intervals: bootstrap over items stratified by stereotype × gold gender (both fixed by design), {s.n_boot:,} "
+        f"{_pct(s.level)} intervals: bootstrap over items stratified by stereotype × gold gender (both fixed by design), "
+        f"{s.n_boot:,} "
         f"resamples, seed {s.seed}, percentile. Comparisons of two systems on one language: McNemar's exact test on "
         f"per-item correctness for accuracies, the paired bootstrap for ΔG and ΔS; Holm over all {n_comparisons} rows.",
         "The automatic reading is checked against native speakers' labels of 100-translation samples: agreement with "

@@ -291,7 +291,8 @@ def run(
     if isinstance(judgements, pd.DataFrame):
         for column in (system, cluster):
             if column and column not in judgements.columns and column in ("system", "item"):
-                raise UsageError(f"the frame has no column {column!r}; name yours with {'system' if column == 'system' else 'cluster'}=... "
+                keyword = "system" if column == "system" else "cluster"
+                raise UsageError(f"the frame has no column {column!r}; name yours with {keyword}=... "
                                  "(or None: one system / every row its own cluster).")  # fmt: skip
     table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata)
     source = table.attrs["source"]

@@ -461,7 +461,8 @@ def run(
     for language in languages:
         for system in systems:
             if system not in winomt_data.SYSTEMS:
-                raise UsageError(f"`systems`: {system!r} is not a shipped WinoMT system; shipped: {', '.join(winomt_data.SYSTEMS)}.")
+                shipped_names = ", ".join(winomt_data.SYSTEMS)
+                raise UsageError(f"`systems`: {system!r} is not a shipped WinoMT system; shipped: {shipped_names}.")
             if (system, language, False) in shipped:
                 jobs.append((system, language, False, None))
                 if adjectives and (system, language, True) in shipped:
@@ -477,7 +478,8 @@ def run(
         if path is not None:
             data[str(path)] = source_sha256(path)
             reasons = table["reason"].replace("", "read").value_counts()
-            notes.append(f"{system}/{language}{' (+Adj)' if is_adj else ''}: " + ", ".join(f"{k} {v}" for k, v in reasons.items()))
+            label = f"{system}/{language}{' (+Adj)' if is_adj else ''}"
+            notes.append(f"{label}: " + ", ".join(f"{k} {v}" for k, v in reasons.items()))
         (adj_tables if is_adj else base).append(table)
     if judgements is not None:
         source = as_source(judgements, "judgements")

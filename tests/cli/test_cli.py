@@ -147,9 +147,12 @@ def test_prates_reference_and_errors(capsys, data_dir, tmp_path):
 def test_winomt_records_on_shipped_translations(capsys, data_dir):
     pytest.importorskip("thot")
     records, _err = run_json(
-        capsys, "winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google,nosuch", "--n-boot", "300",
-        "--format", "json",
+        capsys, "winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google", "--n-boot", "300",
+        "--format", "json", "--no-adjectives",
     )  # fmt: skip
+    # A system that is not shipped is refused by name (it used to be skipped with a note).
+    assert main(["winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google,nosuch"]) == 64
+    assert "'nosuch' is not a shipped WinoMT system" in capsys.readouterr().err
     (google,) = records
     assert google["system"] == "google" and google["n"] == 3888
     assert google["n_unknown"] >= 2  # the two items whose corrected sentences the shipped files lack

@@ -103,8 +103,6 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
         mixed = per_cluster[per_cluster > 1]
         if len(mixed):
             raise DataError(f"cluster {mixed.index[0]!r} lies in several strata of {strata!r}; a cluster must be in one", source)
-    if out.duplicated(["system", "cluster", *[f"by:{c}" for c in by], "line"]).any():  # pragma: no cover - lines unique
-        raise DataError("duplicate rows", source)
     out.attrs["source"] = source
     return out
 
@@ -135,15 +133,19 @@ class RatesResult:
     judgements: pd.DataFrame = field(repr=False)
 
 
-def _robust_se(y: np.ndarray, m: np.ndarray, theta: np.ndarray, strata_codes: np.ndarray) -> np.ndarray:
-    """Cluster-robust (linearisation) SE of ``θ = Σy / Σm`` along axis 0 (clusters), stratified.
-
-    Within each stratum the residuals ``(y_i − θ m_i) / Σm`` are centred and
-    scaled by ``k_h / (k_h − 1)``, the usual with-replacement survey variance.
-    """
+def _influence(y: np.ndarray, m: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """Per-cluster linearised values ``(y_i − θ m_i) / Σm`` of the ratio ``θ = Σy / Σm`` (axis 0: clusters)."""
     total = m.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        u = (y - theta * m) / np.where(total > 0, total, np.nan)
+        return (y - theta * m) / np.where(total > 0, total, np.nan)
+
+
+def _robust_se(u: np.ndarray, strata_codes: np.ndarray) -> np.ndarray:
+    """Cluster-robust SE from per-cluster linearised values `u` (axis 0: clusters), stratified.
+
+    Within each stratum the values are centred and scaled by ``k_h / (k_h − 1)``,
+    the usual with-replacement survey variance.
+    """
     var = np.zeros(u.shape[1:])
     for h in np.unique(strata_codes):
         uh = u[strata_codes == h]
@@ -202,7 +204,7 @@ def analyse(
         low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
         for k in range(len(METRICS)):
             y, m = _linear_parts(counts, k)
-            se = _robust_se(y, m, estimate[..., k], strata_codes)
+            se = _robust_se(_influence(y, m, estimate[..., k]), strata_codes)
             if METRICS[k] == "gap":
                 low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
                 continue
@@ -237,11 +239,9 @@ def analyse(
                 se = np.empty(diff.shape)
                 for k in range(len(METRICS)):
                     y, m = _linear_parts(counts, k)
-                    with np.errstate(invalid="ignore", divide="ignore"):
-                        ua = (y[:, a] - estimate[a, :, k] * m[:, a]) / m[:, a].sum(axis=0)
-                        ub = (y[:, b] - estimate[b, :, k] * m[:, b]) / m[:, b].sum(axis=0)
                     # The paired difference's influence per cluster: a's minus b's (same clusters).
-                    se[:, k] = _robust_se(ua - ub, np.zeros_like(ua), np.zeros(ua.shape[1:]), strata_codes)
+                    u = _influence(y[:, a], m[:, a], estimate[a, :, k]) - _influence(y[:, b], m[:, b], estimate[b, :, k])
+                    se[:, k] = _robust_se(u, strata_codes)
                 d_low, d_high = diff - z * se, diff + z * se
                 with np.errstate(invalid="ignore", divide="ignore"):
                     pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))

@@ -218,3 +218,46 @@ def test_report_of_any_result(tmp_path):
     csv = pd.read_csv(out / "rates" / "estimates.csv")
     np.testing.assert_allclose(csv["estimate"], res.table["estimate"])
     assert "s0" in (out / "report.html").read_text("utf-8")
+
+
+def test_rates_analytic_comparison_by_hand():
+    # Two systems on the same 4 items, one judgement each: a female on items 0, 1; b on item 0 only.
+    frame = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2, 3, 3], "system": ["a", "b"] * 4,
+                          "gender": ["female", "female", "female", "male", "male", "male", "male", "male"]})  # fmt: skip
+    cmp = smb.rates(frame, ci="analytic", rng=0).compare()
+    row = cmp[cmp["metric"] == "female"].iloc[0]
+    # diff = 1/2 - 1/4; per-item differences d_i = (0, 1, 0, 0)/4, centred: SE = sqrt(4/3 * sum((d - mean d)^2)).
+    d = np.array([0, 1, 0, 0]) / 4
+    se = np.sqrt(4 / 3 * np.sum((d - d.mean()) ** 2))
+    assert row["diff"] == pytest.approx(0.25)
+    assert row["ci_high"] - row["diff"] == pytest.approx(1.959964 * se, rel=1e-5)
+    assert np.isfinite(cmp["p_value"]).all()
+
+
+def _size(reps, k, p, rho, ci, seed):
+    """Rejection rate at 0.05 of the paired comparison of two systems with the same item-level rates."""
+    from stats_mtbias.studies import rates as rates_study
+
+    rng = np.random.default_rng(seed)
+    rejected = 0
+    for _ in range(reps):
+        frame = _clustered(rng, k, 3, p, rho, systems=2)
+        table = pd.DataFrame({"system": frame["system"], "cluster": frame["item"].astype(str), "line": np.arange(len(frame)),
+                              "gender": pd.Categorical(frame["gender"], categories=GENDERS), "stratum": "all"})
+        _, cmp, _ = rates_study.analyse(table, n_boot=400, rng=rng, ci=ci)
+        rejected += cmp[cmp["metric"] == "female"]["p_value"].iloc[0] < 0.05
+    return rejected / reps
+
+
+@pytest.mark.parametrize("ci", ["bootstrap", "analytic"])
+def test_rates_paired_comparison_size_fast(ci):
+    # 200 simulated null evaluations: Monte-Carlo SE about 0.015 at 0.05.
+    assert _size(200, k=100, p=0.3, rho=0.2, ci=ci, seed=3) <= 0.09
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ci", ["bootstrap", "analytic"])
+@pytest.mark.parametrize(("k", "p"), [(100, 0.3), (400, 0.05)])
+def test_rates_paired_comparison_size(ci, k, p):
+    # 1,000 null evaluations: Monte-Carlo SE 0.007; size must stay <= alpha + 0.01 plus 2 SE of simulation noise.
+    assert _size(1000, k=k, p=p, rho=0.15, ci=ci, seed=k) <= 0.074

@@ -10,7 +10,7 @@ __version__ = "0.1.0"
 # The subpackage stats_mtbias.report is loaded first, so that the function smb.report bound below is never
 # replaced by the module when the report code is imported later (Python binds a submodule on its first load).
 import stats_mtbias.report as _report_package  # noqa: F401
-from stats_mtbias.api import model, optimal, prates, rates, report, tgbi, winomt
+from stats_mtbias.api import model, optimal, power, prates, rates, report, tgbi, winomt
 from stats_mtbias.errors import (
     DataError,
     DataNotFoundError,
@@ -30,6 +30,7 @@ __all__ = [
     "__version__",
     "model",
     "optimal",
+    "power",
     "prates",
     "rates",
     "report",

@@ -160,6 +160,63 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--out", help="write the InferenceData to this netCDF file (the table still goes to stdout)")
     model.set_defaults(handler=_run_model)
 
+    power = sub.add_parser(
+        "power", help="plan an evaluation: sample size, power or minimum detectable effect",
+        description="What is left out is the answer: without --n the sample size for --difference (or --half-width); "
+        "without --difference the minimum detectable effect at --n; with both the power. Shares, not percent.",
+    )  # fmt: skip
+    designs = power.add_subparsers(dest="design", required=True)
+    for name, text in (
+        ("paired", "two systems' binary outcomes on the same items: McNemar's test (Connor 1987, or exact)"),
+        ("rate", "one share: Wilson half-width, or the score test against --reference"),
+        ("normal", "any estimate with standard error --se measured on --n-pilot units"),
+        ("pilot", "simulate evaluations from a study's pilot outputs (shipped or yours) through its own test"),
+    ):
+        design = designs.add_parser(name, help=text, description=text)
+        design.add_argument("--n", type=int, help="items (clusters) of the evaluation")
+        design.add_argument("--difference", type=float, help="true difference to detect (a share: 0.02 = 2 points)")
+        design.add_argument("--power", type=float, help="target power (default 0.8)")
+        design.add_argument("--alpha", type=float, default=0.05, help="level of the test (default 0.05)")
+        design.add_argument("--alternative", choices=("two-sided", "one-sided"), default="two-sided")
+        design.add_argument("--level", type=float, default=0.95, help="confidence level of intervals (default 0.95)")
+        design.add_argument("--format", choices=("table", "json", "csv"), default="table")
+        design.add_argument("--out", help="write the output to this file instead of stdout")
+        design.add_argument("--curve", metavar="PNG", help="also save the power curve (power against n) to this file")
+        if name == "paired":
+            design.add_argument("--discordance", type=float, required=True,
+                                help="share of items on which the two outcomes differ")  # fmt: skip
+            design.add_argument("--method", choices=("connor", "exact"), default="connor",
+                                help="Connor's formula or the exact power of McNemar's exact test")  # fmt: skip
+        if name == "rate":
+            design.add_argument("--rate", type=float, help="expected share (for --half-width or the half-width at --n)")
+            design.add_argument("--reference", type=float, help="share under the null of the test (e.g. 0.5)")
+        if name in ("rate", "normal", "pilot"):
+            design.add_argument("--half-width", type=float, help="target half-width of the interval (a share)")
+        if name == "rate":
+            design.add_argument("--cluster-size", type=float, default=1, help="outputs per cluster (default 1)")
+            design.add_argument("--icc", type=float, default=0.0, help="intra-cluster correlation (default 0)")
+        if name == "normal":
+            design.add_argument("--se", type=float, required=True, help="standard error of the estimate")
+            design.add_argument("--n-pilot", type=int, required=True, help="units the standard error was measured on")
+        if name == "pilot":
+            design.add_argument("--study", choices=("tgbi", "winomt", "prates", "optimal", "rates"), required=True)
+            design.add_argument("--systems", help="the two systems to compare, comma-separated (or one: its precision)")
+            design.add_argument("--metric", help="winomt: acc, delta_g, delta_s, …; tgbi: p_s; rates: female, gap, …; "
+                                "prates: male>female or p_female; optimal: b")  # fmt: skip
+            design.add_argument("--language", help="winomt/prates/optimal: the language to plan for")
+            design.add_argument("--subset", help="tgbi: a sentence set or TGBI; rates: a group; prates: a category")
+            design.add_argument("--translations", action="append", default=[], metavar="PATH",
+                                help="your pilot outputs (tgbi or winomt; repeatable, named by --system)")  # fmt: skip
+            design.add_argument("--system", action="append", default=[], metavar="NAME", help="name of --translations")
+            design.add_argument("--judgements", metavar="FILE", help="your pilot judgements (rates, prates, optimal)")
+            design.add_argument("--test", choices=("bootstrap", "wald"), default="bootstrap",
+                                help="test in each simulated evaluation (default: the study's paired bootstrap)")  # fmt: skip
+            design.add_argument("--n-sim", type=int, default=1000, help="simulated evaluations (default 1000)")
+            design.add_argument("--n-boot", type=int, default=500, help="bootstrap resamples in each (default 500)")
+            design.add_argument("--seed", type=int, default=0, help="seed of every random number (default 0)")
+            design.add_argument("--data-dir", help="directory of the public datasets")
+        design.set_defaults(handler=_run_power)
+
     report = sub.add_parser("report", help="every study on the default data: HTML, Markdown and LaTeX report with figures")
     report.add_argument("--studies", default="tgbi,prates,optimal,winomt,models", help="comma-separated (default: all)")
     report.add_argument("--out", default="reports", help="output directory (default reports)")
@@ -365,6 +422,69 @@ def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     return result.summary, SUMMARY_COLUMNS, {"provenance": result.provenance.to_dict(), "notes": notes}
 
 
+def _power_pilot(args: argparse.Namespace):
+    import stats_mtbias as smb
+
+    systems = _list(args.systems)
+    translations = _named(args.translations, args.system)
+    if args.study in ("tgbi", "winomt"):
+        shipped = [s for s in (systems or []) if s not in translations]
+        languages = [args.language] if args.study == "winomt" and args.language else None
+        kwargs = {"languages": languages, "adjectives": False} if args.study == "winomt" else {}
+        return getattr(smb, args.study)(shipped, translations=translations, data_dir=args.data_dir, n_boot=200,
+                                        rng=args.seed, **kwargs)  # fmt: skip
+    if args.translations:
+        raise UsageError(f"--translations is for tgbi and winomt pilots; a {args.study} pilot takes --judgements.")
+    if args.study == "rates":
+        if not args.judgements:
+            raise UsageError("a rates pilot needs --judgements (a CSV or Parquet with item, system, gender).")
+        return smb.rates(args.judgements, n_boot=200, rng=args.seed)
+    if args.study == "prates":
+        return smb.prates(args.judgements, data_dir=args.data_dir, rng=args.seed,
+                          languages=[args.language] if args.language and not args.judgements else None)  # fmt: skip
+    return smb.optimal(args.judgements, data_dir=args.data_dir, n_boot=1000, rng=args.seed)
+
+
+def _run_power(args: argparse.Namespace) -> tuple[object, list[str], dict]:
+    import stats_mtbias as smb
+    from stats_mtbias.planning import PLAN_COLUMNS
+
+    kw = dict(n=args.n, difference=args.difference, power=args.power, alpha=args.alpha, alternative=args.alternative,
+              level=args.level)  # fmt: skip
+    if args.design == "paired":
+        result = smb.power("paired", discordance=args.discordance, method=args.method, **kw)
+    elif args.design == "rate":
+        result = smb.power("rate", rate=args.rate, reference=args.reference, half_width=args.half_width,
+                           cluster_size=args.cluster_size, icc=args.icc, **kw)  # fmt: skip
+    elif args.design == "normal":
+        result = smb.power("normal", se=args.se, n_pilot=args.n_pilot, half_width=args.half_width, **kw)
+    else:
+        pilot = _power_pilot(args)
+        systems = _list(args.systems)
+        result = smb.power(pilot=pilot, systems=systems, metric=args.metric, language=args.language,
+                           subset=args.subset, half_width=args.half_width, test=args.test, n_sim=args.n_sim,
+                           n_boot=args.n_boot, rng=args.seed, **kw)  # fmt: skip
+    notes = [f"answer: {result.question.replace('_', ' ')}", *result.notes]
+    if args.curve:
+        fig = result.plot(scale=100, unit=" points")
+        fig.savefig(args.curve, dpi=150, bbox_inches="tight")
+        notes.append(f"power curve written to {args.curve}")
+    frame = result.table
+    columns = [c for c in PLAN_COLUMNS if frame[c].notna().all() and frame[c].astype(str).ne("").all()]
+    if args.format == "table":
+        shown = frame[columns].T.reset_index()
+        shown.columns = ["field", "value"]
+        shown["value"] = [_shown(v) for v in shown["value"]]
+        frame, columns = shown, ["field", "value"]
+    return frame, columns, {"provenance": result.provenance, "notes": notes, "single": True}
+
+
+def _shown(value) -> str:
+    from stats_mtbias.report.formatting import format_value
+
+    return format_value(value, digits=4)
+
+
 def _user_report(args: argparse.Namespace, studies: list[str]) -> tuple[object, list[str], dict]:
     """``report --translations/--judgements``: the user's systems beside the shipped baselines, through the API."""
     import re
@@ -435,6 +555,10 @@ def main(argv: list[str] | None = None) -> int:
             warnings.simplefilter("always", ConvergenceWarning)
             frame, columns, extra = args.handler(args)
         text = render(frame, columns, args.format)
+        if extra.get("single") and args.format == "json":
+            from stats_mtbias.report.formatting import to_records
+
+            text = json.dumps(to_records(frame, columns)[0], indent=1, ensure_ascii=False)  # one answer: one object
         provenance = extra["provenance"]
         for warning in caught:
             print(f"warning: {warning.message}", file=sys.stderr)

@@ -65,7 +65,7 @@ class StudyResult:
         """The systems in the table, in order."""
         return list(dict.fromkeys(self.table["system"].astype(str)))
 
-    def compare(self, *, correction: str | None = None) -> pd.DataFrame:
+    def compare(self, *, correction: str | None = None, power: float = 0.8, alpha: float = 0.05) -> pd.DataFrame:
         """Paired differences between every two systems on the same items.
 
         Parameters
@@ -73,12 +73,18 @@ class StudyResult:
         correction : {"holm", "bh", "none"}, optional
             Re-adjust ``p_adjusted`` over all rows with this correction (default:
             the one the result was computed with).
+        power, alpha : float
+            Of the minimum detectable difference ``mde``.
 
         Returns
         -------
         DataFrame
             ``system_a, system_b, language, subset, metric, diff, ci_low, ci_high,
-            p_value, p_adjusted, method``; ``diff`` is a minus b.
+            p_value, p_adjusted, method, mde``; ``diff`` is a minus b. ``mde`` is the
+            smallest true difference this evaluation detects with ``power`` at
+            two-sided ``alpha``, read off the row's interval
+            (:func:`stats_mtbias.planning.mde_from_interval`): a difference that is not
+            significant is then "no larger than about ``mde``", not "none".
 
         Raises
         ------
@@ -94,6 +100,10 @@ class StudyResult:
         if correction is not None:
             check_choice(correction, CORRECTIONS, "correction")
             out["p_adjusted"] = adjust_pvalues(out["p_value"].to_numpy(), correction)
+        from stats_mtbias.planning.closed import mde_from_interval
+
+        level = float(self.provenance.get("level") or 0.95)
+        out["mde"] = mde_from_interval(out["ci_low"], out["ci_high"], level=level, alpha=alpha, power=power)
         return out
 
     def __repr__(self) -> str:

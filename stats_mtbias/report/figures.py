@@ -156,3 +156,32 @@ def scatter_reference(
     ax.legend(loc="upper left", frameon=False, fontsize=8)
     fig.tight_layout()
     return to_png(fig)
+
+
+def power_curve(frame: pd.DataFrame, *, target: float | None = 0.8, scale: float = 1.0, unit: str = "",
+                title: str = "", xlabel: str = "items (n)") -> MplFigure:  # fmt: skip
+    """Power against sample size, one line per true difference (``frame``: ``n, difference, power[, mc_se]``).
+
+    Returns the matplotlib figure (``to_png`` turns it into the report's bytes).
+    Simulated powers carry ±2 Monte-Carlo standard errors as a band.
+    """
+    fig = MplFigure(figsize=(6.0, 3.6))
+    ax = fig.subplots()
+    for i, (diff, part) in enumerate(frame.groupby("difference", sort=True)):
+        part = part.sort_values("n")
+        colour = COLOURS[i % len(COLOURS)]
+        ax.plot(part["n"], part["power"], marker="o", ms=3, color=colour, label=f"{scale * diff:g}{unit}")
+        if "mc_se" in part and (part["mc_se"] > 0).any():
+            ax.fill_between(part["n"], part["power"] - 2 * part["mc_se"], part["power"] + 2 * part["mc_se"],
+                            color=colour, alpha=0.15, linewidth=0)  # fmt: skip
+    if target is not None:
+        ax.axhline(target, color="#777777", linestyle="--", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("power")
+    ax.legend(title="true difference", fontsize=8, title_fontsize=8, frameon=False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3, linewidth=0.5)
+    return fig

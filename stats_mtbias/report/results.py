@@ -46,8 +46,10 @@ def result_section(result: StudyResult, key: str) -> Section:
                                 "One row per system, language, subset and metric.", digits=4))  # fmt: skip
     if result.comparisons is not None:
         section.tables.append(
-            Table("comparisons", "Paired comparisons between systems", result.comparisons, COMPARE_COLUMNS,
-                  f"p_adjusted: {result.correction} over the family of all {len(result.comparisons)} rows.", digits=4)
+            Table("comparisons", "Paired comparisons between systems", result.compare(), [*COMPARE_COLUMNS, "mde"],
+                  f"p_adjusted: {result.correction} over the family of all {len(result.comparisons)} rows. mde: the "
+                  "smallest true difference this evaluation detects with 80% power at two-sided α = 0.05 (from the "
+                  "interval's width); a difference that is not significant is no larger than about that.", digits=4)
         )  # fmt: skip
     accounting = result.frames.get("accounting")
     if isinstance(accounting, pd.DataFrame):

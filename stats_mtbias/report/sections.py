@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 import stats_mtbias as smb
@@ -116,6 +117,18 @@ def _pct(level: float) -> str:
     return f"{100 * level:g}%"
 
 
+def _with_mde(frame: pd.DataFrame, level: float, low: str = "ci_low", high: str = "ci_high") -> pd.DataFrame:
+    """The comparison frame with ``mde``: the smallest difference it detects with 80% power at α = 0.05."""
+    from stats_mtbias.planning import mde_from_interval
+
+    return frame.assign(mde=mde_from_interval(frame[low], frame[high], level=level))
+
+
+MDE_NOTE = ("mde: the smallest true difference this evaluation detects with 80% power at two-sided α = 0.05 "
+            "(from the interval's width, 2.80 standard errors); a difference that is not significant is no larger "
+            "than about that, not zero.")  # fmt: skip
+
+
 # ---------------------------------------------------------------- TGBI
 
 
@@ -154,8 +167,9 @@ def tgbi_section(settings: Settings) -> Section:
               "One row per system and sentence set; the TGBI row is the mean of the seven P_S."),
         Table("estimates_analytic", "P_S and TGBI with delta-method intervals", analytic.estimates, cols,
               "Delta method on the multinomial shares, design effect of the item clusters included."),
-        Table("comparisons", "Paired differences between systems", boot.comparisons, tgbi.COMPARE_COLUMNS,
-              f"diff = P_S(a) − P_S(b); p_adjusted by Holm over the family of all {n_comparisons} rows."),
+        Table("comparisons", "Paired differences between systems", _with_mde(boot.comparisons, s.level),
+              [*tgbi.COMPARE_COLUMNS, "mde"],
+              f"diff = P_S(a) − P_S(b); p_adjusted by Holm over the family of all {n_comparisons} rows. {MDE_NOTE}"),
         Table("estimates_authors_rules", "The authors' rules (cho2019 cue lists, repeated block kept)", authors.estimates,
               cols, "What the published numbers used: the authors' cue lists and the defective repeated block kept."),
         Table("accounting", "Every line read", boot.accounting, list(boot.accounting.columns),
@@ -204,6 +218,12 @@ def prates_section(settings: Settings) -> Section:
     per_language = main.rates[main.rates["category"] == prates.ALL]
     per_category = prates.analyse(main.judgements, by="category", level=s.level)[0]
     tests = main.tests
+    from stats_mtbias.planning import paired_mde
+
+    # Smallest male − female difference (points) each one-sided sign test detects with 80% power at α = 0.05.
+    discordance = ((tests["n_positive"] + tests["n_negative"]) / tests["n_items"]).to_numpy()
+    tests = tests.assign(mde_pct=100 * paired_mde(tests["n_items"].to_numpy(), np.where(discordance > 0, discordance, np.nan),
+                                                  alternative="one-sided"))  # fmt: skip
     n_family = int((tests["comparison"] == "male>female").sum())
     section.methods = [
         "The 1,019 BLS occupations in the sentence “he/she is a(n) <occupation>” in 12 languages without gendered "
@@ -224,9 +244,11 @@ def prates_section(settings: Settings) -> Section:
         Table("rates_category", "Per category (all languages)", per_category, prates.RECORD_COLUMNS,
               "An occupation's outputs in all languages form one cluster.", digits=2),
         Table("tests_language", "Male > female per language (all categories)",
-              tests[(tests["category"] == prates.ALL)], [*prates.TEST_COLUMNS, "significant"],
+              tests[(tests["category"] == prates.ALL)], [*prates.TEST_COLUMNS, "significant", "mde_pct"],
               f"One-sided exact sign tests; p_adjusted by {main.family} over the family of {n_family} tests of this "
-              "comparison (the full language × category table is in tests.csv).", digits=2),
+              "comparison (the full language × category table is in tests.csv). mde_pct: the smallest difference "
+              "(points) the test detects with 80% power at one-sided α = 0.05 with the observed discordance "
+              "(Connor 1987), before the multiplicity adjustment.", digits=2),
         Table("independence", "Tests of independence", main.independence, prates.INDEPENDENCE_COLUMNS,
               "Gender × category within each language and language × gender overall; Holm over the per-language tests."),
         Table("reference", "Translated female share against BLS participation", main.reference,
@@ -339,6 +361,26 @@ def optimal_section(settings: Settings) -> Section:
 # ---------------------------------------------------------------- WinoMT
 
 
+def _winomt_planning(pilot: smb.StudyResult, s: Settings) -> tuple[pd.DataFrame, bytes, dict]:
+    """The docs' worked example in the report: items for a 1-, 2- and 5-point ΔG difference, Google vs Amazon in German."""
+    judgements = pilot.details.judgements
+    if not {"google", "aws"} <= set(judgements.loc[judgements["language"] == "de", "system"]):
+        return pd.DataFrame(columns=["difference", "n", "power", "size", "method"]), b"", {}
+    rows = []
+    for diff in (0.01, 0.02, 0.05):
+        plan = smb.power(pilot=pilot, systems=("google", "aws"), language="de", metric="delta_g", difference=diff,
+                         test="wald", n_sim=2000, rng=s.seed)  # fmt: skip
+        rows.append(plan.table.iloc[0])
+    table = pd.DataFrame(rows)[["difference", "n", "power", "size", "method"]]
+    base = smb.power(pilot=pilot, systems=("google", "aws"), language="de", metric="delta_g", n=3888, test="wald",
+                     n_sim=2000, rng=s.seed)  # fmt: skip
+    curve = base.curve(n=[250, 500, 1000, 2000, 3888, 8000, 16000, 32000], differences=[0.01, 0.02, 0.05])
+    from stats_mtbias.report.figures import power_curve, to_png
+
+    png = to_png(power_curve(curve, scale=100, unit=" pt", xlabel="WinoMT items (n)"))
+    return table.reset_index(drop=True), png, plan.provenance
+
+
 def winomt_section(settings: Settings) -> Section:
     """WinoMT (Stanovsky et al. 2019): Acc, ΔG, ΔS per system and language, validated against people."""
     import stats_mtbias as smb
@@ -346,7 +388,9 @@ def winomt_section(settings: Settings) -> Section:
     s = settings
     section = Section("winomt", "WinoMT (Stanovsky et al. 2019): English → 8 languages")
     with _collect_warnings(section.notes, _root(s)):
-        result = smb.winomt(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level, corrected=True).details
+        study = smb.winomt(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level, corrected=True)
+        planning, curve_png, plan_provenance = _winomt_planning(study, s)
+    result = study.details
     found = result.validation
     estimates, comparisons, adjective, corrected = result.estimates, result.comparisons, result.adjectives, result.corrected
     between, accounting = found["annotators"], result.accounting
@@ -395,8 +439,15 @@ def winomt_section(settings: Settings) -> Section:
         Table("corrected", "Acc corrected for the automatic reader's errors", corrected, list(corrected.columns),
               f"Percent; {_pct(s.level)} intervals from {s.n_boot:,} draws carrying the uncertainty of the "
               "human-labelled confusion (Jeffreys posteriors). Languages without labels have no row.", digits=2),
-        Table("comparisons", "Paired comparisons of systems on the same language", comparisons,
-              list(comparisons.columns), f"p_adjusted: Holm over the family of all {n_comparisons} rows.", digits=3),
+        Table("comparisons", "Paired comparisons of systems on the same language", _with_mde(comparisons, s.level),
+              [*comparisons.columns, "mde"], f"Points; p_adjusted: Holm over the family of all {n_comparisons} rows. "
+              f"{MDE_NOTE}", digits=3),
+        Table("planning", "Items needed to detect a ΔG difference: Google vs Amazon, German", planning,
+              ["difference", "n", "power", "size", "method"],
+              "Simulated from the shipped outputs: 2,000 evaluations per size, each drawn item by item within "
+              "stereotype × gold gender and tested with the linearised (Wald) form of the paired bootstrap test "
+              "(smb.power(..., test='bootstrap') runs the bootstrap itself and agrees within Monte-Carlo error). "
+              "difference in shares; power and size (rejection rate at no difference) from the last batch.", digits=3),
         Table("adjectives", "“+Adj”: a stereotypical adjective before the entity (anti-stereotypical items)", adjective,
               list(adjective.columns), "Change in Acc with the adjective, item transitions, McNemar's exact p.",
               digits=2),
@@ -420,7 +471,13 @@ def winomt_section(settings: Settings) -> Section:
                               reference=0.0, xlabel="ΔG = F1(male) − F1(female), points"),
                "Positive: male entities are translated better than female ones."),
     ]  # fmt: skip
-    section.provenance = {"winomt": result.provenance.to_dict()}
+    section.figures.append(
+        Figure("power_delta_g", "Power to detect a ΔG difference (Google vs Amazon, German)", curve_png,
+               "Power of the paired comparison of ΔG against the number of items, simulated from the shipped outputs "
+               "(2,000 evaluations per size, linearised test; bands ±2 Monte-Carlo standard errors); dashed: 80%. "
+               "WinoMT has 3,888 items.")
+    )  # fmt: skip
+    section.provenance = {"winomt": result.provenance.to_dict(), "planning": plan_provenance}
     return section
 
 

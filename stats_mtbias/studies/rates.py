@@ -161,6 +161,39 @@ def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarr
     return identified @ _NUMERATORS[metric], identified.sum(axis=-1)
 
 
+def design_arrays(judgements: pd.DataFrame, by: list[str]) -> tuple[np.ndarray, list[str], list[str], np.ndarray]:
+    """``(counts, systems, groups, strata codes)``; counts ``(clusters, systems, groups (+ all), genders)``."""
+    from stats_mtbias.tables import count_cube
+
+    keys = [f"by:{c}" for c in by]
+    table = judgements.assign(group=judgements[keys].agg(" | ".join, axis=1) if keys else ALL)
+    cube = count_cube(table, ("cluster", "system", "group"))
+    groups = list(cube.coords["group"])
+    add_all = bool(keys) and len(groups) > 1
+    counts = _with_all(cube.counts, add_all)
+    stratum = table.drop_duplicates("cluster").set_index("cluster")["stratum"].reindex(cube.coords["cluster"]).to_numpy()
+    return counts, list(cube.coords["system"]), groups + ([ALL] if add_all else []), pd.factorize(stratum)[0]
+
+
+def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], *, by: list[str] | tuple[str, ...] = (),
+                 group: str = ALL, metric: str = "female"):  # fmt: skip
+    """Two systems of a validated judgement table (:func:`read_judgements`) as a power-simulation pilot."""
+    from stats_mtbias.planning.simulate import PairedDesign
+
+    check_choice(metric, METRICS, "metric")
+    counts, order, labels, strata = design_arrays(judgements[judgements["system"].isin(systems)], list(by))
+    missing = [s for s in systems if s not in order]
+    if missing:
+        raise UsageError(f"{', '.join(missing)} is not in the pilot; it has {', '.join(sorted(set(judgements['system'])))}.")
+    if group not in labels:
+        raise UsageError(f"group {group!r} is not in the pilot; it has {', '.join(labels)}.")
+    counts = counts[:, [order.index(s) for s in systems]]
+    per_cluster = float(counts[:, :, labels.index(group)].sum() / (2 * counts.shape[0]))
+    return PairedDesign(counts, _statistic, (labels.index(group), METRICS.index(metric)), strata,
+                        label=f"{group} {metric}: {systems[0]} − {systems[1]}", unit="clusters",
+                        outputs_per_cluster=per_cluster)  # fmt: skip
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -173,8 +206,6 @@ def analyse(
     correction: str = "holm",
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame | None]:
     """Estimates, system comparisons and group differences from a validated judgement table (:func:`read_judgements`)."""
-    from stats_mtbias.tables import count_cube
-
     n_boot = check_positive_int(n_boot, "n_boot", minimum=100 if ci == "bootstrap" else 1)
     level = check_level(level)
     check_choice(ci, CI_KINDS, "ci")
@@ -182,16 +213,8 @@ def analyse(
     check_choice(correction, CORRECTIONS, "correction")
     rng = check_rng(rng)
     by = list(by)
-    keys = [f"by:{c}" for c in by]
-    table = judgements.assign(group=judgements[keys].agg(" | ".join, axis=1) if keys else ALL)
-    cube = count_cube(table, ("cluster", "system", "group"))
-    groups = list(cube.coords["group"])
-    add_all = bool(keys) and len(groups) > 1
-    counts = _with_all(cube.counts, add_all)  # (clusters, systems, groups(+all), genders)
-    labels = groups + ([ALL] if add_all else [])
-    systems = list(cube.coords["system"])
-    stratum = table.drop_duplicates("cluster").set_index("cluster")["stratum"].reindex(cube.coords["cluster"]).to_numpy()
-    strata_codes = pd.factorize(stratum)[0]
+    counts, systems, labels, strata_codes = design_arrays(judgements, by)
+    groups = labels[:-1] if by and len(labels) > 1 else labels  # without the added "all"
     totals = counts.sum(axis=0)
     estimate = _statistic(totals[None])[0]  # (systems, groups, metrics)
     z = special.ndtri(0.5 + level / 2)

@@ -22,6 +22,7 @@ import pandas as pd
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.datasets import tgbi as tgbi_data
 from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.errors import UsageError
 from stats_mtbias.estimators.tgbi import BOTH_RULES, p_s, tgbi_shares
 from stats_mtbias.gender import GENDERS
 from stats_mtbias.gender.english import RULES, classify_english, compare_rules
@@ -136,6 +137,28 @@ class TGBIResult:
     bootstrap: BootstrapResult | None = field(default=None, repr=False)
 
 
+def design_arrays(judgements: pd.DataFrame) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """``(counts, systems, strata)``: counts ``(lexicon items, systems, sets, genders)``, strata = item content."""
+    cube = count_cube(judgements, ("lexicon_item", "system", "subset"))
+    item_content = judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")["content"]
+    return cube.counts, list(cube.coords["system"]), item_content.reindex(cube.coords["lexicon_item"]).to_numpy()
+
+
+def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], subset: str = INDEX, both: str = "neutral"):
+    """Two systems' TGBI judgements as a power-simulation pilot for P_S of ``subset`` (a set, or ``TGBI``)."""
+    from stats_mtbias.planning.simulate import PairedDesign
+
+    check_choice(subset, SUBSETS, "subset")
+    counts, order, strata = design_arrays(judgements[judgements["system"].isin(systems)])
+    missing = [s for s in systems if s not in order]
+    if missing:
+        raise UsageError(f"{', '.join(missing)} is not in the pilot; it has {', '.join(sorted(set(judgements['system'])))}.")
+    counts = counts[:, [order.index(s) for s in systems]]
+    per_item = float(counts.sum() / (2 * counts.shape[0]))
+    return PairedDesign(counts, _statistic(both), (SUBSETS.index(subset),), strata, label=f"P_S {subset}: "
+                        f"{systems[0]} − {systems[1]}", unit="lexicon items", outputs_per_cluster=per_item)  # fmt: skip
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -185,11 +208,7 @@ def analyse(
     check_choice(interval, ("percentile", "bca"), "interval")
     check_choice(test, TESTS, "test")
     check_choice(both, BOTH_RULES, "both")
-    cube = count_cube(judgements, ("lexicon_item", "system", "subset"))
-    counts = cube.counts  # (items, systems, sets, genders)
-    systems = cube.coords["system"]
-    item_content = judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")["content"]
-    strata = item_content.reindex(cube.coords["lexicon_item"]).to_numpy()
+    counts, systems, strata = design_arrays(judgements)
     statistic = _statistic(both)
     totals = counts.sum(axis=0)
     estimate = statistic(totals[None])[0]

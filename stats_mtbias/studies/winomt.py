@@ -77,6 +77,47 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def language_arrays(part: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """One language's judgements as the bootstrap's arrays: ``(systems, items, strata, data)``.
+
+    ``data`` has shape ``(items, systems, FEATURES)``; ``strata`` is stereotype × gold
+    gender of every item (both fixed in number by WinoMT's design).
+    """
+    language = part["language"].iloc[0]
+    systems = list(dict.fromkeys(part["system"]))
+    items = np.sort(part["item"].unique())
+    first = part.drop_duplicates("item").set_index("item").reindex(items)
+    strata = (first["stereotype"].astype(str) + ":" + first["gold"].astype(str)).to_numpy()
+    features = []
+    for system in systems:
+        rows = part[part["system"] == system].set_index("item").reindex(items)
+        if rows["gender"].isna().any():
+            raise DataError(f"{system}/{language}: judgements do not cover the same items as the other systems")
+        features.append(item_features(rows["gold"], rows["gender"], rows["stereotype"]))
+    return systems, items, strata, np.stack(features, axis=1)
+
+
+def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], language: str, metric: str):
+    """Two systems' WinoMT judgements on one language as a power-simulation pilot.
+
+    Returns a :class:`~stats_mtbias.planning.simulate.PairedDesign` on the
+    study's own item features, estimator (in shares) and strata.
+    """
+    from stats_mtbias.planning.simulate import PairedDesign
+
+    check_choice(metric, METRICS, "metric")
+    part = judgements[(judgements["language"] == language) & judgements["system"].isin(systems)]
+    found = set(part["system"])
+    missing = [s for s in systems if s not in found]
+    if missing:
+        have = sorted(set(judgements.loc[judgements["language"] == language, "system"]))
+        raise UsageError(f"{', '.join(missing)} has no {language} judgements in the pilot; it has {', '.join(have) or 'none'}.")
+    order, _, strata, data = language_arrays(part)
+    data = data[:, [order.index(s) for s in systems]]
+    return PairedDesign(data, winomt_metrics, (METRICS.index(metric),), strata, scale=0.01,
+                        label=f"{language} {metric}: {systems[0]} − {systems[1]}", unit="items")  # fmt: skip
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -118,18 +159,7 @@ def analyse(
     check_choice(interval, CI_METHODS, "interval")
     estimate_rows, compare_rows = [], []
     for language, part in judgements.groupby("language", sort=False):
-        systems = list(dict.fromkeys(part["system"]))
-        items = np.sort(part["item"].unique())
-        first = part.drop_duplicates("item").set_index("item").reindex(items)
-        # Stereotype and gold gender are both fixed in number by the design: resample within their cells.
-        strata = (first["stereotype"].astype(str) + ":" + first["gold"].astype(str)).to_numpy()
-        features = []
-        for system in systems:
-            rows = part[part["system"] == system].set_index("item").reindex(items)
-            if rows["gender"].isna().any():
-                raise DataError(f"{system}/{language}: judgements do not cover the same items as the other systems")
-            features.append(item_features(rows["gold"], rows["gender"], rows["stereotype"]))
-        data = np.stack(features, axis=1)  # (items, systems, features)
+        systems, items, strata, data = language_arrays(part)
         boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata, level=level, method=interval)
         point = boot.estimate
         bounds = boot.confidence_interval()

@@ -31,7 +31,7 @@ def test_tgbi_user_copy_of_google_differs_by_zero(data_dir, google_tgbi_frame):
     res = smb.tgbi(systems=["google"], translations={"mine": google_tgbi_frame}, data_dir=data_dir, n_boot=300, rng=0)
     assert list(res.table.columns) == TABLE_COLUMNS
     cmp = res.compare()
-    assert list(cmp.columns) == COMPARE_COLUMNS
+    assert list(cmp.columns) == [*COMPARE_COLUMNS, "mde"]
     assert set(cmp["system_a"]) == {"google"} and set(cmp["system_b"]) == {"mine"}
     assert len(cmp) == 8  # seven sets and the index
     np.testing.assert_array_equal(cmp["diff"], 0.0)
@@ -218,6 +218,10 @@ def test_report_of_any_result(tmp_path):
     csv = pd.read_csv(out / "rates" / "estimates.csv")
     np.testing.assert_allclose(csv["estimate"], res.table["estimate"])
     assert "s0" in (out / "report.html").read_text("utf-8")
+    # Every comparison the report shows carries its minimum detectable difference (80% power, α = 0.05).
+    shown = pd.read_csv(out / "rates" / "comparisons.csv")
+    z95, z80 = 1.959964, 0.841621
+    np.testing.assert_allclose(shown["mde"], (z95 + z80) * (shown["ci_high"] - shown["ci_low"]) / (2 * z95), rtol=1e-6)
 
 
 def test_rates_analytic_comparison_by_hand():

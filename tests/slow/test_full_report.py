@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import matplotlib.image
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -92,7 +93,7 @@ def test_every_study_is_a_section_with_tables_and_figures(built):
         for table in section.tables:
             assert (out / section.key / f"{table.name}.csv").is_file()
     expected_figures = {"tgbi": {"forest_p_s"}, "prates": {"heatmap_female_share", "translated_vs_bls", "forest_language"},
-                        "optimal": {"sector_b"}, "winomt": {"pro_anti", "forest_delta_g"},
+                        "optimal": {"sector_b"}, "winomt": {"pro_anti", "forest_delta_g", "power_delta_g"},
                         "models": {"calibration_slopes", "tgbi_posterior"}}  # fmt: skip
     assert {s.key: {f.name for f in s.figures} for s in report.sections} == expected_figures
     for name in ("report.html", "report.md", "report.tex"):
@@ -133,6 +134,16 @@ def test_tables_equal_the_api_before_rounding(built, data_dir):
     again = smb.winomt(data_dir=data_dir, n_boot=N_BOOT, rng=SEED, corrected=True)
     _same(_csv(out, "winomt", "corrected"), again.frames["corrected"])
     _same(report_est, again.frames["estimates"])
+    # The planning table: the same simulation through smb.power, and every comparison carries its MDE.
+    planned = _csv(out, "winomt", "planning")
+    for row in planned.itertuples():
+        plan = smb.power(pilot=again, systems=("google", "aws"), language="de", metric="delta_g",
+                         difference=row.difference, test="wald", n_sim=2000, rng=SEED)  # fmt: skip
+        assert (row.n, row.power) == (plan.n, plan.power)
+    assert planned["n"].is_monotonic_decreasing  # larger differences need fewer items
+    comparisons = _csv(out, "winomt", "comparisons")
+    width = comparisons["ci_high"] - comparisons["ci_low"]
+    assert np.allclose(comparisons["mde"], width * 2.8016 / 3.9199, rtol=1e-4)
     # The calibration model refitted with the same seed gives the same posterior summary.
     calib = models.run("prates", model="calibration", data_dir=data_dir, draws=DRAWS, tune=DRAWS, rng=SEED)
     _same(_csv(out, "models", "calibration_summary").fillna({"group": ""}), calib.summary.fillna({"group": ""}))
@@ -168,11 +179,11 @@ def test_markdown_and_latex_point_at_files_that_exist(built):
     out = built[0]
     md = (out / "report.md").read_text("utf-8")
     links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
-    assert len(links) == 9 and all((out / link).is_file() for link in links)
+    assert len(links) == 10 and all((out / link).is_file() for link in links)
     tex = (out / "report.tex").read_text("utf-8")
     inputs = re.findall(r"\\input\{([^}]+)\}", tex) + re.findall(r"\\includegraphics\[[^\]]*\]\{([^}]+)\}", tex)
     assert len(inputs) > 30 and all((out / name).is_file() for name in inputs)
-    assert tex.count(r"\begin{figure}") == 9
+    assert tex.count(r"\begin{figure}") == 10
 
 
 def test_analyses_script_writes_the_same_section_files(built, tmp_path, data_dir):

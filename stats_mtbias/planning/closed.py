@@ -1,0 +1,403 @@
+"""Closed-form power, sample size and minimum detectable effects.
+
+Three designs have a formula:
+
+- **Paired binary outcomes** (two systems judged right/wrong, or male/female, on
+  the same items): McNemar's test. With discordance ψ = p10 + p01 (the share of
+  items on which the two outcomes differ) and difference δ = p10 − p01, Connor
+  (1987) gives the items needed for power 1 − β at two-sided level α
+
+      n = (z_{1−α/2} √ψ + z_{1−β} √(ψ − δ²))² / δ²,
+
+  e.g. ψ = 0.2, δ = 0.05 → n = 626. Because the package runs McNemar's *exact*
+  test, :func:`paired_power_exact` also gives that test's exact power by
+  enumerating the discordant count and its split (no simulation error).
+- **One rate** (a female share, an accuracy): the expected Wilson half-width at
+  the rate, or the score test against a reference value (e.g. parity 0.5).
+  Clustered data (several outputs per prompt or occupation) enter through the
+  design effect ``deff = 1 + (m − 1) ρ`` (``m`` outputs per cluster, ``ρ`` the
+  intra-cluster correlation): ``n`` outputs carry the information of ``n / deff``
+  independent ones.
+- **Any asymptotically normal estimate** with a known standard error at a pilot
+  size: the standard error scales as ``1/√n``, so the minimum detectable effect
+  is ``(z_{1−α/2} + z_{1−β}) · SE(n)``. This is what the report uses to turn a
+  comparison's interval into "no difference larger than X could be detected".
+
+All functions are vectorised over their numeric arguments (numpy broadcasting).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import optimize, special, stats
+
+from stats_mtbias._validation import check_choice
+from stats_mtbias.errors import UsageError
+
+ALTERNATIVES = ("two-sided", "one-sided")
+
+
+def _check_alpha(alpha: float) -> float:
+    alpha = float(alpha)
+    if not 0.0 < alpha < 1.0:
+        raise UsageError(f"`alpha` must lie strictly between 0 and 1; got {alpha}.")
+    return alpha
+
+
+def _check_power(power: float) -> float:
+    power = float(power)
+    if not 0.0 < power < 1.0:
+        raise UsageError(f"`power` must lie strictly between 0 and 1; got {power}.")
+    return power
+
+
+def z_alpha(alpha: float, alternative: str = "two-sided") -> float:
+    """Critical value of the normal test: ``z_{1−α/2}`` (two-sided) or ``z_{1−α}``."""
+    check_choice(alternative, ALTERNATIVES, "alternative")
+    alpha = _check_alpha(alpha)
+    return float(special.ndtri(1.0 - (alpha / 2.0 if alternative == "two-sided" else alpha)))
+
+
+def design_effect(cluster_size=1.0, icc=0.0) -> np.ndarray:
+    """Kish's design effect ``1 + (m − 1) ρ`` of clusters of ``m`` outputs with intra-cluster correlation ``ρ``.
+
+    Examples
+    --------
+    >>> float(design_effect(5, 0.1))
+    1.4
+    """
+    m, rho = np.asarray(cluster_size, float), np.asarray(icc, float)
+    if np.any(m < 1):
+        raise UsageError("`cluster_size` (outputs per cluster) must be at least 1.")
+    if np.any((rho < 0) | (rho > 1)):
+        raise UsageError("`icc` (intra-cluster correlation) must lie in [0, 1].")
+    return 1.0 + (m - 1.0) * rho
+
+
+# ---------------------------------------------------------------- paired binary outcomes
+
+
+def _check_paired(difference, discordance):
+    d, psi = np.abs(np.asarray(difference, float)), np.asarray(discordance, float)
+    if np.any((psi <= 0) | (psi > 1)):
+        raise UsageError("`discordance` (share of items where the two outcomes differ) must lie in (0, 1].")
+    if np.any(d >= psi):
+        raise UsageError("|`difference`| must be below `discordance`: p10 − p01 cannot exceed p10 + p01.")
+    return d, psi
+
+
+def paired_sample_size(difference, discordance, *, alpha: float = 0.05, power: float = 0.8,
+                       alternative: str = "two-sided") -> np.ndarray:  # fmt: skip
+    """Items for McNemar's test to detect ``difference`` with ``power`` (Connor 1987).
+
+    Parameters
+    ----------
+    difference : float or array
+        δ = p10 − p01: the difference of the two proportions (e.g. 0.05 for 5 points of accuracy).
+    discordance : float or array
+        ψ = p10 + p01: the share of items on which the two outcomes differ.
+    alpha : float
+        Level of the test.
+    power : float
+        Target power 1 − β.
+    alternative : {"two-sided", "one-sided"}
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Items, rounded up.
+
+    Examples
+    --------
+    >>> int(paired_sample_size(0.05, 0.2))
+    626
+    """
+    d, psi = _check_paired(difference, discordance)
+    if np.any(d == 0):
+        raise UsageError("`difference` must be non-zero: no sample size detects a difference of 0.")
+    za, zb = z_alpha(alpha, alternative), float(special.ndtri(_check_power(power)))
+    n = (za * np.sqrt(psi) + zb * np.sqrt(psi - d**2)) ** 2 / d**2
+    return np.ceil(n - 1e-9).astype(int)
+
+
+def paired_power(n, difference, discordance, *, alpha: float = 0.05, alternative: str = "two-sided") -> np.ndarray:
+    """Power of McNemar's test with ``n`` items (Connor's normal approximation, both tails when two-sided).
+
+    Examples
+    --------
+    >>> round(float(paired_power(626, 0.05, 0.2)), 3)
+    0.8
+    """
+    d, psi = _check_paired(difference, discordance)
+    n = np.asarray(n, float)
+    za = z_alpha(alpha, alternative)
+    sd = np.sqrt(psi - d**2)
+    power = special.ndtr((d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
+    if alternative == "two-sided":
+        power = power + special.ndtr((-d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
+    return power
+
+
+def paired_mde(n, discordance, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided") -> np.ndarray:
+    """Smallest difference ``|p10 − p01|`` McNemar's test detects with ``power`` on ``n`` items (NaN if none below ψ).
+
+    Examples
+    --------
+    >>> round(float(paired_mde(626, 0.2)), 4)
+    0.05
+    """
+    power = _check_power(power)
+    n_arr, psi_arr = np.broadcast_arrays(np.asarray(n, float), np.asarray(discordance, float))
+    out = np.full(n_arr.shape, np.nan)
+    for idx in np.ndindex(n_arr.shape):
+        psi, size = float(psi_arr[idx]), float(n_arr[idx])
+        top = psi * (1 - 1e-12)
+        def f(d, size=size, psi=psi):
+            return float(paired_power(size, d, psi, alpha=alpha, alternative=alternative)) - power
+
+        if f(top) >= 0:
+            out[idx] = optimize.brentq(f, 1e-12, top, xtol=1e-10)
+    return out
+
+
+PAIRED_TESTS = ("exact", "asymptotic")
+
+
+def _rejection_region(m: np.ndarray, alpha: float, alternative: str, test: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per discordant count ``m``: the test rejects when ``k <= low`` or ``k >= high``.
+
+    ``exact``: the sign test (McNemar's exact test) at ``alpha``; ``asymptotic``:
+    McNemar's chi-square, ``|2k − m| / √m >= z``.
+    """
+    tail = alpha / 2.0 if alternative == "two-sided" else alpha
+    if test == "exact":
+        # Largest k with P(K <= k) <= tail under Bin(m, 1/2); -1 when none.
+        q = stats.binom.ppf(tail, m, 0.5)
+        low = np.where(stats.binom.cdf(q, m, 0.5) <= tail, q, q - 1)
+    else:
+        z = float(special.ndtri(1.0 - tail))
+        low = np.floor((m - z * np.sqrt(m)) / 2.0 + 1e-9)
+        low = np.where(m > 0, low, -1.0)
+    high = m - low  # symmetric under 1/2
+    if alternative == "one-sided":
+        low = np.full_like(low, -1.0)
+    return low, high
+
+
+def _exact_power_one(size: int, d: float, psi: float, alpha: float, alternative: str, test: str) -> float:
+    m = np.arange(size + 1, dtype=float)
+    low, high = _rejection_region(m, alpha, alternative, test)
+    pi = (psi + d) / (2.0 * psi)
+    reject = stats.binom.cdf(low, m, pi) + stats.binom.sf(high - 1, m, pi)
+    return float(np.sum(stats.binom.pmf(m, size, psi) * reject))
+
+
+def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alternative: str = "two-sided",
+                       test: str = "exact") -> np.ndarray:  # fmt: skip
+    """Power of McNemar's test with ``n`` items, computed exactly (no normal approximation, no simulation).
+
+    The discordant count is M ~ Bin(n, ψ); given M = m, the items favouring the
+    first outcome are K ~ Bin(m, (ψ + δ)/(2ψ)). The power sums the test's
+    rejection region over both. ``test="exact"`` is the sign test the package
+    runs; ``"asymptotic"`` McNemar's chi-square, the test Connor's formula
+    approximates. One-sided: the first outcome larger (δ > 0).
+
+    Examples
+    --------
+    >>> round(float(paired_power_exact(626, 0.05, 0.2)), 3)
+    0.779
+    >>> round(float(paired_power_exact(626, 0.05, 0.2, test="asymptotic")), 3)
+    0.803
+    """
+    alpha = _check_alpha(alpha)
+    check_choice(alternative, ALTERNATIVES, "alternative")
+    check_choice(test, PAIRED_TESTS, "test")
+    _check_paired(difference, discordance)
+    shape = np.broadcast_shapes(np.shape(n), np.shape(difference), np.shape(discordance))
+    n_arr = np.broadcast_to(np.asarray(n, int), shape)
+    d_arr = np.broadcast_to(np.asarray(difference, float), shape)
+    psi_arr = np.broadcast_to(np.asarray(discordance, float), shape)
+    out = np.empty(shape)
+    for idx in np.ndindex(shape):
+        out[idx] = _exact_power_one(int(n_arr[idx]), float(d_arr[idx]), float(psi_arr[idx]), alpha, alternative, test)
+    return out
+
+
+def paired_sample_size_exact(difference, discordance, *, alpha: float = 0.05, power: float = 0.8,
+                             alternative: str = "two-sided", test: str = "exact") -> int:  # fmt: skip
+    """Smallest n from which McNemar's test (exact power) keeps at least ``power``.
+
+    The power of a discrete test saw-tooths in n; the answer is the first n
+    after which it does not fall below the target again within 5% of n, so a
+    slightly larger evaluation never has less power. Bisection from Connor's n.
+
+    Examples
+    --------
+    >>> paired_sample_size_exact(0.05, 0.2)
+    658
+    """
+    power = _check_power(power)
+    d, psi = float(difference), float(discordance)
+    f = lambda k: _exact_power_one(int(k), d, psi, alpha, alternative, test)  # noqa: E731
+    lo = max(1, int(0.8 * paired_sample_size(d, psi, alpha=alpha, power=power, alternative=alternative)))
+    while f(lo) >= power and lo > 1:
+        lo = max(1, lo // 2)
+    hi = 2 * lo + 10
+    while f(hi) < power:
+        lo, hi = hi, 2 * hi
+        if hi > 10_000_000:
+            raise UsageError("McNemar's test does not reach that power below 10 million items.")
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if f(mid) >= power else (mid, hi)
+    # Past the saw-tooth: step over any n in the next 5% whose power drops below the target.
+    n = hi
+    while True:
+        ahead = np.arange(n + 1, n + 1 + max(2, int(0.05 * n)))
+        probe = ahead[:: max(1, len(ahead) // 12)]
+        low = [k for k in probe if f(k) < power]
+        if not low:
+            return int(n)
+        n = int(low[-1]) + 1
+        while f(n) < power:
+            n += 1
+
+
+# ---------------------------------------------------------------- one rate
+
+
+def _check_rate(rate, name: str = "rate") -> np.ndarray:
+    p = np.asarray(rate, float)
+    if np.any((p < 0) | (p > 1)):
+        raise UsageError(f"`{name}` must be a share in [0, 1] (not percent).")
+    return p
+
+
+def rate_half_width(n, rate, *, level: float = 0.95, deff=1.0) -> np.ndarray:
+    """Half-width of the Wilson interval at an observed share ``rate`` on ``n`` outputs (effective ``n / deff``).
+
+    Examples
+    --------
+    >>> round(float(rate_half_width(1000, 0.5)), 4)
+    0.0309
+    """
+    p = _check_rate(rate)
+    n_eff = np.asarray(n, float) / np.asarray(deff, float)
+    z = float(special.ndtri(0.5 + level / 2.0))
+    return z / (1.0 + z**2 / n_eff) * np.sqrt(p * (1 - p) / n_eff + z**2 / (4.0 * n_eff**2))
+
+
+def rate_sample_size(half_width, rate, *, level: float = 0.95, deff=1.0) -> np.ndarray:
+    """Outputs for a Wilson interval no wider than ``± half_width`` at the expected ``rate``.
+
+    Examples
+    --------
+    >>> int(rate_sample_size(0.03, 0.5))
+    1064
+    """
+    w_arr, p_arr, deff_arr = np.broadcast_arrays(np.asarray(half_width, float), _check_rate(rate), np.asarray(deff, float))
+    if np.any((w_arr <= 0) | (w_arr >= 0.5)):
+        raise UsageError("`half_width` must lie in (0, 0.5) (a share, not percent).")
+    out = np.empty(w_arr.shape, dtype=int)
+    for idx in np.ndindex(w_arr.shape):
+        w, p, de = float(w_arr[idx]), float(p_arr[idx]), float(deff_arr[idx])
+        def f(n, p=p, de=de, w=w):
+            return float(rate_half_width(n, p, level=level, deff=de)) - w
+
+        hi = 10.0
+        while f(hi) > 0:
+            hi *= 2
+        out[idx] = int(np.ceil(optimize.brentq(f, 1e-6, hi, xtol=1e-9) - 1e-9))
+    return out
+
+
+def rate_power(n, rate, reference, *, alpha: float = 0.05, alternative: str = "two-sided", deff=1.0) -> np.ndarray:
+    """Power of the score test of ``H0: share = reference`` when the true share is ``rate``.
+
+    Examples
+    --------
+    >>> round(float(rate_power(194, 0.4, 0.5)), 3)
+    0.8
+    """
+    p, p0 = _check_rate(rate), _check_rate(reference, "reference")
+    n_eff = np.asarray(n, float) / np.asarray(deff, float)
+    za = z_alpha(alpha, alternative)
+    sd0, sd1 = np.sqrt(p0 * (1 - p0)), np.sqrt(p * (1 - p))
+    d = np.abs(p - p0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        power = special.ndtr((d * np.sqrt(n_eff) - za * sd0) / sd1)
+        if alternative == "two-sided":
+            power = power + special.ndtr((-d * np.sqrt(n_eff) - za * sd0) / sd1)
+    return power
+
+
+def rate_sample_size_test(rate, reference, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided",
+                          deff=1.0) -> np.ndarray:  # fmt: skip
+    """Outputs for the score test against ``reference`` to detect the share ``rate`` with ``power``.
+
+    ``n = deff · (z_α √(p0 q0) + z_β √(p q))² / (p − p0)²`` (one tail; two-sided α).
+
+    Examples
+    --------
+    >>> int(rate_sample_size_test(0.4, 0.5))
+    194
+    """
+    p, p0 = _check_rate(rate), _check_rate(reference, "reference")
+    if np.any(p == p0):
+        raise UsageError("`rate` must differ from `reference`: no sample size detects a difference of 0.")
+    za, zb = z_alpha(alpha, alternative), float(special.ndtri(_check_power(power)))
+    n = np.asarray(deff, float) * (za * np.sqrt(p0 * (1 - p0)) + zb * np.sqrt(p * (1 - p))) ** 2 / (p - p0) ** 2
+    return np.ceil(n - 1e-9).astype(int)
+
+
+# ---------------------------------------------------------------- any normal estimate
+
+
+def normal_power(difference, se, *, alpha: float = 0.05, alternative: str = "two-sided") -> np.ndarray:
+    """Power of the Wald test of a difference with standard error ``se`` (both tails when two-sided)."""
+    d, se = np.abs(np.asarray(difference, float)), np.asarray(se, float)
+    za = z_alpha(alpha, alternative)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        power = special.ndtr(d / se - za)
+        if alternative == "two-sided":
+            power = power + special.ndtr(-d / se - za)
+    return power
+
+
+def normal_mde(se, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided") -> np.ndarray:
+    """Minimum detectable difference ``(z_α + z_β) · se`` of a Wald test (the far tail, < α/2, ignored).
+
+    Examples
+    --------
+    >>> round(float(normal_mde(1.0)), 3)
+    2.802
+    """
+    return (z_alpha(alpha, alternative) + float(special.ndtri(_check_power(power)))) * np.asarray(se, float)
+
+
+def normal_sample_size(difference, se, n, *, alpha: float = 0.05, power: float = 0.8,
+                       alternative: str = "two-sided") -> np.ndarray:  # fmt: skip
+    """Size at which an estimate with standard error ``se`` on ``n`` units detects ``difference`` (SE ∝ 1/√n)."""
+    d = np.abs(np.asarray(difference, float))
+    if np.any(d == 0):
+        raise UsageError("`difference` must be non-zero: no sample size detects a difference of 0.")
+    k = (normal_mde(se, alpha=alpha, power=power, alternative=alternative) / d) ** 2
+    return np.ceil(np.asarray(n, float) * k - 1e-9).astype(int)
+
+
+def mde_from_interval(ci_low, ci_high, *, level: float = 0.95, alpha: float = 0.05, power: float = 0.8) -> np.ndarray:
+    """Minimum detectable difference (two-sided ``alpha``, ``power``) read off a comparison's interval.
+
+    The interval's width gives the standard error ``(high − low) / (2 z_{(1+level)/2})``;
+    the MDE is ``(z_{1−α/2} + z_{power})`` times it: the smallest true difference
+    the same evaluation would have found with that power. For a 95% interval
+    and 80% power it is 0.71 times the interval's width (2.80 / 3.92).
+
+    Examples
+    --------
+    >>> round(float(mde_from_interval(-1.96, 1.96)), 3)
+    2.802
+    """
+    z_level = float(special.ndtri(0.5 + level / 2.0))
+    se = (np.asarray(ci_high, float) - np.asarray(ci_low, float)) / (2.0 * z_level)
+    return normal_mde(se, alpha=alpha, power=power)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from stats_mtbias._files import read_cache, write_atomic
 from stats_mtbias._validation import check_choice, check_positive_int
 from stats_mtbias.datasets.registry import default_cache_dir
 
@@ -89,8 +90,9 @@ def align(
         base = default_cache_dir() if cache is True else Path(cache)
         extra_key = None if extra is None else [list(map(list, extra[0])), list(map(list, extra[1]))]
         path = base / "alignments" / f"{_key(method, heuristic, iterations, low_src, low_trg, extra_key)}.json"
-        if path.exists():
-            return [np.asarray(a, dtype=int).reshape(-1, 2) for a in json.loads(path.read_text("utf-8"))]
+        cached = read_cache(path, lambda v: _valid_alignments(v, low_src, low_trg))
+        if cached is not None:
+            return [np.asarray(a, dtype=int).reshape(-1, 2) for a in cached]
     train_src, train_trg = list(low_src), list(low_trg)
     if extra is not None:
         train_src += [[t.lower() for t in s] for s in extra[0]]
@@ -116,9 +118,22 @@ def align(
         _, matrix = symmetric.get_best_alignment(s, t)
         out.append(np.argwhere(matrix.to_numpy() > 0).astype(int))
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps([a.tolist() for a in out]), "utf-8")
+        write_atomic(path, json.dumps([a.tolist() for a in out]))
     return out
+
+
+def _valid_alignments(value, src, trg) -> bool:
+    """A cached alignment: one list of (source, target) index pairs per sentence, inside both sentences."""
+    if not isinstance(value, list) or len(value) != len(src):
+        return False
+    for links, s, t in zip(value, src, trg, strict=True):
+        if not isinstance(links, list):
+            return False
+        for pair in links:
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(i, int) for i in pair)
+                    and 0 <= pair[0] < len(s) and 0 <= pair[1] < len(t)):  # fmt: skip
+                return False
+    return True
 
 
 def translation_lexicon(

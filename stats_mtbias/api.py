@@ -112,8 +112,11 @@ def tgbi(
         The public datasets (else ``$MTBIAS_DATA``, else the download cache).
     lexicon : {"default", "cho2019"}
         The gender reader of English outputs (the authors' cue lists as an option).
-    repeated_blocks : {"exclude", "keep"}
-        Copy-paste defects (runs of lines repeating other items' outputs) as unknown, or kept.
+    repeated_blocks : {"exclude", "all", "keep"}
+        Copy-paste defects (runs of lines repeating other items' outputs): counted as
+        unknown in the shipped files the rule was made for (``"exclude"``), also in
+        your outputs (``"all"``; by default yours are kept, with a warning naming the
+        lines), or kept everywhere as the authors did (``"keep"``).
     n_boot : int
         Bootstrap resamples (and permutations with ``test="permutation"``).
     rng : int or Generator
@@ -208,7 +211,11 @@ def winomt(
         language), a directory of such files (every language it covers), a
         mapping ``{language: file or DataFrame}``, or a DataFrame with columns
         ``source, translation`` (and ``language``). Lines are matched to the items
-        by source sentence; items without a line are counted as ``missing``.
+        by source sentence; items without a line are counted as ``missing``
+        (unknown, so wrong, while the files of a language cover nearly the same
+        items). When one file covers materially fewer items (more than 1% fewer),
+        the language is analysed on the items all its files cover, with a
+        warning naming the counts; a file with no WinoMT item is refused.
     judgements : path or DataFrame, optional
         Your own readings instead: ``item, system, language, gender`` (``item`` the
         0-based line of ``en.txt``).

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -20,11 +21,30 @@ from pathlib import Path
 from stats_mtbias import __version__
 from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError, UsageError
 
+MIN_BOOT = 100
+
+
+def _n_boot(text: str) -> int:
+    """``--n-boot``: at least MIN_BOOT, or the 2.5% and 97.5% percentiles and small p-values cannot be read off."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < MIN_BOOT:
+        raise argparse.ArgumentTypeError(
+            f"{value} is too few: at least {MIN_BOOT} resamples are needed to place a 95% interval's 2.5% and 97.5% "
+            "percentiles and to give p-values below 0.01 (10000 for published numbers)"
+        )
+    return value
+
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", help="directory of the public datasets (else $MTBIAS_DATA, else the download cache)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random number (default 0)")
-    parser.add_argument("--n-boot", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    parser.add_argument("--n-boot", type=_n_boot, default=10_000,
+                        help=f"bootstrap resamples (default 10000, at least {MIN_BOOT})")  # fmt: skip
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 65 after the output when a data-quality warning or a degenerate result occurs")  # fmt: skip
     parser.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
     parser.add_argument("--out", help="write the output to this file instead of stdout")
@@ -53,7 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     tgbi.add_argument("--interval", choices=("percentile", "bca"), default="percentile", help="bootstrap interval method")
     tgbi.add_argument("--test", choices=("bootstrap", "permutation"), default="bootstrap", help="p-values of --compare")
     tgbi.add_argument("--both", choices=("neutral", "exclude"), default="neutral", help="outputs showing both genders")
-    tgbi.add_argument("--keep-repeated", action="store_true", help="keep verbatim repeated blocks (as the authors did)")
+    repeated = tgbi.add_mutually_exclusive_group()
+    repeated.add_argument("--keep-repeated", action="store_true", help="keep verbatim repeated blocks (as the authors did)")
+    repeated.add_argument("--exclude-repeated-mine", action="store_true",
+                          help="also count repeated blocks in your --translations as unknown (default: kept, "
+                          "with a warning)")  # fmt: skip
     tgbi.add_argument("--compare", action="store_true", help="print the paired differences between systems")
     tgbi.set_defaults(handler=_run_tgbi)
 
@@ -225,7 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument("--data-dir", help="directory of the public datasets (else $MTBIAS_DATA, else the download cache)")
     report.add_argument("--seed", type=int, default=0, help="seed of every random number (default 0)")
-    report.add_argument("--n-boot", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    report.add_argument("--n-boot", type=_n_boot, default=10_000,
+                        help=f"bootstrap resamples (default 10000, at least {MIN_BOOT})")  # fmt: skip
+    report.add_argument("--strict", action="store_true", help="exit 65 when a study raised a data-quality warning")
     report.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
     report.add_argument("--draws", type=int, default=2000, help="MCMC draws per chain of the models (default 2000)")
     report.add_argument("--tune", type=int, default=400, help="MCMC tuning steps per chain (default 400)")
@@ -267,7 +293,8 @@ def _run_tgbi(args: argparse.Namespace) -> tuple[object, list[str], dict]:
 
     res = smb.tgbi(
         _list(args.systems), translations=_named(args.translations, args.system), data_dir=args.data_dir,
-        lexicon=args.lexicon, repeated_blocks="keep" if args.keep_repeated else "exclude", n_boot=args.n_boot,
+        lexicon=args.lexicon, n_boot=args.n_boot,
+        repeated_blocks="keep" if args.keep_repeated else "all" if args.exclude_repeated_mine else "exclude",
         rng=args.seed, level=args.level, ci=args.ci, interval=args.interval, test=args.test, both=args.both,
         correction=args.correction,
     )  # fmt: skip
@@ -409,7 +436,10 @@ def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         draws=args.draws, tune=args.tune, chains=args.chains, rng=args.seed, level=args.level,
     )  # fmt: skip
     if args.out:
-        result.idata.to_netcdf(args.out)
+        # netCDF through a temporary beside the target, then one rename: never a half-written file.
+        tmp = Path(args.out).with_name(f".{Path(args.out).name}.tmp")
+        result.idata.to_netcdf(tmp)
+        os.replace(tmp, args.out)
     d = result.diagnostics
     notes = [
         f"sampler {d['sampler']}: compile {d['compile_seconds']:.1f} s, sampling {d['sample_seconds']:.1f} s; "
@@ -466,8 +496,10 @@ def _run_power(args: argparse.Namespace) -> tuple[object, list[str], dict]:
                            n_boot=args.n_boot, rng=args.seed, **kw)  # fmt: skip
     notes = [f"answer: {result.question.replace('_', ' ')}", *result.notes]
     if args.curve:
-        fig = result.plot(scale=100, unit=" points")
-        fig.savefig(args.curve, dpi=150, bbox_inches="tight")
+        from stats_mtbias._files import write_atomic
+        from stats_mtbias.report.figures import to_png
+
+        write_atomic(args.curve, to_png(result.plot(scale=100, unit=" pt")))
         notes.append(f"power curve written to {args.curve}")
     frame = result.table
     columns = [c for c in PLAN_COLUMNS if frame[c].notna().all() and frame[c].astype(str).ne("").all()]
@@ -544,12 +576,90 @@ def _run_report(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     return timing, ["study", "tables", "figures", "seconds"], {"provenance": provenance, "notes": notes}
 
 
+# Options that only matter in some modes: (command, option, its default, does it apply?, when it does).
+_CONDITIONAL = [
+    ("tgbi", "correction", "holm", lambda a: a.compare, "--compare"),
+    ("tgbi", "test", "bootstrap", lambda a: a.compare, "--compare"),
+    ("tgbi", "interval", "percentile", lambda a: a.ci == "bootstrap", "--ci bootstrap"),
+    ("winomt", "correction", "holm", lambda a: a.compare, "--compare"),
+    ("winomt", "aligner", "fastalign", lambda a: not a.judgements, "translations read here (not --judgements)"),
+    ("winomt", "use_pronoun", False, lambda a: not a.judgements, "translations read here (not --judgements)"),
+    ("prates", "alpha", 0.05, lambda a: a.tests, "--tests"),
+    ("prates", "n_boot", 10_000, lambda a: False, "(Prates uses exact and analytic methods; no resampling)"),
+    ("optimal", "neutral", "unbiased", lambda a: True, ""),
+]
+
+
+def _ignored(args: argparse.Namespace) -> list[str]:
+    """Options given that the chosen mode does not use: said, not silently dropped."""
+    out = []
+    for command, dest, default, applies, when in _CONDITIONAL:
+        if args.command != command or not hasattr(args, dest):
+            continue
+        if getattr(args, dest) != default and not applies(args):
+            flag = "--" + dest.replace("_", "-")
+            out.append(f"{flag} has no effect here: it applies only with {when}" if when.startswith("-")
+                       else f"{flag} has no effect here {when}".rstrip())  # fmt: skip
+    return out
+
+
+def _inputs(args: argparse.Namespace) -> list[str]:
+    names = ("translations", "judgements", "reference", "reference_file")
+    found = []
+    for name in names:
+        value = getattr(args, name, None)
+        found += value if isinstance(value, list) else [value]
+    return [v for v in found if isinstance(v, str) and v not in ("bls",)]
+
+
+def _precheck(args: argparse.Namespace) -> None:
+    """Every output and cache path is checked before the work starts (never a traceback after it)."""
+    from stats_mtbias._files import check_output, check_writable_dir
+    from stats_mtbias.datasets.registry import ENV_CACHE, default_cache_dir
+
+    out = getattr(args, "out", None)
+    if args.command == "report":
+        if out:
+            check_writable_dir(out, "--out")
+    elif out:
+        check_output(out, _inputs(args))
+        check_output(str(out) + ".provenance.json", _inputs(args))
+    if getattr(args, "curve", None):
+        check_output(args.curve, _inputs(args), what="--curve")
+    if getattr(args, "screenshot", None):
+        check_output(args.screenshot, _inputs(args), what="--screenshot")
+    # WinoMT caches alignments and readings; the report and a WinoMT pilot run it.
+    if args.command in ("winomt", "report") or getattr(args, "study", None) == "winomt":
+        check_writable_dir(default_cache_dir(), f"the cache ({ENV_CACHE} or the user cache directory)")
+
+
+def _degenerate(frame, columns) -> list[str]:
+    """Results without information: every estimate undefined, or rows over no judged output."""
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame) or not len(frame):
+        return ["the result has no rows"]
+    notes = []
+    if "n" in frame and pd.api.types.is_numeric_dtype(frame["n"]):
+        empty = int((frame["n"] == 0).sum())
+        if empty:
+            notes.append(f"{empty} of {len(frame)} rows rest on no judged output (n = 0): their estimates are undefined")
+    numeric = [c for c in columns if c in frame and pd.api.types.is_float_dtype(frame[c])]
+    if numeric and frame[numeric].isna().all(axis=None):
+        notes.append("every estimate is undefined (NaN): nothing in the input could be judged")
+    return notes
+
+
 def main(argv: list[str] | None = None) -> int:
     from stats_mtbias.report.formatting import format_provenance, render
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    strict = getattr(args, "strict", False)
     try:
+        _precheck(args)
+        for note in _ignored(args):
+            print(f"warning: {note}", file=sys.stderr)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataQualityWarning)
             warnings.simplefilter("always", ConvergenceWarning)
@@ -560,21 +670,36 @@ def main(argv: list[str] | None = None) -> int:
 
             text = json.dumps(to_records(frame, columns)[0], indent=1, ensure_ascii=False)  # one answer: one object
         provenance = extra["provenance"]
+        quality = [w for w in caught if issubclass(w.category, (DataQualityWarning, ConvergenceWarning))]
         for warning in caught:
             print(f"warning: {warning.message}", file=sys.stderr)
+        degenerate = [] if args.command in ("report", "power", "model") else _degenerate(frame, columns)
+        for note in degenerate:
+            print(f"warning: {note}", file=sys.stderr)
         if args.format == "table":
             text += "\n\n" + "\n".join(extra["notes"] + [format_provenance(provenance)])
         if args.out:
+            from stats_mtbias._files import write_atomic
+
             out = Path(args.out)
-            out.write_text(text + "\n", "utf-8")
-            Path(str(out) + ".provenance.json").write_text(json.dumps(provenance, indent=1) + "\n", "utf-8")
+            write_atomic(out, text + "\n")
+            write_atomic(Path(str(out) + ".provenance.json"), json.dumps(provenance, indent=1) + "\n")
         else:
             print(text)
+            sys.stdout.flush()
         if args.format != "table":
             print("provenance: " + json.dumps(provenance), file=sys.stderr)
     except MtbiasError as exc:
         print(f"stats-mtbias: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as a shell tool does on SIGPIPE.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    if strict and (quality or degenerate):
+        print(f"stats-mtbias: --strict: {len(quality) + len(degenerate)} warning(s) above; exit 65", file=sys.stderr)
+        return 65
     return 0
 
 

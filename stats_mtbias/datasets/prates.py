@@ -116,6 +116,8 @@ def read_judgements(store: DataStore | None = None, items: str = "jobs", *, path
     frame = pd.DataFrame(rows, columns=["item", "occupation", "category", "language", "variant", "gender", "reason", "line"])
     frame.insert(0, "system", SYSTEM)
     frame["source"] = relpath
+    if items == "jobs":
+        warn_repeated(frame, relpath)
     return judgement_table(frame)
 
 
@@ -193,6 +195,24 @@ def match_reference(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFrame
     merged = items.merge(ref, on=["occupation", "category", "k"], how="left")
     loose = merged["line"].isna().to_numpy()
     if loose.any():
+        # Without the reference's category a name is a key only if the reference has it once: a name
+        # listed several times (BLS has 12) would be matched to a guessed row, so it is refused.
+        rows_per_name = bls.groupby("occupation").size()
+        names = items.loc[loose, "occupation"]
+        ambiguous = names[names.map(rows_per_name).fillna(0).gt(1).to_numpy()]
+        if len(ambiguous):
+            name = ambiguous.iloc[0]
+            cats = sorted(set(bls.loc[bls["occupation"] == name, "category"].astype(str)))
+            first = judgements[judgements["occupation"] == name]
+            source = first["source"].iloc[0] if "source" in first else None
+            line = int(first["line"].iloc[0]) if "line" in first and pd.notna(first["line"].iloc[0]) else None
+            raise DataError(
+                f"occupation {name!r} has {int(rows_per_name[name])} rows in the reference (categories: "
+                f"{'; '.join(cats)}) and no matching category here; give the column 'category' with the reference's "
+                f"category ({len(set(ambiguous))} occupation names are ambiguous: "
+                f"{', '.join(sorted(set(map(str, ambiguous)))[:5])}{', …' if len(set(ambiguous)) > 5 else ''})",
+                source, line,
+            )  # fmt: skip
         by_name = items[loose].assign(k=items[loose].groupby("occupation").cumcount())
         ref_name = bls.assign(k=bls.groupby("occupation").cumcount())
         filled = by_name.merge(ref_name[["occupation", "k", *columns]], on=["occupation", "k"], how="left")
@@ -225,9 +245,10 @@ def read_user_judgements(path: str | Path, system: str | None = None) -> pd.Data
         if not record["item"] or not record["language"]:
             raise DataError("'item' and 'language' must not be empty", path, line)
         key = (record.get("system") or system or path.stem, record["item"], record["language"], record.get("variant", ""))
-        if key in seen:
-            raise DataError(f"item {record['item']!r} in {record['language']} was already given on line {seen[key]}", path, line)
-        seen[key] = line
+        # As in the authors' file, a repeated occupation is another occupation of the same name (BLS lists 12
+        # names twice): its k-th occurrence is item "<name>#k", matched to the reference's k-th row of that name.
+        seen.setdefault(key, []).append(line)
+        occurrence = len(seen[key])
         if "gender" in header:
             gender, reason = parse_gender(record["gender"], path, line, "gender")
         else:
@@ -235,7 +256,7 @@ def read_user_judgements(path: str | Path, system: str | None = None) -> pd.Data
         rows.append(
             {
                 "system": key[0],
-                "item": record["item"],
+                "item": record["item"] if occurrence == 1 else f"{record['item']}#{occurrence}",
                 "occupation": record["item"],
                 "category": record.get("category") or "all",
                 "language": record["language"],
@@ -259,4 +280,31 @@ def read_user_judgements(path: str | Path, system: str | None = None) -> pd.Data
         frame.loc[(frame["gender"] == "unknown") & (frame["reason"] == ""), "reason"] = "no_pronoun"
     frame = frame.drop(columns="translation")
     frame["source"] = str(path)
+    warn_repeated(frame, path)
     return judgement_table(frame)
+
+
+def warn_repeated(frame: pd.DataFrame, path) -> None:
+    """One rule for the shipped file and users' CSVs: a repeated occupation name is kept as another item, and said.
+
+    A :class:`~stats_mtbias.errors.DataQualityWarning` names the repeated names and
+    their lines, so an accidental duplicate is seen (and fails under ``--strict``).
+    """
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+
+    items = frame.drop_duplicates(["system", "item"]) if "system" in frame else frame.drop_duplicates("item")
+    keys = ["system", "occupation"] if "system" in items else ["occupation"]
+    repeated = items[items.duplicated(keys, keep=False)]
+    if not len(repeated):
+        return
+    names = list(dict.fromkeys(repeated["occupation"].astype(str)))
+    example = repeated[repeated["occupation"] == names[0]]["line"].astype(int).tolist()
+    warnings.warn(
+        f"{path}: {len(names)} occupation name(s) occur more than once (e.g. {names[0]!r} on lines "
+        f"{', '.join(map(str, example))}); each occurrence is kept as its own occupation and matched to the "
+        "reference's rows of that name in order. Remove accidental duplicates.",
+        DataQualityWarning,
+        stacklevel=3,
+    )

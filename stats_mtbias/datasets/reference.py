@@ -112,8 +112,17 @@ def read_reference(path: str | Path) -> pd.DataFrame:
                     line,
                 )
         share = _float(record.get("female_share", ""), "female_share", path, line)
-        if np.isnan(share) and has_counts and not np.isnan(n_total):
-            share = n_female / n_total
+        if has_counts and not np.isnan(n_total):
+            # Both given: the counts drive the interval, so the share must be theirs (to its printed precision).
+            ratio = n_female / n_total
+            if not np.isnan(share) and abs(share - ratio) > max(0.5 / n_total, 5e-4):
+                raise DataError(
+                    f"female_share {share:g} disagrees with n_female/n_total = {record['n_female']}/{record['n_total']} "
+                    f"= {ratio:.4g}; give one of them, or make them agree",
+                    path,
+                    line,
+                )
+            share = ratio
         if np.isnan(share) and has_survey:
             answers = [_float(record[c], c, path, line) for c in survey]
             if any(np.isnan(a) or a < 0 for a in answers):

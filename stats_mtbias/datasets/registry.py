@@ -198,4 +198,9 @@ def open_store(
             raise DataNotFoundError(f"{ENV_DATA}={root} is not a directory.")
         return DataStore(root=root, origin="MTBIAS_DATA", download=False, mirror=mirror)
     root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
+    if download:
+        # Downloads land in the cache: an unusable one is refused now, not after the work.
+        from stats_mtbias._files import check_writable_dir
+
+        check_writable_dir(root, f"the download cache ({ENV_CACHE} or the user cache directory)")
     return DataStore(root=root, origin="cache", download=download, mirror=mirror)

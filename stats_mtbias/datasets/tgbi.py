@@ -238,7 +238,8 @@ def _attach(
             + (
                 "they are counted as unknown (reason 'repeated_block')."
                 if repeated_blocks == "exclude"
-                else "they are kept as they are (repeated_blocks='keep')."
+                else "they are kept as they are (repeated_blocks='all', or --exclude-repeated-mine, counts them "
+                "as unknown in your outputs)."
             ),
             DataQualityWarning,
             stacklevel=3,
@@ -416,6 +417,8 @@ def _read_user_csv(
                 number,
             )
         given[name, item] = (record["translation"], number)
+    if not given:
+        raise DataError("has a header but no translations", path, 2)
     frames = []
     for sset in SETS:
         n = sizes[sset.name]

@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from stats_mtbias import __version__
+from stats_mtbias._files import write_atomic
 from stats_mtbias._validation import check_choice
 from stats_mtbias.provenance import dependency_versions
 from stats_mtbias.report.document import Report, Section, Table
@@ -110,21 +111,21 @@ def write_section(section: Section, directory: str | Path) -> list[Path]:
     written = []
     for table in section.tables:
         path = directory / f"{table.name}.csv"
-        table.frame.to_csv(path, index=False)
+        write_atomic(path, table.frame.to_csv(index=False))
         written.append(path)
         if table.title:
             path = directory / f"{table.name}.tex"
-            path.write_text(table_latex(table), "utf-8")
+            write_atomic(path, table_latex(table))
             written.append(path)
     for figure in section.figures:
         path = directory / f"{figure.name}.png"
-        path.write_bytes(figure.png)
+        write_atomic(path, figure.png)
         written.append(path)
     path = directory / "provenance.json"
-    path.write_text(json.dumps(section.provenance, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    write_atomic(path, json.dumps(section.provenance, indent=1, ensure_ascii=False) + "\n")
     written.append(path)
     path = directory / "report.md"
-    path.write_text(section_markdown(section), "utf-8")
+    write_atomic(path, section_markdown(section))
     written.append(path)
     return written
 
@@ -196,6 +197,6 @@ def write_report(report: Report, out: str | Path, formats: Iterable[str] = FORMA
     for fmt in formats:
         name, renderer = renderers[fmt]
         path = out / name
-        path.write_text(renderer(report), "utf-8")
+        write_atomic(path, renderer(report))
         written.append(path)
     return written

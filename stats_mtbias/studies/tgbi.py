@@ -43,6 +43,7 @@ from stats_mtbias.uncertainty.bootstrap import (
 
 INDEX = "TGBI"
 SUBSETS = (*tgbi_data.SET_NAMES, INDEX)
+REPEATED_BLOCKS = ("exclude", "all", "keep")
 ESTIMATE_COLUMNS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high"]
 COMPARE_COLUMNS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_adjusted"]
 CI_KINDS = ("bootstrap", "analytic")
@@ -80,15 +81,24 @@ def load_judgements(
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
 ) -> tuple[pd.DataFrame, DataStore]:
-    """Read the shipped systems and any user outputs, and judge every output."""
-    check_choice(repeated_blocks, ("exclude", "keep"), "repeated_blocks")
+    """Read the shipped systems and any user outputs, and judge every output.
+
+    ``repeated_blocks``: ``"exclude"`` applies the repeated-block rule to the shipped
+    files it was made for (Papago's impolite file repeats 400 lines of other items);
+    ``"all"`` also to users' outputs (whose identical outputs for different items may
+    be genuine: they are otherwise kept, with a warning naming the lines); ``"keep"``
+    nowhere, as the authors did.
+    """
+    check_choice(repeated_blocks, REPEATED_BLOCKS, "repeated_blocks")
     store = store or open_store(data_dir)
     sentences = tgbi_data.read_sentences(store)
     frames = []
+    shipped_rule = "keep" if repeated_blocks == "keep" else "exclude"
+    user_rule = "exclude" if repeated_blocks == "all" else "keep"
     if systems:
-        frames.append(tgbi_data.read_outputs(systems, store, sentences=sentences, repeated_blocks=repeated_blocks))
+        frames.append(tgbi_data.read_outputs(systems, store, sentences=sentences, repeated_blocks=shipped_rule))
     for path, name in translations or []:
-        frames.append(tgbi_data.read_user_outputs(path, name, store, sentences=sentences, repeated_blocks=repeated_blocks))
+        frames.append(tgbi_data.read_user_outputs(path, name, store, sentences=sentences, repeated_blocks=user_rule))
     if not frames:
         raise ValueError("no system to evaluate: give `systems` or `translations`.")
     outputs = pd.concat(frames, ignore_index=True)

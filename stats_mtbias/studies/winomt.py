@@ -67,6 +67,8 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
             raise DataError(f"item {item} of {key[0]}/{key[1]} was already given on line {seen[key]}", path, line)
         seen[key] = line
         rows.append((*key, gender, "" if record["gender"] else "missing"))
+    if not rows:
+        raise DataError("has a header but no readings", path, 2)
     given = pd.DataFrame(rows, columns=["system", "language", "item", "gender", "reason"])
     frames = []
     for (system, language), part in given.groupby(["system", "language"], sort=False):
@@ -116,6 +118,48 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], language: s
     data = data[:, [order.index(s) for s in systems]]
     return PairedDesign(data, winomt_metrics, (METRICS.index(metric),), strata, scale=0.01,
                         label=f"{language} {metric}: {systems[0]} − {systems[1]}", unit="items")  # fmt: skip
+
+
+ABSENT = ("missing", "not_in_file")  # reasons of an item a file does not translate at all
+COVERAGE_TOLERANCE = 0.01  # the shipped files each miss 2 of 3,888 items (an older en.txt)
+
+
+def shared_items(table: pd.DataFrame, notes: list[str] | None = None) -> pd.DataFrame:
+    """Per language, the items every system covers when coverage differs by more than 1%.
+
+    An item absent from a system's file (``missing``) counts as an unknown
+    reading (wrong) when the files cover nearly the same items, as in the
+    shipped data. When one file covers materially fewer items than another,
+    counting its absent items as wrong would compare coverage, not gender
+    accuracy: the language is then analysed on the items all its systems cover,
+    with a :class:`~stats_mtbias.errors.DataQualityWarning` naming the counts.
+    A system that covers no item at all is refused.
+    """
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+
+    parts = []
+    for language, part in table.groupby("language", sort=False):
+        present = ~part["reason"].isin(ABSENT)
+        covered = present.groupby(part["system"], sort=False).sum()
+        empty = covered[covered == 0]
+        if len(empty):
+            raise DataError(f"{', '.join(map(str, empty.index))}/{language}: no WinoMT item is translated "
+                            "(an empty file, or none of its lines is a WinoMT sentence)")  # fmt: skip
+        if covered.max() - covered.min() <= COVERAGE_TOLERANCE * covered.max():
+            parts.append(part)
+            continue
+        everyone = part.loc[present].groupby("item")["system"].nunique()
+        keep = set(everyone[everyone == part["system"].nunique()].index)
+        counts = ", ".join(f"{system} {int(n):,}" for system, n in covered.items())
+        message = (f"WinoMT {language}: the files cover different numbers of items ({counts}); estimates and "
+                   f"comparisons use the {len(keep):,} items all of them cover")  # fmt: skip
+        warnings.warn(message, DataQualityWarning, stacklevel=3)
+        if notes is not None:
+            notes.append(message)
+        parts.append(part[part["item"].isin(keep)])
+    return pd.concat(parts, ignore_index=True)
 
 
 def analyse(
@@ -500,6 +544,11 @@ def run(
             else:
                 notes.append(f"{system}/{language}: no shipped translations, skipped")
     jobs += [(name, lang, adj, src) for name, lang, src, adj in user]
+    if jobs:  # alignments and readings are cached: an unusable cache is refused before any work
+        from stats_mtbias._files import check_writable_dir
+        from stats_mtbias.datasets.registry import ENV_CACHE, default_cache_dir
+
+        check_writable_dir(default_cache_dir(), f"the cache ({ENV_CACHE} or the user cache directory)")
     base, adj_tables, data = [], [], {}
     for system, language, is_adj, src in progress(jobs, "WinoMT: align and read") if progress else jobs:
         path = None if src is None else as_source(src, system)
@@ -522,7 +571,9 @@ def run(
     table = pd.concat(base, ignore_index=True)
     if table.duplicated(["system", "language", "item"]).any():
         raise UsageError("two inputs give the same system and language; name user systems uniquely.")
-    estimates, comparisons = analyse(table, n_boot=n_boot, rng=rng, level=level, correction=correction, interval=interval)
+    analysed = shared_items(table, notes)
+    estimates, comparisons = analyse(analysed, n_boot=n_boot, rng=rng, level=level, correction=correction,
+                                     interval=interval)  # fmt: skip
     adj_frame = adjective_effect(table, pd.concat(adj_tables, ignore_index=True), level=level) if adj_tables else None
     corrected_frame = found = None
     if validate or corrected:

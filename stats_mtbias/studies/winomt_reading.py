@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias._files import read_cache, write_atomic
 from stats_mtbias.alignment import align, tokenize, translation_lexicon, word_tokens
 from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets._io import as_source
@@ -45,6 +46,7 @@ TARGET_PRONOUNS = {
 # .70 -> .84); for Spanish, Italian, Russian and Ukrainian it lowers agreement. Off by default (see read_pairs).
 PRONOUN_LANGUAGES = ("de", "fr")
 HUMAN = {"m": "male", "f": "female", "n": "neutral"}
+_READINGS = frozenset({"male", "female", "neutral", "unknown", "both"})  # what a cached reading may hold
 
 
 def entity_positions(sentence: str, entity_index: int) -> tuple[list[int], list[int]]:
@@ -194,8 +196,11 @@ def judge(
     translations = merged.loc[ok, "translation"].tolist()
     genders = np.full(len(merged), "unknown", dtype=object)
     cached = _readings_path(store, language, relpath, adjectives, method, use_pronoun) if path is None else None
-    if cached is not None and cached.exists():
-        genders[ok] = json.loads(cached.read_text("utf-8"))
+    n_ok = int(ok.sum())
+    hit = None if cached is None else read_cache(
+        cached, lambda v: isinstance(v, list) and len(v) == n_ok and all(g in _READINGS for g in v))
+    if hit is not None:
+        genders[ok] = hit
     else:
         links = _shipped_alignments(store, language, items, sources, translations, method)
         extra = _bitext(store, language, items, skip=relpath) if links is None else None
@@ -203,8 +208,7 @@ def judge(
         genders[ok] = read_pairs(sources, indices, translations, language, extra=extra, method=method,
                                  use_pronoun=use_pronoun, alignments=links, lexicon=lexicon)  # fmt: skip
         if cached is not None:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            cached.write_text(json.dumps(genders[ok].tolist()), "utf-8")
+            write_atomic(cached, json.dumps(genders[ok].tolist()))
     merged["gender"] = genders
     merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
     merged["system"], merged["language"] = system, language

@@ -102,7 +102,7 @@ def test_bad_input_is_an_error_message_not_a_traceback(data_dir, tmp_path):
 
 
 def test_missing_data_dir_file_exit_code(tmp_path):
-    assert main(["tgbi", "--data-dir", str(tmp_path), "--n-boot", "10"]) == 66
+    assert main(["tgbi", "--data-dir", str(tmp_path), "--n-boot", "100"]) == 66
 
 
 PRATES_KEYS = [

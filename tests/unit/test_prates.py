@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from stats_mtbias.datasets import prates as data
-from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.studies import prates
 
 JOBS = """Category\tOccupation\tMalay\tBengali-HF\tBengali-HP\tJapanese
@@ -158,8 +158,11 @@ def test_user_csv_gender_and_translation_forms(tmp_path):
     assert table["reason"].tolist()[2] == "no_pronoun"
     dup = tmp_path / "dup.csv"
     dup.write_text("item,language,gender\nnurse,Malay,Female\nnurse,Malay,Male\n", "utf-8")
-    with pytest.raises(DataError, match=r"dup\.csv, line 3: item 'nurse' in Malay was already given on line 2"):
-        data.read_user_judgements(dup)
+    # One rule with the shipped file: a repeated name is another occupation of that name, and a warning names the lines.
+    expected = r"dup\.csv: 1 occupation name\(s\) occur more than once \(e\.g\. 'nurse' on lines 2, 3\)"
+    with pytest.warns(DataQualityWarning, match=expected):
+        repeated = data.read_user_judgements(dup)
+    assert repeated["item"].tolist() == ["nurse", "nurse#2"] and repeated["occupation"].tolist() == ["nurse", "nurse"]
     both = tmp_path / "both.csv"
     both.write_text("item,language,gender,translation\nnurse,Malay,Female,She\n", "utf-8")
     with pytest.raises(DataError, match="exactly one of the columns"):

@@ -42,7 +42,10 @@ class FrameSource:
 
     def csv_lines(self) -> list[str]:
         """The frame as the lines of its CSV (header first), missing values as empty fields."""
-        text = self.frame.to_csv(index=False, lineterminator="\n")
+        import csv
+
+        # Every field quoted: a carriage return or separator inside a cell stays inside its field.
+        text = self.frame.to_csv(index=False, lineterminator="\n", quoting=csv.QUOTE_ALL)
         return text.split("\n")[:-1]
 
     def sha256(self) -> str:
@@ -104,6 +107,20 @@ def read_lines(path: str | Path | FrameSource) -> list[str]:
     return lines
 
 
+def parsed_so_far(lines: list[str], delimiter: str) -> list[list[str]]:
+    """The rows the csv module reads before its first error (to name the line of the error)."""
+    import csv
+
+    out: list[list[str]] = []
+    reader = csv.reader(lines, delimiter=delimiter)
+    try:
+        for row in reader:
+            out.append(row)
+    except csv.Error:
+        pass
+    return out
+
+
 def read_records(
     path: str | Path,
     *,
@@ -140,7 +157,11 @@ def read_records(
     lines = read_lines(path)
     if not lines:
         raise DataError(f"is empty; expected a header with {', '.join(required) or 'columns'}", path, 1)
-    rows = csv.reader(lines, delimiter=delimiter)
+    try:
+        parsed = list(csv.reader(lines, delimiter=delimiter))
+    except csv.Error as exc:  # e.g. a bare carriage return inside a field
+        raise DataError(f"cannot be read as delimited text ({exc})", path, len(parsed_so_far(lines, delimiter)) + 1) from None
+    rows = iter(parsed)
     header = [h.strip() for h in next(rows)]
     if lower:
         header = [h.lower() for h in header]

@@ -317,6 +317,8 @@ def _cell_shares(judgements: pd.DataFrame) -> pd.DataFrame:
 def _compare(translated: np.ndarray, reference: np.ndarray, level: float) -> dict:
     """Mean difference (t interval), one-sided Wilcoxon that translated < reference, correlations."""
     n = translated.size
+    if n == 0:  # no occupation with both shares (e.g. a user's CSV whose names BLS does not list)
+        return {"n": 0, "pct_translated": np.nan, "pct_reference": np.nan, "diff_pct": np.nan}
     diff = translated - reference
     out = {
         "n": n,

@@ -124,7 +124,7 @@ ABSENT = ("missing", "not_in_file")  # reasons of an item a file does not transl
 COVERAGE_TOLERANCE = 0.01  # the shipped files each miss 2 of 3,888 items (an older en.txt)
 
 
-def shared_items(table: pd.DataFrame, notes: list[str] | None = None) -> pd.DataFrame:
+def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: dict | None = None) -> pd.DataFrame:
     """Per language, the items every system covers when coverage differs by more than 1%.
 
     An item absent from a system's file (``missing``) counts as an unknown
@@ -145,8 +145,9 @@ def shared_items(table: pd.DataFrame, notes: list[str] | None = None) -> pd.Data
         covered = present.groupby(part["system"], sort=False).sum()
         empty = covered[covered == 0]
         if len(empty):
-            raise DataError(f"{', '.join(map(str, empty.index))}/{language}: no WinoMT item is translated "
-                            "(an empty file, or none of its lines is a WinoMT sentence)")  # fmt: skip
+            system = str(empty.index[0])
+            raise DataError(f"{system}/{language}: no WinoMT item is translated (an empty file, or none of its lines "
+                            "is a WinoMT sentence)", (origin or {}).get((system, language)))  # fmt: skip
         if covered.max() - covered.min() <= COVERAGE_TOLERANCE * covered.max():
             parts.append(part)
             continue
@@ -550,12 +551,15 @@ def run(
 
         check_writable_dir(default_cache_dir(), f"the cache ({ENV_CACHE} or the user cache directory)")
     base, adj_tables, data = [], [], {}
+    origin: dict[tuple[str, str], str] = {}  # (system, language) -> the user's file, for messages
     for system, language, is_adj, src in progress(jobs, "WinoMT: align and read") if progress else jobs:
         path = None if src is None else as_source(src, system)
         table = winomt_reading.judge(store, system, language, items, adjectives=is_adj, method=aligner,
                                      use_pronoun=use_pronoun, path=path)  # fmt: skip
         if path is not None:
             data[str(path)] = source_sha256(path)
+            if not is_adj:
+                origin[system, language] = str(path)
             reasons = table["reason"].replace("", "read").value_counts()
             label = f"{system}/{language}{' (+Adj)' if is_adj else ''}"
             notes.append(f"{label}: " + ", ".join(f"{k} {v}" for k, v in reasons.items()))
@@ -563,15 +567,20 @@ def run(
     if judgements is not None:
         source = as_source(judgements, "judgements")
         given = read_user_judgements(source, items)
+        found = sorted(set(given["language"]))
         given = given[given["language"].isin(languages)] if languages else given
+        if given.empty:
+            raise DataError(f"has readings only for {', '.join(found)}, none for the languages evaluated "
+                            f"({', '.join(languages)}; supported: {', '.join(sorted(LANGUAGES))})", source)  # fmt: skip
         base.append(given)
+        origin.update(dict.fromkeys(zip(given["system"], given["language"], strict=True), str(source)))
         data[str(source)] = source_sha256(source)
     if not base:
         raise UsageError("no system/language pair to evaluate: give shipped `systems`, `translations` or `judgements`.")
     table = pd.concat(base, ignore_index=True)
     if table.duplicated(["system", "language", "item"]).any():
         raise UsageError("two inputs give the same system and language; name user systems uniquely.")
-    analysed = shared_items(table, notes)
+    analysed = shared_items(table, notes, origin)
     estimates, comparisons = analyse(analysed, n_boot=n_boot, rng=rng, level=level, correction=correction,
                                      interval=interval)  # fmt: skip
     adj_frame = adjective_effect(table, pd.concat(adj_tables, ignore_index=True), level=level) if adj_tables else None

@@ -50,7 +50,7 @@ def test_3_winomt_missing_items_are_counted_and_comparisons_use_shared_items(tmp
     empty.write_text("", "utf-8")
     assert main(["winomt", "--data-dir", str(data_dir), "--systems", "", "--translations", str(empty), "--system",
                  "mine", "--n-boot", "100", "--no-adjectives"]) == 65  # fmt: skip
-    assert "mine/es: no WinoMT item is translated" in capsys.readouterr().err
+    assert "en-es.txt: mine/es: no WinoMT item is translated" in capsys.readouterr().err
 
 
 def test_4_prates_names_without_category_that_the_reference_lists_twice_are_refused(tmp_path, capsys, data_dir):

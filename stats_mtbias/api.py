@@ -89,7 +89,7 @@ def tgbi(
     n_boot: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
-    ci: str = "bootstrap",
+    ci: str = "analytic",
     interval: str = "percentile",
     test: str = "bootstrap",
     both: str = "neutral",
@@ -123,12 +123,19 @@ def tgbi(
         Source of every random number (keyword-only).
     level : float
         Confidence level of every interval.
-    ci : {"bootstrap", "analytic"}
-        Cluster bootstrap over lexicon items, or the delta method.
+    ci : {"analytic", "bootstrap"}
+        ``"analytic"`` (default): a set's P_S gets the square root of a score
+        interval on g = P_S² (never a point; it keeps its coverage near 0 and 1),
+        the index and the differences MOVER intervals from the sets'. Or the
+        cluster bootstrap over lexicon items (sets with ten or fewer effective
+        minority outputs keep the score interval: ``ci_method`` says which).
     interval : {"percentile", "bca"}
         Bootstrap interval.
     test : {"bootstrap", "permutation"}
-        p-values of the comparisons: paired bootstrap (or delta method) or approximate randomisation.
+        p-values of the comparisons: the interval's own method (``ci="analytic"``:
+        a cluster-robust t-test of g for a set, MOVER's for the index; else the
+        paired bootstrap), or ``"permutation"``: approximate randomisation, exact
+        in size, for sets of fewer than 30 items.
     both : {"neutral", "exclude"}
         Outputs showing both genders count as neutral, or are left out.
     correction : {"holm", "bh", "none"}

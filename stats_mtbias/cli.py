@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--system", action="append", default=[], metavar="NAME", help="name of the system in the matching --translations"
     )
     tgbi.add_argument("--lexicon", choices=("default", "cho2019"), default="default", help="gender cue rule")
-    tgbi.add_argument("--ci", choices=("bootstrap", "analytic"), default="bootstrap")
+    tgbi.add_argument("--ci", choices=("analytic", "bootstrap"), default="analytic",
+                      help="score intervals on g with MOVER (default), or the cluster bootstrap")  # fmt: skip
     tgbi.add_argument("--interval", choices=("percentile", "bca"), default="percentile", help="bootstrap interval method")
     tgbi.add_argument("--test", choices=("bootstrap", "permutation"), default="bootstrap", help="p-values of --compare")
     tgbi.add_argument("--both", choices=("neutral", "exclude"), default="neutral", help="outputs showing both genders")
@@ -581,6 +582,8 @@ _CONDITIONAL = [
     ("tgbi", "correction", "holm", lambda a: a.compare, "--compare"),
     ("tgbi", "test", "bootstrap", lambda a: a.compare, "--compare"),
     ("tgbi", "interval", "percentile", lambda a: a.ci == "bootstrap", "--ci bootstrap"),
+    ("tgbi", "n_boot", 10_000, lambda a: a.ci == "bootstrap" or (a.compare and a.test == "permutation"),
+     "--ci bootstrap or --compare --test permutation"),
     ("winomt", "correction", "holm", lambda a: a.compare, "--compare"),
     ("winomt", "aligner", "fastalign", lambda a: not a.judgements, "translations read here (not --judgements)"),
     ("winomt", "use_pronoun", False, lambda a: not a.judgements, "translations read here (not --judgements)"),

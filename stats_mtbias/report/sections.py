@@ -140,51 +140,62 @@ def tgbi_section(settings: Settings) -> Section:
     section = Section("tgbi", "TGBI (Cho et al. 2019): Korean → English")
     common = dict(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level)
     with _collect_warnings(section.notes, _root(s)):
-        steps = ["bootstrap", "delta method", "authors' rules"]
+        steps = ["score and MOVER intervals", "bootstrap", "authors' rules"]
         runs = {}
         for step in s.iterate(steps, "TGBI"):
             if step == "bootstrap":
+                runs[step] = smb.tgbi(**common, ci="bootstrap").details
+            elif step == "score and MOVER intervals":
                 runs[step] = s.cached("tgbi", lambda: smb.tgbi(**common).details)
-            elif step == "delta method":
-                runs[step] = smb.tgbi(**common, ci="analytic").details
             else:
                 runs[step] = smb.tgbi(**common, lexicon="cho2019", repeated_blocks="keep").details
-    boot, analytic, authors = runs["bootstrap"], runs["delta method"], runs["authors' rules"]
-    n_comparisons = len(boot.comparisons)
+    analytic, boot, authors = runs["score and MOVER intervals"], runs["bootstrap"], runs["authors' rules"]
+    n_comparisons = len(analytic.comparisons)
     section.methods = [
         "Each Korean source sentence is gender-neutral; the English output is read as female, male or neutral by its "
         "pronouns and gendered person nouns (the project's lexicon; the authors' cue lists as a variant). For a sentence "
         "set S with shares p_w (female), p_m (male) and p_n (neutral), P_S = √(p_w·p_m + p_n); TGBI is the unweighted "
         "mean of P_S over the seven sets. 0 means every output is male (or every one female); 1 means balance.",
-        f"Intervals: {_pct(s.level)} cluster bootstrap over lexicon items (all sentences of an item resampled together), "
-        f"stratified by content, {s.n_boot:,} resamples, seed {s.seed}, percentile; delta-method intervals beside. "
-        "Paired comparisons use the same resampled items for every system; p-values two-sided, "
-        f"Holm-adjusted over the family of all {n_comparisons} system × set differences.",
+        f"Intervals ({_pct(s.level)}): a set's P_S is the square root of a score interval for g = P_S² — Wilson's "
+        "interval on g's effective sample size (the multinomial variance of g times the design effect of sentences "
+        "clustered in lexicon items), widened to exact Poisson bounds where ten or fewer outputs are off the majority "
+        "gender. Unlike the delta method on P_S or the bootstrap percentile interval, it is never a single point and "
+        "keeps its coverage near 0 (a formal set translated almost always as 'he') and on small sets. The index and "
+        "the paired differences combine the sets' intervals by MOVER (Zou & Donner 2008) with the correlations of "
+        "the estimates (the sets share lexicon items; the systems translate the same items). A paired difference of "
+        "one set is tested by a cluster-robust t-test of g_a − g_b (P_S is equal exactly when g is), the index's by "
+        "its MOVER interval. Simulated coverage and size: benchmarks/coverage.py.",
+        f"Beside them: the cluster bootstrap over lexicon items, stratified by content, {s.n_boot:,} resamples, seed "
+        f"{s.seed}, percentile (a set with ten or fewer effective minority outputs keeps its score interval). "
+        f"p-values two-sided, Holm-adjusted over the family of all {n_comparisons} system × set differences.",
     ]
-    cols = ["system", "subset", "n", "n_unknown", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high"]
+    cols = ["system", "subset", "n", "n_unknown", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high",
+            "ci_method"]  # fmt: skip
     section.tables += [
+        Table("estimates", "P_S and TGBI", analytic.estimates, cols,
+              "P_S per system and sentence set, and the index (the mean of the seven P_S), with score intervals "
+              "(sets) and MOVER intervals (index)."),
         Table("estimates_bootstrap", "P_S and TGBI with bootstrap intervals", boot.estimates, cols,
-              "One row per system and sentence set; the TGBI row is the mean of the seven P_S."),
-        Table("estimates_analytic", "P_S and TGBI with delta-method intervals", analytic.estimates, cols,
-              "Delta method on the multinomial shares, design effect of the item clusters included."),
-        Table("comparisons", "Paired differences between systems", _with_mde(boot.comparisons, s.level),
+              "The same estimates with cluster-bootstrap intervals over lexicon items, for comparison."),
+        Table("comparisons", "Paired differences between systems", _with_mde(analytic.comparisons, s.level),
               [*tgbi.COMPARE_COLUMNS, "mde"],
-              f"diff = P_S(a) − P_S(b); p_adjusted by Holm over the family of all {n_comparisons} rows. {MDE_NOTE}"),
+              f"diff = P_S(a) − P_S(b) with its MOVER interval; p_adjusted by Holm over the family of all "
+              f"{n_comparisons} rows. {MDE_NOTE}"),
         Table("estimates_authors_rules", "The authors' rules (cho2019 cue lists, repeated block kept)", authors.estimates,
               cols, "What the published numbers used: the authors' cue lists and the defective repeated block kept."),
-        Table("accounting", "Every line read", boot.accounting, list(boot.accounting.columns),
+        Table("accounting", "Every line read", analytic.accounting, list(analytic.accounting.columns),
               "Lines judged, unknown and excluded (with the reason) per system and set.", digits=0),
         Table("rule_changes", "Outputs by gender rule (rows: cho2019, columns: default)",
-              boot.rule_changes.rename_axis("cho2019").reset_index(), ["cho2019", *boot.rule_changes.columns],
+              analytic.rule_changes.rename_axis("cho2019").reset_index(), ["cho2019", *analytic.rule_changes.columns],
               "How many outputs each rule reads differently.", digits=0),
     ]  # fmt: skip
-    est = boot.estimates.astype({"system": str, "subset": str})
+    est = analytic.estimates.astype({"system": str, "subset": str})
     section.figures.append(
         Figure(
             "forest_p_s", "P_S per sentence set and system",
             figures.forest(est, estimate="p_s", low="ci_low", high="ci_high", label="subset", group="system",
                            xlabel="P_S (0 = one gender only, 1 = balanced)"),
-            f"Points: P_S; bars: {_pct(s.level)} bootstrap intervals over lexicon items.",
+            f"Points: P_S; bars: {_pct(s.level)} score intervals (sets) and MOVER interval (TGBI).",
         )
     )
     section.provenance = {"bootstrap": boot.provenance.to_dict(), "analytic": analytic.provenance.to_dict(),
@@ -511,7 +522,7 @@ def models_section(settings: Settings) -> Section:
                 fits[step] = models.run("tgbi", **common)
             else:
                 fits[step] = models.run("prates", **common)
-        boot = s.cached(
+        observed = s.cached(
             "tgbi", lambda: smb.tgbi(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level).details
         )
     calib, rate = fits["calibration"], fits["tgbi"]
@@ -522,8 +533,8 @@ def models_section(settings: Settings) -> Section:
         "not at all); pct_female_at_parity = 100·expit(intercept) is the share of “she” where BLS says 50%.",
         "TGBI rate model: a categorical logit of female / neutral against male per sentence, with per system an "
         "intercept and the effects of formal pronoun, polite ending and content, and lexicon items partially pooled. "
-        "Posterior P_S is predicted for a new sample of lexicon items (item effects redrawn), the question the item "
-        "bootstrap answers, and is shown beside the bootstrap.",
+        "Posterior P_S is predicted for a new sample of lexicon items (item effects redrawn), the question the "
+        "intervals of the TGBI section answer, and is shown beside them.",
         f"Sampler nutpie, {s.chains} chains × ({s.tune} tuning + {s.draws} draws), seed {s.seed}; intervals are "
         f"{_pct(s.level)} highest-density intervals. Diagnostics are enforced: R-hat ≤ 1.01, bulk and tail ESS ≥ 400, "
         "no divergences; a fit that fails is named below.",
@@ -533,7 +544,7 @@ def models_section(settings: Settings) -> Section:
     slopes = calib.summary[calib.summary["parameter"].isin(shown)]
     posterior = rate.derived["p_s"]
     side = posterior.merge(
-        boot.estimates[["system", "subset", "p_s", "ci_low", "ci_high"]].astype({"system": str}), on=["system", "subset"]
+        observed.estimates[["system", "subset", "p_s", "ci_low", "ci_high"]].astype({"system": str}), on=["system", "subset"]
     ).rename(columns={"mean": "posterior_mean", "p_s": "observed_p_s"})
     summary_cols = ["parameter", "group", "mean", "sd", "hdi_low", "hdi_high", "r_hat", "ess_bulk"]
     section.tables += [
@@ -541,9 +552,10 @@ def models_section(settings: Settings) -> Section:
               "Seconds on this machine; failures name the thresholds a fit missed.", digits=3),
         Table("calibration_slopes", "Calibration against BLS: slopes and intercepts per language", slopes,
               summary_cols, "Posterior means with highest-density intervals."),
-        Table("tgbi_posterior_vs_bootstrap", "TGBI: posterior P_S beside the bootstrap", side,
+        Table("tgbi_posterior_vs_observed", "TGBI: posterior P_S beside the observed", side,
               ["system", "subset", "observed_p_s", "ci_low", "ci_high", "posterior_mean", "hdi_low", "hdi_high"],
-              "ci_low/ci_high: item bootstrap; hdi_low/hdi_high: posterior."),
+              "ci_low/ci_high: the TGBI section's score (sets) and MOVER (index) intervals; hdi_low/hdi_high: "
+              "posterior."),
         Table("tgbi_posterior_differences", "TGBI: posterior differences between systems", rate.derived["differences"],
               ["system_a", "system_b", "subset", "mean", "hdi_low", "hdi_high", "p_greater"],
               "p_greater: posterior probability that system a's P_S is larger."),

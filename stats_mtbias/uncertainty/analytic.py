@@ -3,21 +3,25 @@
 Proportions: Wilson, Jeffreys and Clopper–Pearson intervals, all of which stay
 inside [0, 1] and do not collapse at 0% or 100%.
 
-P_S = sqrt(g), g = p_w p_m + p_n. The delta-method interval:
+P_S = sqrt(g), g = p_w p_m + p_n. Near 0 and 1 (a good system's formal set; a
+custom set of 100 items) the delta method on P_S and the bootstrap percentile
+interval fail: the square root's derivative explodes at 0 and the bootstrap
+distribution collapses onto a few values, often onto one ([0, 0]). So:
 
-1. shrinks the shares by a pseudo-count of 1/2 per class (p~ = (x + 1/2)/(n + 3/2)),
-   so the variance does not vanish when a set is all one gender;
-2. takes the multinomial variance of g at p~ and multiplies it by a design
-   effect: the ratio of the cluster-robust (linearisation) variance to the
-   multinomial one at the raw shares. The seven TGBI sets hold 2 or 4 sentences
-   per lexicon item, and those are correlated; for one sentence per cluster the
-   design effect is ~1;
-3. builds the interval on the logit scale of g and maps it back through
-   sqrt(expit(.)), so it lies inside [0, 1].
+1. a set's interval is a score interval on g: Wilson's, widened to the exact Poisson
+   bounds where ten or fewer minority outputs are seen (Brown, Cai & DasGupta 2001), on g's effective
+   sample size ``g (1 - g) / V``, V the cluster-robust variance of g (sentences
+   of one lexicon item are correlated); its square root is P_S's interval.
+   It is never a point and stays inside [0, 1];
+2. the index (a mean over sets) and paired differences combine the sets'
+   score intervals by MOVER (Zou & Donner 2008), with the correlations of the
+   estimates from each cluster's influence on g (the sets overlap; the systems
+   translate the same items);
+3. a paired test of one set is a cluster-robust z-test of g_a - g_b, on the
+   scale where P_S(a) = P_S(b) is g_a = g_b and the estimate is smooth.
 
-The index and paired differences use the cluster linearisation directly
-(influence of each cluster on each set's g), which carries the overlap of the
-sets into the variance.
+Coverage and size of each are checked by simulation in ``tests/statistical``
+and tabulated by ``benchmarks/coverage.py``.
 """
 
 from __future__ import annotations
@@ -28,9 +32,6 @@ from scipy import special, stats
 from stats_mtbias._validation import check_choice, check_level
 from stats_mtbias.estimators.tgbi import tgbi_counts
 from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
-
-PSEUDO = 0.5
-
 
 def _z(level: float) -> float:
     return float(special.ndtri(0.5 + check_level(level) / 2.0))
@@ -123,6 +124,7 @@ def _g_parts(p: np.ndarray):
 
 
 def _multinomial_var(p: np.ndarray, grad: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Variance of g at shares p from n independent outputs (delta method)."""
     mean = np.sum(p * grad, axis=-1)
     return (np.sum(p * grad**2, axis=-1) - mean**2) / n
 
@@ -144,8 +146,109 @@ def _robust_var(influence: np.ndarray, n_clusters: np.ndarray) -> np.ndarray:
     return factor * np.sum(influence**2, axis=0)
 
 
+def modified_wilson_interval(successes, n, level: float = 0.95, *, poisson_below: float = 10) -> ConfidenceInterval:
+    """Wilson's interval widened to the exact Poisson bounds where few successes or failures are seen.
+
+    Wilson's bounds are too tight when fewer than about ten successes are seen:
+    its coverage dips to ~0.84 where n·p is near 1, whatever n is (Brown, Cai &
+    DasGupta 2001), and more when the count is an effective count whose
+    variance was estimated from a few clusters. Where ``successes`` (or
+    ``n - successes``) is at most `poisson_below`, each bound is the outer of
+    Wilson's and Garwood's exact Poisson bound (``Gamma.ppf(alpha/2, k) / n``
+    below, ``Gamma.ppf(1 - alpha/2, k + 1) / n`` above), so the interval is
+    never narrower than Wilson's and about as wide as Clopper–Pearson's there.
+    `successes` and `n` may be fractional (effective counts).
+
+    Examples
+    --------
+    >>> ci = modified_wilson_interval(1, 100)
+    >>> round(float(ci.low), 6), round(float(wilson_interval(1, 100).low), 6)
+    (0.000253, 0.001767)
+    >>> float(modified_wilson_interval(50, 100).low) == float(wilson_interval(50, 100).low)
+    True
+    """
+    k, n = np.asarray(successes, float), np.asarray(n, float)
+    alpha = 1 - check_level(level)
+    ci = wilson_interval(k, n, level)
+    rest = n - k
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low_k = stats.gamma.ppf(alpha / 2, np.where(k > 0, k, 1.0)) / n
+        high_k = stats.gamma.ppf(1 - alpha / 2, k + 1) / n
+        low_rest = 1 - stats.gamma.ppf(1 - alpha / 2, rest + 1) / n
+        high_rest = 1 - stats.gamma.ppf(alpha / 2, np.where(rest > 0, rest, 1.0)) / n
+    few, few_rest = k <= poisson_below, rest <= poisson_below
+    low = np.where(few & (k > 0), np.minimum(ci.low, low_k), ci.low)
+    high = np.where(few, np.maximum(ci.high, high_k), ci.high)
+    low = np.where(few_rest, np.minimum(low, low_rest), low)
+    high = np.where(few_rest & (rest > 0), np.maximum(high, high_rest), high)
+    return ConfidenceInterval(np.clip(low, 0, 1), np.clip(high, 0, 1))
+
+
+def _g_estimates(x: np.ndarray):
+    """g at the observed shares, its influence per cluster and the cluster count: x (clusters, ..., 3)."""
+    totals = x.sum(axis=0)
+    n = totals.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shares = totals / n[..., None]
+    g, grad = _g_parts(shares)
+    influence, n_clusters = _influence(x, grad)
+    return g, influence, n_clusters, n
+
+
+def g_score_interval(x: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, ConfidenceInterval]:
+    """Score (modified Wilson) interval for g = p_w p_m + p_n on its effective sample size.
+
+    g is treated as a proportion observed ``g · n_eff`` times in ``n_eff`` trials,
+    ``n_eff = g (1 − g) / V`` with ``V = V_mult · deff``: V_mult the multinomial
+    (delta-method) variance of g and deff ≥ 1 the design effect of sentences
+    clustered in lexicon items (cluster-robust over multinomial variance). Where g is 0 or 1 (V = 0) ``n_eff``
+    is the number of outputs, the binomial size near the boundary (there the
+    variance of g is that of a proportion of the minority outputs).
+
+    Returns
+    -------
+    (g, ConfidenceInterval for g)
+    """
+    g, n_eff = _g_effective(x)
+    return g, modified_wilson_interval(g * n_eff, n_eff, level)
+
+
+def _g_effective(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """g and its effective sample size ``g (1 - g) / V`` (``n`` where g is 0 or 1)."""
+    g, influence, n_clusters, n = _g_estimates(x)
+    totals = x.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shares = totals / n[..., None]
+        multinomial = _multinomial_var(shares, _g_parts(shares)[1], n)
+        # Clustering can only lose information: the design effect is floored at 1, so a few
+        # scattered minority outputs (whose robust variance is noise) do not narrow the interval.
+        deff = np.maximum(np.where(multinomial > 0, _robust_var(influence, n_clusters) / multinomial, 1.0), 1.0)
+        var = multinomial * deff
+        inside = (var > 0) & (g > 0) & (g < 1)
+        n_eff = np.where(inside, g * (1 - g) / np.where(inside, var, 1.0), n)
+    return g, n_eff
+
+
+def minority_count(cluster_counts: np.ndarray, both: str = "neutral") -> np.ndarray:
+    """Effective count of g's "successes", ``g · n_eff`` (:func:`g_score_interval`), or of its failures if fewer.
+
+    Near 0 it is about the number of outputs off the majority gender; at ten or
+    fewer the set is in the regime where bootstrap and normal intervals fail.
+    """
+    x = tgbi_counts(cluster_counts, both)
+    g, n_eff = _g_effective(x)
+    return np.minimum(g, 1 - g) * n_eff
+
+
 def p_s_interval(cluster_counts: np.ndarray, level: float = 0.95, *, both: str = "neutral") -> ConfidenceInterval:
-    """Delta-method interval for P_S, inside [0, 1], from per-cluster counts.
+    """Interval for P_S from per-cluster counts: the square root of g's score interval.
+
+    The interval of g = P_S² is a modified Wilson interval on g's effective
+    sample size (:func:`g_score_interval`), so it stays inside [0, 1], is never a
+    point (at g = 0 it is [0, sqrt(z²/(n + z²))]) and keeps its coverage near 0
+    and 1, where the delta method on P_S and the bootstrap percentile interval
+    lose it (the derivative of the square root explodes at 0 and the bootstrap
+    distribution collapses onto a few values).
 
     Parameters
     ----------
@@ -156,63 +259,90 @@ def p_s_interval(cluster_counts: np.ndarray, level: float = 0.95, *, both: str =
         Confidence level.
     both : {"neutral", "exclude"}
         How outputs showing both genders enter P_S (as in :func:`p_s`).
+
+    Examples
+    --------
+    >>> counts = np.zeros((496, 5)); counts[:, 1] = 1      # 496 male outputs
+    >>> ci = p_s_interval(counts)
+    >>> float(ci.low), round(float(ci.high), 3)
+    (0.0, 0.088)
     """
-    z = _z(level)
-    x = tgbi_counts(cluster_counts, both)
-    total_counts = x.sum(axis=0)
-    n = total_counts.sum(axis=-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_hat = total_counts / n[..., None]
-        p_til = (total_counts + PSEUDO) / (n[..., None] + 3 * PSEUDO)
-    _, grad_hat = _g_parts(p_hat)
-    g_til, grad_til = _g_parts(p_til)
-    influence, n_clusters = _influence(x, grad_hat)
-    v_robust = _robust_var(influence, n_clusters)
-    v_mult_hat = _multinomial_var(p_hat, grad_hat, n)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        deff = np.where(v_mult_hat > 0, v_robust / np.where(v_mult_hat > 0, v_mult_hat, 1), 1.0)
-        deff = np.where(np.isfinite(deff), deff, 1.0)
-        var = _multinomial_var(p_til, grad_til, n) * deff
-        se_logit = np.sqrt(var) / (g_til * (1 - g_til))
-    centre = special.logit(g_til)
-    low = np.sqrt(special.expit(centre - z * se_logit))
-    high = np.sqrt(special.expit(centre + z * se_logit))
-    return ConfidenceInterval(low, high)
+    _, ci = g_score_interval(tgbi_counts(cluster_counts, both), level)
+    return ConfidenceInterval(np.sqrt(ci.low), np.sqrt(ci.high))
 
 
-def _ps_influence(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Influence of each cluster on P_S of each cell, at shrunken shares."""
-    total_counts = x.sum(axis=0)
-    n = total_counts.sum(axis=-1)
+def mover_interval(estimates, low, high, weights, correlation) -> ConfidenceInterval:
+    """Interval of ``sum_k w_k θ_k`` from the components' own intervals (MOVER; Zou & Donner 2008).
+
+    Each component's distances from its estimate to its bounds stand in for its
+    standard errors, on the side each bound of the sum needs (a negative weight
+    takes the other side), and ``correlation`` (..., K, K) couples them. The
+    asymmetry of the components' intervals near 0 and 1 carries into the sum,
+    which a symmetric normal interval would lose.
+
+    Parameters
+    ----------
+    estimates, low, high : arrays (..., K)
+    weights : array (K,)
+    correlation : array (..., K, K)
+    """
+    theta, low, high = (np.asarray(a, float) for a in (estimates, low, high))
+    w = np.asarray(weights, float)
+    below, above = theta - low, high - theta
+    # The lower bound of the sum uses the lower distances of positive-weight components and the upper of negative ones.
+    # Signed (w_k times the distance), so the correlation enters with the weights' signs.
+    down = np.where(w > 0, below, above) * w
+    up = np.where(w > 0, above, below) * w
+    point = np.sum(w * theta, axis=-1)
+    with np.errstate(invalid="ignore"):
+        low_margin = np.sqrt(np.maximum(np.einsum("...j,...jk,...k->...", down, correlation, down), 0.0))
+        high_margin = np.sqrt(np.maximum(np.einsum("...j,...jk,...k->...", up, correlation, up), 0.0))
+    return ConfidenceInterval(point - low_margin, point + high_margin)
+
+
+def _correlation(influence: np.ndarray) -> np.ndarray:
+    """Correlation matrix (..., K, K) of estimates from their per-cluster influences (clusters, ..., K)."""
+    cov = np.einsum("i...j,i...k->...jk", influence, influence)
+    sd = np.sqrt(np.diagonal(cov, axis1=-2, axis2=-1))
     with np.errstate(invalid="ignore", divide="ignore"):
-        p_til = (total_counts + PSEUDO) / (n[..., None] + 3 * PSEUDO)
-    g_til, grad_til = _g_parts(p_til)
-    influence, n_clusters = _influence(x, grad_til)
-    return influence / (2.0 * np.sqrt(g_til))[None], n_clusters
+        corr = cov / (sd[..., :, None] * sd[..., None, :])
+    # A component without variance (g at 0 or 1) is uncorrelated with the others.
+    corr = np.where(np.isfinite(corr), corr, 0.0)
+    k = corr.shape[-1]
+    corr[..., np.arange(k), np.arange(k)] = 1.0
+    return corr
+
+
+def _set_parts(x: np.ndarray, level: float):
+    """Per set: P_S, its score interval and the influence on g (the correlation's input)."""
+    g, ci = g_score_interval(x, level)
+    _, influence, _, _ = _g_estimates(x)
+    return np.sqrt(g), np.sqrt(ci.low), np.sqrt(ci.high), np.nan_to_num(influence)
 
 
 def tgbi_index_interval(
-    cluster_counts: np.ndarray, estimate: np.ndarray, level: float = 0.95, *, both: str = "neutral"
+    cluster_counts: np.ndarray, estimate: np.ndarray | None = None, level: float = 0.95, *, both: str = "neutral"
 ) -> ConfidenceInterval:
-    """Delta-method interval for the index (mean of P_S over the set axis).
+    """Interval for the index (mean of P_S over the set axis) from the sets' score intervals (MOVER).
 
     Parameters
     ----------
     cluster_counts : array, shape (n_clusters, ..., n_sets, 5)
         Counts per cluster, the set axis second to last.
-    estimate : array
-        The index itself (shape of ``cluster_counts.shape[1:-2]``).
+    estimate : array, optional
+        Unused (the index is recomputed from the counts); kept for callers that pass it.
     """
-    z = _z(level)
-    influence, _ = _ps_influence(tgbi_counts(cluster_counts, both))
-    index_influence = np.nanmean(influence, axis=-1)  # (clusters, ...)
-    present = tgbi_counts(cluster_counts, both).sum(axis=(-1, -2)) > 0
-    n_clusters = present.sum(axis=0)
-    var = _robust_var(index_influence, n_clusters)
-    est = np.clip(np.asarray(estimate, float), 1e-6, 1 - 1e-6)
-    se_logit = np.sqrt(var) / (est * (1 - est))
-    centre = special.logit(est)
-    return ConfidenceInterval(special.expit(centre - z * se_logit), special.expit(centre + z * se_logit))
+    ps, low, high, influence = _set_parts(tgbi_counts(cluster_counts, both), level)
+    k = ps.shape[-1]
+    return mover_interval(ps, low, high, np.full(k, 1.0 / k), _correlation(influence))
+
+
+def _agreeing(ci: ConfidenceInterval, diff: np.ndarray, same: np.ndarray) -> ConfidenceInterval:
+    """Where two systems' outputs agree on every cluster the difference is 0 in every resample: a point.
+
+    (MOVER would leave the asymmetry of the two equal intervals as a spurious width.)
+    """
+    return ConfidenceInterval(np.where(same, diff, ci.low), np.where(same, diff, ci.high))
 
 
 def paired_difference_analytic(
@@ -223,29 +353,48 @@ def paired_difference_analytic(
     both: str = "neutral",
     index: bool = False,
 ) -> tuple[ConfidenceInterval, np.ndarray]:
-    """Normal interval and two-sided p-value for P_S(a) - P_S(b) on the same clusters.
+    """Interval and two-sided p-value for P_S(a) − P_S(b) on the same clusters.
 
-    The influence of each cluster on the difference is the difference of its
-    influences, so the pairing (same items) is in the variance. With
-    ``index=True`` the difference of the indices (mean over the set axis).
+    The test is on the scale of g = P_S² (P_S(a) = P_S(b) exactly when g_a = g_b):
+    a cluster-robust z-test of g_a − g_b, whose pairing is in the influence of
+    each cluster on the difference. On P_S itself the square root's derivative
+    explodes near 0 and the delta-method test rejects far too often there.
+    The interval combines the two systems' score intervals by MOVER with the
+    correlation of their estimates, so it keeps their behaviour near 0 and 1.
+    With ``index=True`` the difference of the indices (mean over the set axis):
+    its interval is MOVER over all sets of both systems, and its p-value the
+    normal one whose interval is the MOVER interval on the side of 0.
 
     Returns
     -------
     (ConfidenceInterval around the observed difference, p-value)
     """
-    from stats_mtbias.estimators.tgbi import p_s
-
     z = _z(level)
     xa, xb = tgbi_counts(counts_a, both), tgbi_counts(counts_b, both)
-    infl_a, n_a = _ps_influence(xa)
-    infl_b, _ = _ps_influence(xb)
-    est_a, est_b = p_s(np.asarray(counts_a).sum(0), both), p_s(np.asarray(counts_b).sum(0), both)
+    ps_a, low_a, high_a, infl_a = _set_parts(xa, level)
+    ps_b, low_b, high_b, infl_b = _set_parts(xb, level)
     if index:
-        infl_a, infl_b = infl_a.mean(axis=-1), infl_b.mean(axis=-1)
-        est_a, est_b = est_a.mean(axis=-1), est_b.mean(axis=-1)
-        n_a = (xa.sum(axis=(-1, -2)) > 0).sum(axis=0)
-    diff = est_a - est_b
-    se = np.sqrt(_robust_var(infl_a - infl_b, n_a))
+        k = ps_a.shape[-1]
+        weights = np.concatenate([np.full(k, 1.0 / k), np.full(k, -1.0 / k)])
+        stack = lambda a, b: np.concatenate([a, b], axis=-1)  # noqa: E731
+        ci = mover_interval(stack(ps_a, ps_b), stack(low_a, low_b), stack(high_a, high_b), weights,
+                            _correlation(stack(infl_a, infl_b)))  # fmt: skip
+        diff = ps_a.mean(axis=-1) - ps_b.mean(axis=-1)
+        ci = _agreeing(ci, diff, np.all(xa == xb, axis=(0, -1, -2)))
+        # The normal p-value with the standard error the interval implies on the side of 0.
+        se = np.where(diff >= 0, diff - ci.low, ci.high - diff) / z
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
+        return ci, p
+    pair = np.stack([infl_a, infl_b], axis=-1)
+    ci = mover_interval(np.stack([ps_a, ps_b], -1), np.stack([low_a, low_b], -1), np.stack([high_a, high_b], -1),
+                        np.array([1.0, -1.0]), _correlation(pair))  # fmt: skip
+    ci = _agreeing(ci, ps_a - ps_b, np.all(xa == xb, axis=(0, -1)))
+    g_diff = ps_a**2 - ps_b**2
+    n_clusters = ((xa.sum(axis=-1) + xb.sum(axis=-1)) > 0).sum(axis=0)
+    se = np.sqrt(_robust_var(infl_a - infl_b, n_clusters))
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
-    return ConfidenceInterval(diff - z * se, diff + z * se), p
+        # Student's t on clusters − 1 degrees of freedom: a set of a few dozen items estimates its variance poorly.
+        tail = stats.t.sf(np.abs(g_diff) / np.where(se > 0, se, 1.0), np.maximum(n_clusters - 1, 1))
+        p = np.where(se > 0, 2 * tail, np.where(g_diff == 0, 1.0, 0.0))
+    return ci, p

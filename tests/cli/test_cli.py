@@ -6,7 +6,7 @@ import pytest
 
 from stats_mtbias.cli import main
 
-KEYS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high"]
+KEYS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high", "ci_method"]
 COMPARE_KEYS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_adjusted"]
 
 
@@ -40,12 +40,20 @@ def test_tgbi_json_records(capsys, data_dir):
 
 
 def test_tgbi_same_seed_same_numbers(capsys, data_dir):
-    args = ("tgbi", "--data-dir", str(data_dir), "--n-boot", "300", "--format", "json", "--systems", "kakao", "--seed", "7")
+    args = ("tgbi", "--data-dir", str(data_dir), "--n-boot", "300", "--format", "json", "--systems", "kakao", "--ci",
+            "bootstrap", "--seed", "7")  # fmt: skip
     first, _ = run_json(capsys, *args)
     second, _ = run_json(capsys, *args)
     third, _ = run_json(capsys, *args[:-1], "8")
     assert first == second
     assert [r["ci_low"] for r in first] != [r["ci_low"] for r in third]
+    # The formal set (one output of 2,118 off 'he') keeps its score interval under the bootstrap: never a point.
+    formal = next(r for r in first if r["subset"] == "formal")
+    assert formal["ci_method"] == "score" and formal["ci_low"] < formal["p_s"] < formal["ci_high"]
+    assert {r["ci_method"] for r in first if r["subset"] == "informal"} == {"bootstrap percentile"}
+    # The default (score and MOVER) intervals do not depend on the seed.
+    analytic = [run_json(capsys, *args[:-4], "--seed", seed)[0] for seed in ("7", "8")]
+    assert analytic[0] == analytic[1]
 
 
 def test_tgbi_compare_records(capsys, data_dir):

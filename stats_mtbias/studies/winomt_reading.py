@@ -13,6 +13,7 @@ import csv
 import hashlib
 import json
 import re
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from stats_mtbias.alignment import align, tokenize, translation_lexicon, word_to
 from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets._io import as_source
 from stats_mtbias.datasets.registry import DataStore
-from stats_mtbias.errors import DataError
+from stats_mtbias.errors import DataError, DataQualityWarning
 from stats_mtbias.gender.targets import reader
 from stats_mtbias.uncertainty.analytic import wilson_interval
 
@@ -353,10 +354,29 @@ def _language_of(name: str) -> str | None:
 
 
 def cohens_kappa(a: np.ndarray, b: np.ndarray) -> float:
+    """Cohen's κ of two label sequences; NaN (with a warning saying why) where κ is undefined.
+
+    κ = (p_o − p_e) / (1 − p_e) is undefined when chance agreement p_e is 1 —
+    both raters used one and the same category for every item — and also for no
+    item: then NaN, not 1 (perfect agreement on a single category says nothing
+    about agreement beyond chance).
+
+    Examples
+    --------
+    >>> round(cohens_kappa(np.array(["male", "female", "male"]), np.array(["male", "female", "female"])), 12)
+    0.4
+    """
+    a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
+    if len(a) == 0:
+        return float("nan")
     labels = sorted(set(a) | set(b))
     observed = np.mean(a == b)
     expected = sum(np.mean(a == x) * np.mean(b == x) for x in labels)
-    return float((observed - expected) / (1 - expected)) if expected < 1 else 1.0
+    if expected >= 1:
+        warnings.warn(f"Cohen's kappa is undefined: both label sets use the one category {labels[0]!r} for all "
+                      f"{len(a)} items (chance agreement is 1); kappa is NaN.", DataQualityWarning, stacklevel=2)  # fmt: skip
+        return float("nan")
+    return float((observed - expected) / (1 - expected))
 
 
 def agreement(a: np.ndarray, b: np.ndarray) -> dict[str, float]:

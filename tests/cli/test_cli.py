@@ -35,7 +35,9 @@ def test_tgbi_json_records(capsys, data_dir):
     assert index["p_s"] == pytest.approx(sum(r["p_s"] for r in records[:7]) / 7)
     assert all(r["ci_low"] <= r["p_s"] <= r["ci_high"] for r in records)
     provenance = json.loads(err.split("provenance: ", 1)[1])
-    assert provenance["seed"] == 0 and provenance["n_boot"] == 200
+    # The default intervals draw nothing: no resamples are recorded, and --n-boot is named as ignored.
+    assert provenance["seed"] == 0 and provenance["n_boot"] is None
+    assert "--n-boot" in err.split("provenance: ", 1)[0]
     assert len(provenance["data"]) > 10
 
 

@@ -292,3 +292,17 @@ def test_validation_names_a_bad_index(tmp_path, data_dir):
     )
     with pytest.raises(DataError, match=r"es\.in__es\.in\.csv, line 3: Index 7 is not a line of en\.txt"):
         validate(open_store(data_dir), bad, items)
+
+
+def test_cohens_kappa_is_nan_with_a_reason_when_undefined():
+    from stats_mtbias.errors import DataQualityWarning
+    from stats_mtbias.studies.winomt_reading import cohens_kappa
+
+    one = np.array(["male"] * 12, dtype=object)
+    with pytest.warns(DataQualityWarning, match="undefined.*'male'.*12 items"):
+        assert np.isnan(cohens_kappa(one, one.copy()))
+    # Two categories used by only one rater: defined (chance agreement < 1), and 0 here by hand.
+    other = one.copy()
+    other[:6] = "female"
+    # p_o = 0.5, p_e = 1 * 0.5 = 0.5 -> kappa = 0
+    assert cohens_kappa(one, other) == pytest.approx(0.0)

@@ -236,7 +236,9 @@ def winomt(
     adjectives : bool
         Also the "+Adj" transitions where shipped "+Adj" files exist.
     corrected : bool
-        Also Acc corrected for misreading from the shipped human labels.
+        Also Acc corrected for misreading from the shipped human labels, each
+        system only with labels of its own translations (the others are listed
+        with ``acc_corrected`` NaN and the reason in ``labels``).
     n_boot, rng, level, interval, correction
         As in :func:`tgbi`.
 

@@ -447,6 +447,9 @@ def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         f"max R-hat {d['max_r_hat']:.3f}, min bulk ESS {d['min_ess_bulk']:.0f}, min tail ESS {d['min_ess_tail']:.0f}, "
         f"{d['divergences']} divergences" + ("" if d["ok"] else " — FAILS: " + "; ".join(d["failures"]))
     ]
+    if d.get("parametrisation"):
+        notes.append("group effects: " + ", ".join(f"{k} {v}" for k, v in d["parametrisation"].items())
+                     + " (centred where every level has >= 100 outputs)")  # fmt: skip
     if args.out:
         notes.append(f"InferenceData written to {args.out}")
     args.out = None  # the table goes to stdout; --out is the netCDF here

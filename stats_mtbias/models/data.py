@@ -2,8 +2,8 @@
 
 A cell is the finest unit a study observes repeatedly: a (language, occupation)
 for Prates (Bengali's six variants are six outputs of one cell), a (system,
-sentence) for TGBI (each sentence is translated once per sentence set it belongs
-to). Counts are over the outcomes ``female, neutral, male`` (``both`` counts as
+sentence set, lexicon item) for TGBI (the item's two or four styled sentences
+in that set's file). Counts are over the outcomes ``female, neutral, male`` (``both`` counts as
 neutral, as in P_S; ``unknown`` is left out and reported). The last outcome
 (``male``) is the reference category of the logit.
 """
@@ -34,6 +34,7 @@ class Group:
     levels: list
     zero_sum: bool = False
     parent: str | None = None
+    redraw: bool = False  # drawn afresh when predicting for new items (else only the finest group is)
 
 
 @dataclass(frozen=True)
@@ -105,33 +106,36 @@ def prates_data(judgements: pd.DataFrame) -> ModelData:
 
 
 def tgbi_data(judgements: pd.DataFrame) -> ModelData:
-    """Cells (system, sentence): per system an intercept and the effects of formal pronoun, polite ending and content.
+    """Cells (system, set, lexicon item): per system and set an intercept; item effects shared and per system.
 
-    Each sentence was translated once per sentence set it belongs to (three), so a
-    cell holds up to three outputs; lexicon items carry a random effect shared by
-    their four styled sentences.
+    Each sentence set is its own file of translations, and the same sentence
+    can come out differently in different files (Papago's occupation file is
+    less balanced than its other files of the same sentences), so every
+    (system, set) has its own intercept: the model can fit every set's shares.
+    A lexicon item's two or four sentences of a set are one cell. Items carry
+    an effect shared by the systems (some occupations read as male in every
+    system) and a deviation per system (the systems do not agree on which
+    items they gender): both are redrawn to predict for new items.
     """
-    counts, unknown = _outcome_counts(judgements, ["system", "sentence"])
-    info = judgements.drop_duplicates("sentence").set_index("sentence")[["lexicon_item", "content", "pronoun", "politeness"]]
-    cells = counts.join(info, on="sentence")
+    counts, unknown = _outcome_counts(judgements, ["system", "subset", "lexicon_item"])
+    info = judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")[["content"]]
+    cells = counts.join(info, on="lexicon_item")
     cells["system"] = cells["system"].astype(str)
-    systems = list(dict.fromkeys(cells["system"]))
-    columns, terms = [], []
-    for system in systems:
-        is_system = (cells["system"] == system).to_numpy(float)
-        columns += [
-            is_system,
-            is_system * (cells["pronoun"] == "formal").to_numpy(float),
-            is_system * (cells["politeness"] == "polite").to_numpy(float),
-            is_system * (cells["content"] == "negative").to_numpy(float),
-            is_system * (cells["content"] == "positive").to_numpy(float),
-        ]
-        terms += [f"{system}:{t}" for t in ("intercept", "formal", "polite", "negative", "positive")]
+    cells["subset"] = cells["subset"].astype(str)
+    combos = cells["system"] + ":" + cells["subset"]
+    design, terms = _one_hot(combos, drop_first=False)
     items = list(dict.fromkeys(cells["lexicon_item"]))
-    groups = [Group("lexicon_item", cells["lexicon_item"].map({c: i for i, c in enumerate(items)}).to_numpy(), items)]
+    item_index = cells["lexicon_item"].map({c: i for i, c in enumerate(items)}).to_numpy()
+    systems = list(dict.fromkeys(cells["system"]))
+    system_index = cells["system"].map({c: i for i, c in enumerate(systems)}).to_numpy()
+    groups = [
+        Group("lexicon_item", item_index, items, redraw=True),
+        Group("item_system", item_index * len(systems) + system_index,
+              [f"{item}|{system}" for item in items for system in systems], parent="lexicon_item", redraw=True),
+    ]  # fmt: skip
     return ModelData(
         counts=cells[list(OUTCOMES)].to_numpy(int),
-        design=np.column_stack(columns),
+        design=design,
         terms=terms,
         groups=groups,
         cells=cells.drop(columns=list(OUTCOMES)),

@@ -38,15 +38,16 @@ def _draws(idata, name: str) -> np.ndarray:
 def cell_probabilities(idata, data: ModelData, chunk: int = 200, *, new_items: np.random.Generator | None = None):
     """Yield ``(draw slice, probabilities (draws, cells, outcomes))`` in chunks of draws.
 
-    With `new_items` (a Generator), the finest group's effects are drawn afresh
-    from Normal(0, sd) for every draw: probabilities for a new sample of items of
-    the same design, the Bayesian counterpart of resampling items.
+    With `new_items` (a Generator), the item-level groups' effects (those marked
+    ``redraw``, else the finest group's) are drawn afresh from Normal(0, sd) for
+    every draw: probabilities for a new sample of items of the same design, the
+    Bayesian counterpart of resampling items.
     """
     beta = _draws(idata, "beta")
     effects = []
-    finest = data.groups[-1].name if data.groups else None
+    redrawn = {g.name for g in data.groups if g.redraw} or ({data.groups[-1].name} if data.groups else set())
     for group in data.groups:
-        if new_items is not None and group.name == finest and f"sd_{group.name}" in idata.posterior:
+        if new_items is not None and group.name in redrawn and f"sd_{group.name}" in idata.posterior:
             sd = _draws(idata, f"sd_{group.name}")
             fresh = new_items.standard_normal((sd.shape[0], len(group.levels), sd.shape[-1]))
             effects.append((group.index, fresh * sd[:, None, :]))
@@ -87,7 +88,7 @@ def tgbi_posterior(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Posterior P_S per system and set, the TGBI index, and differences between systems.
 
-    A set's shares are the mean predicted probabilities of its sentences
+    A set's shares are the mean predicted probabilities of its cells
     (``both`` counted as neutral, as P_S does), so P_S = sqrt(p_w p_m + p_n)
     per draw. Returns ``(estimates, differences)``; differences carry
     ``p_greater``, the posterior probability that system_a's value is larger.
@@ -98,10 +99,8 @@ def tgbi_posterior(
     rng = check_rng(rng) if new_items else None
     cells = data.cells
     systems = list(dict.fromkeys(cells["system"]))
-    member = {
-        name: ((cells["pronoun"] == name) | (cells["politeness"] == name) | (cells["content"] == name)).to_numpy()
-        for name in TGBI_SETS
-    }
+    # An item has the same number of sentences in every cell of a set (2 or 4): the set's shares are cell means.
+    member = {name: (cells["subset"] == name).to_numpy() for name in TGBI_SETS}
     n_draws = _draws(idata, "beta").shape[0]
     values = np.empty((n_draws, len(systems), len(TGBI_SETS) + 1))
     for part, prob in cell_probabilities(idata, data, new_items=rng):
@@ -146,4 +145,55 @@ def language_rates(idata, data: ModelData, *, level: float = 0.95) -> pd.DataFra
         for k, outcome in enumerate(data.outcomes):
             rows.append({"language": language, "outcome": outcome})
             _summarise(rows, 100 * values[:, i, k], level)
+    return pd.DataFrame(rows)
+
+
+def tgbi_predictive_check(
+    idata, data: ModelData, *, level: float = 0.95, rng: np.random.Generator | int = 0, max_draws: int = 1000
+) -> pd.DataFrame:
+    """Posterior predictive check of P_S per (system, set): the observed value against replicated data.
+
+    For each of up to `max_draws` posterior draws the counts of every cell are
+    replicated (multinomial, the cell's observed number of outputs, the draw's
+    probabilities for the items at hand) and P_S of every system and set is
+    computed from them. Returns ``system, subset, observed, predicted,
+    pred_low, pred_high, p_value, inside``: the predictive mean and central
+    `level` interval, ``p_value`` = P(replicated ≥ observed) (near 0 or 1
+    flags misfit) and whether the observed P_S is inside the interval.
+    """
+    level = check_level(level)
+    rng = check_rng(rng)
+    cells = data.cells
+    systems = list(dict.fromkeys(cells["system"]))
+    n = data.counts.sum(axis=1)
+    total = _draws(idata, "beta").shape[0]
+    keep = np.sort(rng.choice(total, size=min(max_draws, total), replace=False))
+    groups = [(s, k, ((cells["system"] == system) & (cells["subset"] == name)).to_numpy())
+              for s, system in enumerate(systems) for k, name in enumerate(TGBI_SETS)]  # fmt: skip
+    replicated = np.full((keep.size, len(systems), len(TGBI_SETS)), np.nan)
+    done = 0
+    for part, prob in cell_probabilities(idata, data):
+        chosen = keep[(keep >= part.start) & (keep < part.stop)] - part.start
+        if not chosen.size:
+            continue
+        draws = rng.multinomial(n, prob[chosen])  # (chosen, cells, outcomes: female, neutral, male)
+        for s, k, mask in groups:
+            if mask.any():
+                totals = draws[:, mask].sum(axis=1)
+                shares = totals / np.maximum(totals.sum(axis=1, keepdims=True), 1)
+                replicated[done : done + chosen.size, s, k] = np.sqrt(shares[:, 0] * shares[:, 2] + shares[:, 1])
+        done += chosen.size
+    alpha = (1 - level) / 2
+    rows = []
+    for s, k, mask in groups:
+        if not mask.any():
+            continue
+        obs_totals = data.counts[mask].sum(axis=0)
+        shares = obs_totals / max(obs_totals.sum(), 1)
+        observed = float(np.sqrt(shares[0] * shares[2] + shares[1]))
+        reps = replicated[:, s, k]
+        low, high = np.quantile(reps, [alpha, 1 - alpha])
+        rows.append({"system": systems[s], "subset": TGBI_SETS[k], "observed": observed, "predicted": float(reps.mean()),
+                     "pred_low": float(low), "pred_high": float(high), "p_value": float(np.mean(reps >= observed)),
+                     "inside": bool(low <= observed <= high)})  # fmt: skip
     return pd.DataFrame(rows)

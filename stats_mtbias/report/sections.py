@@ -430,9 +430,12 @@ def winomt_section(settings: Settings) -> Section:
         "Acc corrected for misreading: with p1 = P(human reads it right | automatic reading right) and p0 = P(human "
         "reads it right | automatic reading wrong) from a language's labelled sample, Acc_corrected = Acc·p1 + "
         "(1 − Acc)·p0; the interval draws p1 and p0 from their Jeffreys posteriors, so the uncertainty of the "
-        "confusion matrix is carried in. It assumes the reader errs on every system of a language as on the "
-        "labelled sample. The German and French annotators mostly labelled the gender of the translated pronoun, "
-        "so their corrected Acc measures that reading.",
+        "confusion matrix is carried in. Each annotation file labels a sample of one system's translations (found "
+        "by matching the labelled sentences to the shipped translations), and a system is corrected only with its "
+        "own labels: the reader errs differently on different systems' outputs, and borrowing another system's "
+        "confusion matrix moved the academic German system from 37.4 to 78.3. Systems without labels of their own "
+        "are listed uncorrected. The German and French annotators mostly labelled the gender of the translated "
+        "pronoun, so their corrected Acc measures that reading.",
     ]
     cols = ["system", "language", "n", "n_unknown", "acc", "acc_ci_low", "acc_ci_high", "delta_g", "delta_g_ci_low",
             "delta_g_ci_high", "acc_pro", "acc_anti", "delta_s", "delta_s_ci_low", "delta_s_ci_high"]  # fmt: skip
@@ -449,7 +452,8 @@ def winomt_section(settings: Settings) -> Section:
               f"Percent; {_pct(s.level)} stratified bootstrap intervals.", digits=2),
         Table("corrected", "Acc corrected for the automatic reader's errors", corrected, list(corrected.columns),
               f"Percent; {_pct(s.level)} intervals from {s.n_boot:,} draws carrying the uncertainty of the "
-              "human-labelled confusion (Jeffreys posteriors). Languages without labels have no row.", digits=2),
+              "human-labelled confusion (Jeffreys posteriors). Languages without labels have no row; labels: whose "
+              "translations corrected the row (a system is corrected only with its own).", digits=2),
         Table("comparisons", "Paired comparisons of systems on the same language", _with_mde(comparisons, s.level),
               [*comparisons.columns, "mde"], f"Points; p_adjusted: Holm over the family of all {n_comparisons} rows. "
               f"{MDE_NOTE}", digits=3),
@@ -500,7 +504,8 @@ def _diagnostics_row(name: str, result) -> dict:
     return {
         "model": name, "sampler": d["sampler"], "compile_seconds": d["compile_seconds"],
         "sample_seconds": d["sample_seconds"], "max_r_hat": d["max_r_hat"], "min_ess_bulk": d["min_ess_bulk"],
-        "min_ess_tail": d["min_ess_tail"], "divergences": d["divergences"], "ok": d["ok"],
+        "min_ess_tail": d["min_ess_tail"], "divergences": d["divergences"],
+        "parametrisation": ", ".join(f"{k} {v}" for k, v in d.get("parametrisation", {}).items()), "ok": d["ok"],
         "failures": "; ".join(d["failures"]),
     }  # fmt: skip
 

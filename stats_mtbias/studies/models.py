@@ -1,9 +1,10 @@
 """Fit the hierarchical Bayesian models of a study and summarise them.
 
 ``run("tgbi")``: the categorical-logit rate model of the TGBI outputs (per system
-an intercept and the effects of formal pronoun, polite ending and content;
-lexicon items partially pooled), with the posterior P_S per set, the TGBI index
-per system and the differences between systems.
+and sentence set an intercept; lexicon items partially pooled, with an effect
+shared by the systems and a deviation per system), with the posterior P_S per
+set, the TGBI index per system, the differences between systems and a
+posterior predictive check of every system's P_S per set.
 
 ``run("prates")``: the rate model of the 12 languages (language intercepts;
 occupations partially pooled within BLS categories), with posterior female and
@@ -116,17 +117,21 @@ def run(
     if model == "calibration":
         pm_model = build.calibration_model(data)
     else:
-        # Prates' categories have 114 to 1,500 outputs each: centred, they mix twice as well.
-        pm_model = build.rate_model(data, centered=("category",) if study == "prates" else ())
+        # Centred where every level has the data to pin its effect down (Prates' 22 categories in all 12
+        # languages), non-centred where it is thin (one language, a small table), where centred diverges.
+        pm_model = build.rate_model(data)
     # TGBI's per-system set effects are strongly correlated (30 neutral outputs in 37,724): a low-rank mass matrix.
     idata = fit(pm_model, sampler=sampler, draws=draws, tune=tune, chains=chains, seed=seed, low_rank=study == "tgbi")
     table = diagnose(idata, level=level)
     report = check(idata, table)
     report.update({k: idata.attrs[k] for k in ("sampler", "compile_seconds", "sample_seconds")})
+    report["parametrisation"] = dict(getattr(pm_model, "parametrisation", {}))
     summary = table[~table["parameter"].str.startswith("z_")][SUMMARY_COLUMNS]
     if study == "tgbi":
         estimates, differences = derived.tgbi_posterior(idata, data, level=level, rng=seed)
-        tables = {"p_s": estimates, "differences": differences}
+        checks = derived.tgbi_predictive_check(idata, data, level=level, rng=seed)
+        tables = {"p_s": estimates, "differences": differences, "predictive_check": checks}
+        report["predictive_check_outside"] = [f"{r.system}/{r.subset}" for r in checks.itertuples() if not r.inside]
         extra = [
             _derived_rows(estimates, "P_S", ["system", "subset"]),
             _derived_rows(differences, "P_S difference", ["system_a", "system_b", "subset"]),
@@ -148,6 +153,7 @@ def run(
             "model": model, "draws": draws, "tune": tune, "chains": chains, "sampler": report["sampler"],
             "mass_matrix": idata.attrs["mass_matrix"],
             "cells": len(data.counts), "outputs": int(data.counts.sum()), "unknown_left_out": int(data.unknown),
+            "parametrisation": report["parametrisation"],
             "pymc_versions": dependency_versions(("pymc", "arviz", "nutpie", "pytensor")),
         },
     )  # fmt: skip

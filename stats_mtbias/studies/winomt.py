@@ -284,7 +284,7 @@ def corrected_accuracy(
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
 ) -> pd.DataFrame:
-    """Acc corrected for the automatic reader's errors, from a language's human-labelled sample.
+    """Acc corrected for the automatic reader's errors, from each system's own human-labelled sample.
 
     In the labelled sample each translation is correct by the automatic reading
     (``automatic == gold``) or not, and correct by the human reading (``human ==
@@ -294,21 +294,24 @@ def corrected_accuracy(
         Acc_corrected = Acc · p1 + (1 − Acc) · p0,
 
     the predictive-value correction, valid when the labelled translations are a
-    random sample of the outputs the reading was applied to (for other systems of
-    the same language it assumes the reader errs on them as it does on the
-    sample). The interval carries both uncertainties: p1 and p0 are drawn from
-    their Jeffreys posteriors Beta(x + ½, n − x + ½) given the labelled counts, Acc
-    from Beta(k + ½, n − k + ½) given the items, and the `level` percentile
-    interval of the `n_draws` corrected values is reported.
+    random sample of the outputs the reading was applied to. So a system is
+    corrected only with labels of **its own** translations (``pairs["system"]``):
+    the reader errs differently on different systems' outputs (a system whose
+    readings are mostly wrong would inherit p0 and p1 of one whose readings are
+    mostly right), and a system without labels of its own is not corrected — its
+    row says so in ``labels``. The interval carries both uncertainties: p1 and
+    p0 are drawn from their Jeffreys posteriors Beta(x + ½, n − x + ½) given the
+    labelled counts, Acc from Beta(k + ½, n − k + ½) given the items, and the
+    `level` percentile interval of the `n_draws` corrected values is reported.
 
     Parameters
     ----------
     estimates : DataFrame
         From :func:`analyse`: ``system, language, n, acc`` (Acc in percent).
     pairs : DataFrame
-        ``language, item, gold, human, automatic``: the labelled rows (``pairs`` of
-        :func:`~stats_mtbias.studies.winomt_reading.validate`, one file's or several
-        concatenated; rows repeated across files should be dropped first).
+        ``system, language, item, gold, human, automatic``: the labelled rows
+        (``pairs`` of :func:`validation`, attributed to the system that produced
+        them by :func:`~stats_mtbias.studies.winomt_reading.attribute_pairs`).
     n_draws : int
         Monte Carlo draws of the interval.
     rng : Generator or int
@@ -318,38 +321,49 @@ def corrected_accuracy(
     -------
     DataFrame
         ``system, language, n, acc, acc_corrected, ci_low, ci_high, n_labelled,
-        p_human_correct_given_auto_correct, p_human_correct_given_auto_wrong``, in
-        percent, for every (system, language) whose language has labelled rows.
+        p_human_correct_given_auto_correct, p_human_correct_given_auto_wrong,
+        labels``, in percent, for every (system, language) whose language has
+        labelled rows; ``acc_corrected`` is NaN (and ``labels`` says why) for a
+        system without labels of its own.
     """
     level = check_level(level)
     n_draws = check_positive_int(n_draws, "n_draws")
     rng = check_rng(rng)
+    if "system" not in pairs:
+        raise UsageError("`pairs` needs a `system` column: the system whose translations were labelled.")
     rows = []
-    for language, sample in pairs.groupby("language", sort=False):
+    labelled_languages = set(pairs["language"])
+    for _, est in estimates[estimates["language"].isin(labelled_languages)].iterrows():
+        language = est["language"]
+        sample = pairs[(pairs["language"] == language) & (pairs["system"] == est["system"])]
+        n = int(est["n"])
+        k = round(est["acc"] * n / 100)
+        acc = k / n
         auto_right = (sample["automatic"] == sample["gold"]).to_numpy()
         human_right = (sample["human"] == sample["gold"]).to_numpy()
         n1, n0 = int(auto_right.sum()), int((~auto_right).sum())
         x1, x0 = int(human_right[auto_right].sum()), int(human_right[~auto_right].sum())
-        for _, est in estimates[estimates["language"] == language].iterrows():
-            n = int(est["n"])
-            k = round(est["acc"] * n / 100)
-            acc = k / n
-            if n1 and n0:
-                p1, p0 = x1 / n1, x0 / n0
-                point = acc * p1 + (1 - acc) * p0
-                acc_draw = rng.beta(k + 0.5, n - k + 0.5, n_draws)
-                p1_draw = rng.beta(x1 + 0.5, n1 - x1 + 0.5, n_draws)
-                p0_draw = rng.beta(x0 + 0.5, n0 - x0 + 0.5, n_draws)
-                low, high = np.quantile(acc_draw * p1_draw + (1 - acc_draw) * p0_draw, [(1 - level) / 2, (1 + level) / 2])
-            else:  # the sample has no right (or no wrong) automatic readings: nothing to correct with
-                p1 = x1 / n1 if n1 else np.nan
-                p0 = x0 / n0 if n0 else np.nan
-                point = low = high = np.nan
-            rows.append(
-                {"system": est["system"], "language": language, "n": n, "acc": 100 * acc, "acc_corrected": 100 * point,
-                 "ci_low": 100 * low, "ci_high": 100 * high, "n_labelled": len(sample),
-                 "p_human_correct_given_auto_correct": 100 * p1, "p_human_correct_given_auto_wrong": 100 * p0}
-            )  # fmt: skip
+        p1 = x1 / n1 if n1 else np.nan
+        p0 = x0 / n0 if n0 else np.nan
+        if sample.empty:
+            labels = f"none of {est['system']}'s translations: not corrected"
+            point = low = high = np.nan
+        elif n1 and n0:
+            labels = f"{len(sample)} of {est['system']}'s translations"
+            point = acc * p1 + (1 - acc) * p0
+            acc_draw = rng.beta(k + 0.5, n - k + 0.5, n_draws)
+            p1_draw = rng.beta(x1 + 0.5, n1 - x1 + 0.5, n_draws)
+            p0_draw = rng.beta(x0 + 0.5, n0 - x0 + 0.5, n_draws)
+            low, high = np.quantile(acc_draw * p1_draw + (1 - acc_draw) * p0_draw, [(1 - level) / 2, (1 + level) / 2])
+        else:  # the sample has no right (or no wrong) automatic readings: nothing to correct with
+            labels = f"{len(sample)} of {est['system']}'s translations, all read {'right' if n1 else 'wrong'}: not corrected"
+            point = low = high = np.nan
+        rows.append(
+            {"system": est["system"], "language": language, "n": n, "acc": 100 * acc, "acc_corrected": 100 * point,
+             "ci_low": 100 * low, "ci_high": 100 * high, "n_labelled": len(sample),
+             "p_human_correct_given_auto_correct": 100 * p1, "p_human_correct_given_auto_wrong": 100 * p0,
+             "labels": labels}
+        )  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -461,7 +475,7 @@ def validation(store, items: pd.DataFrame, *, aligner: str = "fastalign", use_pr
     return {
         "validation": table,
         "confusions": {r["file"]: r["confusion"] for r in results if r["confusion"] is not None},
-        "pairs": winomt_reading.pairs_of(results),
+        "pairs": winomt_reading.attribute_pairs(store, items, winomt_reading.pairs_of(results)),
         "annotators": winomt_reading.inter_annotator(store, items),
     }
 
@@ -593,6 +607,12 @@ def run(
         missing = sorted(set(estimates["language"]) - set(corrected_frame["language"]))
         if missing:
             notes.append(f"no human labels for {', '.join(missing)}: no corrected Acc")
+        if len(corrected_frame):
+            unlabelled = corrected_frame[corrected_frame["n_labelled"] == 0]
+            if len(unlabelled):
+                names = ", ".join(f"{r.system}/{r.language}" for r in unlabelled.itertuples())
+                notes.append(f"not corrected (no labels of their own translations; another system's labels would "
+                             f"not apply): {names}")  # fmt: skip
     accounting = (
         table.assign(outcome=table["reason"].replace("", "read")).groupby(["system", "language", "outcome"], sort=False)
         .size().rename("items").reset_index()

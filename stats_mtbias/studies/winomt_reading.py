@@ -238,6 +238,44 @@ def pairs_of(results: list[dict]) -> pd.DataFrame:
     return pairs.drop_duplicates(["language", "item", "translation"], keep="first").reset_index(drop=True)
 
 
+ATTRIBUTION_SHARE = 0.9  # share of a file's labelled translations one system must have produced
+
+
+def attribute_pairs(store: DataStore, items: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+    """Which shipped system each annotation file labelled: ``pairs`` with a ``system`` column.
+
+    A file's labelled translations are a sample of one system's outputs; which
+    one is found by matching each labelled sentence to the shipped systems'
+    translations of the same item. The file's system is the one that produced at
+    least 90% of them (others may share a translation by coincidence); its rows
+    that this system did not produce, and every row of a file no system
+    accounts for, get an empty ``system`` and correct nothing.
+    """
+    shipped = []
+    for system, language, is_adj, relpath in winomt_data.translation_files():
+        if is_adj or language not in set(pairs["language"]):
+            continue
+        table = winomt_data.read_translations(store.path(relpath), items, adjectives=False)
+        ok = table["reason"] == ""
+        shipped.append(pd.DataFrame({"system": system, "language": language, "item": table.loc[ok, "item"],
+                                     "key": table.loc[ok, "translation"].astype(str).str.strip()}))  # fmt: skip
+    out = pairs.assign(system="")
+    if not shipped:
+        return out
+    produced = pd.concat(shipped, ignore_index=True)
+    keyed = out.assign(key=out["translation"].astype(str).str.strip(), row=np.arange(len(out)))
+    matches = keyed.merge(produced, on=["language", "item", "key"], suffixes=("", "_shipped"))
+    for name, rows in keyed.groupby("file", sort=False):
+        hits = matches[matches["file"] == name]
+        if hits.empty:
+            continue
+        share = hits.groupby("system_shipped")["row"].nunique() / len(rows)
+        if share.max() >= ATTRIBUTION_SHARE:
+            system = share.idxmax()
+            out.iloc[hits.loc[hits["system_shipped"] == system, "row"].to_numpy(), out.columns.get_loc("system")] = system
+    return out
+
+
 def _annotation_rows(path: Path, items: pd.DataFrame) -> tuple[list, list[tuple[int, str, str]]]:
     """Every row of a human-annotation CSV, and the labelled ones as (item, translation, label)."""
     rows, labelled = [], []

@@ -114,3 +114,22 @@ def test_bootstrap_coverage_of_acc_and_delta_s():
             hits[k] += low <= truth[k] <= high
     assert 0.93 <= hits["acc"] / reps <= 0.975 and 0.93 <= hits["delta_s"] / reps <= 0.975
     assert len(FEATURES) == 13
+
+
+def test_labels_are_attributed_to_the_system_that_produced_them(data_dir):
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.studies.winomt_reading import attribute_pairs
+
+    store = open_store(data_dir)
+    items = data.read_items(store)
+    google = data.read_translations(store.path("winomt/translations/google/en-es.txt"), items)
+    aws = data.read_translations(store.path("winomt/translations/aws/en-es.txt"), items)
+    ok = (google["reason"] == "") & (aws["reason"] == "") & (google["translation"] != aws["translation"])
+    g_rows, a_rows = google[ok].iloc[:10], aws[ok].iloc[10:11]
+    pairs = pd.concat([g_rows, a_rows])[["item", "translation"]].assign(language="es", file="mine.es.csv")
+    out = attribute_pairs(store, items, pairs)
+    # 10 of 11 (91%) are google's: the file is google's sample; the one aws sentence corrects nobody.
+    assert out["system"].tolist() == ["google"] * 10 + [""]
+    # Below 90% no system accounts for the file: nothing is attributed.
+    half = pd.concat([g_rows.iloc[:5], aws[ok].iloc[10:15]])[["item", "translation"]].assign(language="es", file="f")
+    assert set(attribute_pairs(store, items, half)["system"]) == {""}

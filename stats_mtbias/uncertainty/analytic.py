@@ -33,6 +33,7 @@ from stats_mtbias._validation import check_choice, check_level
 from stats_mtbias.estimators.tgbi import tgbi_counts
 from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
 
+
 def _z(level: float) -> float:
     return float(special.ndtri(0.5 + check_level(level) / 2.0))
 

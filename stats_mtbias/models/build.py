@@ -147,7 +147,12 @@ def rate_model(
             if finest and pooling == "unpooled":
                 effects.append((pm.Normal(f"{group.name}_effect", 0.0, prior_scale, dims=(group.name, "outcome")), group.index))
                 continue
-            sd = pm.HalfNormal(f"sd_{group.name}", 1.0, dims="outcome")
+            if group.scale_levels is not None:  # one spread per scale level (e.g. system x content), gathered per level
+                model.add_coord(f"{group.name}_scale", list(map(str, group.scale_levels)))
+                spread = pm.HalfNormal(f"sd_{group.name}", 1.0, dims=(f"{group.name}_scale", "outcome"))
+                sd = spread[group.scale_index]
+            else:
+                sd = pm.HalfNormal(f"sd_{group.name}", 1.0, dims="outcome")
             direct = group.name in centered
             name, scale = (f"{group.name}_effect", sd) if direct else (f"z_{group.name}", 1.0)
             if group.zero_sum:

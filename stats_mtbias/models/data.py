@@ -35,6 +35,8 @@ class Group:
     zero_sum: bool = False
     parent: str | None = None
     redraw: bool = False  # drawn afresh when predicting for new items (else only the finest group is)
+    scale_index: np.ndarray | None = None  # per level: which of `scale_levels` sets its sd (None: one sd)
+    scale_levels: list | None = None
 
 
 @dataclass(frozen=True)
@@ -106,16 +108,17 @@ def prates_data(judgements: pd.DataFrame) -> ModelData:
 
 
 def tgbi_data(judgements: pd.DataFrame) -> ModelData:
-    """Cells (system, set, lexicon item): per system and set an intercept; item effects shared and per system.
+    """Cells (system, set, lexicon item): per system and set an intercept; item effects per system.
 
     Each sentence set is its own file of translations, and the same sentence
     can come out differently in different files (Papago's occupation file is
     less balanced than its other files of the same sentences), so every
     (system, set) has its own intercept: the model can fit every set's shares.
     A lexicon item's two or four sentences of a set are one cell. Items carry
-    an effect shared by the systems (some occupations read as male in every
-    system) and a deviation per system (the systems do not agree on which
-    items they gender): both are redrawn to predict for new items.
+    an effect per system (the systems do not agree on which items they gender),
+    partially pooled with a spread of its own per system and content (occupations
+    vary more than the positive and negative phrases); they are redrawn to
+    predict for new items.
     """
     counts, unknown = _outcome_counts(judgements, ["system", "subset", "lexicon_item"])
     info = judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")[["content"]]
@@ -124,14 +127,14 @@ def tgbi_data(judgements: pd.DataFrame) -> ModelData:
     cells["subset"] = cells["subset"].astype(str)
     combos = cells["system"] + ":" + cells["subset"]
     design, terms = _one_hot(combos, drop_first=False)
-    items = list(dict.fromkeys(cells["lexicon_item"]))
-    item_index = cells["lexicon_item"].map({c: i for i, c in enumerate(items)}).to_numpy()
-    systems = list(dict.fromkeys(cells["system"]))
-    system_index = cells["system"].map({c: i for i, c in enumerate(systems)}).to_numpy()
+    level_of = cells["lexicon_item"].astype(str) + "|" + cells["system"]
+    levels = list(dict.fromkeys(level_of))
+    per_level = cells.assign(level=level_of).drop_duplicates("level").set_index("level").loc[levels]
+    spread = (per_level["system"] + ":" + per_level["content"].astype(str)).to_numpy()
+    spreads = list(dict.fromkeys(spread))
     groups = [
-        Group("lexicon_item", item_index, items, redraw=True),
-        Group("item_system", item_index * len(systems) + system_index,
-              [f"{item}|{system}" for item in items for system in systems], parent="lexicon_item", redraw=True),
+        Group("item_system", level_of.map({c: i for i, c in enumerate(levels)}).to_numpy(), levels, redraw=True,
+              scale_index=np.array([spreads.index(v) for v in spread]), scale_levels=spreads),
     ]  # fmt: skip
     return ModelData(
         counts=cells[list(OUTCOMES)].to_numpy(int),

@@ -47,15 +47,18 @@ def cell_probabilities(idata, data: ModelData, chunk: int = 200, *, new_items: n
     effects = []
     redrawn = {g.name for g in data.groups if g.redraw} or ({data.groups[-1].name} if data.groups else set())
     for group in data.groups:
-        if new_items is not None and group.name in redrawn and f"sd_{group.name}" in idata.posterior:
+        if f"sd_{group.name}" in idata.posterior:
             sd = _draws(idata, f"sd_{group.name}")
+            # (draws, levels, outcome): one sd for all levels, or each level's own spread
+            sd = sd[:, group.scale_index, :] if group.scale_index is not None else sd[:, None, :]
+        if new_items is not None and group.name in redrawn and f"sd_{group.name}" in idata.posterior:
             fresh = new_items.standard_normal((sd.shape[0], len(group.levels), sd.shape[-1]))
-            effects.append((group.index, fresh * sd[:, None, :]))
+            effects.append((group.index, fresh * sd))
         elif f"z_{group.name}" in idata.posterior:
-            z, sd = _draws(idata, f"z_{group.name}"), _draws(idata, f"sd_{group.name}")
+            z = _draws(idata, f"z_{group.name}")
             if idata.posterior[f"z_{group.name}"].dims[2] == "outcome":  # zero-sum effects are stored (outcome, level)
                 z = np.swapaxes(z, 1, 2)
-            effects.append((group.index, z * sd[:, None, :]))
+            effects.append((group.index, z * sd))
         elif f"{group.name}_effect" in idata.posterior:
             effect = _draws(idata, f"{group.name}_effect")
             if idata.posterior[f"{group.name}_effect"].dims[2] == "outcome":  # zero-sum effects are stored (outcome, level)
@@ -149,7 +152,7 @@ def language_rates(idata, data: ModelData, *, level: float = 0.95) -> pd.DataFra
 
 
 def tgbi_predictive_check(
-    idata, data: ModelData, *, level: float = 0.95, rng: np.random.Generator | int = 0, max_draws: int = 1000
+    idata, data: ModelData, *, level: float = 0.95, rng: np.random.Generator | int = 0, max_draws: int = 500
 ) -> pd.DataFrame:
     """Posterior predictive check of P_S per (system, set): the observed value against replicated data.
 

@@ -449,7 +449,9 @@ def winomt_section(settings: Settings) -> Section:
         Table("annotators", "Agreement between two annotators of the same translations", between, list(between.columns),
               "Pairs of files labelling the same translations differently; Wilson interval, Cohen's κ.", digits=3),
         Table("estimates", "Acc, ΔG and ΔS per system and language", estimates, cols,
-              f"Percent; {_pct(s.level)} stratified bootstrap intervals.", digits=2),
+              f"Percent; {_pct(s.level)} intervals: Wilson (Acc, Acc_pro, Acc_anti; exact Poisson ends where ten or "
+              "fewer items are wrong), Newcombe's hybrid score (ΔS), bootstrap over items stratified by stereotype × "
+              "gold gender (F1, ΔG).", digits=2),
         Table("corrected", "Acc corrected for the automatic reader's errors", corrected, list(corrected.columns),
               f"Percent; {_pct(s.level)} intervals from {s.n_boot:,} draws carrying the uncertainty of the "
               "human-labelled confusion (Jeffreys posteriors). Languages without labels have no row; labels: whose "
@@ -531,13 +533,20 @@ def models_section(settings: Settings) -> Section:
             "tgbi", lambda: smb.tgbi(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level).details
         )
     calib, rate = fits["calibration"], fits["tgbi"]
+    outside = rate.diagnostics.get("predictive_check_outside", [])
+    if outside:
+        section.notes.append(f"TGBI model: observed P_S outside its 95% predictive interval for {', '.join(outside)}.")
     section.methods = [
         "Calibration (12 Prates languages against BLS): logit P(she | he or she) = intercept[language] + "
         "slope[language] · logit(BLS female share) + category + occupation effects; intercepts and slopes partially "
         "pooled across languages. The slope says how far a translator follows the labour statistics (1: fully, 0: "
         "not at all); pct_female_at_parity = 100·expit(intercept) is the share of “she” where BLS says 50%.",
-        "TGBI rate model: a categorical logit of female / neutral against male per sentence, with per system an "
-        "intercept and the effects of formal pronoun, polite ending and content, and lexicon items partially pooled. "
+        "TGBI rate model: a categorical logit of female / neutral against male per (system, sentence set, lexicon "
+        "item) — the item's two or four sentences in that set's file — with an intercept per system and set (each "
+        "set is its own file of translations, and the same sentence comes out differently in different files) and "
+        "item effects per system, partially pooled with a spread per system and content. The posterior predictive "
+        "check replicates the outputs from the posterior and places every observed P_S in its 95% predictive "
+        "interval. Group effects are centred where every level holds ≥ 100 outputs, non-centred otherwise. "
         "Posterior P_S is predicted for a new sample of lexicon items (item effects redrawn), the question the "
         "intervals of the TGBI section answer, and is shown beside them.",
         f"Sampler nutpie, {s.chains} chains × ({s.tune} tuning + {s.draws} draws), seed {s.seed}; intervals are "
@@ -561,6 +570,11 @@ def models_section(settings: Settings) -> Section:
               ["system", "subset", "observed_p_s", "ci_low", "ci_high", "posterior_mean", "hdi_low", "hdi_high"],
               "ci_low/ci_high: the TGBI section's score (sets) and MOVER (index) intervals; hdi_low/hdi_high: "
               "posterior."),
+        Table("tgbi_predictive_check", "TGBI: posterior predictive check of P_S per system and set",
+              rate.derived["predictive_check"],
+              ["system", "subset", "observed", "predicted", "pred_low", "pred_high", "p_value", "inside"],
+              "observed: P_S of the outputs; pred_low/pred_high: 95% interval of P_S in data replicated from the "
+              "posterior (same items); p_value: share of replicates at or above the observed (near 0 or 1: misfit)."),
         Table("tgbi_posterior_differences", "TGBI: posterior differences between systems", rate.derived["differences"],
               ["system_a", "system_b", "subset", "mean", "hdi_low", "hdi_high", "p_greater"],
               "p_greater: posterior probability that system a's P_S is larger."),

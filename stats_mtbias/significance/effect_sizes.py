@@ -30,7 +30,7 @@ import numpy as np
 from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level
-from stats_mtbias.uncertainty.analytic import wilson_interval
+from stats_mtbias.uncertainty.analytic import modified_wilson_interval, wilson_interval
 
 
 @dataclass(frozen=True)
@@ -51,14 +51,21 @@ def _counts(*values):
     return np.broadcast_arrays(*arrays)
 
 
-def difference_in_proportions(x1, n1, x2, n2, *, level: float = 0.95) -> EffectSize:
-    """``x1/n1 - x2/n2`` for independent samples, with Newcombe's hybrid score interval."""
+def difference_in_proportions(x1, n1, x2, n2, *, level: float = 0.95, poisson_ends: bool = False) -> EffectSize:
+    """``x1/n1 - x2/n2`` for independent samples, with Newcombe's hybrid score interval.
+
+    ``poisson_ends=True`` takes each proportion's limits from
+    :func:`~stats_mtbias.uncertainty.analytic.modified_wilson_interval` (exact
+    Poisson bounds where ten or fewer successes or failures are seen), which
+    keeps the coverage near 0 and 1; the default is Newcombe's own (Wilson).
+    """
     level = check_level(level)
     x1, n1, x2, n2 = _counts(x1, n1, x2, n2)
     if np.any(x1 > n1) or np.any(x2 > n2) or np.any(n1 == 0) or np.any(n2 == 0):
         raise ValueError("need 0 <= x <= n and n > 0 in both samples.")
     p1, p2 = x1 / n1, x2 / n2
-    w1, w2 = wilson_interval(x1, n1, level), wilson_interval(x2, n2, level)
+    limits = modified_wilson_interval if poisson_ends else wilson_interval
+    w1, w2 = limits(x1, n1, level), limits(x2, n2, level)
     d = p1 - p2
     low = d - np.sqrt((p1 - w1.low) ** 2 + (w2.high - p2) ** 2)
     high = d + np.sqrt((w1.high - p1) ** 2 + (p2 - w2.low) ** 2)

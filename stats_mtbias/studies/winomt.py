@@ -35,7 +35,13 @@ from stats_mtbias.provenance import Provenance
 from stats_mtbias.significance.effect_sizes import paired_difference_in_proportions
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.paired import sign_test_pvalue
-from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, bootstrap_pvalue, cluster_bootstrap
+from stats_mtbias.uncertainty.bootstrap import (
+    CI_METHODS,
+    BootstrapResult,
+    ConfidenceInterval,
+    bootstrap_pvalue,
+    cluster_bootstrap,
+)
 
 PREDICTED = ("male", "female", "neutral", "unknown")
 MCNEMAR_METRICS = {"acc": "correct", "acc_pro": "correct_pro", "acc_anti": "correct_anti"}
@@ -163,6 +169,40 @@ def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: di
     return pd.concat(parts, ignore_index=True)
 
 
+SCORE_METRICS = ("acc", "acc_pro", "acc_anti", "delta_s")
+
+
+def score_bounds(data: np.ndarray, bounds, level: float):
+    """The bootstrap bounds with score intervals for the accuracies and ΔS (in percent).
+
+    Acc, Acc_pro and Acc_anti are proportions of items: their interval is
+    Wilson's, widened to exact Poisson bounds where ten or fewer items are wrong
+    (or right); ΔS = Acc_pro − Acc_anti is a difference of proportions over
+    different items, with Newcombe's hybrid score interval from those limits.
+    On a small set near 100% the percentile bootstrap covered 0.80 (100 items,
+    Acc 97%): its distribution has a few values only. F1 and ΔG keep the bootstrap.
+    """
+    from stats_mtbias.significance.effect_sizes import difference_in_proportions
+    from stats_mtbias.uncertainty.analytic import modified_wilson_interval
+
+    low, high = np.array(bounds.low, dtype=float), np.array(bounds.high, dtype=float)
+    totals = data.sum(axis=0)  # (systems, FEATURES)
+    f = {name: totals[:, FEATURE_INDEX[name]] for name in ("n", "correct", "pro", "anti", "correct_pro", "correct_anti")}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for metric, (k, n) in {"acc": ("correct", "n"), "acc_pro": ("correct_pro", "pro"),
+                               "acc_anti": ("correct_anti", "anti")}.items():  # fmt: skip
+            ok = f[n] > 0
+            ci = modified_wilson_interval(f[k], np.where(ok, f[n], 1), level)
+            low[:, METRICS.index(metric)] = np.where(ok, 100 * ci.low, np.nan)
+            high[:, METRICS.index(metric)] = np.where(ok, 100 * ci.high, np.nan)
+        ok = (f["pro"] > 0) & (f["anti"] > 0)
+        if ok.all():
+            ds = difference_in_proportions(f["correct_pro"], f["pro"], f["correct_anti"], f["anti"], level=level,
+                                           poisson_ends=True)
+            low[:, METRICS.index("delta_s")], high[:, METRICS.index("delta_s")] = 100 * ds.low, 100 * ds.high
+    return ConfidenceInterval(low, high)
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -207,7 +247,7 @@ def analyse(
         systems, items, strata, data = language_arrays(part)
         boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata, level=level, method=interval)
         point = boot.estimate
-        bounds = boot.confidence_interval()
+        bounds = score_bounds(data, boot.confidence_interval(), level)
         for s, system in enumerate(systems):
             row = {
                 "system": system,
@@ -620,7 +660,9 @@ def run(
     data = {**dict(sorted(store.used.items())), **data}
     provenance = Provenance(
         method=f"{aligner} word alignment (grow-diag-final-and) + stats_mtbias.gender.targets readers; Acc, F1, ΔG, ΔS "
-        f"(percent); bootstrap over items stratified by stereotype × gold gender, {interval}; McNemar exact "
+        f"(percent); Acc, Acc_pro, Acc_anti: Wilson intervals with exact Poisson ends (<= 10 errors), ΔS: Newcombe's "
+        f"hybrid score interval; F1, ΔG and differences: bootstrap over items stratified by stereotype × gold "
+        f"gender, {interval}; McNemar exact "
         f"(accuracies) and paired bootstrap (F1, ΔG, ΔS) between systems, {correction} over all comparisons",
         data=data, n_boot=n_boot, seed=seed, level=level,
         options={"aligner": aligner, "languages": list(languages), "readers": "stats_mtbias.gender.targets",

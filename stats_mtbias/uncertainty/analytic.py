@@ -106,12 +106,16 @@ def proportion_interval(successes, n, *, level: float = 0.95, method: str = "wil
     With clustered outputs (several per item), dividing successes and trials by
     the design effect (Kish's effective sample size) carries the within-item
     correlation into Wilson, Jeffreys or Clopper–Pearson intervals.
+    ``"wilson"`` is :func:`modified_wilson_interval`: Wilson's interval, widened
+    to the exact Poisson bounds where ten or fewer (effective) successes or
+    failures are seen — a 1% female rate over 100 occupations of six
+    correlated outputs covered 0.90 with the plain Wilson interval.
     """
     check_choice(method, PROPORTION_METHODS, "method")
     deff = np.asarray(deff, dtype=float)
     k, n = np.asarray(successes, float) / deff, np.asarray(n, float) / deff
     if method == "wilson":
-        return wilson_interval(k, n, level)
+        return modified_wilson_interval(k, n, level)
     if method == "jeffreys":
         return jeffreys_interval(k, n, level)
     return clopper_pearson_interval(k, n, level)

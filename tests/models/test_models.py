@@ -20,6 +20,8 @@ from stats_mtbias.models import build, derived
 from stats_mtbias.models.data import Group, ModelData, tgbi_data
 from stats_mtbias.models.fit import check, diagnose, fit, posterior_predictive_check
 
+from .test_recovery import simulate_calibration
+
 
 def _expit(x):
     return 1 / (1 + np.exp(-x))
@@ -80,24 +82,8 @@ def test_rate_model_likelihood_is_the_multinomial():
 
 
 def test_calibration_model_recovers_slopes():
-    rng = np.random.default_rng(2)
-    n_lang, n_occ, n_cat = 6, 150, 10
-    slopes = rng.normal(0.5, 0.2, n_lang)
-    intercepts = rng.normal(-1.5, 0.6, n_lang)
-    share = rng.uniform(0.05, 0.95, n_occ)
-    category = rng.integers(0, n_cat, n_occ)
-    x = np.log(share / (1 - share))
-    lang = np.repeat(np.arange(n_lang), n_occ)
-    occ = np.tile(np.arange(n_occ), n_lang)
-    p = _expit(intercepts[lang] + slopes[lang] * x[occ] + rng.normal(0, 0.3, n_cat)[category[occ]])
-    female = rng.binomial(1, p)
-    data = ModelData(
-        counts=np.column_stack([female, 1 - female]), design=np.ones((lang.size, 1)), terms=["intercept"],
-        groups=[Group("language", lang, [f"L{i}" for i in range(n_lang)]),
-                Group("category", category[occ], list(range(n_cat)), zero_sum=True),
-                Group("occupation", occ, list(range(n_occ)), parent="category")],
-        cells=pd.DataFrame({"language": lang}), outcomes=("female", "male"), covariate=x[occ],
-    )  # fmt: skip
+    data, slopes, _ = simulate_calibration(np.random.default_rng(2), n_occ=150, n_cat=10, centre=False)
+    n_lang = len(slopes)
     idata = fit(build.calibration_model(data), draws=500, tune=500, chains=2, seed=3)
     table = diagnose(idata, ["slope", "intercept"], level=0.90)
     slope_rows = table[table["parameter"] == "slope"]
@@ -117,20 +103,23 @@ def _tiny_tgbi():
                 [("informal", "impolite"), ("informal", "polite"), ("formal", "impolite"), ("formal", "polite")]
             ):
                 sentence = item * 4 + s
-                for _ in range(3):
+                for subset in (pronoun, politeness, content):  # translated once in each of its three sets' files
                     gender = rng.choice(["female", "neutral", "male"], p=p)
-                    rows.append((system, sentence, item, content, pronoun, politeness, gender))
-    return pd.DataFrame(rows, columns=["system", "sentence", "lexicon_item", "content", "pronoun", "politeness", "gender"])
+                    rows.append((system, subset, sentence, item, content, pronoun, politeness, gender))
+    columns = ["system", "subset", "sentence", "lexicon_item", "content", "pronoun", "politeness", "gender"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def test_tgbi_posterior_agrees_with_the_counts():
     judgements = _tiny_tgbi()
     data = tgbi_data(judgements)
-    assert data.counts.sum() == len(judgements) and data.design.shape[1] == 10
+    assert data.counts.sum() == len(judgements) and data.design.shape[1] == 14  # 2 systems x 7 sets
+    # A cell is (system, set, item): the item's 2 or 4 sentences of that set's file.
+    assert len(data.counts) == 2 * 30 * 4 + 2 * 30 and set(data.counts.sum(axis=1)) == {2, 4}
     idata = fit(build.rate_model(data), draws=300, tune=300, chains=2, seed=6)
     estimates, differences = derived.tgbi_posterior(idata, data, new_items=False)
     # Observed P_S of system a on the informal set, from the counts.
-    informal = judgements[(judgements["system"] == "a") & (judgements["pronoun"] == "informal")]
+    informal = judgements[(judgements["system"] == "a") & (judgements["subset"] == "informal")]
     share = informal["gender"].value_counts(normalize=True)
     observed = np.sqrt(share.get("female", 0) * share.get("male", 0) + share.get("neutral", 0))
     row = estimates.set_index(["system", "subset"]).loc[("a", "informal")]
@@ -140,6 +129,10 @@ def test_tgbi_posterior_agrees_with_the_counts():
     assert tgbi["mean"] == pytest.approx(sets["mean"].mean(), abs=1e-9)
     diff = differences.set_index("subset").loc["TGBI"]
     assert diff["mean"] > 0 and diff["p_greater"] > 0.99  # system a is far less skewed than b
+    # The predictive check: every system and set, the observed P_S computed from the cells it covers.
+    checks = derived.tgbi_predictive_check(idata, data, rng=1, max_draws=300).set_index(["system", "subset"])
+    assert len(checks) == 14 and checks.loc[("a", "informal"), "observed"] == pytest.approx(observed)
+    assert checks["inside"].all() and checks["p_value"].between(0.01, 0.99).all()
 
 
 def test_diagnostics_warn_and_name_the_failure():
@@ -246,3 +239,22 @@ def test_diagnose_equals_arviz_summary():
     for ours, theirs in pairs.items():
         np.testing.assert_allclose(table[ours], expected[theirs], rtol=1e-9, equal_nan=True, err_msg=ours)
     assert table.loc[3, "r_hat"] > 1.1 and table.loc[0, "ess_bulk"] > 1000 > table.loc[2, "ess_bulk"]
+
+
+def test_parametrisation_is_chosen_from_the_data():
+    # 22 categories: thin (5 outputs in the smallest) -> non-centred; thick (every one >= 100) -> centred.
+    rng = np.random.default_rng(12)
+    for per_cell, expected in ((1, "non-centred"), (40, "centred")):
+        category = np.arange(220) % 22
+        counts = rng.multinomial(per_cell, [0.2, 0.1, 0.7], size=220)
+        data = ModelData(
+            counts=counts, design=np.ones((220, 1)), terms=["intercept"],
+            groups=[Group("category", category, list(range(22)), zero_sum=True),
+                    Group("occupation", np.arange(220), list(range(220)), parent="category")],
+            cells=pd.DataFrame({"occupation": range(220)}),
+        )  # fmt: skip
+        model = build.rate_model(data)
+        assert model.parametrisation == {"category": expected, "occupation": "non-centred"}
+        assert ("category_effect" in model.named_vars) == (expected == "centred")
+    with pytest.raises(ValueError, match="`centered`"):
+        build.rate_model(data, centered="always")

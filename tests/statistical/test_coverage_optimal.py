@@ -10,30 +10,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stats_mtbias.estimators.optimal import bias_b, dominance_weights, e_t
 from stats_mtbias.studies.optimal import sector_b
+
+from . import _cases
 
 
 def _coverage(f_min, weight_sd, interval, reps=300, seed=0):
-    rng = np.random.default_rng(seed)
-    n_pop = 20_000
-    f = np.clip(rng.beta(2, 2, n_pop), f_min, 1 - f_min)
-    w = rng.lognormal(4, weight_sd, n_pop)
-    she = rng.random(n_pop) < 0.1 + 0.3 * f
-    b = bias_b(f, e_t(f, she * 1.0, (~she) * 1.0))
-    women, men = dominance_weights(f, w)
-    truth = {"female": np.sum(women * b) / np.sum(women), "male": np.sum(men * b) / np.sum(men)}
-    hits = {"female": [], "male": []}
-    for r in range(reps):
-        idx = rng.choice(n_pop, 150)
-        table = pd.DataFrame(
-            {"system": "s", "language": "l", "sector": "S", "female_share": f[idx], "weight": w[idx], "b": b[idx],
-             "n_female": she[idx] * 1.0, "n_male": (~she[idx]) * 1.0, "n_other": 0.0}
-        )  # fmt: skip
-        out = sector_b(table, n_boot=1000, rng=r, interval=interval).set_index("dominated")
-        for d in hits:
-            hits[d].append(out.loc[d, "ci_low"] <= truth[d] <= out.loc[d, "ci_high"])
-    return {d: float(np.mean(h)) for d, h in hits.items()}
+    rows = _cases.optimal(reps, seed, interval, regimes={"r": (f_min, weight_sd)})
+    return {row.quantity.split(", ")[1].split("-")[0]: row.value for row in rows}
 
 
 def test_studentized_intervals_cover_with_moderate_tails():

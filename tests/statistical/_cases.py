@@ -1,0 +1,405 @@
+"""Coverage and size scenarios shared by the statistical tests and ``benchmarks/coverage.py``.
+
+Each scenario simulates many data sets with a known truth, runs the package's
+own interval or test on every one (a fresh bootstrap per data set, never one
+weight matrix shared by all), and returns rows::
+
+    study, quantity, method, regime, n, reps, kind ("coverage" | "size"), value, mc_se, target
+
+``target`` is the band a sound method must meet: coverage of a 95% interval in
+[0.935, 0.965] (``"discrete"`` cases, where the data hold ten or fewer minority
+outputs, may be conservative: ≥ 0.935), the size of a 5% test ≤ 0.06.
+``reps`` sets the Monte-Carlo error: 1,000 gives 0.007 on a coverage of 0.95.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from stats_mtbias.estimators.tgbi import p_s
+from stats_mtbias.estimators.winomt import METRICS, item_features, winomt_metrics
+from stats_mtbias.significance.paired import sign_test_pvalue
+from stats_mtbias.studies.winomt import score_bounds
+from stats_mtbias.uncertainty.analytic import (
+    clopper_pearson_interval,
+    design_effect,
+    p_s_interval,
+    paired_difference_analytic,
+    proportion_interval,
+    tgbi_index_interval,
+)
+from stats_mtbias.uncertainty.bootstrap import BootstrapResult, bootstrap_pvalue, cluster_bootstrap
+
+COVERAGE_BAND = (0.935, 0.965)
+SIZE_LIMIT = 0.06
+ALPHA = 0.05
+
+
+@dataclass
+class Row:
+    study: str
+    quantity: str
+    method: str
+    regime: str
+    n: int
+    reps: int
+    kind: str
+    value: float
+    target: str = "band"
+
+    @property
+    def mc_se(self) -> float:
+        centre = 0.95 if self.kind == "coverage" else ALPHA
+        return float(np.sqrt(centre * (1 - centre) / self.reps))
+
+    def ok(self, slack: float = 0.0) -> bool:
+        """Inside the target, widened by `slack` Monte-Carlo standard errors."""
+        pad = slack * self.mc_se
+        if self.kind == "size":
+            return self.value <= SIZE_LIMIT + pad
+        low, high = COVERAGE_BAND
+        if self.target == "discrete":
+            return self.value >= low - pad
+        return low - pad <= self.value <= high + pad
+
+    def as_dict(self) -> dict:
+        return {**self.__dict__, "mc_se": self.mc_se, "ok": self.ok(slack=2.0)}
+
+
+def _cover(low, high, truth) -> np.ndarray:
+    return (np.asarray(low) <= truth) & (truth <= np.asarray(high))
+
+
+# ---------------------------------------------------------------- TGBI, synthetic sets
+
+
+def sentences(p, n_items: int, per_item: int, reps: int, rng, concentration: float | None = None) -> np.ndarray:
+    """``reps`` data sets of ``n_items`` clusters of ``per_item`` sentences: GENDERS counts ``(n_items, reps, 5)``.
+
+    Each item's shares are Dirichlet(concentration · p) (sentences of an item correlated, intra-class
+    correlation 1 / (concentration + 1)), or p itself when `concentration` is None (independent sentences).
+    """
+    p = np.asarray(p, float)
+    shares = np.broadcast_to(p, (n_items, reps, 3)) if concentration is None else rng.dirichlet(
+        concentration * p + 1e-9, size=(n_items, reps))  # fmt: skip
+    counts = np.zeros((n_items, reps, 5))
+    counts[..., :3] = rng.multinomial(per_item, shares / shares.sum(-1, keepdims=True))
+    return counts
+
+
+# (female, male, neutral) shares: P_S from 0.03 to 0.998
+TGBI_REGIMES = {
+    "near 0 (P_S .08)": (0.002, 0.993, 0.005),
+    "near 0 (P_S .12)": (0.01, 0.985, 0.005),
+    "middle (P_S .59)": (0.3, 0.5, 0.2),
+    "near 1 (P_S .99)": (0.01, 0.01, 0.98),
+}
+# Sizes: a custom set of 100 sentences, TGBI's positive set (496 = 124 items x 4), its formal set (2,118 = 1,059 x 2).
+# The intra-class correlation of the clustered designs, 0.2 (concentration 4), is what the shipped sets show
+# (design effects 1.2-1.7 for four sentences per item).
+TGBI_DESIGNS = {"100 sentences": (100, 1, None), "124 items x 4": (124, 4, 4.0), "1,059 items x 2": (1059, 2, 4.0)}
+
+
+def tgbi_sets(reps: int, seed: int = 1, regimes=None, designs=None) -> list[Row]:
+    """Coverage of a set's P_S interval (score interval on g), independent and clustered sentences."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for regime, p in (regimes or TGBI_REGIMES).items():
+        truth = float(np.sqrt(p[0] * p[1] + p[2]))
+        for design, (n_items, per, conc) in (designs or TGBI_DESIGNS).items():
+            data = sentences(p, n_items, per, reps, rng, conc)
+            ci = p_s_interval(data)
+            minority = n_items * per * min(truth**2, 1 - truth**2)
+            target = "discrete" if minority <= 10 else "band"
+            rows.append(Row("tgbi", "P_S of a set", "score on g", f"{regime}, {design}", n_items * per, reps,
+                            "coverage", float(_cover(ci.low, ci.high, truth).mean()), target))  # fmt: skip
+    return rows
+
+
+# ---------------------------------------------------------------- TGBI, worlds resampled from the shipped outputs
+
+
+def _world_draw(pop: np.ndarray, strata: np.ndarray, fraction: float, reps: int, rng) -> np.ndarray:
+    """``reps`` evaluations of lexicon items drawn from the shipped items, stratified by content."""
+    parts = []
+    for label in np.unique(strata):
+        members = np.flatnonzero(strata == label)
+        size = max(2, round(len(members) * fraction))
+        parts.append(members[rng.integers(0, len(members), size=(size, reps))])
+    return pop[np.concatenate(parts)]
+
+
+def _statistic(totals: np.ndarray) -> np.ndarray:
+    values = p_s(totals)
+    return np.concatenate([values, values.mean(axis=-1, keepdims=True)], axis=-1)
+
+
+def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps: int, fractions=(1.0, 0.3, 0.1),
+               seed: int = 5, bootstrap: bool = True, n_boot: int = 1000, chunk: int = 200) -> list[Row]:  # fmt: skip
+    """Coverage of every set's and the index's interval, and size of the paired tests, in worlds like the shipped data.
+
+    The population is the shipped lexicon items (``counts``: items x systems x sets x GENDERS); an evaluation
+    draws a fraction of them with replacement within content strata, so the truth is the shipped values. For
+    the paired tests two systems' outputs are swapped at random per item (a null world: equal P_S exactly).
+    Evaluations are simulated `chunk` at a time, so memory stays bounded.
+    """
+    from stats_mtbias.datasets.tgbi import SET_NAMES
+
+    rng = np.random.default_rng(seed)
+    names = [*SET_NAMES, "TGBI"]
+    truth = _statistic(counts.sum(axis=0))  # (systems, 8)
+    labels = np.unique(strata)
+    pairs = [(0, 1), (1, 2)][: len(systems) - 1]
+    rows = []
+    for fraction in fractions:
+        sizes = [max(2, round(np.sum(strata == lab) * fraction)) for lab in labels]
+        n_items = sum(sizes)
+        st = np.repeat(labels, sizes)
+        cover = np.zeros((len(systems), 8))
+        outputs = np.zeros((len(systems), 7))
+        boot_hits = np.zeros(len(systems))
+        null = {pair: {"size": np.zeros(8), "cover": np.zeros(8)} for pair in pairs}
+        for first in range(0, reps, chunk):
+            m = min(chunk, reps - first)
+            data = _world_draw(counts, strata, fraction, m, rng)  # (n, m, systems, sets, 5)
+            sets, index = p_s_interval(data), tgbi_index_interval(data)
+            cover[:, :7] += _cover(sets.low, sets.high, truth[None, :, :7]).sum(axis=0)
+            cover[:, 7] += _cover(index.low, index.high, truth[None, :, 7]).sum(axis=0)
+            outputs += data[..., :3].sum(axis=(0, -1)).sum(axis=0)
+            if bootstrap:  # the cluster bootstrap's index interval, beside (ci="bootstrap")
+                for r in range(m):
+                    ci = cluster_bootstrap(data[:, r], _statistic, n_boot=n_boot, rng=rng, strata=st).confidence_interval()
+                    boot_hits += _cover(ci.low[:, -1], ci.high[:, -1], truth[:, -1])
+            for a, b in pairs:
+                both = _world_draw(counts[:, [a, b]], strata, fraction, m, rng)
+                flip = rng.random(both.shape[:2]) < 0.5
+                both[flip] = both[flip][:, ::-1]
+                ci, p = paired_difference_analytic(both[:, :, 0], both[:, :, 1])
+                ci_i, p_i = paired_difference_analytic(both[:, :, 0], both[:, :, 1], index=True)
+                null[a, b]["size"] += np.append((p <= ALPHA).sum(axis=0), np.sum(p_i <= ALPHA))
+                null[a, b]["cover"] += np.append(_cover(ci.low, ci.high, 0.0).sum(axis=0), _cover(ci_i.low, ci_i.high, 0.0).sum())
+        for s, system in enumerate(systems):
+            for k, name in enumerate(names):
+                g = truth[s, k] ** 2
+                discrete = k < 7 and outputs[s, k] / reps * min(g, 1 - g) <= 10
+                rows.append(Row("tgbi", f"P_S {name}", "score on g" if k < 7 else "MOVER", f"{system}, {n_items} items",
+                                n_items, reps, "coverage", cover[s, k] / reps, "discrete" if discrete else "band"))  # fmt: skip
+            if bootstrap:
+                rows.append(Row("tgbi", "P_S TGBI", "bootstrap percentile (ci='bootstrap')", f"{system}, {n_items} items",
+                                n_items, reps, "coverage", boot_hits[s] / reps))  # fmt: skip
+        for (a, b), found in null.items():
+            pair = f"null {systems[a]} ~ {systems[b]}, {n_items} items"
+            for k, name in enumerate(names):
+                rows.append(Row("tgbi", f"paired P_S {name}", "t-test of g" if k < 7 else "MOVER", pair, n_items, reps,
+                                "size", found["size"][k] / reps))  # fmt: skip
+                target = "discrete" if np.all(truth[[a, b], k] < 0.1) else "band"
+                rows.append(Row("tgbi", f"paired P_S {name}", "MOVER", pair, n_items, reps, "coverage",
+                                found["cover"][k] / reps, target))  # fmt: skip
+    return rows
+
+
+# ---------------------------------------------------------------- WinoMT
+
+
+def _winomt_items(n: int, reps: int, rng, acc_pro: float, acc_anti: float, lean: float, shared: float = 0.5,
+                  systems: int = 2):  # fmt: skip
+    """Per item: stereotype, gold and each system's prediction, ``reps`` data sets of ``n`` items.
+
+    Half pro, half anti; gold half male, half female in each. A system is right with probability
+    ``acc_pro``/``acc_anti`` shifted by ``+lean`` for male and ``-lean`` for female gold (``lean`` > 0: a
+    male default, ΔG > 0); wrong readings are the other gender (90%) or unknown. ``shared``: the share of
+    items whose correctness draw the systems share (paired data).
+    """
+    stereo = np.where(np.arange(n) < n // 2, "pro", "anti")
+    gold = np.where(np.arange(n) % 2 == 0, "male", "female")
+    base = np.where(stereo == "pro", acc_pro, acc_anti) + np.where(gold == "male", lean, -lean)
+    common = rng.random((n, reps))
+    use_common = rng.random((n, reps)) < shared
+    preds = []
+    for _ in range(systems):
+        u = np.where(use_common, common, rng.random((n, reps)))
+        right = u < base[:, None]
+        wrong = np.where(rng.random((n, reps)) < 0.9, np.where(gold == "male", "female", "male")[:, None], "unknown")
+        preds.append(np.where(right, gold[:, None], wrong))
+    return stereo, gold, preds
+
+
+def _winomt_features(stereo, gold, preds, r):
+    return np.stack([item_features(gold, p[:, r], stereo) for p in preds], axis=1)  # (items, systems, F)
+
+
+WINOMT_REGIMES = {
+    "middle (Acc .72, ΔG 10)": (0.85, 0.6, 0.05),
+    "near 1 (Acc .97), ΔG 0": (0.98, 0.96, 0.0),
+}
+
+
+def winomt(reps: int, sizes=(100, 3888), seed: int = 3, n_boot: int = 1000) -> list[Row]:
+    """Coverage of Acc, ΔG, ΔS bootstrap intervals (strata stereotype x gold) and of paired differences; size of
+    McNemar's exact test (Acc) and of the paired bootstrap test (ΔG, ΔS) between exchangeable systems."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    wanted = ["acc", "delta_g", "delta_s"]
+    cols = [METRICS.index(m) for m in wanted]
+    for regime, (pro, anti, lean) in WINOMT_REGIMES.items():
+        big = _winomt_items(400_000, 1, rng, pro, anti, lean, systems=1)
+        truth = winomt_metrics(_winomt_features(big[0], big[1], big[2], 0).sum(axis=0))[0, cols]
+        for n in sizes:
+            stereo, gold, preds = _winomt_items(n, reps, rng, pro, anti, lean)  # two exchangeable systems: a null
+            strata = np.char.add(stereo.astype(str), gold.astype(str))
+            hits, diff_hits, rejected = np.zeros(3), np.zeros(3), np.zeros(3)
+            for r in range(reps):
+                data = _winomt_features(stereo, gold, preds, r)
+                boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata)
+                ci = score_bounds(data, boot.confidence_interval(), 0.95)  # the study's intervals (analyse)
+                hits += _cover(ci.low[0, cols], ci.high[0, cols], truth)
+                d = boot.replicates[:, 0, cols] - boot.replicates[:, 1, cols]
+                dci = BootstrapResult(boot.estimate[0, cols] - boot.estimate[1, cols], d, None, 0.95,
+                                      "percentile").confidence_interval()  # fmt: skip
+                diff_hits += _cover(dci.low, dci.high, 0.0)
+                right = data[:, :, 1]
+                only_a = int(np.sum((right[:, 0] == 1) & (right[:, 1] == 0)))
+                only_b = int(np.sum((right[:, 0] == 0) & (right[:, 1] == 1)))
+                pv = np.array([sign_test_pvalue(only_a, only_b, "two-sided"), *bootstrap_pvalue(d[:, 1:])])
+                rejected += pv <= ALPHA
+            for j, metric in enumerate(wanted):
+                method = "bootstrap percentile" if metric == "delta_g" else "score (Wilson / Newcombe)"
+                rows.append(Row("winomt", metric, method, f"{regime}, {n} items", n, reps, "coverage",
+                                float(hits[j] / reps), "discrete" if n <= 100 else "band"))  # fmt: skip
+                rows.append(Row("winomt", f"paired {metric}", "bootstrap percentile", f"null, {regime}, {n} items", n,
+                                reps, "coverage", float(diff_hits[j] / reps), "discrete" if n <= 100 else "band"))  # fmt: skip
+                test = "McNemar exact" if metric == "acc" else "paired bootstrap"
+                rows.append(Row("winomt", f"paired {metric}", test, f"null, {regime}, {n} items", n, reps, "size",
+                                float(rejected[j] / reps)))  # fmt: skip
+    return rows
+
+
+# ---------------------------------------------------------------- Prates
+
+
+def prates(reps: int, seed: int = 11) -> list[Row]:
+    """Coverage of a female-rate interval (Wilson on the design-effect sample) and size of the one-sided sign test.
+
+    Occupations are clusters: one output each, or six correlated outputs (Bengali's variants); rates near 0
+    (1% and 5% female) and in the middle; 100 occupations (one category) and 1,018 (a language).
+    """
+    rng = np.random.default_rng(seed)
+    rows = []
+    for share in (0.01, 0.05, 0.3):
+        for n_items in (100, 1018):
+            for per, conc in ((1, None), (6, 4.0)):
+                p = np.array([share, 1 - share - 0.1, 0.1])
+                counts = sentences(p, n_items, per, reps, rng, conc)[..., :3]  # (items, reps, 3)
+                female, outputs = counts[..., 0], counts.sum(-1)
+                deff = np.array([design_effect(female[:, r], outputs[:, r]) for r in range(reps)])
+                ci = proportion_interval(female.sum(0), outputs.sum(0), deff=deff)
+                deff_expected = 1 + (per - 1) / (conc + 1) if conc else 1.0  # intra-class correlation 1 / (conc + 1)
+                minority = n_items * per * share / deff_expected
+                rows.append(Row("prates", "female rate", "Wilson, design effect", f"{share:.0%} female, {per} per item",
+                                n_items, reps, "coverage", float(_cover(ci.low, ci.high, share).mean()),
+                                "discrete" if minority <= 10 else "band"))  # fmt: skip
+                if share == 0.3:  # the null of the one-sided test: male as likely as female
+                    null = sentences(np.array([0.3, 0.3, 0.4]), n_items, per, reps, rng, conc)
+                    d = null[..., 1] - null[..., 0]
+                    pv = sign_test_pvalue((d > 0).sum(0), (d < 0).sum(0), "greater")
+                    rows.append(Row("prates", "male > female", "sign test (one-sided)", f"null, {per} per item",
+                                    n_items, reps, "size", float(np.mean(pv <= ALPHA))))  # fmt: skip
+    return rows
+
+
+def clopper_pearson_width(successes, n) -> np.ndarray:
+    """Width of the exact interval, the ceiling for an interval in a discrete regime."""
+    ci = clopper_pearson_interval(successes, n)
+    return ci.high - ci.low
+
+
+# ---------------------------------------------------------------- corrected Acc
+
+
+def _reader(rng, n_items, human_acc, keep_right, turn_wrong):
+    """One system's items: human-correct flags and an automatic reader that keeps/turns them at the given rates."""
+    human_right = rng.random(n_items) < human_acc
+    auto_right = np.where(human_right, rng.random(n_items) < keep_right, rng.random(n_items) < turn_wrong)
+    return human_right, auto_right
+
+
+# name: (human accuracy, P(reader right | human right), P(reader right | human wrong))
+READERS = {"read well": (0.6, 0.9, 0.1), "read badly": (0.75, 0.45, 0.05)}
+
+
+def corrected_accuracy(reps: int, seed: int = 11, n_items: int = 3888, n_label: int = 100) -> list[Row]:
+    """Coverage of corrected Acc for two systems the reader errs on differently, each corrected with its own labels.
+
+    Also the coverage when the badly read system borrows the other's labels (what the package did before
+    issue 16): far below 0.95, the reason each system is corrected only with its own.
+    """
+    import pandas as pd
+
+    from stats_mtbias.studies.winomt import corrected_accuracy as correct
+
+    rng = np.random.default_rng(seed)
+    own, borrowed = np.zeros(len(READERS)), 0
+    for rep in range(reps):
+        truths, rows, pairs = [], [], []
+        for name, (acc, keep, turn) in READERS.items():
+            human_right, auto_right = _reader(rng, n_items, acc, keep, turn)
+            truths.append(100 * human_right.mean())
+            rows.append({"system": name, "language": "xx", "n": n_items, "acc": 100 * auto_right.mean()})
+            sample = rng.choice(n_items, n_label, replace=False)
+            pairs.append(pd.DataFrame({"system": name, "language": "xx", "item": sample, "gold": "male",
+                                       "human": np.where(human_right[sample], "male", "female"),
+                                       "automatic": np.where(auto_right[sample], "male", "female")}))  # fmt: skip
+        est = pd.DataFrame(rows)
+        out = correct(est, pd.concat(pairs), n_draws=2000, rng=rep)
+        own += _cover(out["ci_low"], out["ci_high"], np.array(truths))
+        wrong = correct(est, pairs[0].assign(system="read badly"), n_draws=2000, rng=rep).iloc[1]
+        borrowed += bool(wrong["ci_low"] <= truths[1] <= wrong["ci_high"])
+    out_rows = [Row("winomt", "corrected Acc", "own labels, Jeffreys draws", f"{name}, {n_label} labels", n_items, reps,
+                    "coverage", float(own[i] / reps)) for i, name in enumerate(READERS)]  # fmt: skip
+    out_rows.append(Row("winomt", "corrected Acc", "another system's labels (refused now)", f"read badly, {n_label} labels",
+                        n_items, reps, "coverage", borrowed / reps))  # fmt: skip
+    return out_rows
+
+
+# ---------------------------------------------------------------- the optimal translator's sector B
+
+
+OPTIMAL_REGIMES = {"moderate tails": (0.15, 0.5), "long tails (shares to 5%)": (0.05, 1.0)}
+
+
+def optimal(reps: int, seed: int = 0, interval: str = "studentized", regimes=None) -> list[Row]:
+    """Coverage of sector B (studentized bootstrap) for 150 sampled occupations, moderate and long tails.
+
+    A population of 20,000 occupations (reference shares, employment, a translator that says "she" with
+    probability 0.1 + 0.3 f); the truth is the population's weighted mean B.
+    """
+    import pandas as pd
+
+    from stats_mtbias.estimators.optimal import bias_b, dominance_weights, e_t
+    from stats_mtbias.studies.optimal import sector_b
+
+    rows = []
+    for regime, (f_min, weight_sd) in (regimes or OPTIMAL_REGIMES).items():
+        rng = np.random.default_rng(seed)
+        n_pop = 20_000
+        f = np.clip(rng.beta(2, 2, n_pop), f_min, 1 - f_min)
+        w = rng.lognormal(4, weight_sd, n_pop)
+        she = rng.random(n_pop) < 0.1 + 0.3 * f
+        b = bias_b(f, e_t(f, she * 1.0, (~she) * 1.0))
+        women, men = dominance_weights(f, w)
+        truth = {"female": np.sum(women * b) / np.sum(women), "male": np.sum(men * b) / np.sum(men)}
+        hits = {"female": 0, "male": 0}
+        for r in range(reps):
+            idx = rng.choice(n_pop, 150)
+            table = pd.DataFrame(
+                {"system": "s", "language": "l", "sector": "S", "female_share": f[idx], "weight": w[idx], "b": b[idx],
+                 "n_female": she[idx] * 1.0, "n_male": (~she[idx]) * 1.0, "n_other": 0.0}
+            )  # fmt: skip
+            out = sector_b(table, n_boot=1000, rng=r, interval=interval).set_index("dominated")
+            for d in hits:
+                hits[d] += out.loc[d, "ci_low"] <= truth[d] <= out.loc[d, "ci_high"]
+        rows += [Row("optimal", f"sector B, {d}-dominated", f"{interval} bootstrap", regime, 150, reps, "coverage",
+                     hits[d] / reps) for d in hits]  # fmt: skip
+    return rows

@@ -1,0 +1,77 @@
+"""Coverage of every interval and size of every test near 0 and 1, on small sets and at the shipped sizes.
+
+The scenarios live in ``_cases`` (``benchmarks/coverage.py`` prints them all). The
+fast tier runs a few hundred data sets per regime and allows three Monte-Carlo
+standard errors around the target; the slow tier runs enough that two standard
+errors are at most 0.01 (2,000 data sets for the cheap analytic intervals, 1,000
+for the bootstrapped ones) and allows two.
+
+Targets: 95% coverage in [0.935, 0.965]; where the data hold ten or fewer minority
+outputs the interval is discrete and may be conservative (≥ 0.935); size ≤ 0.06.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from stats_mtbias.uncertainty.analytic import clopper_pearson_interval, p_s_interval
+
+from . import _cases
+
+
+def _check(rows, slack):
+    bad = [f"{r.quantity} [{r.method}] {r.regime}: {r.kind} {r.value:.3f}" for r in rows if not r.ok(slack)]
+    assert not bad, "\n".join(bad)
+
+
+def test_tgbi_set_intervals_fast():
+    _check(_cases.tgbi_sets(600, seed=2), slack=3)
+
+
+def test_prates_rates_and_sign_test_fast():
+    _check(_cases.prates(600, seed=3), slack=3)
+
+
+def test_no_tgbi_interval_is_a_point_and_discrete_ones_are_no_wider_than_clopper_pearson():
+    """A set translated 'he' every time (P_S = 0) still has an interval; near 0 it is about Clopper–Pearson's width."""
+    rng = np.random.default_rng(4)
+    for p, n in (((0.0, 1.0, 0.0), 496), ((0.002, 0.993, 0.005), 496), ((0.01, 0.985, 0.005), 100)):
+        data = _cases.sentences(p, n, 1, 2000, rng)
+        ci = p_s_interval(data)
+        assert np.all(ci.high > ci.low), p
+        # g's interval against the exact interval of the minority outputs (g ≈ their share near 0).
+        g_width = ci.high**2 - ci.low**2
+        minority = data[..., [0, 2]].sum(axis=(0, -1))
+        exact = clopper_pearson_interval(minority, n)
+        assert np.mean(g_width) <= 1.05 * np.mean(exact.high - exact.low), p
+
+
+@pytest.mark.slow
+def test_tgbi_set_intervals():
+    _check(_cases.tgbi_sets(2000), slack=2)
+
+
+@pytest.mark.slow
+def test_tgbi_worlds_like_the_shipped_data(data_dir):
+    """Every set and the index of the three shipped systems, 1,059, 318 and 106 lexicon items; paired tests' size."""
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.studies import tgbi
+
+    judgements, _ = tgbi.load_judgements(store=open_store(data_dir))
+    counts, systems, strata = tgbi.design_arrays(judgements)
+    rows = _cases.tgbi_world(counts, systems, strata, 1000, bootstrap=False)
+    # A set of a dozen items (the positive set at 10%: 12 items) is below the t-test's reach: test="permutation".
+    small = [r for r in rows if r.kind == "size" and r.n < 200 and r.quantity in ("paired P_S positive", "paired P_S negative")]
+    _check([r for r in rows if r not in small], slack=2)
+    assert all(r.value <= 0.08 for r in small)
+
+
+@pytest.mark.slow
+def test_winomt_intervals_and_tests():
+    _check(_cases.winomt(1000), slack=2)
+
+
+@pytest.mark.slow
+def test_prates_rates_and_sign_test():
+    _check(_cases.prates(2000), slack=2)

@@ -416,10 +416,13 @@ def winomt_section(settings: Settings) -> Section:
         "for French); unreadable or ambiguous entities are unknown, never guessed.",
         "Acc = percent of items whose entity gender matches the gold gender (unknown counts as wrong); ΔG = F1(male) − "
         "F1(female); ΔS = Acc(pro) − Acc(anti), all in percent. "
-        f"{_pct(s.level)} intervals: bootstrap over items stratified by stereotype × gold gender (both fixed by design), "
-        f"{s.n_boot:,} "
-        f"resamples, seed {s.seed}, percentile. Comparisons of two systems on one language: McNemar's exact test on "
-        f"per-item correctness for accuracies, the paired bootstrap for ΔG and ΔS; Holm over all {n_comparisons} rows.",
+        f"{_pct(s.level)} intervals: Wilson (accuracies; exact Poisson ends where ten or fewer items are wrong), "
+        "Newcombe's hybrid score (ΔS), and for F1 and ΔG the bootstrap over items stratified by stereotype × gold "
+        f"gender (both fixed by design), {s.n_boot:,} resamples, seed {s.seed}, percentile (where a gender's F1 "
+        "rests on ten or fewer errors: Wilson for F1 and MOVER for ΔG). Comparisons of two systems on one language: "
+        "McNemar's exact test on "
+        f"per-item correctness for accuracies, approximate randomisation (each item's two readings swapped at random) for "
+        f"F1, ΔG and ΔS, intervals from the paired bootstrap; Holm over all {n_comparisons} rows.",
         "The automatic reading is checked against native speakers' labels of 100-translation samples: agreement with "
         "a Wilson interval and Cohen's κ. A conflict is a translation whose entity reads as one gender and whose "
         "translated pronoun as the other (“den Arzt … bat sie”): the Russian, Ukrainian and Spanish "

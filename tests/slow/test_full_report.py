@@ -107,8 +107,10 @@ def test_tables_equal_the_api_before_rounding(built, data_dir):
 
     out = built[0]
     t = tgbi.run(data_dir=data_dir, n_boot=N_BOOT, rng=SEED, compare=True)
-    _same(_csv(out, "tgbi", "estimates_bootstrap"), t.estimates.astype({"system": str}))
+    _same(_csv(out, "tgbi", "estimates"), t.estimates.astype({"system": str}))
     _same(_csv(out, "tgbi", "comparisons"), t.comparisons.astype({"system_a": str, "system_b": str}))
+    boot = tgbi.run(data_dir=data_dir, n_boot=N_BOOT, rng=SEED, compare=True, ci="bootstrap")
+    _same(_csv(out, "tgbi", "estimates_bootstrap"), boot.estimates.astype({"system": str}))
     p = prates.run(data_dir=data_dir, by="language,category", rng=SEED)
     _same(_csv(out, "prates", "tests"), p.tests)
     _same(_csv(out, "prates", "rates"), p.rates[p.rates["category"] == "all"])
@@ -210,3 +212,15 @@ def test_html_renders_in_headless_chromium(built, tmp_path):
     # A rendered page, not a blank or error page: dark text and the blue headings on white.
     assert image.std() > 0.05
     assert (image[..., :3].mean(axis=2) < 0.3).mean() > 0.005
+
+
+def test_tgbi_model_predictive_check_is_reported(built):
+    out = built[0]
+    ppc = _csv(out, "models", "tgbi_predictive_check")
+    assert len(ppc) == 21 and set(ppc["subset"]) == {"informal", "formal", "impolite", "polite", "negative", "positive",
+                                                      "occupation"}  # fmt: skip
+    assert ((ppc["pred_low"] <= ppc["predicted"]) & (ppc["predicted"] <= ppc["pred_high"])).all()
+    # The fit's observed P_S are the study's (same outputs, both counted as neutral).
+    tgbi_est = _csv(out, "tgbi", "estimates").set_index(["system", "subset"])["p_s"]
+    observed = ppc.set_index(["system", "subset"])["observed"]
+    assert np.allclose(observed, tgbi_est.loc[observed.index])

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def result(data_dir):
     with pytest.warns(UserWarning, match="total_papago_imp.txt: 400 lines"):
-        return tgbi.run(data_dir=data_dir, n_boot=2000, rng=0, compare=True)
+        return tgbi.run(data_dir=data_dir, n_boot=2000, rng=0, compare=True, ci="bootstrap")
 
 
 def _recount(path):
@@ -59,6 +59,9 @@ def test_comparisons_consistent_and_holm(result):
     excludes = (comp.ci_low > 0) | (comp.ci_high < 0)
     assert ((comp.p_value <= 0.05 + 1e-9) | ~excludes).all()
     assert (comp.p_adjusted >= comp.p_value).all()
+    # Under the bootstrap the formal sets (one output of 2,118 off "he") keep their score interval, never [0, 0].
+    formal = result.estimates.query("subset == 'formal'")
+    assert (formal["ci_method"] == "score").all() and (formal["ci_high"] > formal["ci_low"]).all()
 
 
 def test_authors_rules_reproduce_their_convention(data_dir):
@@ -78,7 +81,7 @@ def test_analytic_and_bootstrap_agree_on_full_data(data_dir, result):
     assert np.median(ratio) == pytest.approx(1.0, abs=0.15)
 
 
-def test_analytic_comparisons_use_the_delta_method_p_values(data_dir):
+def test_analytic_comparisons_use_the_g_scale_p_values(data_dir):
     from stats_mtbias.tables import count_cube
     from stats_mtbias.uncertainty.analytic import paired_difference_analytic
 
@@ -86,5 +89,8 @@ def test_analytic_comparisons_use_the_delta_method_p_values(data_dir):
     cube = count_cube(res.judgements, ("lexicon_item", "system", "subset"))
     _, p_sets = paired_difference_analytic(cube.counts[:, 0], cube.counts[:, 1])
     assert res.comparisons.p_value.to_numpy()[:7] == pytest.approx(p_sets)
-    assert "delta method (normal) p-values" in res.provenance.method
+    assert "t-test of g (sets), MOVER (index) p-values" in res.provenance.method
     assert res.provenance.n_boot is None
+    # The default is the analytic form; every row names its interval.
+    assert res.estimates.equals(tgbi.run(["google", "kakao"], data_dir=data_dir, compare=True).estimates)
+    assert set(res.estimates["ci_method"]) == {"score", "MOVER"}

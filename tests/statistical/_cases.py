@@ -21,7 +21,7 @@ import numpy as np
 from stats_mtbias.estimators.tgbi import p_s
 from stats_mtbias.estimators.winomt import METRICS, item_features, winomt_metrics
 from stats_mtbias.significance.paired import sign_test_pvalue
-from stats_mtbias.studies.winomt import score_bounds
+from stats_mtbias.studies.winomt import paired_pvalues, score_bounds
 from stats_mtbias.uncertainty.analytic import (
     clopper_pearson_interval,
     design_effect,
@@ -30,7 +30,7 @@ from stats_mtbias.uncertainty.analytic import (
     proportion_interval,
     tgbi_index_interval,
 )
-from stats_mtbias.uncertainty.bootstrap import BootstrapResult, bootstrap_pvalue, cluster_bootstrap
+from stats_mtbias.uncertainty.bootstrap import BootstrapResult, cluster_bootstrap
 
 COVERAGE_BAND = (0.935, 0.965)
 SIZE_LIMIT = 0.06
@@ -253,24 +253,22 @@ def winomt(reps: int, sizes=(100, 3888), seed: int = 3, n_boot: int = 1000) -> l
             for r in range(reps):
                 data = _winomt_features(stereo, gold, preds, r)
                 boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata)
-                ci = score_bounds(data, boot.confidence_interval(), 0.95)  # the study's intervals (analyse)
+                ci = score_bounds(data, boot.confidence_interval(), 0.95, boot.replicates)  # the study's (analyse)
                 hits += _cover(ci.low[0, cols], ci.high[0, cols], truth)
                 d = boot.replicates[:, 0, cols] - boot.replicates[:, 1, cols]
                 dci = BootstrapResult(boot.estimate[0, cols] - boot.estimate[1, cols], d, None, 0.95,
                                       "percentile").confidence_interval()  # fmt: skip
                 diff_hits += _cover(dci.low, dci.high, 0.0)
-                right = data[:, :, 1]
-                only_a = int(np.sum((right[:, 0] == 1) & (right[:, 1] == 0)))
-                only_b = int(np.sum((right[:, 0] == 0) & (right[:, 1] == 1)))
-                pv = np.array([sign_test_pvalue(only_a, only_b, "two-sided"), *bootstrap_pvalue(d[:, 1:])])
-                rejected += pv <= ALPHA
+                pv, _ = paired_pvalues(data[:, 0], data[:, 1], n_perm=n_boot, rng=rng)  # the study's tests
+                rejected += pv[cols] <= ALPHA
             for j, metric in enumerate(wanted):
-                method = "bootstrap percentile" if metric == "delta_g" else "score (Wilson / Newcombe)"
+                method = ("bootstrap; score/MOVER if <= 10 errors" if metric == "delta_g"
+                          else "score (Wilson / Newcombe)")  # fmt: skip
                 rows.append(Row("winomt", metric, method, f"{regime}, {n} items", n, reps, "coverage",
                                 float(hits[j] / reps), "discrete" if n <= 100 else "band"))  # fmt: skip
                 rows.append(Row("winomt", f"paired {metric}", "bootstrap percentile", f"null, {regime}, {n} items", n,
                                 reps, "coverage", float(diff_hits[j] / reps), "discrete" if n <= 100 else "band"))  # fmt: skip
-                test = "McNemar exact" if metric == "acc" else "paired bootstrap"
+                test = "McNemar exact" if metric == "acc" else "approximate randomisation"
                 rows.append(Row("winomt", f"paired {metric}", test, f"null, {regime}, {n} items", n, reps, "size",
                                 float(rejected[j] / reps)))  # fmt: skip
     return rows

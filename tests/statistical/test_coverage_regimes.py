@@ -75,3 +75,19 @@ def test_winomt_intervals_and_tests():
 @pytest.mark.slow
 def test_prates_rates_and_sign_test():
     _check(_cases.prates(2000), slack=2)
+
+
+@pytest.mark.slow
+def test_corrected_accuracy_with_each_systems_own_labels():
+    *own, borrowed = _cases.corrected_accuracy(1000)
+    _check(own, slack=2)
+    assert borrowed.value < 0.2  # another system's labels: what is now refused
+
+
+@pytest.mark.slow
+def test_optimal_sector_b():
+    rows = _cases.optimal(1000)
+    moderate = [r for r in rows if r.regime == "moderate tails"]
+    _check(moderate, slack=2)
+    # Shares down to 5% give B a long right tail: the studentized interval keeps >= 0.90 there (percentile: 0.80).
+    assert all(r.value >= 0.90 for r in rows if r.regime != "moderate tails")

@@ -171,7 +171,14 @@ def test_design_effect_and_clustered_intervals():
     x = np.array([6, 0, 6, 0, 0, 6])
     k = 6
     assert design_effect(x, np.full(6, 6)) == pytest.approx(6 * k / (k - 1))
-    assert design_effect([0, 0, 0], [6, 6, 6]) == 1.0
+    # No (or ten or fewer effective) successes: the robust variance rests on a handful of clusters, so the
+    # design effect is at least the mean cluster size (the worst case: a cluster's outputs count as one).
+    assert design_effect([0, 0, 0], [6, 6, 6]) == 6.0
+    scattered = np.zeros(100)
+    scattered[[3, 50]] = 1  # 2 successes in 600 outputs, each in its own cluster: robust deff ~ 1
+    assert design_effect(scattered, np.full(100, 6)) == 6.0
+    many = np.tile([1, 0, 0], 100)  # 100 successes in 600 outputs: enough to estimate the variance
+    assert design_effect(many, np.full(300, 2)) < 2.0
     base = proportion_interval(30, 100)
     low, high = proportion_confint(30, 100, method="wilson")
     assert float(base.low) == pytest.approx(low) and float(base.high) == pytest.approx(high)

@@ -210,13 +210,14 @@ def _g_estimates(x: np.ndarray):
     return g, influence, n_clusters, n
 
 
-def g_score_interval(x: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, ConfidenceInterval]:
+def g_score_interval(x: np.ndarray, level: float = 0.95, *, worst_case: bool = True) -> tuple[np.ndarray, ConfidenceInterval]:
     """Score (modified Wilson) interval for g = p_w p_m + p_n on its effective sample size.
 
     g is treated as a proportion observed ``g · n_eff`` times in ``n_eff`` trials,
     ``n_eff = g (1 − g) / V`` with ``V = V_mult · deff``: V_mult the multinomial
-    (delta-method) variance of g and deff ≥ 1 the design effect of sentences
-    clustered in lexicon items (cluster-robust over multinomial variance). Where g is 0 or 1 (V = 0) ``n_eff``
+    (delta-method) variance of g and deff the design effect of sentences
+    clustered in lexicon items (cluster-robust over multinomial variance; with
+    ten or fewer minority outputs at least the mean cluster size). Where g is 0 or 1 (V = 0) ``n_eff``
     is the number of outputs, the binomial size near the boundary (there the
     variance of g is that of a proportion of the minority outputs).
 
@@ -224,24 +225,29 @@ def g_score_interval(x: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, Co
     -------
     (g, ConfidenceInterval for g)
     """
-    g, n_eff = _g_effective(x)
+    g, n_eff = _g_effective(x, worst_case)
     return g, modified_wilson_interval(g * n_eff, n_eff, level)
 
 
-def _g_effective(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """g and its effective sample size ``g (1 - g) / V`` (``n`` where g is 0 or 1)."""
+def _g_effective(x: np.ndarray, worst_case: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """g and its effective sample size ``g (1 - g) / V`` (``n`` where g is 0 or 1).
+
+    `worst_case`: with ten or fewer minority outputs, a design effect of at least the mean cluster size.
+    A set's own interval takes it; inside a MOVER sum or difference the estimated design effect is used
+    (the set's error is one of several there, and the worst case made the index's interval cover 0.98-1.00).
+    """
     g, influence, n_clusters, n = _g_estimates(x)
     totals = x.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         shares = totals / n[..., None]
         multinomial = _multinomial_var(shares, _g_parts(shares)[1], n)
-        # Clustering can only lose information: the design effect is floored at 1, so a few
-        # scattered minority outputs (whose robust variance is noise) do not narrow the interval.
-        deff = np.maximum(np.where(multinomial > 0, _robust_var(influence, n_clusters) / multinomial, 1.0), 1.0)
+        # The design effect as estimated (below 1 where an item's sentences disagree more than chance: Google's
+        # polite set, 0.91); with few minority outputs, where the estimate is noise, the worst case below.
+        deff = np.where(multinomial > 0, _robust_var(influence, n_clusters) / multinomial, 1.0)
         # Few minority outputs: their robust variance rests on a handful of clusters and is mostly too small;
         # take at least the mean cluster size (outputs of a cluster counted as one), as design_effect does.
         worst = n / np.maximum(n_clusters, 1)
-        few = np.minimum(g, 1 - g) * n / deff <= FEW_EVENTS
+        few = (np.minimum(g, 1 - g) * n / deff <= FEW_EVENTS) & worst_case
         deff = np.where(few, np.maximum(deff, worst), deff)
         var = multinomial * deff
         inside = (var > 0) & (g > 0) & (g < 1)
@@ -256,7 +262,7 @@ def minority_count(cluster_counts: np.ndarray, both: str = "neutral") -> np.ndar
     fewer the set is in the regime where bootstrap and normal intervals fail.
     """
     x = tgbi_counts(cluster_counts, both)
-    g, n_eff = _g_effective(x)
+    g, n_eff = _g_effective(x, worst_case=False)
     return np.minimum(g, 1 - g) * n_eff
 
 
@@ -335,7 +341,7 @@ def _correlation(influence: np.ndarray) -> np.ndarray:
 
 def _set_parts(x: np.ndarray, level: float):
     """Per set: P_S, its score interval and the influence on g (the correlation's input)."""
-    g, ci = g_score_interval(x, level)
+    g, ci = g_score_interval(x, level, worst_case=False)
     _, influence, _, _ = _g_estimates(x)
     return np.sqrt(g), np.sqrt(ci.low), np.sqrt(ci.high), np.nan_to_num(influence)
 

@@ -89,5 +89,6 @@ def test_optimal_sector_b():
     rows = _cases.optimal(1000)
     moderate = [r for r in rows if r.regime == "moderate tails"]
     _check(moderate, slack=2)
-    # Shares down to 5% give B a long right tail: the studentized interval keeps >= 0.90 there (percentile: 0.80).
-    assert all(r.value >= 0.90 for r in rows if r.regime != "moderate tails")
+    # Shares down to 5% give B a long right tail: the studentized interval keeps >= 0.85 there (not in the band;
+    # see benchmarks/coverage.py and the percentile interval's figure in test_coverage_optimal).
+    assert all(r.value >= 0.85 for r in rows if r.regime != "moderate tails")

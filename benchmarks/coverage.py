@@ -10,7 +10,8 @@ translator's sector B. Every simulated data set gets a fresh bootstrap.
 Prints one table: the value, its Monte-Carlo standard error and whether it meets
 its target (95% coverage in [0.935, 0.965], or ≥ 0.935 where the data hold ten or
 fewer minority outputs and the interval is discrete; size ≤ 0.06), within two
-Monte-Carlo standard errors.
+Monte-Carlo standard errors. ``reference`` rows show a non-default method beside
+(the TGBI bootstrap's index interval; corrected Acc with another system's labels).
 
     python benchmarks/coverage.py [--reps 2000] [--quick] [--csv out.csv]
 

@@ -5,13 +5,17 @@ TGBI (a set's P_S, the index, paired differences and tests, in synthetic sets an
 in worlds resampled from the shipped outputs), WinoMT (Acc, ΔG, ΔS and their paired
 differences and tests), Prates (female rates, the one-sided sign test), corrected
 Acc (systems of different accuracy, each with its own labels) and the optimal
-translator's sector B. Every simulated data set gets a fresh bootstrap.
+translator's sector B (synthetic populations, and worlds from the shipped
+occupations: occupations resampled, or outputs random). Every simulated data set
+gets a fresh bootstrap.
 
 Prints one table: the value, its Monte-Carlo standard error and whether it meets
 its target (95% coverage in [0.935, 0.965], or ≥ 0.935 where the data hold ten or
 fewer minority outputs and the interval is discrete; size ≤ 0.06), within two
 Monte-Carlo standard errors. ``reference`` rows show a non-default method beside
-(the TGBI bootstrap's index interval; corrected Acc with another system's labels).
+(the TGBI bootstrap's index interval; corrected Acc with another system's labels;
+sector B's bootstrap-t). In the shipped worlds of sector B a row is a language's
+worst sector, with the median over its sectors in the regime.
 
     python benchmarks/coverage.py [--reps 2000] [--quick] [--csv out.csv]
 
@@ -43,6 +47,19 @@ def _tgbi_world(reps: int) -> list:
     return _cases.tgbi_world(counts, systems, strata, reps)
 
 
+def _optimal_worlds(reps: int) -> list:
+    from stats_mtbias.datasets import reference as reference_data
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.studies import optimal
+    from stats_mtbias.studies import prates as prates_study
+
+    store = open_store(None)
+    judgements, _ = prates_study.load_judgements(store=store)
+    table = optimal.occupation_table(judgements, reference_data.bls_reference(store))
+    rows = _cases.optimal_outputs_world(table, reps) + _cases.optimal_world(table, reps)
+    return rows + _cases.optimal_world(table, reps, interval="studentized")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=2000, help="simulated data sets per regime (default 2000)")
@@ -57,7 +74,8 @@ def main(argv=None) -> int:
         "WinoMT": lambda: _cases.winomt(max(200, reps // 2)),
         "Prates": lambda: _cases.prates(reps),
         "corrected Acc": lambda: _cases.corrected_accuracy(max(200, reps // 4)),
-        "optimal B": lambda: _cases.optimal(max(200, reps // 5)),
+        "optimal B": lambda: _cases.optimal(max(200, reps // 2)) + _cases.optimal(max(200, reps // 2), interval="studentized"),
+        "optimal B (shipped worlds)": lambda: _optimal_worlds(max(200, reps // 4)),
     }
     rows = []
     for name, run in scenarios.items():

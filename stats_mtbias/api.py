@@ -71,6 +71,8 @@ def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | Non
     for column, value in defaults.items():
         if column not in out:
             out[column] = value
+    if "ci_method" not in out:  # the interval comes from the p-value's own method (rates, prates, optimal)
+        out["ci_method"] = out["method"]
     for column in ("system_a", "system_b", "language", "subset"):
         out[column] = out[column].astype(str)
     return out[COMPARE_COLUMNS].reset_index(drop=True)
@@ -175,8 +177,9 @@ def tgbi(
                   keys={"system": "system", "subset": "subset"}, defaults={"language": "ko"})  # fmt: skip
     comparisons = None
     if result.comparisons is not None:
+        ci_method = "MOVER of the score intervals on g" if ci == "analytic" else f"paired bootstrap ({interval})"
         comparisons = _compare_frame(result.comparisons.assign(metric="p_s", method=study.p_value_method(ci, test)),
-                                     language="ko")  # fmt: skip
+                                     language="ko", ci_method=ci_method)  # fmt: skip
     return StudyResult(
         "tgbi", pd.concat([table, shares], ignore_index=True), comparisons, provenance,
         frames={"estimates": est, "accounting": result.accounting, "rule_changes": result.rule_changes,
@@ -382,7 +385,7 @@ def optimal(
     data_dir: str | Path | None = None,
     languages: Sequence[str] | None = None,
     neutral: str = "unbiased",
-    interval: str = "studentized",
+    interval: str = "gamma",
     n_boot: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
@@ -401,8 +404,10 @@ def optimal(
         answers ``answer_1 … answer_6``), optional ``weight, category, sector``.
     neutral : {"unbiased", "exclude"}
         Neutral and both-gender outputs count as unbiased, or are left out.
-    interval : {"studentized", "percentile"}
-        Bootstrap interval of category and sector B (bootstrap-t by default: B has a long right tail).
+    interval : {"gamma", "studentized", "percentile"}
+        Interval of category and sector B: Fay and Feuer's gamma interval for a weighted
+        sum of rare events (default; B is 0 for most occupations and large for a few),
+        or the bootstrap-t or percentile interval over occupations.
     n_boot, rng, level, correction
         As in :func:`tgbi`.
 

@@ -133,9 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     optimal.add_argument(
         "--interval",
-        choices=("studentized", "percentile"),
-        default="studentized",
-        help="bootstrap interval of category and sector B (default: bootstrap-t)",
+        choices=("gamma", "studentized", "percentile"),
+        default="gamma",
+        help="interval of category and sector B: Fay-Feuer gamma (default), bootstrap-t or percentile",
     )
     optimal.set_defaults(handler=_run_optimal)
 

@@ -23,6 +23,7 @@ from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 TABLE_COLUMNS = ["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]
 COMPARE_COLUMNS = [
     "system_a", "system_b", "language", "subset", "metric", "diff", "ci_low", "ci_high", "p_value", "p_adjusted", "method",
+    "ci_method",
 ]  # fmt: skip
 
 
@@ -80,7 +81,8 @@ class StudyResult:
         -------
         DataFrame
             ``system_a, system_b, language, subset, metric, diff, ci_low, ci_high,
-            p_value, p_adjusted, method, mde``; ``diff`` is a minus b. ``mde`` is the
+            p_value, p_adjusted, method, ci_method, mde``; ``diff`` is a minus b;
+            ``method`` is the p-value's, ``ci_method`` the interval's. ``mde`` is the
             smallest true difference this evaluation detects with ``power`` at
             two-sided ``alpha``, read off the row's interval
             (:func:`stats_mtbias.planning.mde_from_interval`): a difference that is not

@@ -84,6 +84,18 @@ def bias_b(f, et) -> np.ndarray:
         return np.where(base > 0, (et - base) / np.where(base > 0, base, 1.0), np.nan)
 
 
+def b_potential(f) -> np.ndarray:
+    """The largest B an occupation can have: every output of the minority gender, ``|1 - 2f| / min(f, 1 - f)``.
+
+    >>> float(b_potential(0.05))
+    18.0
+    """
+    f = _share(f)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low = np.minimum(f, 1.0 - f)
+        return np.where(low > 0, np.abs(1.0 - 2.0 * f) / np.where(low > 0, low, 1.0), np.nan)
+
+
 def b_status(f, et) -> np.ndarray:
     """Why B is (not) defined: ``ok``, ``no reference share``, ``E_0 = 0``, ``no usable output``."""
     f = np.asarray(f, dtype=float)

@@ -22,10 +22,12 @@ import numpy as np
 from stats_mtbias.estimators.tgbi import p_s
 from stats_mtbias.estimators.winomt import METRICS, item_features, winomt_metrics
 from stats_mtbias.significance.paired import sign_test_pvalue
-from stats_mtbias.studies.winomt import paired_pvalues, score_bounds
+from stats_mtbias.studies.winomt import paired_bounds, paired_pvalues, score_bounds
 from stats_mtbias.uncertainty.analytic import (
+    FEW_EVENTS,
     clopper_pearson_interval,
     design_effect,
+    minority_count,
     p_s_interval,
     paired_difference_analytic,
     proportion_interval,
@@ -161,7 +163,8 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
         n_items = sum(sizes)
         st = np.repeat(labels, sizes)
         cover = np.zeros((len(systems), 8))
-        outputs = np.zeros((len(systems), 7))
+        few = np.zeros((len(systems), 7))  # data sets whose set holds <= FEW_EVENTS effective minority outputs
+        clusters = np.zeros(7)
         boot_hits = np.zeros(len(systems))
         null = {pair: {"size": np.zeros(8), "cover": np.zeros(8)} for pair in pairs}
         for first in range(0, reps, chunk):
@@ -170,7 +173,8 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
             sets, index = p_s_interval(data), tgbi_index_interval(data)
             cover[:, :7] += _cover(sets.low, sets.high, truth[None, :, :7]).sum(axis=0)
             cover[:, 7] += _cover(index.low, index.high, truth[None, :, 7]).sum(axis=0)
-            outputs += data[..., :3].sum(axis=(0, -1)).sum(axis=0)
+            few += (minority_count(data) <= FEW_EVENTS).sum(axis=0)
+            clusters += (data[..., :3].sum(axis=-1) > 0).any(axis=2).sum(axis=0).sum(axis=0)
             if bootstrap:  # the cluster bootstrap's index interval, beside (ci="bootstrap")
                 for r in range(m):
                     ci = cluster_bootstrap(data[:, r], _statistic, n_boot=n_boot, rng=rng, strata=st).confidence_interval()
@@ -183,10 +187,13 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
                 ci_i, p_i = paired_difference_analytic(both[:, :, 0], both[:, :, 1], index=True)
                 null[a, b]["size"] += np.append((p <= ALPHA).sum(axis=0), np.sum(p_i <= ALPHA))
                 null[a, b]["cover"] += np.append(_cover(ci.low, ci.high, 0.0).sum(axis=0), _cover(ci_i.low, ci_i.high, 0.0).sum())
+        # Discrete: a tenth or more of the data sets hold ten or fewer minority outputs (there a set's interval takes
+        # the worst-case design effect, by design), or the set has twenty or fewer items (clusters) with outputs.
+        small = clusters / reps <= 20
+        discrete_set = (few / reps >= 0.1) | small
         for s, system in enumerate(systems):
             for k, name in enumerate(names):
-                g = truth[s, k] ** 2
-                discrete = k < 7 and outputs[s, k] / reps * min(g, 1 - g) <= 10
+                discrete = k < 7 and discrete_set[s, k]
                 rows.append(Row("tgbi", f"P_S {name}", "score on g" if k < 7 else "MOVER", f"{system}, {n_items} items",
                                 n_items, reps, "coverage", cover[s, k] / reps, "discrete" if discrete else "band"))  # fmt: skip
             if bootstrap:
@@ -197,7 +204,7 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
             for k, name in enumerate(names):
                 rows.append(Row("tgbi", f"paired P_S {name}", "t-test of g" if k < 7 else "MOVER", pair, n_items, reps,
                                 "size", found["size"][k] / reps))  # fmt: skip
-                target = "discrete" if np.all(truth[[a, b], k] < 0.1) else "band"
+                target = "discrete" if k < 7 and (np.all(truth[[a, b], k] < 0.1) or discrete_set[[a, b], k].any()) else "band"
                 rows.append(Row("tgbi", f"paired P_S {name}", "MOVER", pair, n_items, reps, "coverage",
                                 found["cover"][k] / reps, target))  # fmt: skip
     return rows
@@ -206,22 +213,21 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
 # ---------------------------------------------------------------- WinoMT
 
 
-def _winomt_items(n: int, reps: int, rng, acc_pro: float, acc_anti: float, lean: float, shared: float = 0.5,
-                  systems: int = 2):  # fmt: skip
+def _winomt_items(n: int, reps: int, rng, *systems: tuple[float, float, float], shared: float = 0.5):
     """Per item: stereotype, gold and each system's prediction, ``reps`` data sets of ``n`` items.
 
-    Half pro, half anti; gold half male, half female in each. A system is right with probability
-    ``acc_pro``/``acc_anti`` shifted by ``+lean`` for male and ``-lean`` for female gold (``lean`` > 0: a
-    male default, ΔG > 0); wrong readings are the other gender (90%) or unknown. ``shared``: the share of
-    items whose correctness draw the systems share (paired data).
+    Half pro, half anti; gold half male, half female in each. A system ``(acc_pro, acc_anti, lean)`` is right
+    with probability ``acc_pro``/``acc_anti`` shifted by ``+lean`` for male and ``-lean`` for female gold
+    (``lean`` > 0: a male default, ΔG > 0); wrong readings are the other gender (90%) or unknown. ``shared``:
+    the share of items whose correctness draw the systems share (paired data).
     """
     stereo = np.where(np.arange(n) < n // 2, "pro", "anti")
     gold = np.where(np.arange(n) % 2 == 0, "male", "female")
-    base = np.where(stereo == "pro", acc_pro, acc_anti) + np.where(gold == "male", lean, -lean)
     common = rng.random((n, reps))
     use_common = rng.random((n, reps)) < shared
     preds = []
-    for _ in range(systems):
+    for acc_pro, acc_anti, lean in systems:
+        base = np.where(stereo == "pro", acc_pro, acc_anti) + np.where(gold == "male", lean, -lean)
         u = np.where(use_common, common, rng.random((n, reps)))
         right = u < base[:, None]
         wrong = np.where(rng.random((n, reps)) < 0.9, np.where(gold == "male", "female", "male")[:, None], "unknown")
@@ -233,47 +239,61 @@ def _winomt_features(stereo, gold, preds, r):
     return np.stack([item_features(gold, p[:, r], stereo) for p in preds], axis=1)  # (items, systems, F)
 
 
+# Each regime: the first system and, for the paired figures, the second (the same: a null, where the tests' size
+# is measured; or another: the paired interval's coverage of a true difference).
 WINOMT_REGIMES = {
-    "middle (Acc .72, ΔG 10)": (0.85, 0.6, 0.05),
-    "near 1 (Acc .97), ΔG 0": (0.98, 0.96, 0.0),
+    "middle (Acc .72, ΔG 10)": ((0.85, 0.6, 0.05), None),
+    "near 1 (Acc .97), ΔG 0": ((0.98, 0.96, 0.0), None),
+    "near 1, systems differ (Acc .97 vs .93)": ((0.98, 0.96, 0.0), (0.97, 0.9, 0.02)),
 }
 
 
 def winomt(reps: int, sizes=(100, 3888), seed: int = 3, n_boot: int = 1000) -> list[Row]:
-    """Coverage of Acc, ΔG, ΔS bootstrap intervals (strata stereotype x gold) and of paired differences; size of
-    McNemar's exact test (Acc) and of the paired bootstrap test (ΔG, ΔS) between exchangeable systems."""
+    """Coverage of Acc, F1, ΔG, ΔS intervals (the study's: bootstrap with strata stereotype x gold, score bounds)
+    and of their paired differences (the study's ``paired_bounds``); size of McNemar's exact test (Acc) and of
+    approximate randomisation (F1, ΔG, ΔS) between exchangeable systems."""
     rng = np.random.default_rng(seed)
     rows = []
-    wanted = ["acc", "delta_g", "delta_s"]
+    wanted = ["acc", "f1_male", "delta_g", "delta_s"]
     cols = [METRICS.index(m) for m in wanted]
-    for regime, (pro, anti, lean) in WINOMT_REGIMES.items():
-        big = _winomt_items(400_000, 1, rng, pro, anti, lean, systems=1)
-        truth = winomt_metrics(_winomt_features(big[0], big[1], big[2], 0).sum(axis=0))[0, cols]
+    for regime, (first, second) in WINOMT_REGIMES.items():
+        null = second is None
+        big = _winomt_items(400_000, 1, rng, first, second or first)
+        truths = winomt_metrics(_winomt_features(big[0], big[1], big[2], 0).sum(axis=0))[:, cols]
+        truth, diff_truth = truths[0], (0.0 if null else truths[0] - truths[1])
         for n in sizes:
-            stereo, gold, preds = _winomt_items(n, reps, rng, pro, anti, lean)  # two exchangeable systems: a null
+            stereo, gold, preds = _winomt_items(n, reps, rng, first, second or first)
             strata = np.char.add(stereo.astype(str), gold.astype(str))
-            hits, diff_hits, rejected = np.zeros(3), np.zeros(3), np.zeros(3)
+            hits, diff_hits, rejected = np.zeros(len(cols)), np.zeros(len(cols)), np.zeros(len(cols))
             for r in range(reps):
                 data = _winomt_features(stereo, gold, preds, r)
                 boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata)
                 ci = score_bounds(data, boot.confidence_interval(), 0.95, boot.replicates)  # the study's (analyse)
                 hits += _cover(ci.low[0, cols], ci.high[0, cols], truth)
-                d = boot.replicates[:, 0, cols] - boot.replicates[:, 1, cols]
-                dci = BootstrapResult(boot.estimate[0, cols] - boot.estimate[1, cols], d, None, 0.95,
-                                      "percentile").confidence_interval()  # fmt: skip
-                diff_hits += _cover(dci.low, dci.high, 0.0)
-                pv, _ = paired_pvalues(data[:, 0], data[:, 1], n_perm=n_boot, rng=rng)  # the study's tests
-                rejected += pv[cols] <= ALPHA
+                d = boot.replicates[:, 0] - boot.replicates[:, 1]
+                dci = BootstrapResult(boot.estimate[0] - boot.estimate[1], d, None, 0.95, "percentile").confidence_interval()
+                dci, _ = paired_bounds(data[:, 0], data[:, 1], dci, 0.95)
+                diff_hits += _cover(dci.low[cols], dci.high[cols], diff_truth)
+                if null:
+                    pv, _ = paired_pvalues(data[:, 0], data[:, 1], n_perm=n_boot, rng=rng)  # the study's tests
+                    rejected += pv[cols] <= ALPHA
+            # On 100 items the intervals rest on a few errors or discordant items: conservative by design.
+            discrete = "discrete" if n <= 100 else "band"
             for j, metric in enumerate(wanted):
-                method = ("bootstrap; score/MOVER if <= 10 errors" if metric == "delta_g"
-                          else "score (Wilson / Newcombe)")  # fmt: skip
-                rows.append(Row("winomt", metric, method, f"{regime}, {n} items", n, reps, "coverage",
-                                float(hits[j] / reps), "discrete" if n <= 100 else "band"))  # fmt: skip
-                rows.append(Row("winomt", f"paired {metric}", "bootstrap percentile", f"null, {regime}, {n} items", n,
-                                reps, "coverage", float(diff_hits[j] / reps), "discrete" if n <= 100 else "band"))  # fmt: skip
-                test = "McNemar exact" if metric == "acc" else "approximate randomisation"
-                rows.append(Row("winomt", f"paired {metric}", test, f"null, {regime}, {n} items", n, reps, "size",
-                                float(rejected[j] / reps)))  # fmt: skip
+                if null:
+                    method = {"acc": "Wilson, Poisson ends", "delta_s": "Newcombe (Wilson limits)"}.get(
+                        metric, "bootstrap; score/MOVER if <= 10 errors")
+                    rows.append(Row("winomt", metric, method, f"{regime}, {n} items", n, reps, "coverage",
+                                    float(hits[j] / reps), "discrete" if n <= 100 else "band"))  # fmt: skip
+                method = {"acc": "Newcombe paired", "delta_s": "MOVER of paired Newcombe"}.get(
+                    metric, "bootstrap; jackknife t if <= 40 discordant")
+                label = f"null, {regime}" if null else regime
+                rows.append(Row("winomt", f"paired {metric}", method, f"{label}, {n} items", n, reps, "coverage",
+                                float(diff_hits[j] / reps), discrete))  # fmt: skip
+                if null:
+                    test = "McNemar exact" if metric == "acc" else "approximate randomisation"
+                    rows.append(Row("winomt", f"paired {metric}", test, f"null, {regime}, {n} items", n, reps, "size",
+                                    float(rejected[j] / reps)))  # fmt: skip
     return rows
 
 
@@ -368,10 +388,14 @@ def corrected_accuracy(reps: int, seed: int = 11, n_items: int = 3888, n_label: 
 
 
 OPTIMAL_REGIMES = {"moderate tails": (0.15, 0.5), "long tails (shares to 5%)": (0.05, 1.0)}
+# B is 0 for most occupations and large for a few: the gamma interval of a weighted sum of rare events is Garwood's
+# exact Poisson interval when the weights are equal, and conservative by construction (the "discrete" target).
+_OPTIMAL_TARGET = {"gamma": "discrete", "studentized": "reference", "percentile": "reference"}
+_OPTIMAL_METHOD = {"gamma": "Fay-Feuer gamma", "studentized": "studentized bootstrap", "percentile": "percentile bootstrap"}
 
 
-def optimal(reps: int, seed: int = 0, interval: str = "studentized", regimes=None) -> list[Row]:
-    """Coverage of sector B (studentized bootstrap) for 150 sampled occupations, moderate and long tails.
+def optimal(reps: int, seed: int = 0, interval: str = "gamma", regimes=None) -> list[Row]:
+    """Coverage of sector B for 150 sampled occupations, moderate and long tails.
 
     A population of 20,000 occupations (reference shares, employment, a translator that says "she" with
     probability 0.1 + 0.3 f); the truth is the population's weighted mean B.
@@ -401,6 +425,85 @@ def optimal(reps: int, seed: int = 0, interval: str = "studentized", regimes=Non
             out = sector_b(table, n_boot=1000, rng=r, interval=interval).set_index("dominated")
             for d in hits:
                 hits[d] += out.loc[d, "ci_low"] <= truth[d] <= out.loc[d, "ci_high"]
-        rows += [Row("optimal", f"sector B, {d}-dominated", f"{interval} bootstrap", regime, 150, reps, "coverage",
-                     hits[d] / reps) for d in hits]  # fmt: skip
+        rows += [Row("optimal", f"sector B, {d}-dominated", _OPTIMAL_METHOD[interval], regime, 150, reps, "coverage",
+                     hits[d] / reps, _OPTIMAL_TARGET[interval]) for d in hits]  # fmt: skip
+    return rows
+
+
+def optimal_world(table, reps: int, seed: int = 0, interval: str = "gamma", n_boot: int = 1000) -> list[Row]:
+    """Coverage of sector B in worlds resampled from the shipped occupations (each language's sectors, as they are).
+
+    ``table`` is the study's occupation table (:func:`stats_mtbias.studies.optimal.occupation_table`); an evaluation
+    draws each (language, sector, dominance) group's occupations with replacement, as many as it has, so the truth
+    is the shipped sector B. One row per language: the smallest coverage over its sectors (and the median beside),
+    each over the draws that leave the group an estimate.
+    """
+    import pandas as pd
+
+    from stats_mtbias.studies.optimal import sector_b
+
+    rng = np.random.default_rng(seed)
+    keys = ["language", "sector", "dominated"]
+    truth = sector_b(table, n_boot=10, rng=0).set_index(keys)["b"]
+    codes = table.groupby(keys, sort=False).ngroup().to_numpy()
+    members = [np.flatnonzero(codes == c) for c in range(codes.max() + 1)]
+    hits, seen = pd.Series(0.0, index=truth.index), pd.Series(0.0, index=truth.index)
+    for _ in range(reps):
+        idx = np.concatenate([rng.choice(m, len(m)) for m in members])
+        out = sector_b(table.iloc[idx].reset_index(drop=True), n_boot=n_boot, rng=rng, interval=interval).set_index(keys)
+        out = out[np.isfinite(out["b"])]  # a draw without a usable occupation in the group has no estimate to cover
+        t = truth.reindex(out.index)
+        hits = hits.add(((out["ci_low"] <= t) & (t <= out["ci_high"])).astype(float), fill_value=0.0)
+        seen = seen.add(pd.Series(1.0, index=out.index), fill_value=0.0)
+    coverage = (hits / seen)[seen >= reps / 2]
+    rows = []
+    for language, cov in coverage.groupby(level="language"):
+        worst = cov.idxmin()
+        rows.append(Row("optimal", "sector B (worst sector)", _OPTIMAL_METHOD[interval],
+                        f"{language}: {worst[1]}, {worst[2]}-dominated (median over {len(cov)}: {cov.median():.3f})",
+                        len(table[table["language"] == language]), reps, "coverage", float(cov.min()),
+                        _OPTIMAL_TARGET[interval]))  # fmt: skip
+    return rows
+
+
+def optimal_outputs_world(table, reps: int, seed: int = 0, interval: str = "gamma") -> list[Row]:
+    """Coverage of sector B with the shipped occupations fixed and the translator's outputs random.
+
+    The other model of the study (occupations are the BLS list, not a sample): each occupation is said "she"
+    with the probability its language shows at similar shares (Jeffreys-smoothed rate per decile of f), and
+    the truth is the expected sector B. One row per language: the smallest coverage over its sectors.
+    """
+    import pandas as pd
+
+    from stats_mtbias.estimators.optimal import bias_b, e_t
+    from stats_mtbias.studies.optimal import sector_b
+
+    rng = np.random.default_rng(seed)
+    keys = ["language", "sector", "dominated"]
+    table = table[np.isfinite(table["b"])].reset_index(drop=True)
+    f = table["female_share"].to_numpy(float)
+    decided = (table["n_female"] + table["n_male"]).to_numpy(float)
+    said_she = np.where(decided > 0, table["n_female"].to_numpy(float) / np.maximum(decided, 1), np.nan)
+    decile = np.minimum((f * 10).astype(int), 9)
+    frame = pd.DataFrame({"language": table["language"], "decile": decile, "she": said_she})
+    rate = frame.groupby(["language", "decile"])["she"].transform(lambda s: (s.sum() + 0.5) / (s.count() + 1.0))
+    p_she = rate.to_numpy(float)
+    ones, zeros = np.ones(len(f)), np.zeros(len(f))
+    b_she, b_he = bias_b(f, e_t(f, ones, zeros)), bias_b(f, e_t(f, zeros, ones))
+    truth = sector_b(table.assign(b=p_she * b_she + (1 - p_she) * b_he), n_boot=10, rng=0).set_index(keys)["b"]
+    hits = pd.Series(0.0, index=truth.index)
+    for _ in range(reps):
+        she = rng.random(len(f)) < p_she
+        sim = table.assign(n_female=she * 1.0, n_male=(~she) * 1.0, n_other=0.0, b=np.where(she, b_she, b_he))
+        out = sector_b(sim, n_boot=1000, rng=rng, interval=interval).set_index(keys)
+        t = truth.reindex(out.index)
+        hits = hits.add(((out["ci_low"] <= t) & (t <= out["ci_high"])).astype(float), fill_value=0.0)
+    coverage = hits / reps
+    rows = []
+    for language, cov in coverage.groupby(level="language"):
+        worst = cov.idxmin()
+        rows.append(Row("optimal", "sector B, outputs random (worst sector)", _OPTIMAL_METHOD[interval],
+                        f"{language}: {worst[1]}, {worst[2]}-dominated (median over {len(cov)}: {cov.median():.3f})",
+                        len(table[table["language"] == language]), reps, "coverage", float(cov.min()),
+                        _OPTIMAL_TARGET[interval]))  # fmt: skip
     return rows

@@ -1,4 +1,4 @@
-"""Coverage of the sector-B bootstrap intervals, by simulation.
+"""Coverage of the sector-B intervals (gamma, bootstrap-t, percentile), by simulation.
 
 A population of 20,000 occupations (reference shares, employment, a translator
 that says "she" with probability 0.1 + 0.3 f); each replicate samples 150
@@ -23,6 +23,13 @@ def _coverage(f_min, weight_sd, interval, reps=300, seed=0):
 def test_studentized_intervals_cover_with_moderate_tails():
     cover = _coverage(0.15, 0.5, "studentized")
     assert cover["female"] >= 0.92 and cover["male"] >= 0.92
+
+
+@pytest.mark.parametrize("tails", [(0.15, 0.5), (0.05, 1.0)])
+def test_gamma_intervals_cover_with_moderate_and_long_tails(tails):
+    # The default: conservative by construction (a weighted sum of rare events), where the bootstrap-t falls to 0.87.
+    cover = _coverage(*tails, "gamma")
+    assert cover["female"] >= 0.95 and cover["male"] >= 0.95
 
 
 def test_studentized_beats_percentile_with_long_tails():

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from stats_mtbias.cli import main
 from stats_mtbias.datasets.reference import read_reference, sector_map
@@ -92,6 +93,14 @@ def test_sector_b_and_headline_by_hand(files):
     # Male-dominated: welder (f .3, said "she"), weight = men = 140; dancer (f .5) is in neither.
     assert sec.loc[("C", "male"), "b"] == pytest.approx(40 / 30) and sec.loc[("C", "male"), "n"] == 1
     assert all(sec["ci_low"] <= sec["b"] + 1e-12) and all(sec["b"] <= sec["ci_high"] + 1e-12)
+    # The gamma interval of B's sector B by hand: one event s = B(teller) w / sum w, v = s², and the largest
+    # further event the clerk (f .58, weight 29) could add, B_max = |1 - 2f| / min(f, 1 - f) = 16/42.
+    s = (16 / 42) * 17.4 / 46.4
+    largest = (16 / 42) * 29 / 46.4
+    low = stats.gamma.ppf(0.025, s**2 / s**2, scale=s**2 / s)
+    mean, var = s + largest, s**2 + largest**2
+    high = stats.gamma.ppf(0.975, mean**2 / var, scale=var / mean)
+    assert (sec.loc[("B", "female"), "ci_low"], sec.loc[("B", "female"), "ci_high"]) == pytest.approx((low, high))
     head = result.headline.iloc[0]
     # He/she outputs at f != .5 with a share: surgeon he (minority), clerk she, teller he (minority), welder she (minority).
     assert head["n"] == 4
@@ -199,3 +208,17 @@ def test_sector_map_covers_every_bls_category():
     sectors = sector_map()
     assert len(sectors) == 22 and len(set(sectors.values())) == 7
     assert sectors["Healthcare support occupations"] == "Healthcare"
+
+
+def test_gamma_interval_is_garwoods_with_equal_weights_and_never_a_point():
+    x = np.arange(0, 30, dtype=float)
+    low, high = optimal.gamma_bounds(x, x, np.ones_like(x), 0.95)
+    assert low == pytest.approx(np.where(x > 0, stats.chi2.ppf(0.025, 2 * np.maximum(x, 1)) / 2, 0.0))
+    assert high == pytest.approx(stats.chi2.ppf(0.975, 2 * x + 2) / 2)
+    # No event yet: [0, 3.69 x the largest possible event], never a point; no possible event at all: [0, 0].
+    low, high = optimal.gamma_bounds(np.array([0.0, 0.0]), np.array([0.0, 0.0]), np.array([0.5, 0.0]), 0.95)
+    assert low.tolist() == [0.0, 0.0] and high == pytest.approx([0.5 * -np.log(0.025), 0.0])
+    # Unequal weights: wider than the Poisson interval of the same total (the conservative side).
+    w = np.array([0.1, 0.1, 2.0])
+    low, high = optimal.gamma_bounds(w.sum(), np.sum(w**2), 2.0, 0.95)
+    assert low < w.sum() < high and high - low > stats.chi2.ppf(0.975, 2 * 3 + 2) / 2 - stats.chi2.ppf(0.025, 6) / 2

@@ -133,3 +133,57 @@ def test_labels_are_attributed_to_the_system_that_produced_them(data_dir):
     # Below 90% no system accounts for the file: nothing is attributed.
     half = pd.concat([g_rows.iloc[:5], aws[ok].iloc[10:15]])[["item", "translation"]].assign(language="es", file="f")
     assert set(attribute_pairs(store, items, half)["system"]) == {""}
+
+
+def _loo_by_loop(a, b):
+    """The jackknife of a metric difference by an explicit loop (independent of the vectorised code)."""
+    n = len(a)
+    values = np.array([winomt_metrics(np.delete(a, i, 0).sum(0)) - winomt_metrics(np.delete(b, i, 0).sum(0))
+                       for i in range(n)])  # fmt: skip
+    return np.sqrt((n - 1) / n * ((values - values.mean(0)) ** 2).sum(0))
+
+
+def test_paired_bounds_by_hand():
+    from scipy import stats
+
+    from stats_mtbias.significance.effect_sizes import paired_difference_in_proportions
+    from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
+
+    a = item_features(GOLD, PRED, STEREO)
+    b = item_features(GOLD, ["male"] * 6, STEREO)
+    wide = ConfidenceInterval(np.full(len(METRICS), -99.0), np.full(len(METRICS), 99.0))
+    ci, methods = winomt.paired_bounds(a, b, wide, 0.95)
+    assert methods[METRICS.index("delta_g")] == "jackknife t (4 discordant)" and methods[0] == "Newcombe paired"
+    # Acc: correct a = 1 0 1 0 1 1, b = 1 1 0 0 0 1 -> both 2, a only 2, b only 1, neither 1; Newcombe's interval.
+    acc = paired_difference_in_proportions(2, 2, 1, 1, level=0.95)
+    assert (ci.low[0], ci.high[0]) == pytest.approx((100 * acc.low, 100 * acc.high))
+    # F1 and ΔG: 4 discordant items (1 to 4; item 3 is wrong in both, unread vs 'male'): jackknife t, 3 degrees of freedom.
+    diff = winomt_metrics(a.sum(0)) - winomt_metrics(b.sum(0))
+    se = _loo_by_loop(a, b)
+    k = METRICS.index("delta_g")
+    t = stats.t.ppf(0.975, 3)
+    assert (ci.low[k], ci.high[k]) == pytest.approx((diff[k] - t * se[k], diff[k] + t * se[k]))
+    # ΔS: MOVER of the pro (items 0, 2) and anti (items 1, 3) paired differences, independent.
+    pro = paired_difference_in_proportions(1, 1, 0, 0, level=0.95)
+    anti = paired_difference_in_proportions(0, 0, 1, 1, level=0.95)
+    ds = 100 * (pro.estimate - anti.estimate)
+    low = ds - 100 * np.hypot(pro.estimate - pro.low, anti.high - anti.estimate)
+    assert ci.low[METRICS.index("delta_s")] == pytest.approx(low)
+
+
+def test_paired_bounds_are_never_a_point_and_many_discordant_items_keep_the_bootstrap():
+    from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
+
+    a = item_features(GOLD, PRED, STEREO)
+    same, _ = winomt.paired_bounds(a, a.copy(), ConfidenceInterval(np.zeros(7), np.zeros(7)), 0.95)
+    assert np.all(same.low < 0) and np.all(same.high > 0)  # identical readings: still an interval around 0
+    rng = np.random.default_rng(0)
+    gold = rng.choice(["male", "female"], 400)
+    stereo = np.repeat(["pro", "anti"], 200)
+    x = item_features(gold, np.where(rng.random(400) < 0.7, gold, "unknown"), stereo)
+    y = item_features(gold, np.where(rng.random(400) < 0.7, gold, "unknown"), stereo)
+    boot = ConfidenceInterval(np.arange(7.0), np.arange(7.0) + 1)
+    kept, methods = winomt.paired_bounds(x, y, boot, 0.95)
+    assert methods[METRICS.index("f1_male")] == "paired bootstrap (percentile)"
+    for metric in ("f1_male", "f1_female", "delta_g"):  # ~170 discordant items: the bootstrap's bounds stay
+        assert kept.low[METRICS.index(metric)] == METRICS.index(metric)

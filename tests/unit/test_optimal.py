@@ -101,6 +101,7 @@ def test_sector_b_and_headline_by_hand(files):
     mean, var = s + largest, s**2 + largest**2
     high = stats.gamma.ppf(0.975, mean**2 / var, scale=var / mean)
     assert (sec.loc[("B", "female"), "ci_low"], sec.loc[("B", "female"), "ci_high"]) == pytest.approx((low, high))
+    assert sec.loc[("B", "female"), "n_biased"] == 1 and sec.loc[("B", "female"), "top_share"] == 1.0  # the teller alone
     head = result.headline.iloc[0]
     # He/she outputs at f != .5 with a share: surgeon he (minority), clerk she, teller he (minority), welder she (minority).
     assert head["n"] == 4

@@ -6,8 +6,9 @@ standard errors around the target; the slow tier runs enough that two standard
 errors are at most 0.01 (2,000 data sets for the cheap analytic intervals, 1,000
 for the bootstrapped ones) and allows two.
 
-Targets: 95% coverage in [0.935, 0.965]; where the data hold ten or fewer minority
-outputs the interval is discrete and may be conservative (≥ 0.935); size ≤ 0.06.
+Targets: 95% coverage in [0.935, 0.965]; where the data hold a few minority outputs,
+errors or discordant items the interval is discrete and may be conservative (≥ 0.935;
+the rules are in ``_cases``); size ≤ 0.06.
 """
 
 from __future__ import annotations

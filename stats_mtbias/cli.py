@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import warnings
 from pathlib import Path
@@ -47,11 +48,27 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="exit 65 after the output when a data-quality warning or a degenerate result occurs")  # fmt: skip
     parser.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
-    parser.add_argument("--out", help="write the output to this file instead of stdout")
+    parser.add_argument("--out", help="write the output to this file instead of stdout (its provenance: FILE.provenance.json)")
+    _show_options(parser)
+
+
+def _show_options(parser: argparse.ArgumentParser) -> None:
+    """What is printed besides the result: the provenance on request, nothing else with --quiet."""
+    parser.add_argument("--provenance", action="store_true",
+                        help="also print the provenance: under a table, or as one JSON line on stderr with json/csv")  # fmt: skip
+    parser.add_argument("--quiet", action="store_true", help="print the result only: no notes, warnings or progress")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the package's exit code for usage errors (64, EX_USAGE) instead of argparse's 2."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(64, f"{self.prog}: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="stats-mtbias", description="Statistics of gender bias in machine translation.")
+    parser = _Parser(prog="stats-mtbias", description="Statistics of gender bias in machine translation.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     tgbi = sub.add_parser("tgbi", help="TGBI (Cho et al. 2019): P_S per sentence set and the index")
@@ -86,7 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
     _common(prates)
     prates.add_argument("--languages", default="", help="comma-separated languages (default: all twelve)")
     prates.add_argument("--items", choices=("jobs", "adjectives"), default="jobs", help="occupations or adjectives")
-    prates.add_argument("--by", choices=("language", "category", "language,category"), default="language")
+    prates.add_argument(
+        "--by",
+        choices=("language", "category", "language,category"),
+        default="language",
+        metavar="BY",
+        help="rows per language (default), per category, or per language,category",
+    )
     prates.add_argument(
         "--denominator",
         choices=("identified", "all"),
@@ -183,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--level", type=float, default=0.95, help="HDI probability (default 0.95)")
     model.add_argument("--format", choices=("table", "json", "csv"), default="table")
     model.add_argument("--out", help="write the InferenceData to this netCDF file (the table still goes to stdout)")
+    _show_options(model)
     model.set_defaults(handler=_run_model)
 
     power = sub.add_parser(
@@ -206,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
         design.add_argument("--level", type=float, default=0.95, help="confidence level of intervals (default 0.95)")
         design.add_argument("--format", choices=("table", "json", "csv"), default="table")
         design.add_argument("--out", help="write the output to this file instead of stdout")
+        _show_options(design)
         design.add_argument("--curve", metavar="PNG", help="also save the power curve (power against n) to this file")
         if name == "paired":
             design.add_argument("--discordance", type=float, required=True,
@@ -259,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--chains", type=int, default=2, help="MCMC chains (default 2)")
     report.add_argument("--with-prates-rates", action="store_true", help="also fit the Prates rate model (about 3 min)")
     report.add_argument("--no-progress", action="store_true", help="no progress bars")
+    report.add_argument("--quiet", action="store_true", help="no progress or notes on stderr (implies --no-progress)")
     report.add_argument("--screenshot", metavar="PNG", help="also save a headless-Chromium screenshot of report.html")
     report.add_argument(
         "--translations", action="append", default=[], metavar="PATH",
@@ -567,7 +593,7 @@ def _run_report(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     settings = Settings(
         data_dir=args.data_dir, n_boot=args.n_boot, seed=args.seed, level=args.level, draws=args.draws, tune=args.tune,
-        chains=args.chains, prates_rates=args.with_prates_rates, progress=False if args.no_progress else None,
+        chains=args.chains, prates_rates=args.with_prates_rates, progress=False if args.no_progress or args.quiet else None,
     )  # fmt: skip
     report, timing, written = build.run(args.out, studies, settings, formats)
     notes = [f"wrote {len(written)} files into {args.out}/: " + ", ".join(p.name for p in written if p.parent == Path(args.out))]
@@ -662,15 +688,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     strict = getattr(args, "strict", False)
+    quiet, show_provenance = getattr(args, "quiet", False), getattr(args, "provenance", False)
+
+    def say(text: str) -> None:
+        if not quiet:
+            print(text, file=sys.stderr)
+
     try:
         _precheck(args)
         for note in _ignored(args):
-            print(f"warning: {note}", file=sys.stderr)
+            say(f"warning: {note}")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataQualityWarning)
             warnings.simplefilter("always", ConvergenceWarning)
             frame, columns, extra = args.handler(args)
-        text = render(frame, columns, args.format)
+        # A table fits the terminal it is shown on (wrapped into blocks of columns, as pandas does); in a file or
+        # pipe it keeps one line per row unless COLUMNS asks otherwise.
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() or "COLUMNS" in os.environ else None
+        text = render(frame, columns, args.format, width=width)
         if extra.get("single") and args.format == "json":
             from stats_mtbias.report.formatting import to_records
 
@@ -678,12 +713,14 @@ def main(argv: list[str] | None = None) -> int:
         provenance = extra["provenance"]
         quality = [w for w in caught if issubclass(w.category, (DataQualityWarning, ConvergenceWarning))]
         for warning in caught:
-            print(f"warning: {warning.message}", file=sys.stderr)
+            say(f"warning: {warning.message}")
         degenerate = [] if args.command in ("report", "power", "model") else _degenerate(frame, columns)
         for note in degenerate:
-            print(f"warning: {note}", file=sys.stderr)
+            say(f"warning: {note}")
         if args.format == "table":
-            text += "\n\n" + "\n".join(extra["notes"] + [format_provenance(provenance)])
+            below = ([] if quiet else extra["notes"]) + ([format_provenance(provenance)] if show_provenance else [])
+            if below:
+                text += "\n\n" + "\n".join(below)
         if args.out:
             from stats_mtbias._files import write_atomic
 
@@ -693,7 +730,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(text)
             sys.stdout.flush()
-        if args.format != "table":
+        if args.format != "table" and show_provenance:
             print("provenance: " + json.dumps(provenance), file=sys.stderr)
     except MtbiasError as exc:
         print(f"stats-mtbias: error: {exc}", file=sys.stderr)

@@ -51,20 +51,20 @@ def format_cells(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4) -
     return pd.DataFrame({col: [format_value(v, col, digits) for v in shown[col].tolist()] for col in shown.columns})
 
 
-def format_table(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4) -> str:
-    """A fixed-width text table, numbers rounded to `digits` decimals."""
-    return format_cells(frame, columns, digits).to_string(index=False)
+def format_table(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4, width: int | None = None) -> str:
+    """A fixed-width text table, numbers rounded to `digits` decimals; wider than `width`: blocks of columns."""
+    return format_cells(frame, columns, digits).to_string(index=False, line_width=width)
 
 
-def render(frame: pd.DataFrame, columns: Sequence[str], fmt: str, digits: int = 4) -> str:
-    """The frame as ``table``, ``json`` (list of flat records) or ``csv`` (full precision)."""
+def render(frame: pd.DataFrame, columns: Sequence[str], fmt: str, digits: int = 4, width: int | None = None) -> str:
+    """The frame as ``table`` (fitted to `width` characters), ``json`` (list of flat records) or ``csv`` (full precision)."""
     if fmt == "json":
         return json.dumps(to_records(frame, columns), indent=1, ensure_ascii=False)
     if fmt == "csv":
         buffer = io.StringIO()
         frame[list(columns)].to_csv(buffer, index=False, float_format="%.10g")
         return buffer.getvalue().rstrip("\n")
-    return format_table(frame, columns, digits)
+    return format_table(frame, columns, digits, width)
 
 
 def format_provenance(provenance: dict) -> str:

@@ -11,7 +11,7 @@ COMPARE_KEYS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "
 
 
 def run_json(capsys, *args):
-    assert main(list(args)) == 0
+    assert main([*args, "--provenance"]) == 0
     out = capsys.readouterr()
     return json.loads(out.out), out.err
 
@@ -211,3 +211,23 @@ def test_winomt_translations_need_a_known_language(capsys, tmp_path, data_dir):
     # A line that is not a WinoMT sentence is bad data, named by file and line.
     assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "es"]) == 65
     assert "mine.txt, line 1" in capsys.readouterr().err
+
+
+def test_provenance_quiet_width_and_usage_exit(capsys, data_dir, monkeypatch):
+    """The provenance only when asked (or in FILE.provenance.json), --quiet, tables fitted to COLUMNS, exit 64."""
+    args = ["prates", "--data-dir", str(data_dir), "--languages", "Hungarian,Japanese", "--n-boot", "100"]
+    assert main(args) == 0
+    out = capsys.readouterr()
+    assert "provenance" not in out.out and "provenance" not in out.err and "sha256" not in out.out
+    assert main([*args, "--provenance"]) == 0
+    assert "provenance:\n" in capsys.readouterr().out
+    # Quiet: the table alone (the data-quality warning about duplicated names and the notes are not printed).
+    assert main([*args, "--quiet", "--correction", "bh", "--n-boot", "200"]) == 0
+    quiet = capsys.readouterr()
+    assert quiet.err == "" and quiet.out.strip().splitlines()[0].split()[0] == "language"
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main([*args, "--quiet"]) == 0
+    assert max(len(line) for line in capsys.readouterr().out.splitlines()) <= 80
+    with pytest.raises(SystemExit) as exc:
+        main(["prates", "--by", "occupation"])
+    assert exc.value.code == 64 and "invalid choice" in capsys.readouterr().err

@@ -40,8 +40,8 @@ def test_pilot_from_a_users_judgements_with_a_curve(tmp_path, capsys):
     path = tmp_path / "pilot.csv"
     frame.to_csv(path, index=False)
     png = tmp_path / "curve.png"
-    assert main(["power", "pilot", "--study", "rates", "--judgements", str(path), "--systems", "mine,base", "--n",
-                 "600", "--test", "wald", "--n-sim", "200", "--format", "json", "--curve", str(png)]) == 0  # fmt: skip
+    assert main(["power", "pilot", "--study", "rates", "--judgements", str(path), "--systems", "mine,base", "--n", "600",
+                 "--test", "wald", "--n-sim", "200", "--format", "json", "--curve", str(png), "--provenance"]) == 0  # fmt: skip
     out = capsys.readouterr()
     record = json.loads(out.out)
     assert record["question"] == "mde" and 0 < record["difference"] < 0.2

@@ -112,7 +112,7 @@ def test_9_broken_pipe_n_boot_minimum_ignored_flags_and_strict(tmp_path, capsys,
     assert proc.stdout.count("\n") == 1 and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
     with pytest.raises(SystemExit) as exc:
         main(["tgbi", "--n-boot", "1"])
-    assert exc.value.code == 2 and "at least 100 resamples" in capsys.readouterr().err
+    assert exc.value.code == 64 and "at least 100 resamples" in capsys.readouterr().err
     assert main(["tgbi", "--data-dir", str(data_dir), "--systems", "kakao", "--n-boot", "100", "--correction", "bh",
                  "--format", "json"]) == 0  # fmt: skip
     assert "--correction has no effect here: it applies only with --compare" in capsys.readouterr().err

@@ -26,7 +26,7 @@ import numpy as np
 from stats_mtbias.estimators.tgbi import p_s
 from stats_mtbias.estimators.winomt import METRICS, item_features, winomt_metrics
 from stats_mtbias.significance.paired import sign_test_pvalue
-from stats_mtbias.studies.winomt import paired_bounds, paired_pvalues, score_bounds
+from stats_mtbias.studies.winomt import FEW_DISCORDANT, paired_bounds, paired_pvalues, score_bounds
 from stats_mtbias.uncertainty.analytic import (
     FEW_EVENTS,
     clopper_pearson_interval,
@@ -256,7 +256,7 @@ WINOMT_REGIMES = {
 }
 
 
-def winomt(reps: int, sizes=(100, 3888), seed: int = 3, n_boot: int = 1000) -> list[Row]:
+def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000) -> list[Row]:
     """Coverage of Acc, F1, ΔG, ΔS intervals (the study's: bootstrap with strata stereotype x gold, score bounds)
     and of their paired differences (the study's ``paired_bounds``); size of McNemar's exact test (Acc) and of
     approximate randomisation (F1, ΔG, ΔS) between exchangeable systems."""
@@ -273,8 +273,10 @@ def winomt(reps: int, sizes=(100, 3888), seed: int = 3, n_boot: int = 1000) -> l
             stereo, gold, preds = _winomt_items(n, reps, rng, first, second or first)
             strata = np.char.add(stereo.astype(str), gold.astype(str))
             hits, diff_hits, rejected = np.zeros(len(cols)), np.zeros(len(cols)), np.zeros(len(cols))
+            few_discordant = 0
             for r in range(reps):
                 data = _winomt_features(stereo, gold, preds, r)
+                few_discordant += np.sum(np.any(data[:, 0] != data[:, 1], axis=1)) <= FEW_DISCORDANT
                 boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata)
                 ci = score_bounds(data, boot.confidence_interval(), 0.95, boot.replicates)  # the study's (analyse)
                 hits += _cover(ci.low[0, cols], ci.high[0, cols], truth)
@@ -285,14 +287,18 @@ def winomt(reps: int, sizes=(100, 3888), seed: int = 3, n_boot: int = 1000) -> l
                 if null:
                     pv, _ = paired_pvalues(data[:, 0], data[:, 1], n_perm=n_boot, rng=rng)  # the study's tests
                     rejected += pv[cols] <= ALPHA
-            # On 100 items the intervals rest on a few errors or discordant items: conservative by design.
-            discrete = "discrete" if n <= 100 else "band"
+            # Discrete (conservative by design): 100 items; a system's intervals resting on 25 or fewer expected errors
+            # (Wilson's oscillation); paired intervals where a tenth of the data sets have <= FEW_DISCORDANT
+            # discordant items (the jackknife t with few degrees of freedom).
+            errors = n * (1 - (first[0] + first[1]) / 2)
+            single = "discrete" if n <= 100 or errors <= 25 else "band"
+            discrete = "discrete" if n <= 100 or few_discordant >= 0.1 * reps else "band"
             for j, metric in enumerate(wanted):
                 if null:
                     method = {"acc": "Wilson, Poisson ends", "delta_s": "Newcombe (Wilson limits)"}.get(
                         metric, "bootstrap; score/MOVER if <= 10 errors")
                     rows.append(Row("winomt", metric, method, f"{regime}, {n} items", n, reps, "coverage",
-                                    float(hits[j] / reps), "discrete" if n <= 100 else "band"))  # fmt: skip
+                                    float(hits[j] / reps), single))  # fmt: skip
                 method = {"acc": "Newcombe paired", "delta_s": "MOVER of paired Newcombe"}.get(
                     metric, "bootstrap; jackknife t if <= 40 discordant")
                 label = f"null, {regime}" if null else regime

@@ -1,0 +1,23 @@
+"""The wheel ships every subpackage: the packages list of pyproject.toml against the source tree."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+tomllib = pytest.importorskip("tomllib") if sys.version_info >= (3, 11) else pytest.importorskip("tomli")
+
+
+def test_every_subpackage_and_template_folder_is_listed():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    source = ROOT / "stats_mtbias"
+    found = {"stats_mtbias." + ".".join(d.relative_to(source).parts) if d != source else "stats_mtbias"
+             for d in source.rglob("*") if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py"))}  # fmt: skip
+    found.add("stats_mtbias")
+    # Folders of data files (templates) are packages too, or setuptools warns and may leave them out.
+    found |= {"stats_mtbias." + ".".join(d.relative_to(source).parts) for d in source.rglob("templates") if d.is_dir()}
+    assert found - listed == set(), "missing from [tool.setuptools] packages"
+    assert all(name in listed for name in config["package-data"])

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import re
+import sys
+import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -75,17 +77,35 @@ class Settings:
         return self._cache[key]
 
     def iterate(self, items: Iterable, description: str) -> Iterator:
-        """`items` with a progress bar on stderr."""
-        from tqdm.auto import tqdm
-
+        """`items` with a progress bar on a terminal's stderr, or a line per stage with the elapsed time elsewhere
+        (CI logs, ``nohup``), where a bar would be silent; nothing with ``progress=False``."""
         items = list(items)
-        return iter(tqdm(items, desc=description, disable=None if self.progress is None else not self.progress, leave=False))
+        if self.progress is False:
+            return iter(items)
+        if self.progress or sys.stderr.isatty():
+            from tqdm.auto import tqdm
+
+            return iter(tqdm(items, desc=description, leave=False))
+        return _stage_lines(items, description)
 
     def as_dict(self) -> dict:
         return {
             "n_boot": self.n_boot, "seed": self.seed, "level": self.level, "draws": self.draws,
             "tune": self.tune, "chains": self.chains, "prates_rates": self.prates_rates,
         }  # fmt: skip
+
+
+_START = time.perf_counter()
+
+
+def _stage_lines(items: list, description: str) -> Iterator:
+    """A line on stderr as each stage starts and when the last ends, with the seconds since the run began."""
+    started = time.perf_counter()
+    for i, item in enumerate(items, 1):
+        print(f"[{time.perf_counter() - _START:7.1f} s] {description}: {item} ({i}/{len(items)})", file=sys.stderr, flush=True)
+        yield item
+    print(f"[{time.perf_counter() - _START:7.1f} s] {description}: done in {time.perf_counter() - started:.1f} s",
+          file=sys.stderr, flush=True)  # fmt: skip
 
 
 @contextlib.contextmanager

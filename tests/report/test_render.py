@@ -143,3 +143,13 @@ def test_a_bad_format_is_refused_before_any_study_runs(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "build_report", no_study)
     with pytest.raises(UsageError, match="`format` must be one of"):
         build.run(tmp_path, formats=["html", "pdf"])
+
+
+def test_progress_is_a_line_per_stage_off_a_terminal_and_nothing_when_off(capsys):
+    # capsys's stderr is not a terminal (as in CI logs or nohup): a line per stage with the elapsed seconds.
+    assert list(Settings().iterate(["tgbi", "prates"], "report")) == ["tgbi", "prates"]
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3 and lines[0].endswith("report: tgbi (1/2)") and "report: done in" in lines[2]
+    assert lines[0].startswith("[") and " s] " in lines[0]
+    assert list(Settings(progress=False).iterate(["tgbi"], "report")) == ["tgbi"]
+    assert capsys.readouterr().err == ""

@@ -386,7 +386,7 @@ def optimal_section(settings: Settings) -> Section:
                figures.forest(sectors, estimate="b", low="ci_low", high="ci_high", label="sector", group="dominated",
                               panel="language", xscale="symlog", xmax=1000.0, xlabel="B (symmetric log scale)",
                               ncols=4),
-               f"Points: weighted mean B; bars: {_pct(s.level)} bootstrap-t intervals (arrow: the interval goes beyond "
+               f"Points: weighted mean B; bars: {_pct(s.level)} gamma intervals (arrow: the interval goes beyond "
                "1000; the exact ends are in sectors.csv).")
     )
     section.provenance = {"optimal": result.provenance.to_dict()}
@@ -511,7 +511,7 @@ def winomt_section(settings: Settings) -> Section:
         Figure("pro_anti", "Accuracy on pro- and anti-stereotypical items",
                figures.forest(long, estimate="value", low="low", high="high", label="system", group="stereotype",
                               panel="language", xlabel="Acc (%)", ncols=4),
-               f"{_pct(s.level)} bootstrap intervals; the gap between the colours is ΔS."),
+               f"{_pct(s.level)} Wilson intervals; the gap between the colours is ΔS."),
         Figure("forest_delta_g", "ΔG per system and language",
                figures.forest(estimates.astype({"system": str, "language": str}), estimate="delta_g",
                               low="delta_g_ci_low", high="delta_g_ci_high", label="language", group="system",

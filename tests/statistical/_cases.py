@@ -470,14 +470,7 @@ def optimal_world(table, reps: int, seed: int = 0, interval: str = "gamma", n_bo
         hits = hits.add(((out["ci_low"] <= t) & (t <= out["ci_high"])).astype(float), fill_value=0.0)
         seen = seen.add(pd.Series(1.0, index=out.index), fill_value=0.0)
     coverage = (hits / seen)[seen >= reps / 2]
-    rows = []
-    for language, cov in coverage.groupby(level="language"):
-        worst = cov.idxmin()
-        rows.append(Row("optimal", "sector B (worst sector)", _OPTIMAL_METHOD[interval],
-                        f"{language}: {worst[1]}, {worst[2]}-dominated (median over {len(cov)}: {cov.median():.3f})",
-                        len(table[table["language"] == language]), reps, "coverage", float(cov.min()),
-                        _OPTIMAL_TARGET[interval]))  # fmt: skip
-    return rows
+    return _worst_sectors(coverage, table, reps, interval, "sector B (worst sector)")
 
 
 def optimal_outputs_world(table, reps: int, seed: int = 0, interval: str = "gamma") -> list[Row]:
@@ -513,10 +506,15 @@ def optimal_outputs_world(table, reps: int, seed: int = 0, interval: str = "gamm
         t = truth.reindex(out.index)
         hits = hits.add(((out["ci_low"] <= t) & (t <= out["ci_high"])).astype(float), fill_value=0.0)
     coverage = hits / reps
+    return _worst_sectors(coverage, table, reps, interval, "sector B, outputs random (worst sector)")
+
+
+def _worst_sectors(coverage, table, reps: int, interval: str, quantity: str) -> list[Row]:
+    """One row per language: its worst sector's coverage, the median over its sectors in the regime."""
     rows = []
     for language, cov in coverage.groupby(level="language"):
         worst = cov.idxmin()
-        rows.append(Row("optimal", "sector B, outputs random (worst sector)", _OPTIMAL_METHOD[interval],
+        rows.append(Row("optimal", quantity, _OPTIMAL_METHOD[interval],
                         f"{language}: {worst[1]}, {worst[2]}-dominated (median over {len(cov)}: {cov.median():.3f})",
                         len(table[table["language"] == language]), reps, "coverage", float(cov.min()),
                         _OPTIMAL_TARGET[interval]))  # fmt: skip

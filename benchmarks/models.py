@@ -37,7 +37,7 @@ def main() -> None:
             warnings.simplefilter("ignore")
             result = models.run(
                 study, model=model, data_dir=args.data_dir, sampler=args.sampler, draws=args.draws,
-                tune=args.tune, chains=args.chains, seed=args.seed,
+                tune=args.tune, chains=args.chains, rng=args.seed, cache=False,
             )  # fmt: skip
         total = time.perf_counter() - start
         d = result.diagnostics

@@ -542,8 +542,12 @@ def model(
     chains: int = 2,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
+    cache: bool = True,
 ):
     """Fit a study's hierarchical Bayesian model (PyMC): ``"tgbi"`` or ``"prates"`` (``model="calibration"`` too).
+
+    A fit is cached by its data, options, seed, model code and library versions
+    (``cache=False`` refits); ``diagnostics["cached"]`` says whether it was read.
 
     Returns
     -------
@@ -554,7 +558,7 @@ def model(
     from stats_mtbias.studies import models
 
     return models.run(study, model=model, data_dir=data_dir, languages=None if languages is None else list(languages),
-                      sampler=sampler, draws=draws, tune=tune, chains=chains, rng=rng, level=level)  # fmt: skip
+                      sampler=sampler, draws=draws, tune=tune, chains=chains, rng=rng, level=level, cache=cache)  # fmt: skip
 
 
 def report(results: Sequence[StudyResult] | StudyResult, *, out: str | Path, formats: Sequence[str] = ("html", "md", "tex"),

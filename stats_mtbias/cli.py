@@ -206,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--level", type=float, default=0.95, help="HDI probability (default 0.95)")
     model.add_argument("--format", choices=("table", "json", "csv"), default="table")
     model.add_argument("--out", help="write the InferenceData to this netCDF file (the table still goes to stdout)")
+    model.add_argument("--no-cache", action="store_true", help="fit again even if this fit is in the cache")
     _show_options(model)
     model.set_defaults(handler=_run_model)
 
@@ -267,6 +268,21 @@ def build_parser() -> argparse.ArgumentParser:
             design.add_argument("--data-dir", help="directory of the public datasets")
         design.set_defaults(handler=_run_power)
 
+    data = sub.add_parser(
+        "data", help="the public datasets: list them, download them (sha256-checked), verify a copy",
+        description="Where: --data-dir, else $MTBIAS_DATA, else the user cache ($MTBIAS_CACHE). Downloads come from "
+        "the public sources, or from $MTBIAS_MIRROR (a URL or a local directory laid out like the data). "
+        "Exit 65 when verify finds a file that differs from the published one, 66 when one is missing.",
+    )  # fmt: skip
+    data.add_argument("action", choices=("list", "download", "verify"))
+    data.add_argument("datasets", nargs="*", metavar="DATASET", help="tgbi, winomt, prates (default: all)")
+    data.add_argument("--data-dir", help="directory of the public datasets (else $MTBIAS_DATA, else the download cache)")
+    data.add_argument("--files", action="store_true", help="one row per file instead of per dataset")
+    data.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    data.add_argument("--out", help="write the output to this file instead of stdout")
+    _show_options(data)
+    data.set_defaults(handler=_run_data)
+
     report = sub.add_parser("report", help="every study on the default data: HTML, Markdown and LaTeX report with figures")
     report.add_argument("--studies", default="tgbi,prates,optimal,winomt,models", help="comma-separated (default: all)")
     report.add_argument("--out", default="reports", help="output directory (default reports)")
@@ -285,6 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--with-prates-rates", action="store_true", help="also fit the Prates rate model (about 3 min)")
     report.add_argument("--no-progress", action="store_true", help="no progress bars")
     report.add_argument("--quiet", action="store_true", help="no progress or notes on stderr (implies --no-progress)")
+    report.add_argument("--no-cache", action="store_true", help="fit the models again even if their fits are in the cache")
     report.add_argument("--screenshot", metavar="PNG", help="also save a headless-Chromium screenshot of report.html")
     report.add_argument(
         "--translations", action="append", default=[], metavar="PATH",
@@ -460,7 +477,7 @@ def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
 
     result = smb.model(
         args.study, model=args.model, data_dir=args.data_dir, languages=languages, sampler=args.sampler,
-        draws=args.draws, tune=args.tune, chains=args.chains, rng=args.seed, level=args.level,
+        draws=args.draws, tune=args.tune, chains=args.chains, rng=args.seed, level=args.level, cache=not args.no_cache,
     )  # fmt: skip
     if args.out:
         # netCDF through a temporary beside the target, then one rename: never a half-written file.
@@ -541,6 +558,66 @@ def _run_power(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     return frame, columns, {"provenance": result.provenance, "notes": notes, "single": True}
 
 
+def _run_data(args: argparse.Namespace) -> tuple[object, list[str], dict]:
+    import pandas as pd
+
+    from stats_mtbias.datasets.registry import DataStore, datasets, manifest, open_store
+    from stats_mtbias.errors import DataError, DataNotFoundError
+    from stats_mtbias.provenance import Provenance
+
+    known = datasets()
+    wanted = args.datasets or sorted(known)
+    unknown = sorted(set(wanted) - set(known))
+    if unknown:
+        raise UsageError(f"unknown dataset(s) {', '.join(unknown)}; the datasets are {', '.join(sorted(known))}.")
+    store = open_store(args.data_dir)
+    if args.action == "download" and store.origin != "cache":  # fill the directory the user named
+        store = DataStore(root=store.root, origin=store.origin, download=True, mirror=store.mirror)
+    paths = [p for d in wanted for p in sorted(known[d])]
+    rows = []
+    if args.action == "download":
+        from tqdm.auto import tqdm
+
+        total = sum(manifest()[p].size for p in paths)
+        show = not args.quiet and sys.stderr.isatty()
+        with tqdm(total=total, unit="B", unit_scale=True, desc="download", disable=not show) as bar:
+            for i, path in enumerate(paths, 1):
+                state = store.fetch(path)
+                bar.update(manifest()[path].size)
+                if not show and not args.quiet and state != "present":
+                    print(f"[{i}/{len(paths)}] {state}: {path}", file=sys.stderr, flush=True)
+                rows.append({"dataset": manifest()[path].dataset, "path": path, "size": manifest()[path].size,
+                             "status": "ok", "action": state})  # fmt: skip
+    else:
+        for path in paths:
+            rows.append({"dataset": manifest()[path].dataset, "path": path, "size": manifest()[path].size,
+                         "status": store.status(path)})  # fmt: skip
+    files = pd.DataFrame(rows)
+    if args.files:
+        frame, columns = files, list(files.columns)
+    else:
+        counts = files.pivot_table(index="dataset", columns="status", values="path", aggfunc="count", fill_value=0)
+        frame = files.groupby("dataset", as_index=False).agg(files=("path", "size"), megabytes=("size", "sum"))
+        frame["megabytes"] = frame["megabytes"] / 1e6
+        for state in ("ok", "differs", "missing"):
+            frame[state] = frame["dataset"].map(counts[state] if state in counts else {}).fillna(0).astype(int)
+        columns = list(frame.columns)
+    notes = [f"data directory: {store.root} ({store.origin})"]
+    provenance = Provenance(method=f"stats-mtbias data {args.action}: sha256 of every file against data/manifest.json",
+                            data={p: manifest()[p].sha256 for p in paths if (store.root / p).is_file()},
+                            options={"datasets": wanted, "root": str(store.root), "origin": store.origin}).to_dict()
+    if args.action == "verify":
+        differs = files.loc[files["status"] == "differs", "path"].tolist()
+        missing = files.loc[files["status"] == "missing", "path"].tolist()
+        if differs:
+            raise DataError(f"{len(differs)} file(s) differ from the published ones (e.g. {store.root / differs[0]}); "
+                            "run `stats-mtbias data download` to replace them in the cache, or fix the copy.")  # fmt: skip
+        if missing:
+            raise DataNotFoundError(f"{len(missing)} file(s) missing from {store.root} (e.g. {missing[0]}); "
+                                    "`stats-mtbias data download` fetches them.")  # fmt: skip
+    return frame, columns, {"provenance": provenance, "notes": notes}
+
+
 def _shown(value) -> str:
     from stats_mtbias.report.formatting import format_value
 
@@ -594,6 +671,7 @@ def _run_report(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     settings = Settings(
         data_dir=args.data_dir, n_boot=args.n_boot, seed=args.seed, level=args.level, draws=args.draws, tune=args.tune,
         chains=args.chains, prates_rates=args.with_prates_rates, progress=False if args.no_progress or args.quiet else None,
+        cache_fits=not args.no_cache,
     )  # fmt: skip
     report, timing, written = build.run(args.out, studies, settings, formats)
     notes = [f"wrote {len(written)} files into {args.out}/: " + ", ".join(p.name for p in written if p.parent == Path(args.out))]

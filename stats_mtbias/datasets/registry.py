@@ -18,9 +18,7 @@ import json
 import os
 import shutil
 import tempfile
-import urllib.error
 import urllib.parse
-import urllib.request
 import warnings
 from dataclasses import dataclass, field
 from functools import cache
@@ -136,33 +134,97 @@ class DataStore:
         self.used[relpath] = entry.sha256
         return target
 
-    def _download(self, entry: ManifestEntry, target: Path) -> None:
+    def _download(self, entry: ManifestEntry, target: Path, progressbar: bool = False) -> None:
+        """Fetch `entry` into `target`, sha256-checked, atomically (pooch: a temporary file, then a rename).
+
+        The mirror may be a URL laid out like the data directory, or a local directory (a path or ``file://``),
+        which is copied from and checked the same way.
+        """
         url = entry.url
-        if self.mirror:
+        local = _local_mirror(self.mirror)
+        if self.mirror and local is None:
             url = self.mirror.rstrip("/") + "/" + urllib.parse.quote(entry.path)
         target.parent.mkdir(parents=True, exist_ok=True)
+        if local is not None:
+            self._copy_checked(local / entry.path, entry, target)
+            return
+        import pooch
+        import requests
+
+        pooch.get_logger().setLevel("WARNING")  # its "Downloading data from ..." line; progress is ours to show
+        try:
+            pooch.retrieve(url, known_hash=f"sha256:{entry.sha256}", fname=target.name, path=target.parent,
+                           downloader=pooch.HTTPDownloader(progressbar=progressbar, timeout=60))  # fmt: skip
+        except ValueError as exc:
+            if "hash" not in str(exc).lower():
+                raise
+            raise ChecksumError(
+                f"download of {entry.path} from {url} does not have the sha256 the manifest says ({entry.sha256}); "
+                "the file was not kept. The source may have changed: provide a verified copy with --data-dir or MTBIAS_DATA."
+            ) from None
+        except (requests.exceptions.RequestException, OSError) as exc:
+            raise DataNotFoundError(
+                f"{entry.path} is not in {self.root} and could not be downloaded from {url} ({exc}). "
+                + _three_ways(self.root)
+            ) from None
+
+    def _copy_checked(self, source: Path, entry: ManifestEntry, target: Path) -> None:
+        if not source.is_file():
+            where = f"{entry.path} is not in the mirror {source.parent} ({ENV_MIRROR}). "
+            raise DataNotFoundError(where + _three_ways(self.root))
         fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
         tmp = Path(tmp_name)
         try:
-            try:
-                with urllib.request.urlopen(url, timeout=60) as response, os.fdopen(fd, "wb") as out:
-                    shutil.copyfileobj(response, out)
-            except (urllib.error.URLError, OSError, ValueError) as exc:
-                raise DataNotFoundError(
-                    f"{entry.path} is not in the cache {self.root} and could not be downloaded "
-                    f"from {url} ({exc}). " + _three_ways(self.root)
-                ) from None
+            with open(source, "rb") as src, os.fdopen(fd, "wb") as out:
+                shutil.copyfileobj(src, out)
             digest = sha256_file(tmp)
             if digest != entry.sha256:
                 raise ChecksumError(
-                    f"download of {entry.path} from {url} has sha256 {digest}, but the manifest "
-                    f"says {entry.sha256}; the file was not kept. The source may have changed: "
-                    "provide a verified copy with --data-dir or MTBIAS_DATA."
+                    f"{source} has sha256 {digest}, but the manifest says {entry.sha256}; the file was not kept."
                 )
             os.replace(tmp, target)
         finally:
             if tmp.exists():
                 tmp.unlink()
+
+    def status(self, relpath: str) -> str:
+        """``ok`` (sha256 as published), ``differs``, ``missing`` or ``unknown`` (not in the manifest)."""
+        target, entry = self.root / relpath, manifest().get(relpath)
+        if not target.is_file():
+            return "missing"
+        if entry is None:
+            return "unknown"
+        return "ok" if sha256_file(target) == entry.sha256 else "differs"
+
+    def fetch(self, relpath: str, progressbar: bool = False) -> str:
+        """Make sure `relpath` is here and verified: ``present`` (already), ``downloaded`` or ``replaced`` (was corrupt)."""
+        entry = manifest()[relpath]
+        state = self.status(relpath)
+        if state == "ok":
+            self.used[relpath] = entry.sha256
+            return "present"
+        self._download(entry, self.root / relpath, progressbar)
+        self.used[relpath] = entry.sha256
+        return "downloaded" if state == "missing" else "replaced"
+
+
+def _local_mirror(mirror: str | None) -> Path | None:
+    """The mirror as a local directory, if it is one (a path or a ``file://`` URL)."""
+    if not mirror:
+        return None
+    if mirror.startswith("file://"):
+        return Path(urllib.parse.unquote(urllib.parse.urlparse(mirror).path))
+    if "://" not in mirror:
+        return Path(mirror).expanduser()
+    return None
+
+
+def datasets() -> dict[str, list[str]]:
+    """The manifest's files per dataset (``tgbi``, ``winomt``, ``prates``)."""
+    out: dict[str, list[str]] = {}
+    for path, entry in manifest().items():
+        out.setdefault(entry.dataset, []).append(path)
+    return out
 
 
 def open_store(

@@ -111,7 +111,9 @@ def write_section(section: Section, directory: str | Path) -> list[Path]:
     written = []
     for table in section.tables:
         path = directory / f"{table.name}.csv"
-        write_atomic(path, table.frame.to_csv(index=False))
+        # Ten significant digits: the tables' precision, without the last-bit noise of summation order (threads)
+        # that would make a re-run on the same inputs rewrite tracked files.
+        write_atomic(path, table.frame.to_csv(index=False, float_format="%.10g"))
         written.append(path)
         if table.title:
             path = directory / f"{table.name}.tex"

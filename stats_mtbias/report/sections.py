@@ -50,7 +50,10 @@ class Settings:
     prates_rates : bool
         Also fit the Prates rate model (about 3 minutes more).
     progress : bool or None
-        Progress bars on the long steps (None: only on a terminal).
+        Progress on the long steps: bars on a terminal, a line per stage elsewhere (None), or nothing (False).
+    cache_fits : bool
+        Read the model fits from the cache when nothing they depend on changed (see
+        :func:`stats_mtbias.studies.models.run`).
     """
 
     data_dir: str | Path | None = None
@@ -62,6 +65,7 @@ class Settings:
     chains: int = 2
     prates_rates: bool = False
     progress: bool | None = None
+    cache_fits: bool = True
     _cache: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -534,8 +538,7 @@ def winomt_section(settings: Settings) -> Section:
 def _diagnostics_row(name: str, result) -> dict:
     d = result.diagnostics
     return {
-        "model": name, "sampler": d["sampler"], "compile_seconds": d["compile_seconds"],
-        "sample_seconds": d["sample_seconds"], "max_r_hat": d["max_r_hat"], "min_ess_bulk": d["min_ess_bulk"],
+        "model": name, "sampler": d["sampler"], "max_r_hat": d["max_r_hat"], "min_ess_bulk": d["min_ess_bulk"],
         "min_ess_tail": d["min_ess_tail"], "divergences": d["divergences"],
         "parametrisation": ", ".join(f"{k} {v}" for k, v in d.get("parametrisation", {}).items()), "ok": d["ok"],
         "failures": "; ".join(d["failures"]),
@@ -548,7 +551,8 @@ def models_section(settings: Settings) -> Section:
 
     s = settings
     section = Section("models", "Hierarchical Bayesian models (PyMC)")
-    common = dict(data_dir=s.data_dir, draws=s.draws, tune=s.tune, chains=s.chains, rng=s.seed, level=s.level)
+    common = dict(data_dir=s.data_dir, draws=s.draws, tune=s.tune, chains=s.chains, rng=s.seed, level=s.level,
+                  cache=s.cache_fits)  # fmt: skip
     steps = ["calibration", "tgbi", *(["prates"] if s.prates_rates else [])]
     fits = {}
     with _collect_warnings(section.notes, _root(s)):
@@ -593,7 +597,7 @@ def models_section(settings: Settings) -> Section:
     summary_cols = ["parameter", "group", "mean", "sd", "hdi_low", "hdi_high", "r_hat", "ess_bulk"]
     section.tables += [
         Table("diagnostics", "Fit diagnostics", diagnostics, list(diagnostics.columns),
-              "Seconds on this machine; failures name the thresholds a fit missed.", digits=3),
+              "Failures name the thresholds a fit missed (the fits' timings: benchmarks/report.py).", digits=3),
         Table("calibration_slopes", "Calibration against BLS: slopes and intercepts per language", slopes,
               summary_cols, "Posterior means with highest-density intervals."),
         Table("tgbi_posterior_vs_observed", "TGBI: posterior P_S beside the observed", side,

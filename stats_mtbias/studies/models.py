@@ -81,8 +81,17 @@ def run(
     chains: int = 2,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
+    cache: bool = True,
 ) -> ModelResult:
-    """Build, fit and summarise a study's model (see the module docstring)."""
+    """Build, fit and summarise a study's model (see the module docstring).
+
+    With ``cache`` (the default) a fit is kept in the user cache under a key of
+    everything it depends on: the model's data (its arrays, so any change of the
+    inputs or of how they are read), the options, the seed, the model code and
+    the versions of PyMC, nutpie, PyTensor, ArviZ and NumPy. The same call again
+    reads it (the report's second run: seconds instead of minutes), and gives
+    the same numbers; ``diagnostics["cached"]`` says which.
+    """
     check_choice(study, STUDIES, "study")
     recorded = seed_of(rng)
     # The samplers take an integer seed: a Generator gives one, so the same Generator state gives the same fit.
@@ -120,6 +129,16 @@ def run(
         # Centred where every level has the data to pin its effect down (Prates' 22 categories in all 12
         # languages), non-centred where it is thin (one language, a small table), where centred diverges.
         pm_model = build.rate_model(data)
+    key = _fit_key(study, model, data, sampler, draws, tune, chains, seed, level)
+    found = _read_fit(key) if cache else None
+    if found is not None:
+        summary, report, tables, provenance, idata = found
+        report = {**report, "cached": True}
+        if report.get("failures"):  # the fit's own warning, as when it was made
+            from stats_mtbias.errors import ConvergenceWarning
+
+            warnings.warn("posterior diagnostics fail: " + "; ".join(report["failures"]), ConvergenceWarning, stacklevel=2)
+        return ModelResult(summary, report, tables, Provenance(**provenance), idata, pm_model, data)
     # TGBI's per-system set effects are strongly correlated (30 neutral outputs in 37,724): a low-rank mass matrix.
     idata = fit(pm_model, sampler=sampler, draws=draws, tune=tune, chains=chains, seed=seed, low_rank=study == "tgbi")
     table = diagnose(idata, level=level)
@@ -157,4 +176,72 @@ def run(
             "pymc_versions": dependency_versions(("pymc", "arviz", "nutpie", "pytensor")),
         },
     )  # fmt: skip
-    return ModelResult(summary.reset_index(drop=True), report, tables, provenance, idata, pm_model, data)
+    summary = summary.reset_index(drop=True)
+    report["cached"] = False
+    if cache:
+        _write_fit(key, summary, report, tables, provenance, idata)
+    return ModelResult(summary, report, tables, provenance, idata, pm_model, data)
+
+
+def _fit_key(study, model, data, *options) -> str:
+    """sha256 of everything a fit depends on (see :func:`run`)."""
+    import hashlib
+    import pickle
+
+    import stats_mtbias.models
+
+    digest = hashlib.sha256()
+    for file in [Path(__file__), *sorted(Path(stats_mtbias.models.__file__).parent.glob("*.py"))]:
+        digest.update(file.read_bytes())
+    versions = dependency_versions(("pymc", "nutpie", "pytensor", "arviz", "numpy"))
+    digest.update(repr((study, model, options, sorted(versions.items()))).encode())
+    digest.update(pickle.dumps(data, protocol=5))  # the model's arrays and labels
+    return digest.hexdigest()[:32]
+
+
+def _fit_paths(key: str) -> tuple[Path, Path]:
+    from stats_mtbias.datasets.registry import default_cache_dir
+
+    folder = default_cache_dir() / "models"
+    return folder / f"{key}.nc", folder / f"{key}.pkl"
+
+
+def _read_fit(key: str):
+    """A cached fit, or None (absent, or unreadable: then refitted and rewritten, with a warning)."""
+    import pickle
+
+    import arviz as az
+
+    from stats_mtbias._files import CacheWarning
+
+    netcdf, rest = _fit_paths(key)
+    if not (netcdf.exists() and rest.exists()):
+        return None
+    try:
+        summary, report, tables, provenance = pickle.loads(rest.read_bytes())
+        idata = az.from_netcdf(netcdf)
+    except Exception as exc:  # any damage to a cache entry means: fit again
+        warnings.warn(f"cache entry {rest}: it cannot be read ({type(exc).__name__}); refitting and rewriting it",
+                      CacheWarning, stacklevel=3)  # fmt: skip
+        return None
+    return summary, report, tables, provenance, idata
+
+
+def _write_fit(key: str, summary, report, tables, provenance, idata) -> None:
+    """Write the fit atomically (the netCDF first, the summaries last: an entry is complete when both are there)."""
+    import os
+    import pickle
+    import tempfile
+
+    from stats_mtbias._files import write_atomic
+
+    netcdf, rest = _fit_paths(key)
+    try:
+        netcdf.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=netcdf.parent, prefix=".part-", suffix=".nc")
+        os.close(fd)
+        idata.to_netcdf(tmp)
+        os.replace(tmp, netcdf)
+        write_atomic(rest, pickle.dumps((summary, report, tables, provenance.to_dict())))
+    except OSError as exc:
+        warnings.warn(f"could not cache the fit in {netcdf.parent} ({exc}); it is recomputed next time", stacklevel=3)

@@ -258,3 +258,33 @@ def test_parametrisation_is_chosen_from_the_data():
         assert ("category_effect" in model.named_vars) == (expected == "centred")
     with pytest.raises(ValueError, match="`centered`"):
         build.rate_model(data, centered="always")
+
+
+@pytest.mark.filterwarnings("ignore::stats_mtbias.errors.ConvergenceWarning")  # 200 draws: a plumbing test
+def test_a_fit_is_cached_by_its_inputs_and_read_back_equal(data_dir, tmp_path, monkeypatch):
+    """The same call reads the fit from the cache (same numbers, same warnings); other options or a damaged entry
+    refit."""
+    from stats_mtbias.studies import models
+
+    monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path / "cache"))
+    args = dict(model="calibration", data_dir=data_dir, languages=["Hungarian", "Finnish"], draws=200, tune=200, rng=4)
+    with warnings.catch_warnings(record=True) as made:
+        warnings.simplefilter("always")
+        first = models.run("prates", **args)
+    with warnings.catch_warnings(record=True) as read:
+        warnings.simplefilter("always")
+        again = models.run("prates", **args)
+    assert not first.diagnostics["cached"] and again.diagnostics["cached"]
+    diagnostic = [str(w.message) for w in made if issubclass(w.category, ConvergenceWarning)]
+    assert diagnostic == [str(w.message) for w in read if issubclass(w.category, ConvergenceWarning)]
+    pd.testing.assert_frame_equal(first.summary, again.summary)
+    assert np.array_equal(first.idata.posterior["slope"].values, again.idata.posterior["slope"].values)
+    assert again.provenance.to_dict() == first.provenance.to_dict()
+    other = models.run("prates", **{**args, "rng": 5})
+    assert not other.diagnostics["cached"]
+    for entry in (tmp_path / "cache" / "models").glob("*.pkl"):
+        entry.write_bytes(b"damaged")
+    with pytest.warns(UserWarning, match="cannot be read"):
+        refit = models.run("prates", **args)
+    assert not refit.diagnostics["cached"]
+    assert not models.run("prates", **args, cache=False).diagnostics["cached"]

@@ -186,3 +186,45 @@ def test_user_csv_accounts_for_every_sentence(data_dir, tmp_path, tgbi_sentences
     assert len(out) == 12708
     reasons = out["reason"].value_counts().to_dict()
     assert reasons == {"missing": 12705, "": 1, "empty": 1, "broken": 1}
+
+
+def test_data_command_lists_downloads_and_verifies(data_dir, tmp_path, monkeypatch, capsys):
+    """`stats-mtbias data`: a local mirror into an empty cache, sha256-checked; verify names what differs or is missing."""
+    import json
+
+    from stats_mtbias.cli import main
+    from stats_mtbias.datasets.registry import datasets
+
+    monkeypatch.delenv("MTBIAS_DATA", raising=False)
+    monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("MTBIAS_MIRROR", str(data_dir))
+    n_prates = len(datasets()["prates"])
+    assert main(["data", "list", "--format", "json"]) == 0
+    listed = {r["dataset"]: r for r in json.loads(capsys.readouterr().out)}
+    assert listed["prates"]["missing"] == n_prates and listed["prates"]["ok"] == 0
+    assert main(["data", "verify", "prates"]) == 66  # missing
+    assert "missing" in capsys.readouterr().err
+    assert main(["data", "download", "prates", "--files", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == n_prates and {r["action"] for r in rows} == {"downloaded"} and {r["status"] for r in rows} == {"ok"}
+    assert main(["data", "verify", "prates"]) == 0
+    capsys.readouterr()
+    one = "prates/Results/adj-genders.tsv"
+    tampered = tmp_path / "cache" / one
+    tampered.write_text("tampered\n")
+    assert main(["data", "verify", "prates"]) == 65 and str(tampered) in capsys.readouterr().err
+    # Resumable: a second download fetches only what is not there or not right.
+    assert main(["data", "download", "prates", "--files", "--format", "json"]) == 0
+    actions = {r["path"]: r["action"] for r in json.loads(capsys.readouterr().out)}
+    assert actions.pop(one) == "replaced" and set(actions.values()) == {"present"}
+    assert main(["data", "list", "klingon"]) == 64
+
+
+def test_data_download_from_a_mirror_without_the_file_names_it(tmp_path, monkeypatch, capsys):
+    from stats_mtbias.cli import main
+
+    monkeypatch.delenv("MTBIAS_DATA", raising=False)
+    monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("MTBIAS_MIRROR", f"file://{tmp_path / 'empty'}")
+    assert main(["data", "download", "prates", "--quiet"]) == 66
+    assert "is not in the mirror" in capsys.readouterr().err

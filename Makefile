@@ -17,7 +17,8 @@ install: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[all,dev,docs]'
+	@# setuptools' notice on every editable install (not a problem here: the package is imported from this tree).
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet -e '.[all,dev,docs]'
 	touch $@
 
 test: install

@@ -35,7 +35,12 @@ def _ordered(values: pd.Series) -> list:
     return list(dict.fromkeys(values.tolist()))
 
 
-def forest(
+def forest(frame: pd.DataFrame, **options) -> bytes:
+    """:func:`forest_figure` as PNG bytes."""
+    return to_png(forest_figure(frame, **options))
+
+
+def forest_figure(
     frame: pd.DataFrame,
     *,
     estimate: str,
@@ -50,7 +55,7 @@ def forest(
     xmax: float | None = None,
     ncols: int = 3,
     title: str = "",
-) -> bytes:
+) -> MplFigure:
     """Estimates with interval bars.
 
     Parameters
@@ -64,7 +69,7 @@ def forest(
     group : str, optional
         Column whose values get their own colour, drawn side by side within a row.
     panel : str, optional
-        Column whose values get their own small panel.
+        Column whose values get their own small panel; panels share one x-axis so they can be compared.
     reference : float, optional
         A vertical line (e.g. 0 for differences).
     xscale : {"linear", "symlog"}
@@ -79,7 +84,8 @@ def forest(
     nrows = math.ceil(len(panels) / ncols)
     height = 0.6 + 0.28 * len(labels) * max(1, len(groups) * 0.6)
     fig = MplFigure(figsize=(max(6.5, 3.6 * ncols + 1.4), height * nrows + 0.6))
-    axes = np.atleast_1d(fig.subplots(nrows, ncols, squeeze=False, sharey=True)).ravel()
+    grid = fig.subplots(nrows, ncols, squeeze=False, sharey=True, sharex=True)
+    axes = np.atleast_1d(grid).ravel()
     step = 0.7 / max(len(groups), 1)
     for ax, name in zip(axes, panels):
         part = frame if panel is None else frame[frame[panel] == name]
@@ -104,11 +110,17 @@ def forest(
         ax.set_yticks(range(len(labels)), [str(v) for v in labels])
         ax.set_ylim(len(labels) - 0.5, -0.5)
         ax.grid(axis="x", color="0.9")
-        ax.set_xlabel(xlabel)
         if name is not None:
             ax.set_title(str(name), fontsize=10)
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
+    # The lowest visible panel of each column carries the shared axis' ticks and label.
+    for col in range(ncols):
+        shown = [r for r in range(nrows) if r * ncols + col < len(panels)]
+        if shown:
+            bottom = grid[shown[-1], col]
+            bottom.xaxis.set_tick_params(labelbottom=True)
+            bottom.set_xlabel(xlabel)
     handles, names = axes[0].get_legend_handles_labels()
     fig.tight_layout()
     if group is not None:
@@ -116,7 +128,7 @@ def forest(
         fig.legend(handles, names, loc="lower center", ncols=min(len(groups), 6), frameon=False, bbox_to_anchor=(0.5, 1.0))
     if title:
         fig.suptitle(title, y=1.06 if group is not None else 1.0)
-    return to_png(fig)
+    return fig
 
 
 def heatmap(

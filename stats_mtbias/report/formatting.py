@@ -41,7 +41,9 @@ def format_value(value, column: str = "", digits: int = 4) -> str:
         if column in PVALUE_COLUMNS and 0 < value < 10**-digits:
             # Tiny p-values keep their magnitude instead of printing as 0.0000.
             return f"{value:.1e}"
-        return f"{value:.{digits}f}"
+        text = f"{value:.{digits}f}"
+        # A tiny negative rounds to "-0.0000", which reads as a sign that is not there.
+        return text[1:] if text.startswith("-") and float(text) == 0 else text
     return str(value)
 
 

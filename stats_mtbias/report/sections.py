@@ -188,7 +188,7 @@ def tgbi_section(settings: Settings) -> Section:
         "the paired differences combine the sets' intervals by MOVER (Zou & Donner 2008) with the correlations of "
         "the estimates (the sets share lexicon items; the systems translate the same items). A paired difference of "
         "one set is tested by a cluster-robust t-test of g_a − g_b (P_S is equal exactly when g is), the index's by "
-        "its MOVER interval. Simulated coverage and size: benchmarks/coverage.py.",
+        "its MOVER interval. Simulated coverage and size: benchmarks/interval_coverage.py.",
         f"Beside them: the cluster bootstrap over lexicon items, stratified by content, {s.n_boot:,} resamples, seed "
         f"{s.seed}, percentile (a set with ten or fewer effective minority outputs keeps its score interval). "
         f"p-values two-sided, Holm-adjusted over the family of all {n_comparisons} system × set differences.",
@@ -259,15 +259,13 @@ def prates_section(settings: Settings) -> Section:
     discordance = ((tests["n_positive"] + tests["n_negative"]) / tests["n_items"]).to_numpy()
     tests = tests.assign(mde_pct=100 * paired_mde(tests["n_items"].to_numpy(), np.where(discordance > 0, discordance, np.nan),
                                                   alternative="one-sided"))  # fmt: skip
-    n_family = int((tests["comparison"] == "male>female").sum())
     section.methods = [
         "The 1,019 BLS occupations in the sentence “he/she is a(n) <occupation>” in 12 languages without gendered "
         "pronouns, translated into English by Google Translate; each output's pronoun as the authors read it (female, "
         "male, neutral, “?”). Shares are over identified outputs; “?” rows are counted as unknown.",
         f"Intervals: {_pct(s.level)} Wilson intervals on the effective sample size (Bengali's six variants of an "
         "occupation are correlated; the design effect is estimated per cell). Tests: one-sided exact sign tests on "
-        f"the occupations whose two counts differ, p-values adjusted by {main.family}: one family per comparison of "
-        f"{n_family} tests (12 languages × 22 categories + all).",
+        f"the occupations whose two counts differ, p-values adjusted by {main.family}.",
         "Against BLS: an occupation's translated female share (mean over languages) against its BLS women's "
         "participation; mean difference with a t interval, one-sided Wilcoxon test, Pearson r with Fisher interval. "
         "Calibration: a binomial GLM of a female output on logit(BLS share), standard errors clustered by category.",
@@ -275,13 +273,14 @@ def prates_section(settings: Settings) -> Section:
     cal_cols = [*prates.CALIBRATION_COLUMNS, "note"]
     section.tables += [
         Table("rates", "Per language", per_language, prates.RECORD_COLUMNS,
-              f"p_adjusted: male > female, adjusted by {main.family} over the language × category family.", digits=2),
+              "Percent. The last two columns test whether male outputs outnumber female ones (one-sided exact sign "
+              f"test), raw and adjusted by {main.family}.", digits=2),
         Table("rates_category", "Per category (all languages)", per_category, prates.RECORD_COLUMNS,
               "An occupation's outputs in all languages form one cluster.", digits=2),
         Table("tests_language", "Male > female per language (all categories)",
               tests[(tests["category"] == prates.ALL)], [*prates.TEST_COLUMNS, "significant", "mde_pct"],
-              f"One-sided exact sign tests; p_adjusted by {main.family} over the family of {n_family} tests of this "
-              "comparison (the full language × category table is in tests.csv). mde_pct: the smallest difference "
+              f"One-sided exact sign tests, adjusted by {main.family}; every language × category test is in "
+              "tests.csv. mde_pct: the smallest difference "
               "(points) the test detects with 80% power at one-sided α = 0.05 with the observed discordance "
               "(Connor 1987), before the multiplicity adjustment.", digits=2),
         Table("independence", "Tests of independence", main.independence, prates.INDEPENDENCE_COLUMNS,
@@ -290,7 +289,8 @@ def prates_section(settings: Settings) -> Section:
               prates.REFERENCE_COLUMNS, "Percent; occupations without a BLS share or an identified output are excluded "
               "and counted in n_excluded.", digits=2),
         Table("calibration", "Calibration: logit P(female) = intercept + slope · logit(BLS share)", main.calibration,
-              cal_cols, "Clustered (category) standard errors; pct_female_at_parity = female share where BLS says 50%."),
+              cal_cols, "Standard errors clustered by category; pct_female_at_parity is the translated female share (percent) "
+              "where BLS says 50%."),
         Table("rates_authors_convention", "The authors' convention (all rows; paired t-test, no correction)",
               authors.rates, prates.RECORD_COLUMNS, "Percentages over all rows, as published.", digits=2),
         Table("rates_adjectives", "Adjectives", adjectives.rates, prates.RECORD_COLUMNS,
@@ -375,16 +375,21 @@ def optimal_section(settings: Settings) -> Section:
         Table("headline", "Headline rates", result.headline, head_cols,
               "pct_minority: outputs using the pronoun of the occupation's minority gender.", digits=2),
         Table("sectors", "Sector B, female- and male-dominated occupations", result.sectors,
-              ["language", *optimal.SECTOR_COLUMNS], digits=3),
+              ["language", *optimal.SECTOR_COLUMNS],
+              f"B of the sector's female-dominated occupations weighted by their women, of its male-dominated ones by "
+              f"their men, with {_pct(s.level)} gamma intervals; "
+              "n_biased: occupations with B > 0; top_share: the largest one's share of the sector's B.", digits=3),
         Table("categories", "Category B (mean over the category's occupations)", result.categories,
-              ["language", *optimal.CATEGORY_COLUMNS], digits=3),
+              ["language", *optimal.CATEGORY_COLUMNS], f"{_pct(s.level)} gamma intervals, as for the sectors.",
+              digits=3),
         Table("accounting", "Occupations with and without B", result.accounting, list(result.accounting.columns),
               "Status per occupation: ok, or the reason B is undefined (no reference share, f = 0.5, no output).",
               digits=0),
         Table("occupations", "", result.occupations, list(result.occupations.columns), "per occupation"),
     ]  # fmt: skip
     sectors = result.sectors.astype({"language": str, "sector": str, "dominated": str})
-    sectors = sectors.assign(sector=sectors["sector"].str.replace(", ", ",\n", regex=False))
+    sectors = sectors.assign(sector=sectors["sector"].str.replace(", ", ",\n", regex=False),
+                             dominated=sectors["dominated"] + "-dominated occupations")  # fmt: skip
     section.figures.append(
         Figure("sector_b", "Sector B: female- and male-dominated occupations side by side",
                figures.forest(sectors, estimate="b", low="ci_low", high="ci_high", label="sector", group="dominated",
@@ -418,6 +423,20 @@ def _winomt_planning(pilot: smb.StudyResult, s: Settings) -> tuple[pd.DataFrame,
 
     png = to_png(power_curve(curve, scale=100, unit=" pt", xlabel="WinoMT items (n)"))
     return table.reset_index(drop=True), png, plan.provenance
+
+
+def _construct_sentence(corrected: pd.DataFrame | None) -> str:
+    """Which labelled samples measured the pronoun and were left out of the correction, in words."""
+    if corrected is None or "n_conflict" not in corrected:
+        return ""
+    other = corrected[corrected["labels"].str.contains("another construct", regex=False)]
+    if other.empty:
+        return "Every labelled sample measured the entity's own gender."
+    named = [f"{r.system} {LANGUAGE_NAMES.get(r.language, r.language)} ({r.n_conflict_pronoun} of {r.n_conflict} "
+             "conflicts labelled by the pronoun)" for r in other.itertuples()]  # fmt: skip
+    return ("Left uncorrected for that reason: " + "; ".join(named) + ". An independent labelling of 100 German and "
+            "100 French translations for the noun phrase's own gender (kept outside the repository) agreed with the "
+            "automatic reading on .97 and .98.")
 
 
 def winomt_section(settings: Settings) -> Section:
@@ -468,8 +487,10 @@ def winomt_section(settings: Settings) -> Section:
         "by matching the labelled sentences to the shipped translations), and a system is corrected only with its "
         "own labels: the reader errs differently on different systems' outputs, and borrowing another system's "
         "confusion matrix moved the academic German system from 37.4 to 78.3. Systems without labels of their own "
-        "are listed uncorrected. The German and French annotators mostly labelled the gender of the translated "
-        "pronoun, so their corrected Acc measures that reading.",
+        "are listed uncorrected. The correction takes the labels as the truth, so they must measure the metric's "
+        "construct, the entity's own gender: a sample whose annotator labelled the pronoun's gender in most of its "
+        "conflicts (at least five) is not used, since it would move Acc towards the pronoun's reading. "
+        + _construct_sentence(corrected),
     ]
     cols = ["system", "language", "n", "n_unknown", "acc", "acc_ci_low", "acc_ci_high", "delta_g", "delta_g_ci_low",
             "delta_g_ci_high", "acc_pro", "acc_anti", "delta_s", "delta_s_ci_low", "delta_s_ci_high"]  # fmt: skip
@@ -477,9 +498,10 @@ def winomt_section(settings: Settings) -> Section:
         Table("validation", "Agreement of the automatic reading with native speakers", validation,
               ["file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa", "n_conflict",
                "n_conflict_pronoun", "agreement_outside", "ci_low_outside", "ci_high_outside"],
-              "Rows without an M/F/N label are left out (n_rows − n_labelled); files without labels show none. "
-              "n_conflict: entity and translated pronoun of opposite genders; n_conflict_pronoun: of those, labelled "
-              "with the pronoun's gender; *_outside: agreement on the other translations (Wilson).", digits=3),
+              "Share of labelled translations on which the automatic reading and the native speaker agree, with Wilson "
+              "intervals and Cohen's κ; rows without an M/F/N label are not counted. A conflict is a translation whose "
+              "entity and pronoun have opposite genders; the next column counts the conflicts the annotator labelled "
+              "with the pronoun's gender, and the last three give the agreement on the other translations.", digits=3),
         Table("annotators", "Agreement between two annotators of the same translations", between, list(between.columns),
               "Pairs of files labelling the same translations differently; Wilson interval, Cohen's κ.", digits=3),
         Table("estimates", "Acc, ΔG and ΔS per system and language", estimates, cols,
@@ -488,8 +510,8 @@ def winomt_section(settings: Settings) -> Section:
               "gold gender (F1, ΔG).", digits=2),
         Table("corrected", "Acc corrected for the automatic reader's errors", corrected, list(corrected.columns),
               f"Percent; {_pct(s.level)} intervals from {s.n_boot:,} draws carrying the uncertainty of the "
-              "human-labelled confusion (Jeffreys posteriors). Languages without labels have no row; labels: whose "
-              "translations corrected the row (a system is corrected only with its own).", digits=2),
+              "human-labelled confusion (Jeffreys posteriors). Languages without labels have no row; the labels "
+              "column names whose translations were labelled (a system is corrected only with its own).", digits=2),
         Table("comparisons", "Paired comparisons of systems on the same language", _with_mde(comparisons, s.level),
               [*comparisons.columns, "mde"], f"Points; p_adjusted: Holm over the family of all {n_comparisons} rows. "
               f"{MDE_NOTE}", digits=3),
@@ -498,7 +520,7 @@ def winomt_section(settings: Settings) -> Section:
               "Simulated from the shipped outputs: 2,000 evaluations per size, each drawn item by item within "
               "stereotype × gold gender and tested with the linearised (Wald) form of the paired bootstrap test "
               "(smb.power(..., test='bootstrap') runs the bootstrap itself and agrees within Monte-Carlo error). "
-              "difference in shares; power and size (rejection rate at no difference) from the last batch.", digits=3),
+              "The difference is in shares; size is the rejection rate when the systems do not differ.", digits=3),
         Table("adjectives", "“+Adj”: a stereotypical adjective before the entity (anti-stereotypical items)", adjective,
               list(adjective.columns), "Change in Acc with the adjective, item transitions, McNemar's exact p.",
               digits=2),
@@ -602,16 +624,17 @@ def models_section(settings: Settings) -> Section:
               summary_cols, "Posterior means with highest-density intervals."),
         Table("tgbi_posterior_vs_observed", "TGBI: posterior P_S beside the observed", side,
               ["system", "subset", "observed_p_s", "ci_low", "ci_high", "posterior_mean", "hdi_low", "hdi_high"],
-              "ci_low/ci_high: the TGBI section's score (sets) and MOVER (index) intervals; hdi_low/hdi_high: "
-              "posterior."),
+              "The observed P_S with the TGBI section's intervals (score for sets, MOVER for the index) beside the "
+              "posterior mean and highest-density interval."),
         Table("tgbi_predictive_check", "TGBI: posterior predictive check of P_S per system and set",
               rate.derived["predictive_check"],
               ["system", "subset", "observed", "predicted", "pred_low", "pred_high", "p_value", "inside"],
-              "observed: P_S of the outputs; pred_low/pred_high: 95% interval of P_S in data replicated from the "
-              "posterior (same items); p_value: share of replicates at or above the observed (near 0 or 1: misfit)."),
+              "The observed P_S against the 95% interval of P_S in data replicated from the posterior on the same "
+              "items; the p-value is the share of replicates at or above the observed (near 0 or 1: misfit)."),
         Table("tgbi_posterior_differences", "TGBI: posterior differences between systems", rate.derived["differences"],
               ["system_a", "system_b", "subset", "mean", "hdi_low", "hdi_high", "p_greater"],
-              "p_greater: posterior probability that system a's P_S is larger."),
+              "Posterior mean and HDI of P_S(a) − P_S(b); p_greater is the posterior probability that a's P_S is "
+              "larger."),
         Table("calibration_summary", "", calib.summary, list(calib.summary.columns), "all parameters"),
         Table("tgbi_summary", "", rate.summary, list(rate.summary.columns), "all parameters"),
     ]  # fmt: skip
@@ -629,15 +652,16 @@ def models_section(settings: Settings) -> Section:
                f"Posterior means and {_pct(s.level)} HDIs; 1 would follow BLS fully, 0 not at all.")
     )
     both = pd.concat(
-        [side.assign(method="bootstrap", value=side["observed_p_s"], low=side["ci_low"], high=side["ci_high"]),
+        [side.assign(method="observed", value=side["observed_p_s"], low=side["ci_low"], high=side["ci_high"]),
          side.assign(method="posterior", value=side["posterior_mean"], low=side["hdi_low"], high=side["hdi_high"])],
         ignore_index=True,
     ).astype({"system": str, "subset": str})  # fmt: skip
     section.figures.append(
-        Figure("tgbi_posterior", "TGBI: posterior intervals beside the bootstrap, by system and set",
+        Figure("tgbi_posterior", "TGBI: posterior intervals beside the observed, by system and set",
                figures.forest(both, estimate="value", low="low", high="high", label="subset", group="method",
                               panel="system", xlabel="P_S"),
-               "Bootstrap: observed P_S with its item-bootstrap interval; posterior: mean and HDI.")
+               f"Observed: P_S with its {_pct(s.level)} score interval (sets) or MOVER interval (index); posterior: mean "
+               "and highest-density interval.")
     )
     section.provenance = {name: fit.provenance.to_dict() for name, fit in fits.items()}
     return section

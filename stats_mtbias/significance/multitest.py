@@ -8,6 +8,8 @@ from statsmodels.stats.multitest import multipletests
 from stats_mtbias._validation import check_choice
 
 CORRECTIONS = {"holm": "holm", "bh": "fdr_bh", "none": None}
+# How documents name each correction.
+CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "no correction"}
 
 
 def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:

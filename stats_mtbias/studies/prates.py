@@ -37,7 +37,7 @@ from stats_mtbias.gender import GENDERS
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
 from stats_mtbias.significance.independence import independence_test
-from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.paired import PAIRED_METHODS, paired_test
 from stats_mtbias.tables import wide_counts
 from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS, design_effect, proportion_interval
@@ -204,6 +204,11 @@ def _test_rows(rows: pd.DataFrame, method: str, level: float) -> list[dict]:
     return out
 
 
+def _count(n: int, singular: str, plural: str | None = None) -> str:
+    """``"12 languages"``, ``"1 language"``."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -239,10 +244,10 @@ def analyse(
     for idx in tests.groupby("comparison", sort=False).groups.values():
         tests.loc[idx, "p_adjusted"] = adjust_pvalues(tests.loc[idx, "p_value"].to_numpy(), correction)
     family_size = len(rates)
+    n_lang, n_cat = rates["language"].nunique(), rates["category"].nunique()
     family = (
-        f"{correction} over the {family_size} one-sided tests of each comparison "
-        f"(one per row: {rates['language'].nunique()} language value(s) × {rates['category'].nunique()} category value(s), "
-        f"'all' rows included)"
+        f"{CORRECTION_NAMES[correction]} over the {family_size} one-sided tests of each comparison, one per row "
+        f"({_count(n_lang, 'language')} × {_count(n_cat, 'category', 'categories')}, 'all' rows included)"
     )
     male_female = tests[tests["comparison"] == "male>female"].reset_index(drop=True)
     rates["p_male_gt_female"] = male_female["p_value"].to_numpy()

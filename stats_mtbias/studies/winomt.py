@@ -457,6 +457,21 @@ def adjective_effect(base: pd.DataFrame, adjective: pd.DataFrame, *, level: floa
     return pd.DataFrame(rows)
 
 
+# Conflicts (entity and pronoun of opposite genders) a sample needs before its annotators' choice in them
+# decides which construct the labels measure: with fewer, a majority is one or two translations.
+MIN_CONFLICTS = 5
+
+
+def _conflicts(sample: pd.DataFrame) -> tuple[int, int]:
+    """Conflicts in a labelled sample, and how many of them the annotator labelled with the pronoun's gender."""
+    if not {"entity", "pronoun"} <= set(sample.columns) or sample.empty:
+        return 0, 0
+    entity, pronoun, human = (sample[c].to_numpy(dtype=object) for c in ("entity", "pronoun", "human"))
+    gendered = ("male", "female")
+    conflict = np.isin(entity, gendered) & np.isin(pronoun, gendered) & (entity != pronoun)
+    return int(conflict.sum()), int(np.sum(human[conflict] == pronoun[conflict]))
+
+
 def corrected_accuracy(
     estimates: pd.DataFrame,
     pairs: pd.DataFrame,
@@ -464,6 +479,7 @@ def corrected_accuracy(
     n_draws: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
+    construct: str = "entity",
 ) -> pd.DataFrame:
     """Acc corrected for the automatic reader's errors, from each system's own human-labelled sample.
 
@@ -485,6 +501,17 @@ def corrected_accuracy(
     labelled counts, Acc from Beta(k + ½, n − k + ½) given the items, and the
     `level` percentile interval of the `n_draws` corrected values is reported.
 
+    The correction takes the human labels as the truth, so they must measure what
+    the metric measures. WinoMT's metric is the gender of the entity's own noun
+    phrase (``construct="entity"``); where the entity and the translated pronoun
+    that refers to it disagree (a *conflict*: ``entity`` and ``pronoun`` columns of
+    `pairs`, both gendered and different), an annotator who labelled the pronoun's
+    gender in most of at least :data:`MIN_CONFLICTS` conflicts measured the
+    pronoun, and the sample is not used: it would move Acc toward the pronoun's
+    reading (the shipped German and French labels: 17 of 22 and 11 of 15). With
+    ``construct="pronoun"`` (the ``use_pronoun`` reading) the check is the other
+    way round. Samples without those columns are taken as labelled for `construct`.
+
     Parameters
     ----------
     estimates : DataFrame
@@ -497,19 +524,23 @@ def corrected_accuracy(
         Monte Carlo draws of the interval.
     rng : Generator or int
         Source of the draws.
+    construct : {"entity", "pronoun"}
+        What the metric's reading measures, and so what the labels must measure.
 
     Returns
     -------
     DataFrame
         ``system, language, n, acc, acc_corrected, ci_low, ci_high, n_labelled,
         p_human_correct_given_auto_correct, p_human_correct_given_auto_wrong,
-        labels``, in percent, for every (system, language) whose language has
-        labelled rows; ``acc_corrected`` is NaN (and ``labels`` says why) for a
-        system without labels of its own.
+        n_conflict, n_conflict_pronoun, labels``, in percent, for every (system,
+        language) whose language has labelled rows; ``acc_corrected`` is NaN (and
+        ``labels`` says why) for a system without labels of its own or whose
+        labels measure the other construct.
     """
     level = check_level(level)
     n_draws = check_positive_int(n_draws, "n_draws")
     rng = check_rng(rng)
+    check_choice(construct, ("entity", "pronoun"), "construct")
     if "system" not in pairs:
         raise UsageError("`pairs` needs a `system` column: the system whose translations were labelled.")
     rows = []
@@ -526,8 +557,15 @@ def corrected_accuracy(
         x1, x0 = int(human_right[auto_right].sum()), int(human_right[~auto_right].sum())
         p1 = x1 / n1 if n1 else np.nan
         p0 = x0 / n0 if n0 else np.nan
+        n_conflict, n_pronoun = _conflicts(sample)
+        followed = n_pronoun if construct == "entity" else n_conflict - n_pronoun
         if sample.empty:
             labels = f"none of {est['system']}'s translations: not corrected"
+            point = low = high = np.nan
+        elif n_conflict >= MIN_CONFLICTS and 2 * followed > n_conflict:
+            other = "translated pronoun" if construct == "entity" else "entity's own words"
+            labels = (f"{len(sample)} of {est['system']}'s translations, labelled by the {other} in {followed} of "
+                      f"{n_conflict} conflicts (another construct): not corrected")  # fmt: skip
             point = low = high = np.nan
         elif n1 and n0:
             labels = f"{len(sample)} of {est['system']}'s translations"
@@ -543,7 +581,7 @@ def corrected_accuracy(
             {"system": est["system"], "language": language, "n": n, "acc": 100 * acc, "acc_corrected": 100 * point,
              "ci_low": 100 * low, "ci_high": 100 * high, "n_labelled": len(sample),
              "p_human_correct_given_auto_correct": 100 * p1, "p_human_correct_given_auto_wrong": 100 * p0,
-             "labels": labels}
+             "n_conflict": n_conflict, "n_conflict_pronoun": n_pronoun, "labels": labels}
         )  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -784,7 +822,8 @@ def run(
         found = validation(store, items, aligner=aligner, use_pronoun=use_pronoun, progress=progress)
     if corrected:
         pairs = found["pairs"]
-        corrected_frame = corrected_accuracy(estimates, pairs, n_draws=n_boot, rng=rng, level=level)
+        corrected_frame = corrected_accuracy(estimates, pairs, n_draws=n_boot, rng=rng, level=level,
+                                             construct="pronoun" if use_pronoun else "entity")  # fmt: skip
         missing = sorted(set(estimates["language"]) - set(corrected_frame["language"]))
         if missing:
             notes.append(f"no human labels for {', '.join(missing)}: no corrected Acc")
@@ -794,6 +833,11 @@ def run(
                 names = ", ".join(f"{r.system}/{r.language}" for r in unlabelled.itertuples())
                 notes.append(f"not corrected (no labels of their own translations; another system's labels would "
                              f"not apply): {names}")  # fmt: skip
+            other = corrected_frame[corrected_frame["labels"].str.contains("another construct", regex=False)]
+            if len(other):
+                names = ", ".join(f"{r.system}/{r.language}" for r in other.itertuples())
+                notes.append(f"not corrected (their labels follow the {'translated pronoun' if not use_pronoun else 'entity'} "
+                             f"in most conflicts, not what the metric reads): {names}")  # fmt: skip
     accounting = (
         table.assign(outcome=table["reason"].replace("", "read")).groupby(["system", "language", "outcome"], sort=False)
         .size().rename("items").reset_index()

@@ -434,7 +434,7 @@ def validate(
     Rows whose label is not one of M/F/N (empty, "M/N", …) are counted and left
     out. Returns ``file, language, n_rows, n_labelled, agreement, ci_low,
     ci_high, kappa``, ``confusion`` (DataFrame: human rows × automatic columns)
-    and ``pairs`` (DataFrame ``item, gold, human, automatic, pronoun``: one row per
+    and ``pairs`` (DataFrame ``item, translation, gold, human, automatic, entity, pronoun``: one row per
     labelled translation, for :func:`stats_mtbias.studies.winomt.corrected_accuracy`).
 
     It also separates the two things a disagreement can be. A *conflict* is a
@@ -473,7 +473,7 @@ def validate(
     overall, outside = agreement(human, auto), agreement(human[~conflict], auto[~conflict])
     confusion = pd.crosstab(pd.Series(human, name="human"), pd.Series(auto, name="automatic"))
     pairs = pd.DataFrame({"item": list(index), "translation": list(sentences), "gold": src["gold"].to_numpy(),
-                          "human": human, "automatic": auto, "pronoun": pronoun})  # fmt: skip
+                          "human": human, "automatic": auto, "entity": entity, "pronoun": pronoun})  # fmt: skip
     return {**result, **overall, "n_conflict": int(conflict.sum()),
             "n_conflict_pronoun": int(np.sum(human[conflict] == pronoun[conflict])),
             "agreement_outside": outside["agreement"], "ci_low_outside": outside["ci_low"],

@@ -21,7 +21,7 @@ distribution collapses onto a few values, often onto one ([0, 0]). So:
    scale where P_S(a) = P_S(b) is g_a = g_b and the estimate is smooth.
 
 Coverage and size of each are checked by simulation in ``tests/statistical``
-and tabulated by ``benchmarks/coverage.py``.
+and tabulated by ``benchmarks/interval_coverage.py``.
 """
 
 from __future__ import annotations

@@ -131,7 +131,7 @@ def test_prates_json_records(capsys, data_dir):
     japanese = next(r for r in records if r["language"] == "Japanese" and r["category"] == "all")
     assert japanese["n_female"] == 0 and japanese["pct_female_ci_low"] == 0 and japanese["pct_female_ci_high"] > 0
     provenance = json.loads(err.split("provenance: ", 1)[1])
-    assert "holm over the 46 one-sided tests" in provenance["method"]
+    assert "Holm over the 46 one-sided tests" in provenance["method"]
 
 
 def test_prates_reference_and_errors(capsys, data_dir, tmp_path):

@@ -45,6 +45,8 @@ def test_format_value_rounds_and_keeps_small_pvalues():
     assert format_value(np.int64(7), "n") == "7"
     assert format_value(np.nan, "p_s") == ""
     assert format_value(np.bool_(True), "ok") == "yes"
+    assert format_value(-3e-7, "diff", 4) == "0.0000"  # no "-0.0000"
+    assert format_value(-1.2e-4, "diff", 4) == "-0.0001"
     cells = format_cells(FRAME, ["n", "p_s"], 2)
     assert cells.to_dict("list") == {"n": ["10", "3"], "p_s": ["0.12", ""]}
 
@@ -84,6 +86,21 @@ def test_forest_heatmap_scatter_are_valid_reproducible_pngs():
     matrix = pd.DataFrame([[1.0, np.nan], [50.0, 90.0]], index=["r1", "r2"], columns=["c1", "c2"])
     assert _png_array(figures.heatmap(matrix, vmin=0)).std() > 0.05
     assert _png_array(figures.scatter_reference([10, 50], [5, 20], xlabel="x", ylabel="y")).std() > 0.05
+
+
+def test_forest_panels_share_one_x_axis_labelled_on_the_lowest_of_each_column():
+    frame = pd.DataFrame({"label": ["x", "y"] * 3, "panel": ["p", "p", "q", "q", "r", "r"],
+                          "est": [1.0, 2.0, 40.0, 50.0, 5.0, 6.0], "lo": [0.5, 1.5, 30.0, 45.0, 4.0, 5.0],
+                          "hi": [1.5, 2.5, 55.0, 60.0, 7.0, 8.0]})  # fmt: skip
+    fig = figures.forest_figure(frame, estimate="est", low="lo", high="hi", label="label", panel="panel", ncols=2,
+                                xlabel="Acc")  # fmt: skip
+    p, q, r, hidden = fig.axes
+    assert p.get_xlim() == q.get_xlim() == r.get_xlim()
+    lo, hi = p.get_xlim()
+    assert lo <= 0.5 and hi >= 60.0  # every panel's intervals fit the shared axis
+    assert not hidden.get_visible()
+    # r is the lowest panel of column 1; q's column has nothing below it, so q keeps its own label.
+    assert [ax.get_xlabel() for ax in (p, q, r)] == ["", "Acc", "Acc"]
 
 
 def _section() -> Section:

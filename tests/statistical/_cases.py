@@ -1,4 +1,4 @@
-"""Coverage and size scenarios shared by the statistical tests and ``benchmarks/coverage.py``.
+"""Coverage and size scenarios shared by the statistical tests and ``benchmarks/interval_coverage.py``.
 
 Each scenario simulates many data sets with a known truth, runs the package's
 own interval or test on every one (a fresh bootstrap per data set, never one

@@ -1,6 +1,6 @@
 """Coverage of every interval and size of every test near 0 and 1, on small sets and at the shipped sizes.
 
-The scenarios live in ``_cases`` (``benchmarks/coverage.py`` prints them all). The
+The scenarios live in ``_cases`` (``benchmarks/interval_coverage.py`` prints them all). The
 fast tier runs a few hundred data sets per regime and allows three Monte-Carlo
 standard errors around the target; the slow tier runs enough that two standard
 errors are at most 0.01 (2,000 data sets for the cheap analytic intervals, 1,000

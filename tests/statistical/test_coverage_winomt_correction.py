@@ -51,6 +51,33 @@ def test_a_system_is_corrected_only_with_its_own_labels():
         corrected_accuracy(est, _pairs("de", gold, human, automatic).drop(columns="system"))
 
 
+def test_labels_that_follow_the_pronoun_in_most_conflicts_correct_nothing():
+    # 8 labelled rows, 6 conflicts (entity male, pronoun female). The annotator labels 4 of them female (the
+    # pronoun): those labels measure the pronoun, and the entity reading is not corrected with them.
+    gold = ["male"] * 8
+    entity = ["male"] * 6 + ["female", "male"]
+    pronoun = ["female"] * 6 + ["unknown", "unknown"]
+    human = ["female"] * 4 + ["male"] * 2 + ["female", "male"]
+    est = pd.DataFrame({"system": ["s"], "language": ["de"], "n": [100], "acc": [50.0]})
+    labelled = _pairs("de", gold, human, entity).assign(entity=entity, pronoun=pronoun)
+    out = corrected_accuracy(est, labelled, n_draws=500, rng=1)
+    assert np.isnan(out["acc_corrected"].iloc[0])
+    assert (out["n_conflict"].iloc[0], out["n_conflict_pronoun"].iloc[0]) == (6, 4)
+    assert "labelled by the translated pronoun in 4 of 6 conflicts" in out["labels"].iloc[0]
+    # The same labels are of the metric's construct when the reading is the pronoun's (use_pronoun).
+    by_pronoun = labelled.assign(automatic=[p if p != "unknown" else e for e, p in zip(entity, pronoun)])
+    out = corrected_accuracy(est, by_pronoun, n_draws=500, rng=1, construct="pronoun")
+    assert np.isfinite(out["acc_corrected"].iloc[0])
+    # Three of six following the pronoun is not "most": the entity reading is corrected, by hand.
+    half = labelled.assign(human=["female"] * 3 + ["male"] * 3 + ["female", "male"])
+    out = corrected_accuracy(est, half, n_draws=500, rng=1)
+    # automatic right on rows 0-5 and 7 (human right on 3 of 6 conflicts + row 7), wrong on row 6 (human wrong).
+    assert out["acc_corrected"].iloc[0] == pytest.approx(100 * (0.5 * 4 / 7 + 0.5 * 0.0))
+    # Under MIN_CONFLICTS conflicts nothing is judged: one or two translations are no majority.
+    few = labelled.iloc[[0, 1, 2, 6, 7]]
+    assert np.isfinite(corrected_accuracy(est, few, n_draws=500, rng=1)["acc_corrected"].iloc[0])
+
+
 def test_systems_of_different_accuracy_each_with_its_own_labels():
     """Two systems, one read well and one badly (a garbled output the reader mostly misreads), 100 labels each.
 

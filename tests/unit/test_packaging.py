@@ -21,3 +21,16 @@ def test_every_subpackage_and_template_folder_is_listed():
     found |= {"stats_mtbias." + ".".join(d.relative_to(source).parts) for d in source.rglob("templates") if d.is_dir()}
     assert found - listed == set(), "missing from [tool.setuptools] packages"
     assert all(name in listed for name in config["package-data"])
+
+
+def test_no_script_shadows_an_installed_module():
+    # ``python benchmarks/x.py`` puts benchmarks/ first on sys.path: a script named like an installed
+    # module (benchmarks/coverage.py did) replaces it for every library that imports it (numba → coverage).
+    from importlib.metadata import packages_distributions
+
+    # Libraries also probe for modules that may not be installed here (numba and pymc try coverage, jax, ...).
+    probed = {"coverage", "IPython", "jax", "torch", "cupy", "numba", "pyarrow", "dask", "polars", "duckdb"}
+    installed = set(packages_distributions()) | set(sys.stdlib_module_names) | probed
+    for folder in ("benchmarks", "analyses", "tools"):
+        names = {p.stem for p in (ROOT / folder).glob("*.py")} if (ROOT / folder).is_dir() else set()
+        assert names & installed == set(), f"{folder}/ shadows installed modules"

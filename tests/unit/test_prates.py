@@ -95,7 +95,7 @@ def test_rates_by_hand(judgements):
     assert row.loc["Japanese", "p_male_gt_female"] == pytest.approx(1 / 4)
     # Holm over the three: sorted .25, .3125, .5 times 3, 2, 1 -> .75, .625, .5 -> running max .75.
     assert np.allclose(row["p_adjusted"], 0.75)
-    assert "holm over the 3 one-sided tests" in family
+    assert family == "Holm over the 3 one-sided tests of each comparison, one per row (3 languages × 1 category, 'all' rows included)"
     assert set(tests["comparison"]) == {"male>female", "male>neutral", "neutral>female"}
 
 
@@ -116,7 +116,7 @@ def test_groupings(judgements):
     cat_a = by_cat.set_index("category").loc["Cat A"]
     assert (cat_a["n"], cat_a["n_female"], cat_a["n_male"]) == (7, 2, 4)
     both, _, family = prates.analyse(judgements, by="language,category")
-    assert len(both) == 3 * 3 and "9 one-sided tests" in family
+    assert len(both) == 3 * 3 and "9 one-sided tests of each comparison, one per row (3 languages × 3 categories" in family
     with pytest.raises(UsageError, match="`by`"):
         prates.analyse(judgements, by="occupation")
 

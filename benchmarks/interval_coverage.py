@@ -17,7 +17,7 @@ Monte-Carlo standard errors. ``reference`` rows show a non-default method beside
 sector B's bootstrap-t). In the shipped worlds of sector B a row is a language's
 worst sector, with the median over its sectors in the regime.
 
-    python benchmarks/coverage.py [--reps 2000] [--quick] [--csv out.csv]
+    python benchmarks/interval_coverage.py [--reps 2000] [--quick] [--csv out.csv]
 
 ``--quick`` (200 replications, a minute) is a smoke run; the figures in the
 closing note of issue 16 are from the default.

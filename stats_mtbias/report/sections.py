@@ -493,7 +493,7 @@ def winomt_section(settings: Settings) -> Section:
         + _construct_sentence(corrected),
     ]
     cols = ["system", "language", "n", "n_unknown", "acc", "acc_ci_low", "acc_ci_high", "delta_g", "delta_g_ci_low",
-            "delta_g_ci_high", "acc_pro", "acc_anti", "delta_s", "delta_s_ci_low", "delta_s_ci_high"]  # fmt: skip
+            "delta_g_ci_high", "acc_pro", "acc_anti", "delta_s", "delta_s_ci_low", "delta_s_ci_high", "flag"]  # fmt: skip
     section.tables += [
         Table("validation", "Agreement of the automatic reading with native speakers", validation,
               ["file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa", "n_conflict",
@@ -507,7 +507,9 @@ def winomt_section(settings: Settings) -> Section:
         Table("estimates", "Acc, ΔG and ΔS per system and language", estimates, cols,
               f"Percent; {_pct(s.level)} intervals: Wilson (Acc, Acc_pro, Acc_anti; exact Poisson ends where ten or "
               "fewer items are wrong), Newcombe's hybrid score (ΔS), bootstrap over items stratified by stereotype × "
-              "gold gender (F1, ΔG).", digits=2),
+              "gold gender (F1, ΔG). A flag marks a file with far more unread items than the language's other "
+              "systems (over 3 times their median plus 5 points): garbled or misaligned lines, whose Acc measures "
+              "the file more than the system.", digits=2),
         Table("corrected", "Acc corrected for the automatic reader's errors", corrected, list(corrected.columns),
               f"Percent; {_pct(s.level)} intervals from {s.n_boot:,} draws carrying the uncertainty of the "
               "human-labelled confusion (Jeffreys posteriors). Languages without labels have no row; the labels "

@@ -26,16 +26,17 @@ from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets._io import as_source
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError, DataQualityWarning
-from stats_mtbias.gender.targets import reader
+from stats_mtbias.gender.targets import forms, reader
 from stats_mtbias.uncertainty.analytic import wilson_interval
 
 DETERMINERS = frozenset({"the", "a", "an"})
 ENGLISH_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 # Explicitly gendered subject/object pronouns of the target languages (ambiguous forms such as French
-# "le/la/lui" or German "ihr" are left out, as they double as articles or other persons).
+# "le/la/lui" are left out, as they double as articles). Only words aligned to an English he/she/him/her/his
+# count, so German "ihr" there is "(to) her", not "you" or "their".
 TARGET_PRONOUNS = {
     "de": {"er": "male", "ihn": "male", "ihm": "male", "sein": "male", "seine": "male", "seinen": "male", "seinem": "male",
-           "seiner": "male", "sie": "female"},
+           "seiner": "male", "sie": "female", "ihr": "female"},
     "fr": {"il": "male", "elle": "female"},
     "es": {"él": "male", "ella": "female"},
     "it": {"lui": "male", "lei": "female", "egli": "male", "ella": "female"},
@@ -85,7 +86,10 @@ def read_pairs(
     de 82% instead of about 60%), so it is only an option.
 
     When the words aligned to the entity give no reading (nothing aligned, or only
-    an auxiliary such as Italian "ha": alignment misses), the entity's usual
+    an auxiliary such as Italian "ha": alignment misses), or none of them is one of
+    the entity's usual translations (German inflections allowed:
+    :func:`~stats_mtbias.gender.targets.forms`) — the aligner took the possessed
+    noun of "the librarian's room", "das Zimmer des Bibliothekars" — the entity's usual
     translations are looked for in the sentence instead (`lexicon`, from
     :func:`stats_mtbias.alignment.translation_lexicon`; by default learned from these
     pairs' own alignments) and read if exactly one of them occurs: two would leave
@@ -138,9 +142,12 @@ def read_entity_and_pronoun(
         wanted = set(entity) | set(determiner)
         positions = sorted({int(j) for i, j in links if i in wanted})
         gender = read(tokens, positions)
-        if gender == "unknown":
-            usual = lexicon.get(head.lower(), frozenset())
-            found = [j for j, t in enumerate(tokens) if t.lower() in usual and j not in positions]
+        usual = lexicon.get(head.lower(), frozenset())
+        if usual and (gender == "unknown" or not any(forms(language, tokens[j]) & usual for j in positions)):
+            # Nothing read, or the aligned words are none of the entity's usual translations: the aligner took the
+            # possessed noun of "the librarian's room" ("das Zimmer des Bibliothekars", "la falta de organización
+            # del carpintero"). Exactly one usual translation elsewhere is read instead; two would be ambiguous.
+            found = [j for j, t in enumerate(tokens) if forms(language, t) & usual and j not in positions]
             if len(found) == 1:
                 gender = read(tokens, found)
         entity_out.append(gender)

@@ -95,7 +95,8 @@ def test_rates_by_hand(judgements):
     assert row.loc["Japanese", "p_male_gt_female"] == pytest.approx(1 / 4)
     # Holm over the three: sorted .25, .3125, .5 times 3, 2, 1 -> .75, .625, .5 -> running max .75.
     assert np.allclose(row["p_adjusted"], 0.75)
-    assert family == "Holm over the 3 one-sided tests of each comparison, one per row (3 languages × 1 category, 'all' rows included)"
+    expected = "Holm over the 3 one-sided tests of each comparison, one per row (3 languages × 1 category, 'all' rows included)"
+    assert family == expected
     assert set(tests["comparison"]) == {"male>female", "male>neutral", "neutral>female"}
 
 

@@ -199,7 +199,7 @@ def test_validation_against_native_speakers(data_dir):
     assert int(spanish["confusion"].to_numpy().sum()) == 99
     assert spanish["agreement"] >= 0.95  # alguien is neutral to the annotator and to the reader
     floors = {
-        "aws.de.in__de.in.csv": 0.6, "fr.in__fr.in.csv": 0.75, "ru.google__ru.in.csv": 0.9, "uk.google.gold__uk.in.csv": 0.95,
+        "aws.de.in__de.in.csv": 0.59, "fr.in__fr.in.csv": 0.75, "ru.google__ru.in.csv": 0.9, "uk.google.gold__uk.in.csv": 0.95,
         "aws.ar.in__ar.in.csv": 0.9, "he.in.csv__he.in.csv": 0.95, "google.it.in__it.in.csv": 0.85,
         "google.it.in.2__it.in.csv": 0.79,
     }  # fmt: skip
@@ -214,6 +214,9 @@ def test_validation_against_native_speakers(data_dir):
     for name in ("ru.google__ru.in.csv", "uk.google.gold__uk.in.csv"):
         r = results[name]
         assert r["n_conflict"] >= 30 and r["n_conflict_pronoun"] / r["n_conflict"] < 0.1, name
+    # German by case (issue 17): "des Sheriffs", "dem Landwirt" now read masculine. Where the annotator followed
+    # the pronoun that costs overall agreement (.606 -> .596, one item); outside the conflicts it rose .722 -> .778.
+    assert results["aws.de.in__de.in.csv"]["agreement_outside"] >= 0.77
     french = results["fr.in__fr.in.csv"]
     assert french["agreement_outside"] >= 0.85 and french["ci_low_outside"] < french["agreement_outside"]
     pairs = french["pairs"]
@@ -306,3 +309,87 @@ def test_cohens_kappa_is_nan_with_a_reason_when_undefined():
     other[:6] = "female"
     # p_o = 0.5, p_e = 1 * 0.5 = 0.5 -> kappa = 0
     assert cohens_kappa(one, other) == pytest.approx(0.0)
+
+
+# Every cell of the German determiner paradigm, read on the noun "Wache" (feminine, no -in) or "Arzt" (masculine),
+# so that the determiner and its context decide, not a feminine suffix.
+@pytest.mark.parametrize(
+    "sentence, noun, expected",
+    [
+        # the definite article
+        ("Der Arzt kam.", "Arzt", "male"),  # der: masculine nominative
+        ("Sie sprach mit der Wache.", "Wache", "female"),  # der: feminine dative (after a dative preposition)
+        ("Sie nahm die Tasche der Wache.", "Wache", "female"),  # der: feminine genitive (after a noun)
+        ("Sie sah den Arzt.", "Arzt", "male"),  # den: masculine accusative
+        ("Sie half dem Arzt.", "Arzt", "male"),  # dem: masculine dative
+        ("Sie nahm die Tasche des Arztes.", "Arztes", "male"),  # des: masculine genitive
+        ("Die Wache kam.", "Wache", "female"),  # die: feminine nominative/accusative
+        ("Das Mitglied kam.", "Mitglied", "unknown"),  # das: neuter, no person's gender
+        # der-words
+        ("Dieser Arzt kam.", "Arzt", "male"),
+        ("Sie sprach mit dieser Wache.", "Wache", "female"),
+        ("Sie sah diesen Arzt.", "Arzt", "male"),
+        ("Sie half diesem Arzt.", "Arzt", "male"),
+        ("Sie nahm die Tasche dieses Arztes.", "Arztes", "male"),
+        ("Diese Wache kam.", "Wache", "female"),
+        ("Jeder Arzt kam.", "Arzt", "male"),
+        ("Jede Wache kam.", "Wache", "female"),
+        # Without a preposition or a noun before it, jener (like der) is read as the masculine nominative, its
+        # most frequent use: the reader does not know that Wache is feminine. A known limit, shown here.
+        ("Sie vertraute jener Wache.", "Wache", "male"),
+        # ein-words: ein, kein and the possessives, whose ending agrees with the noun, not the possessor
+        ("Ein Arzt kam.", "Arzt", "male"),
+        ("Sie sah einen Arzt.", "Arzt", "male"),
+        ("Sie half einem Arzt.", "Arzt", "male"),
+        ("Sie nahm die Tasche eines Arztes.", "Arztes", "male"),
+        ("Eine Wache kam.", "Wache", "female"),
+        ("Sie sprach mit einer Wache.", "Wache", "female"),
+        ("Sie nahm die Tasche einer Wache.", "Wache", "female"),
+        ("Keine Wache kam.", "Wache", "female"),
+        ("Sie rief ihren Arzt.", "Arzt", "male"),  # ihr- (her) + -en: the noun is masculine
+        ("Er rief seine Wache.", "Wache", "female"),  # sein- (his) + -e: the noun is feminine
+        ("Sie sprach mit ihrem Anwalt.", "Anwalt", "male"),
+        ("Er sprach mit seiner Wache.", "Wache", "female"),
+        ("Unser Arzt kam.", "Arzt", "male"),
+        ("Sie sprach mit eurem Arzt.", "Arzt", "male"),
+        # contractions
+        ("Sie war beim Arzt.", "Arzt", "male"),
+        ("Sie kam vom Arzt.", "Arzt", "male"),
+        ("Sie ging zum Arzt.", "Arzt", "male"),
+        ("Sie ging zur Wache.", "Wache", "female"),
+        ("Sie ging ins Büro.", "Büro", "unknown"),
+        # prepositions and adjectives
+        ("Sie schrieb über den Schreiner.", "Schreiner", "male"),  # two-way preposition: accusative, not plural dative
+        ("Sie stand vor der Wache.", "Wache", "female"),  # two-way preposition + der: feminine dative
+        ("Sie kaufte es für den Arzt.", "Arzt", "male"),
+        ("Sie dankte der neuen Wache.", "Wache", "female"),  # der + adjective in -en: not the nominative
+        ("Der neue Arzt kam.", "Arzt", "male"),
+        # the noun's own morphology first
+        ("Sie rief den Putzfrau an.", "Putzfrau", "female"),  # a feminine compound whatever the article
+        ("Der Sheriff vertraute der Assistentin.", "Assistentin", "female"),
+        ("Sie kannte die Ermittlungen des Sheriffs.", "Sheriffs", "male"),  # genitive -s
+    ],
+)
+def test_german_determiner_paradigm(sentence, noun, expected):
+    assert _read("de", sentence, noun) == expected
+
+
+def test_german_forms_and_the_possessive_alignment_repair():
+    from stats_mtbias.gender.targets import forms
+    from stats_mtbias.studies.winomt_reading import read_pairs
+
+    assert forms("de", "Bibliothekars") == {"bibliothekars", "bibliothekar"}
+    assert forms("de", "Assistenten") == {"assistenten", "assistente", "assistent"}
+    assert forms("de", "Arztes") == {"arztes", "arzte", "arzt"}
+    assert forms("fr", "Avocats") == {"avocats"}  # other languages: the word itself
+    # "The guard checked the counselor 's identity": the aligner linked "the counselor" to "die Identität".
+    source = "The guard checked the counselor 's identity and let him in ."
+    target = "Die Wache überprüfte die Identität des Beraters und ließ ihn herein ."
+    links = [np.array([[3, 3], [4, 4], [6, 4]])]
+    lexicon = {"counselor": frozenset({"berater"})}
+    assert read_pairs([source], [4], [target], "de", alignments=links, lexicon=lexicon) == ["male"]
+    # Without the lexicon the aligned noun is read: the possessed "Identität".
+    assert read_pairs([source], [4], [target], "de", alignments=links, lexicon={}) == ["female"]
+    # Two usual translations in the sentence: ambiguous, the aligned reading stays.
+    two = "Die Wache überprüfte die Identität des Beraters und des Beraters ."
+    assert read_pairs([source], [4], [two], "de", alignments=links, lexicon=lexicon) == ["female"]

@@ -49,6 +49,18 @@ def reader(language: str) -> Callable[[Sequence[str], Sequence[int]], str]:
     return read_entity
 
 
+def forms(language: str, word: str) -> frozenset[str]:
+    """`word` (lower-cased) and the forms it may be an inflection of, for matching it to a noun's usual translations.
+
+    German nouns take case endings that the entity's usual (mostly nominative) translations lack: the genitive
+    -s/-es ("des Bibliothekars") and the weak -n/-en ("dem Assistenten"). Other languages: the word itself.
+    """
+    low = word.lower()
+    if language != "de":
+        return frozenset({low})
+    return frozenset({low} | {low[: -len(e)] for e in ("s", "es", "n", "en") if low.endswith(e) and len(low) - len(e) >= 3})
+
+
 def vote(signals: Sequence[str]) -> str:
     """One gender from several signals: unanimous among the gendered ones, else ``unknown``."""
     found = {s for s in signals if s in ("male", "female")}

@@ -1,14 +1,37 @@
-"""German: the feminine suffix -in/-innen, else the head noun's article or determiner by case.
+"""German: the head noun's feminine suffix, else its determiner read by case.
 
 The head is the first aligned capitalised word that is not a determiner (German
-nouns are capitalised); its determiner is looked for just before it, never
-among aligned words elsewhere ("die Hilfe des Angestellten": ``des``, not
-``die``). der/den/dem/des, ein/einen/einem/eines (and dieser, jeder, the
-contractions beim/vom/zum/im/am) read as masculine; die/eine/einer (diese, zur)
-as feminine; ``der`` before an -in noun is the feminine dative/genitive, so the
-suffix is checked first (with the feminine compounds -frau, -schwester, -dame),
-and ``der`` after a preposition that takes the dative (mit, von, bei, zu, …)
-reads as feminine; ``das`` (neuter) gives ``unknown``.
+nouns are capitalised); its determiner is looked for just before it (at most
+``WINDOW`` words, skipping adjectives), never among aligned words elsewhere ("die
+Hilfe des Angestellten": ``des``, not ``die``).
+
+A German determiner inflects for gender, number and case, and several forms
+serve more than one cell of the paradigm: ``der`` is the masculine nominative
+*and* the feminine dative and genitive, ``den`` the masculine accusative and the
+plural dative, ``einer`` the feminine dative and genitive. :data:`PARADIGM` gives
+every form its analyses, as ``(gender, case)`` pairs, for the definite article,
+the *der*-words (dieser, jener, jeder, welcher, mancher, solcher), the *ein*-words
+(ein, kein and the possessives mein, dein, sein, ihr, unser, euer — whose ending
+agrees with the noun, whatever the stem says of the possessor) and the
+contractions (beim, vom, zum, im, am; zur; ins, ans). The analyses are narrowed
+by what the sentence shows, in this order:
+
+1. the noun's own morphology: a feminine form (-in, -innen; the feminine
+   compounds -frau, -schwester, …) is feminine whatever the determiner; a
+   genitive ``-s``/``-es`` ("des Sheriffs", "eines Arztes") keeps the masculine
+   and neuter genitive;
+2. the word before the determiner: a preposition that takes the dative (mit, von,
+   bei, …) keeps the dative, one that takes the accusative (für, durch, gegen,
+   ohne, um) the accusative, a two-way preposition (an, auf, in, über, vor, …)
+   either, and a noun keeps the genitive (an attribute: "die Tasche der Ärztin");
+3. an adjective between determiner and noun ending in ``-en`` after ``der``
+   ("der neuen Ärztin") rules out the nominative.
+
+The plural is dropped while a singular analysis remains (WinoMT's entities are
+singular). Then the masculine (alone or with the neuter: dem, des, ein — person
+nouns are hardly neuter) gives ``male``, the feminine ``female``, the neuter alone
+(das) ``unknown``; ``der`` with nothing to narrow it stays the masculine
+nominative, its most frequent use.
 """
 
 from __future__ import annotations
@@ -17,23 +40,75 @@ from collections.abc import Sequence
 
 from stats_mtbias.gender.targets import vote
 
-ARTICLES = {
-    **dict.fromkeys("der den dem des ein einen einem eines dieser diesen diesem jeder jeden jedem seinen seinem".split(), "male"),
-    # Preposition + dem: masculine (or neuter, which person nouns hardly are).
-    **dict.fromkeys("beim vom zum im am".split(), "male"),
-    **dict.fromkeys("die eine einer diese jede ihre zur".split(), "female"),
+M, F, N, PL = "m", "f", "n", "pl"
+NOM, ACC, DAT, GEN = "nom", "acc", "dat", "gen"
+
+_DER = {  # the definite article
+    "der": {(M, NOM), (F, DAT), (F, GEN), (PL, GEN)},
+    "den": {(M, ACC), (PL, DAT)},
+    "dem": {(M, DAT), (N, DAT)},
+    "des": {(M, GEN), (N, GEN)},
+    "die": {(F, NOM), (F, ACC), (PL, NOM), (PL, ACC)},
+    "das": {(N, NOM), (N, ACC)},
 }
+# Endings of the der-words (dieser, jener, jeder, welcher, mancher, solcher).
+_DER_WORD = {
+    "er": _DER["der"],
+    "en": _DER["den"],
+    "em": _DER["dem"],
+    "es": {(M, GEN), (N, GEN), (N, NOM), (N, ACC)},
+    "e": _DER["die"],
+}
+# Endings of the ein-words (ein, kein and the possessives).
+_EIN_WORD = {
+    "": {(M, NOM), (N, NOM), (N, ACC)},
+    "en": {(M, ACC), (PL, DAT)},
+    "em": {(M, DAT), (N, DAT)},
+    "es": {(M, GEN), (N, GEN)},
+    "e": {(F, NOM), (F, ACC), (PL, NOM), (PL, ACC)},
+    "er": {(F, DAT), (F, GEN), (PL, GEN)},
+}
+_CONTRACTIONS = {
+    **{form: {(M, DAT), (N, DAT)} for form in ("beim", "vom", "zum", "im", "am")},
+    "zur": {(F, DAT)},
+    **{form: {(N, ACC)} for form in ("ins", "ans", "aufs")},
+}
+DER_STEMS = ("dies", "jen", "jed", "welch", "manch", "solch")
+EIN_STEMS = ("ein", "kein", "mein", "dein", "sein", "ihr", "unser", "euer")
+
+
+def _paradigm() -> dict[str, frozenset[tuple[str, str]]]:
+    table: dict[str, set] = {form: set(cells) for form, cells in _DER.items()}
+    for stem in DER_STEMS:
+        for ending, cells in _DER_WORD.items():
+            table.setdefault(stem + ending, set()).update(cells)
+    for stem in EIN_STEMS:
+        for ending, cells in _EIN_WORD.items():
+            # euer drops its e before an ending: eure, eurem, euren (euere is rare but read too).
+            for form in {stem + ending, ("eur" + ending) if stem == "euer" and ending else stem + ending}:
+                table.setdefault(form, set()).update(cells)
+    for form, cells in _CONTRACTIONS.items():
+        table.setdefault(form, set()).update(cells)
+    return {form: frozenset(cells) for form, cells in table.items()}
+
+
+PARADIGM = _paradigm()
+GENDER = {M: "male", F: "female"}
 # Nouns ending in -in that are not feminine forms of a person noun.
+NOT_FEMININE = frozenset({"medizin", "termin", "benzin", "kamin", "magazin", "protein", "vitamin", "disziplin", "routine"})
 FEMININE_HEADS = ("frau", "schwester", "dame", "mutter", "tochter")
 DATIVE_PREPOSITIONS = frozenset(
-    {"mit", "von", "bei", "zu", "nach", "aus", "seit", "gegenüber", "außer", "neben", "vor", "hinter"}
+    {"mit", "von", "bei", "zu", "nach", "aus", "seit", "gegenüber", "außer", "entgegen", "gemäß", "samt", "nebst"}
 )
-NOT_FEMININE = frozenset({"medizin", "termin", "benzin", "kamin", "magazin", "protein", "vitamin", "disziplin", "routine"})
-# How far before the head its determiner may stand ("dem neuen Arzt").
-WINDOW = 2
+ACCUSATIVE_PREPOSITIONS = frozenset({"für", "durch", "gegen", "ohne", "um", "wider", "bis"})
+# Two-way prepositions take the dative (where) or the accusative (where to): either, never the nominative.
+TWO_WAY_PREPOSITIONS = frozenset({"an", "auf", "hinter", "in", "neben", "über", "unter", "vor", "zwischen"})
+# How far before the head its determiner may stand ("dem neuen Arzt", "der sehr netten Ärztin").
+WINDOW = 3
 
 
-def _feminine_form(word: str) -> bool:
+def feminine_form(word: str) -> bool:
+    """A capitalised person noun in its feminine form: -in/-innen (not Medizin, Termin, …) or -frau, -schwester, …."""
     low = word.lower()
     if not word[:1].isupper():
         return False
@@ -42,9 +117,59 @@ def _feminine_form(word: str) -> bool:
     return low.endswith(FEMININE_HEADS)
 
 
+def _genitive_s(word: str) -> bool:
+    # "Sheriffs", "Arztes", "Bibliothekars": the strong masculine/neuter genitive. Nouns ending in -s, -ss, -x, -z
+    # in the nominative ("Bus", "Boss") cannot be told apart, so -ss is not read as a genitive.
+    low = word.lower()
+    return low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 3
+
+
+def analyses(determiner: str) -> frozenset[tuple[str, str]]:
+    """Every (gender, case) cell a determiner form can fill; empty if it is none (see :data:`PARADIGM`)."""
+    return PARADIGM.get(determiner.lower(), frozenset())
+
+
+def _narrow(cells: frozenset, keep) -> frozenset:
+    """`cells` that pass `keep`, or `cells` unchanged if none would: a filter never empties the analysis."""
+    kept = frozenset(c for c in cells if keep(c))
+    return kept or cells
+
+
+def read_phrase(tokens: Sequence[str], det: int, head: int) -> str:
+    """The gender that determiner ``tokens[det]`` gives the noun ``tokens[head]``, by the rules of the module."""
+    cells = analyses(tokens[det])
+    noun = tokens[head]
+    if _genitive_s(noun):
+        cells = _narrow(cells, lambda c: c[1] == GEN and c[0] in (M, N))
+    before = tokens[det - 1].lower() if det > 0 else ""
+    if before in DATIVE_PREPOSITIONS:
+        cells = _narrow(cells, lambda c: c[1] == DAT)
+    elif before in ACCUSATIVE_PREPOSITIONS:
+        cells = _narrow(cells, lambda c: c[1] == ACC)
+    elif before in TWO_WAY_PREPOSITIONS:
+        cells = _narrow(cells, lambda c: c[1] in (DAT, ACC))  # "über den Schreiner", "vor der Ärztin"
+    elif det > 0 and tokens[det - 1][:1].isupper() and tokens[det - 1].isalpha() and not _sentence_start(tokens, det - 1):
+        cells = _narrow(cells, lambda c: c[1] == GEN)  # an attribute: "die Tasche der Ärztin"
+    if tokens[det].lower() == "der" and any(t.lower().endswith("en") and t[:1].islower() for t in tokens[det + 1 : head]):
+        cells = _narrow(cells, lambda c: c[1] != NOM)  # "der neuen Ärztin"
+    cells = _narrow(cells, lambda c: c[0] != PL)
+    genders = {g for g, _ in cells}
+    if M in genders and F in genders:
+        # Bare "der" (or dieser, jeder): the masculine nominative, its most frequent use.
+        return "male" if (M, NOM) in cells else "unknown"
+    if M in genders:
+        return "male"  # with or without the neuter (dem, des, ein): person nouns are hardly neuter
+    if genders == {F}:
+        return "female"
+    return "unknown"  # the neuter alone (das, ins) or the plural: no person's gender
+
+
+def _sentence_start(tokens: Sequence[str], j: int) -> bool:
+    return j == 0 or tokens[j - 1] in {".", "!", "?", ":", '"', "„", "“"}
+
+
 def _head(tokens: Sequence[str], positions: Sequence[int]) -> int:
-    nouns = [j for j in sorted(positions) if tokens[j][:1].isupper() and tokens[j].lower() not in ARTICLES
-             and tokens[j].isalpha()]  # fmt: skip
+    nouns = [j for j in sorted(positions) if tokens[j][:1].isupper() and not analyses(tokens[j]) and tokens[j].isalpha()]
     return nouns[0] if nouns else max(positions)
 
 
@@ -52,16 +177,17 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned German entity."""
     if not positions:
         return "unknown"
-    suffix = ["female" for j in positions if _feminine_form(tokens[j])]
-    if suffix:
-        return vote(suffix)
     head = _head(tokens, positions)
+    if feminine_form(tokens[head]):
+        return "female"
+    if not tokens[head][:1].isupper():
+        # No noun aligned (only a determiner, or a verb): an aligned feminine form elsewhere still tells.
+        suffix = ["female" for j in positions if feminine_form(tokens[j])]
+        if suffix:
+            return vote(suffix)
     for j in range(head, max(-1, head - 1 - WINDOW), -1):
-        word = tokens[j].lower()
-        if word == "der" and j > 0 and tokens[j - 1].lower() in DATIVE_PREPOSITIONS:
-            return "female"  # dative feminine: "mit der Ärztin", "von der Managerin"
-        if word in ARTICLES:
-            return ARTICLES[word]
-        if word == "das" or not word.isalpha():
-            return "unknown"
+        if analyses(tokens[j]):
+            return read_phrase(tokens, j, head)
+        if j < head and not (tokens[j].isalpha() and tokens[j][:1].islower()):
+            return "unknown"  # punctuation or another noun: the head has no determiner of its own
     return "unknown"

@@ -202,6 +202,7 @@ def winomt(
     use_pronoun: bool = False,
     adjectives: bool = True,
     corrected: bool = False,
+    annotations=None,
     n_boot: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
@@ -242,6 +243,15 @@ def winomt(
         Also Acc corrected for misreading from the shipped human labels, each
         system only with labels of its own translations (the others are listed
         with ``acc_corrected`` NaN and the reason in ``labels``).
+    annotations : path or DataFrame, optional
+        Your own human labels of your systems' translations: CSV ``item, system,
+        language, gender`` (``item`` 0-based, ``gender`` M/F/N) and optionally
+        ``annotator``. Gives ``frames["annotations"]`` (agreement of the automatic
+        reading with each annotator: Wilson interval, Cohen's κ with its interval),
+        ``frames["annotators"]`` (agreement between annotators on the items both
+        labelled) and ``frames["corrected"]`` for the labelled systems (the
+        annotators' majority label per item taken as the truth; the labels must
+        record the entity's own gender, as the metric does).
     n_boot, rng, level, interval, correction
         As in :func:`tgbi`.
 
@@ -258,7 +268,7 @@ def winomt(
     result = study.run(
         systems, translations=given, judgements=judgements, languages=None if languages is None else list(languages),
         data_dir=data_dir, aligner=aligner, use_pronoun=use_pronoun, adjectives=adjectives, corrected=corrected,
-        n_boot=n_boot, rng=rng, level=level, interval=interval, correction=correction,
+        annotations=annotations, n_boot=n_boot, rng=rng, level=level, interval=interval, correction=correction,
     )  # fmt: skip
     est = result.estimates
     metrics = {m: (m, f"{m}_ci_low", f"{m}_ci_high") for m in study.METRICS}
@@ -274,6 +284,9 @@ def winomt(
         frames["adjectives"] = result.adjectives
     if result.corrected is not None:
         frames["corrected"] = result.corrected
+    if result.annotations is not None:
+        frames["annotations"] = result.annotations["agreement"]
+        frames["annotators"] = result.annotations["between"]
     return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, result.notes, result)
 
 

@@ -181,6 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
     wino.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the matching --translations")
     wino.add_argument("--no-adjectives", action="store_true", help="skip the '+Adj' files")
     wino.add_argument(
+        "--annotations", metavar="FILE",
+        help="your human labels: CSV item,system,language,gender[,annotator] (item 0-based, gender M/F/N): agreement "
+        "with the reading, between annotators, and (with --corrected) Acc corrected with them",
+    )  # fmt: skip
+    wino.add_argument(
         "--use-pronoun",
         action="store_true",
         help="de/fr: let the translated pronoun override the entity's words (as the annotators read)",
@@ -450,10 +455,20 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     res = smb.winomt(
         _list(args.systems), translations=_named(args.translations, args.system), judgements=args.judgements,
         languages=languages, data_dir=args.data_dir, aligner=args.aligner, use_pronoun=args.use_pronoun,
-        adjectives=not args.no_adjectives, corrected=args.corrected, n_boot=args.n_boot, rng=args.seed, level=args.level,
-        correction=args.correction,
+        adjectives=not args.no_adjectives, corrected=args.corrected, annotations=args.annotations, n_boot=args.n_boot,
+        rng=args.seed, level=args.level, correction=args.correction,
     )  # fmt: skip
     notes = list(res.notes)
+    if args.annotations and not args.corrected and not args.compare:
+        between = res.frames["annotators"]
+        if len(between):
+            notes.append("Between your annotators (items both labelled):\n" + between.round(4).to_string(index=False))
+        corrected = res.frames.get("corrected")
+        if corrected is not None and len(corrected):
+            notes.append("Acc corrected with your labels (percent; --corrected for the full table):\n"
+                         + corrected[["system", "language", "acc", "acc_corrected", "ci_low", "ci_high", "n_labelled"]]
+                         .round(2).to_string(index=False))  # fmt: skip
+        return res.frames["annotations"], winomt.ANNOTATION_COLUMNS, {"provenance": res.provenance, "notes": notes}
     if args.corrected:
         frame = res.frames["corrected"]
         columns = list(frame.columns)

@@ -85,6 +85,97 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+HUMAN_LABELS = {"m": "male", "f": "female", "n": "neutral", "male": "male", "female": "female", "neutral": "neutral"}
+ANNOTATION_COLUMNS = ["system", "language", "annotator", "n_labelled", "agreement", "ci_low", "ci_high", "kappa",
+                      "kappa_ci_low", "kappa_ci_high"]  # fmt: skip
+BETWEEN_COLUMNS = ["system", "language", "annotator_a", "annotator_b", "n_both", "agreement", "ci_low", "ci_high",
+                   "kappa", "kappa_ci_low", "kappa_ci_high"]  # fmt: skip
+
+
+def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
+    """A user's human labels: CSV ``item, system, language, gender`` and optionally ``annotator``.
+
+    ``item`` is the 0-based line of en.txt (as in :func:`read_user_judgements`),
+    ``gender`` one of M/F/N (or male/female/neutral, any case). Every row must
+    parse: a bad item, label or a repeated (system, language, item, annotator) is
+    refused with its line. Returns ``system, language, item, annotator, human``.
+    """
+    path = as_source(path)
+    _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True)
+    n_items, rows, seen = len(items), [], {}
+    for line, record in records:
+        try:
+            item = int(record["item"])
+        except ValueError:
+            raise DataError(f"item {record['item']!r} is not a line number of en.txt (0-based)", path, line) from None
+        if not 0 <= item < n_items:
+            raise DataError(f"item {item} is outside en.txt's items 0–{n_items - 1}", path, line)
+        label = HUMAN_LABELS.get(record["gender"].lower())
+        if label is None:
+            raise DataError(f"gender {record['gender']!r} is not a label (M, F or N)", path, line)
+        annotator = record.get("annotator", "") or "1"
+        key = (record["system"], record["language"], item, annotator)
+        if key in seen:
+            raise DataError(f"item {item} of {key[0]}/{key[1]} was already labelled by annotator {annotator} on "
+                            f"line {seen[key]}", path, line)  # fmt: skip
+        seen[key] = line
+        rows.append((*key, label))
+    if not rows:
+        raise DataError("has a header but no labels", path, 2)
+    return pd.DataFrame(rows, columns=["system", "language", "item", "annotator", "human"])
+
+
+def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *, level: float = 0.95):
+    """Agreement of the automatic reading with a user's labels, between the user's annotators, and the labelled pairs.
+
+    Returns ``(agreement, between, pairs)``: :data:`ANNOTATION_COLUMNS` per system,
+    language and annotator (Wilson interval of the agreement, κ with its
+    large-sample interval); :data:`BETWEEN_COLUMNS` per pair of annotators of one
+    system and language, on the items both labelled; and one row per labelled item
+    (``system, language, item, gold, human, automatic``, the majority label over
+    annotators, ties left out) for :func:`corrected_accuracy`.
+    """
+    from stats_mtbias.studies.winomt_reading import agreement, kappa_interval
+
+    merged = annotations.merge(judgements[["system", "language", "item", "gold", "gender"]],
+                               on=["system", "language", "item"], how="left")  # fmt: skip
+    unknown = merged["gold"].isna()
+    if unknown.any():
+        pairs = sorted({f"{r.system}/{r.language}" for r in merged[unknown].itertuples()})
+        raise UsageError(f"annotations for {', '.join(pairs)}, which this run does not evaluate: add the system's "
+                         "translations or readings, or its language.")  # fmt: skip
+    rows = []
+    for (system, language, annotator), part in merged.groupby(["system", "language", "annotator"], sort=False):
+        human, auto = part["human"].to_numpy(dtype=object), part["gender"].to_numpy(dtype=object)
+        kappa, k_low, k_high = kappa_interval(human, auto, level)
+        agree = agreement(human, auto)
+        rows.append({"system": system, "language": language, "annotator": annotator, "n_labelled": len(part),
+                     "agreement": agree["agreement"], "ci_low": agree["ci_low"], "ci_high": agree["ci_high"],
+                     "kappa": kappa, "kappa_ci_low": k_low, "kappa_ci_high": k_high})  # fmt: skip
+    between = []
+    for (system, language), part in merged.groupby(["system", "language"], sort=False):
+        wide = part.pivot(index="item", columns="annotator", values="human")
+        for x, y in combinations(wide.columns, 2):
+            both = wide[[x, y]].dropna()
+            if both.empty:
+                continue
+            kappa, k_low, k_high = kappa_interval(both[x].to_numpy(dtype=object), both[y].to_numpy(dtype=object), level)
+            agree = agreement(both[x].to_numpy(dtype=object), both[y].to_numpy(dtype=object))
+            between.append({"system": system, "language": language, "annotator_a": x, "annotator_b": y,
+                            "n_both": len(both), "agreement": agree["agreement"], "ci_low": agree["ci_low"],
+                            "ci_high": agree["ci_high"], "kappa": kappa, "kappa_ci_low": k_low,
+                            "kappa_ci_high": k_high})  # fmt: skip
+    # One label per item for the correction: the annotators' majority (a tie says nothing and is left out).
+    counts = merged.groupby(["system", "language", "item", "gold", "gender", "human"]).size().rename("n").reset_index()
+    top = counts.sort_values("n", ascending=False).groupby(["system", "language", "item"], sort=False)
+    best = top.head(1).set_index(["system", "language", "item"])
+    second = top.nth(1).set_index(["system", "language", "item"])["n"] if len(counts) > len(best) else pd.Series(dtype=float)
+    tied = best["n"].reindex(best.index).eq(second.reindex(best.index))
+    majority = best[~tied.to_numpy()].reset_index()
+    pairs = majority.rename(columns={"gender": "automatic"})[["system", "language", "item", "gold", "human", "automatic"]]
+    return (pd.DataFrame(rows, columns=ANNOTATION_COLUMNS), pd.DataFrame(between, columns=BETWEEN_COLUMNS), pairs)
+
+
 def language_arrays(part: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
     """One language's judgements as the bootstrap's arrays: ``(systems, items, strata, data)``.
 
@@ -647,6 +738,11 @@ class WinoMTResult:
     provenance : Provenance
     judgements : DataFrame
     notes : list of str
+    validation : dict or None
+        The shipped labels' agreement (:func:`validation`), with ``validate`` or ``corrected``.
+    annotations : dict or None
+        With ``annotations``: ``{"agreement": DataFrame (ANNOTATION_COLUMNS), "between":
+        DataFrame (BETWEEN_COLUMNS)}`` (:func:`annotation_agreement`).
     """
 
     estimates: pd.DataFrame
@@ -658,6 +754,7 @@ class WinoMTResult:
     judgements: pd.DataFrame = field(repr=False)
     notes: list = field(default_factory=list)
     validation: dict | None = field(default=None, repr=False)
+    annotations: dict | None = field(default=None, repr=False)
 
 
 def user_files(name: str, given, languages: list[str] | None) -> list[tuple[str, object, bool]]:
@@ -742,6 +839,7 @@ def run(
     adjectives: bool = True,
     corrected: bool = False,
     validate: bool = False,
+    annotations=None,
     n_boot: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
@@ -768,6 +866,10 @@ def run(
         Also Acc corrected for misreading from the shipped human labels.
     validate : bool
         Also the agreement of the reading with the shipped human labels (:func:`validation`).
+    annotations : path or DataFrame, optional
+        Your own human labels (:func:`read_annotations`): agreement of the reading
+        with them and between your annotators (:func:`annotation_agreement`), and
+        Acc corrected with them for the systems they label.
     progress : callable, optional
         ``progress(iterable, description)`` wraps the long loops (the report's progress bars).
     """
@@ -851,12 +953,20 @@ def run(
     for row in estimates[estimates["flag"] != ""].itertuples():
         notes.append(f"{row.system}/{row.language}: {row.flag} (Acc counts unread items as wrong)")
     adj_frame = adjective_effect(table, pd.concat(adj_tables, ignore_index=True), level=level) if adj_tables else None
-    corrected_frame = found = None
+    corrected_frame = found = annotated = None
+    user_pairs = pd.DataFrame(columns=["system", "language", "item", "gold", "human", "automatic"])
+    if annotations is not None:
+        source = as_source(annotations, "annotations")
+        agree, between, user_pairs = annotation_agreement(read_annotations(source, items), table, level=level)
+        annotated = {"agreement": agree, "between": between}
+        data[str(source)] = source_sha256(source)
     if validate or corrected:
         found = validation(store, items, aligner=aligner, use_pronoun=use_pronoun, progress=progress)
-    if corrected:
-        pairs = found["pairs"]
-        corrected_frame = corrected_accuracy(estimates, pairs, n_draws=n_boot, rng=rng, level=level,
+    if corrected or len(user_pairs):
+        pairs = pd.concat([found["pairs"], user_pairs], ignore_index=True) if corrected else user_pairs
+        # Without the shipped labels only the systems the user labelled are corrected.
+        target = estimates if corrected else estimates.merge(user_pairs[["system", "language"]].drop_duplicates())
+        corrected_frame = corrected_accuracy(target, pairs, n_draws=n_boot, rng=rng, level=level,
                                              construct="pronoun" if use_pronoun else "entity")  # fmt: skip
         missing = sorted(set(estimates["language"]) - set(corrected_frame["language"]))
         if missing:
@@ -889,4 +999,5 @@ def run(
                  "use_pronoun": use_pronoun, "systems": list(dict.fromkeys(table["system"].astype(str))),
                  "correction": correction, "interval": interval},
     )  # fmt: skip
-    return WinoMTResult(estimates, comparisons, adj_frame, corrected_frame, accounting, provenance, table, notes, found)
+    return WinoMTResult(estimates, comparisons, adj_frame, corrected_frame, accounting, provenance, table, notes, found,
+                        annotated)  # fmt: skip

@@ -231,3 +231,19 @@ def test_provenance_quiet_width_and_usage_exit(capsys, data_dir, monkeypatch):
     with pytest.raises(SystemExit) as exc:
         main(["prates", "--by", "occupation"])
     assert exc.value.code == 64 and "invalid choice" in capsys.readouterr().err
+
+
+def test_winomt_users_own_labels(capsys, data_dir, tmp_path):
+    from tests.unit.test_winomt import _labelled_run
+
+    _, readings, labels = _labelled_run(data_dir, tmp_path)
+    records, _ = run_json(
+        capsys, "winomt", "--data-dir", str(data_dir), "--judgements", str(readings), "--annotations", str(labels),
+        "--n-boot", "200", "--format", "json",
+    )  # fmt: skip
+    assert [(r["annotator"], r["n_labelled"]) for r in records] == [("a", 15), ("b", 10)]
+    assert records[0]["agreement"] == pytest.approx(8 / 15) and records[0]["kappa_ci_low"] < records[0]["kappa"]
+    assert main(["winomt", "--data-dir", str(data_dir), "--judgements", str(readings), "--annotations", str(labels),
+                 "--n-boot", "200"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "Between your annotators" in out and "Acc corrected with your labels" in out

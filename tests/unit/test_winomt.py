@@ -187,3 +187,64 @@ def test_paired_bounds_are_never_a_point_and_many_discordant_items_keep_the_boot
     assert methods[METRICS.index("f1_male")] == "paired bootstrap (percentile)"
     for metric in ("f1_male", "f1_female", "delta_g"):  # ~170 discordant items: the bootstrap's bounds stay
         assert kept.low[METRICS.index(metric)] == METRICS.index(metric)
+
+
+def _labelled_run(data_dir, tmp_path):
+    """A user's readings of Spanish (the first 3,000 items read as gold, the rest unread) and two annotators."""
+    from stats_mtbias.datasets.registry import open_store
+
+    items = data.read_items(open_store(data_dir))
+    gold = items["gold"].to_numpy()
+    readings = pd.DataFrame({"item": items["item"], "system": "mine", "language": "es",
+                             "gender": np.where(items["item"] < 3000, gold, "")})  # fmt: skip
+    other = {"male": "F", "female": "M", "neutral": "M"}
+    short = {"male": "M", "female": "F", "neutral": "N"}
+    rows = [(i, "a", short[gold[i]] if i < 8 else other[gold[i]]) for i in range(10)]  # a: 8 of 10 as gold
+    rows += [(i, "b", short[gold[i]]) for i in range(10)]  # b: all 10 as gold
+    # Five unread items labelled by a alone: four as gold, one not (the reader is wrong on all five).
+    rows += [(i, "a", short[gold[i]] if i < 3004 else other[gold[i]]) for i in range(3000, 3005)]
+    labels = pd.DataFrame(rows, columns=["item", "annotator", "gender"]).assign(system="mine", language="es")
+    readings.to_csv(tmp_path / "readings.csv", index=False)
+    labels.to_csv(tmp_path / "labels.csv", index=False)
+    return gold, tmp_path / "readings.csv", tmp_path / "labels.csv"
+
+
+def test_users_own_labels_give_agreement_kappa_between_annotators_and_corrected_acc(data_dir, tmp_path):
+    from stats_mtbias.studies.winomt_reading import kappa_interval
+
+    gold, readings, labels = _labelled_run(data_dir, tmp_path)
+    res = winomt.run(judgements=readings, annotations=labels, n_boot=200, rng=0, data_dir=data_dir)
+    agree = res.annotations["agreement"].set_index("annotator")
+    # a: agrees on items 0-7, not on 8, 9 (labelled against gold) nor on 3000-3004 (unread): 8 of 15.
+    assert agree.loc["a", "n_labelled"] == 15 and agree.loc["a", "agreement"] == pytest.approx(8 / 15)
+    assert agree.loc["b", "agreement"] == 1.0
+    assert agree.loc["a", "ci_low"] < 8 / 15 < agree.loc["a", "ci_high"]
+    assert agree.loc["a", "kappa_ci_low"] < agree.loc["a", "kappa"] < agree.loc["a", "kappa_ci_high"]
+    between = res.annotations["between"].iloc[0]
+    assert (between["annotator_a"], between["annotator_b"], between["n_both"]) == ("a", "b", 10)
+    assert between["agreement"] == pytest.approx(0.8)
+    human_a = np.array([gold[i] if i < 8 else {"male": "female"}.get(gold[i], "male") for i in range(10)], dtype=object)
+    expected = kappa_interval(human_a, gold[:10].astype(object))
+    assert (between["kappa"], between["kappa_ci_low"], between["kappa_ci_high"]) == pytest.approx(expected)
+    # Corrected with the majority label per item (items 8 and 9 tie between a and b and are left out):
+    # reading right on 0-7 (people agree on all 8: p1 = 1), wrong on 3000-3004 (people right on 4: p0 = 0.8).
+    row = res.corrected.iloc[0]
+    acc = res.estimates.iloc[0]["acc"] / 100
+    assert row["n_labelled"] == 13
+    assert row["acc_corrected"] == pytest.approx(100 * (acc * 1.0 + (1 - acc) * 0.8))
+    assert row["ci_low"] < row["acc_corrected"] < row["ci_high"]
+    assert str(labels) in res.provenance.to_dict()["data"]
+
+
+def test_users_labels_are_checked_row_by_row(data_dir, tmp_path):
+    _, readings, labels = _labelled_run(data_dir, tmp_path)
+    frame = pd.read_csv(labels)
+    frame.loc[2, "gender"] = "maybe"  # the CSV's line 4 (header on line 1)
+    frame.to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(DataError, match=r"bad\.csv.*line 4.*'maybe' is not a label"):
+        winomt.run(judgements=readings, annotations=tmp_path / "bad.csv", n_boot=200, data_dir=data_dir)
+    twice = pd.concat([pd.read_csv(labels), pd.read_csv(labels).iloc[[0]]], ignore_index=True)
+    with pytest.raises(DataError, match="already labelled by annotator a on line 2"):
+        winomt.run(judgements=readings, annotations=twice, n_boot=200, data_dir=data_dir)
+    with pytest.raises(ValueError, match="annotations for theirs/es, which this run does not evaluate"):
+        winomt.run(judgements=readings, annotations=pd.read_csv(labels).assign(system="theirs"), n_boot=200, data_dir=data_dir)

@@ -191,6 +191,10 @@ def tgbi(
 # ---------------------------------------------------------------- WinoMT
 
 
+# What ``explain=True`` shows of each unread WinoMT item.
+UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligned", "reason", "why"]
+
+
 def winomt(
     systems: Sequence[str] | None = None,
     *,
@@ -203,6 +207,7 @@ def winomt(
     adjectives: bool = True,
     corrected: bool = False,
     annotations=None,
+    explain: bool = False,
     n_boot: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
@@ -252,6 +257,10 @@ def winomt(
         labelled) and ``frames["corrected"]`` for the labelled systems (the
         annotators' majority label per item taken as the truth; the labels must
         record the entity's own gender, as the metric does).
+    explain : bool
+        Also ``frames["unread"]``: every item whose entity came out unknown, with
+        its translation, the target words read (``aligned``) and why (``why``), so
+        you can see what the reader did on your outputs.
     n_boot, rng, level, interval, correction
         As in :func:`tgbi`.
 
@@ -268,7 +277,8 @@ def winomt(
     result = study.run(
         systems, translations=given, judgements=judgements, languages=None if languages is None else list(languages),
         data_dir=data_dir, aligner=aligner, use_pronoun=use_pronoun, adjectives=adjectives, corrected=corrected,
-        annotations=annotations, n_boot=n_boot, rng=rng, level=level, interval=interval, correction=correction,
+        annotations=annotations, explain=explain, n_boot=n_boot, rng=rng, level=level, interval=interval,
+        correction=correction,
     )  # fmt: skip
     est = result.estimates
     metrics = {m: (m, f"{m}_ci_low", f"{m}_ci_high") for m in study.METRICS}
@@ -284,6 +294,10 @@ def winomt(
         frames["adjectives"] = result.adjectives
     if result.corrected is not None:
         frames["corrected"] = result.corrected
+    if explain:
+        j = result.judgements
+        unread = j[j["gender"] == "unknown"]
+        frames["unread"] = unread.reindex(columns=UNREAD_COLUMNS).fillna("").reset_index(drop=True)
     if result.annotations is not None:
         frames["annotations"] = result.annotations["agreement"]
         frames["annotators"] = result.annotations["between"]

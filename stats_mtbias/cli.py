@@ -196,6 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
     shown_w.add_argument(
         "--corrected", action="store_true", help="Acc corrected for misreading, from each language's human-labelled sample"
     )
+    shown_w.add_argument(
+        "--explain", action="store_true",
+        help="list the items whose entity came out unknown: the words read and why (read afresh, not from the cache)",
+    )  # fmt: skip
     wino.set_defaults(handler=_run_winomt)
 
     model = sub.add_parser("model", help="hierarchical Bayesian models (PyMC) of female-translation rates")
@@ -455,10 +459,16 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     res = smb.winomt(
         _list(args.systems), translations=_named(args.translations, args.system), judgements=args.judgements,
         languages=languages, data_dir=args.data_dir, aligner=args.aligner, use_pronoun=args.use_pronoun,
-        adjectives=not args.no_adjectives, corrected=args.corrected, annotations=args.annotations, n_boot=args.n_boot,
+        adjectives=not args.no_adjectives, corrected=args.corrected, annotations=args.annotations, explain=args.explain,
+        n_boot=args.n_boot,
         rng=args.seed, level=args.level, correction=args.correction,
     )  # fmt: skip
     notes = list(res.notes)
+    if args.explain:
+        unread = res.frames["unread"]
+        counts = unread.groupby(["system", "language", "why"]).size()
+        notes.append("unread items by reason:\n" + counts.to_string())
+        return unread, smb.api.UNREAD_COLUMNS, {"provenance": res.provenance, "notes": notes}
     if args.annotations and not args.corrected and not args.compare:
         between = res.frames["annotators"]
         if len(between):

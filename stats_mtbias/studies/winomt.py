@@ -840,6 +840,7 @@ def run(
     corrected: bool = False,
     validate: bool = False,
     annotations=None,
+    explain: bool = False,
     n_boot: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
@@ -870,6 +871,10 @@ def run(
         Your own human labels (:func:`read_annotations`): agreement of the reading
         with them and between your annotators (:func:`annotation_agreement`), and
         Acc corrected with them for the systems they label.
+    explain : bool
+        Read the translations afresh and keep, per item, the target words read
+        (``aligned``) and why an entity came out unknown (``why``): columns of
+        ``judgements``.
     progress : callable, optional
         ``progress(iterable, description)`` wraps the long loops (the report's progress bars).
     """
@@ -921,7 +926,7 @@ def run(
     for system, language, is_adj, src in progress(jobs, "WinoMT: align and read") if progress else jobs:
         path = None if src is None else as_source(src, system)
         table = winomt_reading.judge(store, system, language, items, adjectives=is_adj, method=aligner,
-                                     use_pronoun=use_pronoun, path=path)  # fmt: skip
+                                     use_pronoun=use_pronoun, path=path, explain=explain and not is_adj)  # fmt: skip
         if path is not None:
             data[str(path)] = source_sha256(path)
             if not is_adj:

@@ -74,6 +74,7 @@ def read_pairs(
     use_pronoun=False,
     alignments=None,
     lexicon=None,
+    details: list | None = None,
 ) -> list[str]:
     """The entity's gender in every translation (``unknown`` where it is empty).
 
@@ -95,9 +96,11 @@ def read_pairs(
     pairs' own alignments) and read if exactly one of them occurs: two would leave
     the reading ambiguous. `alignments` (from :func:`stats_mtbias.alignment.align`
     on the tokenized pairs) skips the aligner, e.g. to time the stages apart.
+    `details`, a list, receives what :func:`read_entity_and_pronoun` says of each.
     """
     entity, pronoun = read_entity_and_pronoun(sources, entity_indices, translations, language, extra=extra,
-                                              method=method, cache=cache, alignments=alignments, lexicon=lexicon)  # fmt: skip
+                                              method=method, cache=cache, alignments=alignments, lexicon=lexicon,
+                                              details=details)  # fmt: skip
     return _pronoun_decides(entity, pronoun) if use_pronoun and language in PRONOUN_LANGUAGES else entity
 
 
@@ -113,7 +116,7 @@ def _head_word(sentence: str, index: int) -> str:
 
 def read_entity_and_pronoun(
     sources, entity_indices, translations, language, *, extra=None, method="fastalign", cache=True, alignments=None,
-    lexicon=None,
+    lexicon=None, details: list | None = None,
 ) -> tuple[list[str], list[str]]:
     """Two readings of every translation: the entity's own words (the metric's), and its translated pronoun.
 
@@ -121,7 +124,8 @@ def read_entity_and_pronoun(
     the English pronouns (he, she, him, her, …; WinoMT's pronoun refers to the
     entity): ``male`` or ``female`` where they agree, ``unknown`` where there are
     none, they conflict, or the language has no list (Arabic, Hebrew). Arguments
-    as in :func:`read_pairs`.
+    as in :func:`read_pairs`. A `details` list receives, per translation, the
+    target words read (``aligned``) and, for an unknown entity, why (``why``).
     """
     src = [tokenize(s) for s in sources]
     trg = [tokenize(t) if t else [] for t in translations]
@@ -137,6 +141,8 @@ def read_entity_and_pronoun(
         if not tokens:
             entity_out.append("unknown")
             pronoun_out.append("unknown")
+            if details is not None:
+                details.append({"aligned": "", "why": "no translation"})
             continue
         entity, determiner = entity_positions(sentence, index)
         wanted = set(entity) | set(determiner)
@@ -150,11 +156,27 @@ def read_entity_and_pronoun(
             found = [j for j, t in enumerate(tokens) if forms(language, t) & usual and j not in positions]
             if len(found) == 1:
                 gender = read(tokens, found)
+                positions = found
+        else:
+            found = []
         entity_out.append(gender)
+        if details is not None:
+            details.append({"aligned": " ".join(tokens[j] for j in positions), "why": _why(gender, positions, found)})
         mention = {i for i, t in enumerate(source) if t.lower() in ENGLISH_PRONOUNS}
         said = {pronouns[tokens[j].lower()] for i, j in links if i in mention and tokens[j].lower() in pronouns}
         pronoun_out.append(said.pop() if len(said) == 1 else "unknown")
     return entity_out, pronoun_out
+
+
+def _why(gender: str, positions, found) -> str:
+    """Why an entity reads as unknown, in words (empty for a reading)."""
+    if gender != "unknown":
+        return ""
+    if len(found) > 1:
+        return f"nothing read from the aligned words, and the entity's usual translation occurs {len(found)} times"
+    if not positions:
+        return "no target word aligned to the entity, and none of its usual translations in the sentence"
+    return "no gender marked on the words read (an epicene noun, an elided or neuter article, or conflicting signals)"
 
 
 def _shipped_pairs(store: DataStore, language: str, items: pd.DataFrame, *, adjectives: bool, skip: str | None = None):
@@ -186,12 +208,15 @@ def judge(
     method: str = "fastalign",
     use_pronoun: bool = False,
     path: str | Path | None = None,
+    explain: bool = False,
 ):
     """Judgement table of one translation file: item, gold, stereotype, gender, reason.
 
     The shipped file of `system` and `language`, or, with `path`, a user's own
     ``source ||| translation`` file (matched to the items by source sentence; the
-    shipped bitext of the language is used as extra alignment data).
+    shipped bitext of the language is used as extra alignment data). With
+    `explain`, also ``aligned`` (the target words read) and ``why`` (for an
+    unknown reading, the reason in words); the readings are then computed afresh.
     """
     relpath = f"winomt/translations/{system}/{'adj.' if adjectives else ''}en-{language}.txt"
     source_file = store.path(relpath) if path is None else as_source(path, system)
@@ -205,8 +230,9 @@ def judge(
     genders = np.full(len(merged), "unknown", dtype=object)
     cached = _readings_path(store, language, relpath, adjectives, method, use_pronoun) if path is None else None
     n_ok = int(ok.sum())
-    hit = None if cached is None else read_cache(
+    hit = None if cached is None or explain else read_cache(
         cached, lambda v: isinstance(v, list) and len(v) == n_ok and all(g in _READINGS for g in v))
+    details: list[dict] | None = [] if explain else None
     if hit is not None:
         genders[ok] = hit
     else:
@@ -214,10 +240,14 @@ def judge(
         extra = _bitext(store, language, items, skip=relpath) if links is None else None
         lexicon = _language_lexicon(store, language, items, method) if links is not None else None
         genders[ok] = read_pairs(sources, indices, translations, language, extra=extra, method=method,
-                                 use_pronoun=use_pronoun, alignments=links, lexicon=lexicon)  # fmt: skip
+                                 use_pronoun=use_pronoun, alignments=links, lexicon=lexicon, details=details)  # fmt: skip
         if cached is not None:
             write_atomic(cached, json.dumps(genders[ok].tolist()))
     merged["gender"] = genders
+    if details is not None:
+        merged["aligned"], merged["why"] = "", np.where(ok, "", "no translation line")
+        merged.loc[ok, "aligned"] = [d["aligned"] for d in details]
+        merged.loc[ok, "why"] = [d["why"] if g == "unknown" else "" for d, g in zip(details, genders[ok])]
     merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
     merged["system"], merged["language"] = system, language
     return merged

@@ -247,3 +247,23 @@ def test_winomt_users_own_labels(capsys, data_dir, tmp_path):
                  "--n-boot", "200"]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "Between your annotators" in out and "Acc corrected with your labels" in out
+
+
+def test_winomt_explain_says_why_each_reading_is_unknown(capsys, data_dir, tmp_path):
+    pytest.importorskip("thot")
+    shipped = (data_dir / "winomt/translations/google/en-de.txt").read_text("utf-8").splitlines()
+    mine = tmp_path / "en-de.txt"
+    mine.write_text("\n".join(shipped[:400]) + "\n", "utf-8")
+    records, _ = run_json(
+        capsys, "winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--system", "mine", "--explain",
+        "--n-boot", "200", "--format", "json",
+    )  # fmt: skip
+    missing = [r for r in records if r["reason"] == "missing"]
+    read = [r for r in records if r["reason"] == "no_reading"]
+    assert len(missing) == 3888 - 400 and all(r["why"] == "no translation line" for r in missing)
+    assert read and all(r["why"] and r["translation"] for r in read)
+    # Every unread item says which of the reader's reasons it is.
+    assert {r["why"].split(" (")[0].split(",")[0] for r in read} <= {
+        "no gender marked on the words read", "no target word aligned to the entity",
+        "nothing read from the aligned words",
+    }  # fmt: skip

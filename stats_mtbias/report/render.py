@@ -29,7 +29,7 @@ from stats_mtbias._files import write_atomic
 from stats_mtbias._validation import check_choice
 from stats_mtbias.provenance import dependency_versions
 from stats_mtbias.report.document import Report, Section, Table
-from stats_mtbias.report.formatting import format_cells
+from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_cells
 
 FORMATS = ("html", "md", "latex")
 TEMPLATES = Path(__file__).with_name("templates")
@@ -111,9 +111,7 @@ def write_section(section: Section, directory: str | Path) -> list[Path]:
     written = []
     for table in section.tables:
         path = directory / f"{table.name}.csv"
-        # Ten significant digits: the tables' precision, without the last-bit noise of summation order (threads)
-        # that would make a re-run on the same inputs rewrite tracked files.
-        write_atomic(path, table.frame.to_csv(index=False, float_format="%.10g"))
+        write_atomic(path, table.frame.to_csv(index=False, float_format=CSV_FLOAT_FORMAT))  # see CSV_FLOAT_FORMAT
         written.append(path)
         if table.title:
             path = directory / f"{table.name}.tex"

@@ -47,6 +47,8 @@ def test_format_value_rounds_and_keeps_small_pvalues():
     assert format_value(np.bool_(True), "ok") == "yes"
     assert format_value(-3e-7, "diff", 4) == "0.0000"  # no "-0.0000"
     assert format_value(-1.2e-4, "diff", 4) == "-0.0001"
+    # A cell is the CSV's number (ten significant digits) rounded: 0.12345000000049 is 0.1234500000 there.
+    assert format_value(0.12345000000049, "p_s", 4) == format_value(0.12345, "p_s", 4)
     cells = format_cells(FRAME, ["n", "p_s"], 2)
     assert cells.to_dict("list") == {"n": ["10", "3"], "p_s": ["0.12", ""]}
 
@@ -119,7 +121,7 @@ def test_write_section_writes_full_precision_csv_and_shown_tex(tmp_path):
     written = {p.name for p in write_section(section, tmp_path)}
     assert written == {"shown.csv", "shown.tex", "csv_only.csv", "scatter.png", "provenance.json", "report.md"}
     back = pd.read_csv(tmp_path / "shown.csv")
-    pd.testing.assert_frame_equal(back, FRAME)  # every column, not rounded
+    pd.testing.assert_frame_equal(back, FRAME)  # every column, to ten significant digits (these have fewer)
     assert (tmp_path / "scatter.png").read_bytes() == section.figures[0].png
     assert json.loads((tmp_path / "provenance.json").read_text())["run"]["seed"] == 1
     md = (tmp_path / "report.md").read_text()

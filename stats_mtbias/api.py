@@ -417,15 +417,19 @@ def optimal(
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
     correction: str = "holm",
+    engine: str = "auto",
 ) -> StudyResult:
     """Optimal-translator bias B (Farkas & Németh) against a reference female share per occupation.
 
     Parameters
     ----------
-    judgements : path or DataFrame, optional
+    judgements : path, glob, DataFrame or dask DataFrame, optional
         Your outputs: ``occupation, gender`` (optional ``system, language,
-        category``; several rows per occupation = several samples). Default: the
-        twelve Prates languages (Google Translate).
+        category``; several rows per occupation = several samples), as CSV,
+        Parquet or Arrow IPC, a directory or glob of such files, or a frame; they
+        are counted as they stream (:mod:`stats_mtbias.counting`), so files of
+        hundreds of millions of rows need memory for the count table only.
+        Default: the twelve Prates languages (Google Translate).
     reference : "bls", path or DataFrame
         ``occupation`` and ``female_share`` (or ``n_female, n_total``, or survey
         answers ``answer_1 … answer_6``), optional ``weight, category, sector``.
@@ -437,6 +441,10 @@ def optimal(
         or the bootstrap-t or percentile interval over occupations.
     n_boot, rng, level, correction
         As in :func:`tgbi`.
+    engine : {"auto", "arrow", "dask"}
+        Where the judgements are counted: Arrow here, or the partitions on the
+        active Dask scheduler (``"auto"``: Dask for a dask DataFrame). The
+        estimators run here on the count table; the result is the same.
 
     Returns
     -------
@@ -452,7 +460,7 @@ def optimal(
     result = study.run(
         data_dir=data_dir, reference=reference, judgements_file=judgements,
         languages=None if languages is None else list(languages), neutral=neutral, interval=interval, n_boot=n_boot,
-        rng=rng, level=level,
+        rng=rng, level=level, engine=engine,
     )  # fmt: skip
     dominated = " (" + result.sectors["dominated"].astype(str) + "-dominated)"
     sectors = result.sectors.assign(subset=result.sectors["sector"].astype(str) + dominated)
@@ -488,13 +496,17 @@ def rates(
     ci: str = "bootstrap",
     interval: str = "percentile",
     correction: str = "holm",
+    engine: str = "auto",
 ) -> StudyResult:
     """Female, male and neutral shares and the male − female gap of any gender judgement table.
 
     Parameters
     ----------
-    judgements : path or DataFrame
-        One row per judgement; CSV or Parquet path, or a DataFrame.
+    judgements : path, glob, DataFrame or dask DataFrame
+        One row per judgement: a CSV, Parquet or Arrow IPC file, a directory or
+        glob of them, a DataFrame or a dask DataFrame. It is counted as it
+        streams (:mod:`stats_mtbias.counting`): memory grows with the number of
+        (cluster, system, group, gender) cells, not rows.
     outcome : str
         Column with the gender found (``female, male, neutral, both, unknown``,
         case-insensitive, or ``f/m/n/?``; empty is ``unknown``).
@@ -517,6 +529,10 @@ def rates(
         Cluster bootstrap, or Wilson on the effective sample size (gap: cluster-robust normal).
     interval : {"percentile", "bca"}
     correction : {"holm", "bh", "none"}
+    engine : {"auto", "arrow", "dask"}
+        Where the judgements are counted: Arrow here, or the partitions on the
+        active Dask scheduler (``"auto"``: Dask for a dask DataFrame). The
+        estimators run here on the count table; the result is the same.
 
     Returns
     -------
@@ -539,7 +555,8 @@ def rates(
     from stats_mtbias.studies import rates as study
 
     result = study.run(judgements, outcome=outcome, by=by, system=system, cluster=cluster, strata=strata, n_boot=n_boot,
-                       rng=rng, level=level, ci=ci, interval=interval, correction=correction)  # fmt: skip
+                       rng=rng, level=level, ci=ci, interval=interval, correction=correction,
+                       engine=engine)  # fmt: skip
     est = result.estimates.assign(subset=result.estimates["group"], language="all")
     table = est[["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]].astype(
         {"system": str, "subset": str}

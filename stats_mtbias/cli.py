@@ -145,7 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="bls|FILE",
         help="built-in BLS shares, or a CSV occupation,female_share[,weight,category,sector] (or n_female,n_total)",
     )
-    optimal.add_argument("--judgements", metavar="FILE", help="your CSV occupation,gender[,system,language,category]")
+    optimal.add_argument("--judgements", metavar="FILE",
+                         help="your judgements occupation,gender[,system,language,category]: CSV, Parquet or Arrow, "
+                              "a directory or a quoted glob of them; counted as they stream")  # fmt: skip
+    optimal.add_argument("--engine", choices=("auto", "arrow", "dask"), default="auto",
+                         help="count --judgements here with Arrow (auto) or on a Dask cluster (dask)")  # fmt: skip
+    optimal.add_argument("--scheduler", metavar="ADDRESS",
+                         help="the Dask scheduler to count on (tcp://host:8786); implies --engine dask")  # fmt: skip
     optimal.add_argument("--languages", default="", help="Prates languages, comma-separated (default: all twelve)")
     optimal.add_argument("--by", choices=("occupation", "category", "sector", "headline"), default="sector")
     optimal.add_argument(
@@ -400,14 +406,35 @@ def _run_prates(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     return frame, columns, {"provenance": result.provenance.to_dict(), "notes": notes}
 
 
+def _dask_client(address: str | None):
+    """A client of the Dask scheduler at ``address`` for the block (nothing without one)."""
+    import contextlib
+
+    if not address:
+        return contextlib.nullcontext()
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageError("--scheduler needs dask.distributed: pip install 'stats_mtbias[all]'") from None
+    try:
+        return Client(address, timeout="20s")
+    except OSError as exc:
+        raise UsageError(f"--scheduler {address}: cannot connect ({exc}).") from None
+
+
 def _run_optimal(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     import stats_mtbias as smb
     from stats_mtbias.studies import optimal
 
-    result = smb.optimal(
-        args.judgements, reference=args.reference, data_dir=args.data_dir, languages=_list(args.languages) or None,
-        neutral=args.neutral, interval=args.interval, n_boot=args.n_boot, rng=args.seed, level=args.level,
-    ).details  # fmt: skip
+    engine = "dask" if args.scheduler else args.engine
+    if engine == "dask" and not args.judgements:
+        raise UsageError("--engine dask / --scheduler count your --judgements on a cluster; give --judgements.")
+    with _dask_client(args.scheduler):
+        result = smb.optimal(
+            args.judgements, reference=args.reference, data_dir=args.data_dir, languages=_list(args.languages) or None,
+            neutral=args.neutral, interval=args.interval, n_boot=args.n_boot, rng=args.seed, level=args.level,
+            engine=engine,
+        ).details  # fmt: skip
     frame, columns = {
         "occupation": (result.occupations, optimal.OCCUPATION_COLUMNS),
         "category": (result.categories, optimal.CATEGORY_COLUMNS),

@@ -43,6 +43,9 @@ class DataError(MtbiasError, ValueError):
             where += ": "
         super().__init__(where + problem)
 
+    def __reduce__(self):  # raised on a Dask worker or a reader process, it arrives whole
+        return (type(self), (self.problem, self.path, self.line))
+
 
 class DataNotFoundError(MtbiasError, FileNotFoundError):
     """A dataset file is neither in the data directory nor downloadable."""

@@ -5,6 +5,10 @@ at least the columns ``system``, ``item`` and ``gender`` (one of
 :data:`~stats_mtbias.gender.GENDERS`); studies add their own columns (set,
 lexicon item, language, gold gender, stereotype, reason, …). Everything
 downstream reads counts, never text.
+
+A judgement table may be counted already (:mod:`stats_mtbias.counting`): a
+column ``n`` then says how many judgements each row stands for, and every count
+below sums it.
 """
 
 from __future__ import annotations
@@ -60,9 +64,14 @@ def contingency(judgements: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     by = list(by)
     table = judgement_table(judgements) if judgements["gender"].dtype != "category" else judgements
     if not by:
-        counts = table["gender"].value_counts(sort=False).reindex(GENDERS, fill_value=0)
+        counts = (table.groupby("gender", observed=False)["n"].sum() if "n" in table
+                  else table["gender"].value_counts(sort=False)).reindex(GENDERS, fill_value=0)  # fmt: skip
         return pd.DataFrame({"gender": list(GENDERS), "count": counts.to_numpy()})
-    wide = pd.crosstab([table[c] for c in by], table["gender"], dropna=False)
+    if "n" in table:
+        wide = pd.crosstab([table[c] for c in by], table["gender"], values=table["n"], aggfunc="sum", dropna=False)
+        wide = wide.fillna(0).astype(np.int64)
+    else:
+        wide = pd.crosstab([table[c] for c in by], table["gender"], dropna=False)
     wide = wide.reindex(columns=GENDERS, fill_value=0)
     long = wide.stack().rename("count").reset_index()
     long["gender"] = pd.Categorical(long["gender"], categories=GENDERS)
@@ -84,9 +93,9 @@ def wide_counts(judgements: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
         bad = judgements["gender"][pd.isna(gender)].iloc[0]
         raise DataError(f"gender {bad!r} is not one of {', '.join(GENDERS)}")
     table = judgements.assign(gender=gender)
+    grouped = table.groupby([*keys, "gender"], observed=True, sort=False)
     counts = (
-        table.groupby([*keys, "gender"], observed=True, sort=False)
-        .size()
+        (grouped["n"].sum() if "n" in table else grouped.size())
         .unstack("gender", fill_value=0)
         .reindex(columns=list(GENDERS), fill_value=0)
     )
@@ -149,5 +158,6 @@ def count_cube(judgements: pd.DataFrame, dims: Sequence[str]) -> CountCube:
     coords["gender"] = list(GENDERS)
     shape = tuple(len(coords[d]) for d in (*dims, "gender"))
     flat = np.ravel_multi_index(tuple(codes), shape)
-    counts = np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape)
+    weights = table["n"].to_numpy(dtype=np.float64) if "n" in table else None
+    counts = np.bincount(flat, weights=weights, minlength=int(np.prod(shape))).astype(np.int64).reshape(shape)
     return CountCube(counts=counts, dims=(*dims, "gender"), coords=coords)

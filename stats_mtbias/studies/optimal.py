@@ -22,7 +22,7 @@ import pandas as pd
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets import reference as reference_data
-from stats_mtbias.datasets._io import as_source, read_records, source_sha256
+from stats_mtbias.datasets._io import as_source, source_sha256
 from stats_mtbias.datasets.registry import open_store
 from stats_mtbias.errors import DataError
 from stats_mtbias.estimators.optimal import (
@@ -56,35 +56,54 @@ HEADLINE_COLUMNS = [
 ]  # fmt: skip
 
 
-def read_judgements(path: str | Path) -> pd.DataFrame:
-    """A user's CSV ``occupation, gender`` (optional ``system``, ``language``, ``category``).
+def read_judgements(path, *, engine: str = "auto") -> pd.DataFrame:
+    """A user's judgements ``occupation, gender`` (optional ``system``, ``language``, ``category``), counted.
 
     Several rows for one occupation (and system, language) are several outputs
     of a sampled translator. Genders as in the Prates reader (female/male/
-    neutral/both/unknown or Female/Male/Neutral/?).
+    neutral/both/unknown or Female/Male/Neutral/?); column names in any case.
+    The source — a CSV, Parquet or Arrow file, a directory or glob of them, a
+    DataFrame or a dask DataFrame — is counted as it streams
+    (:func:`stats_mtbias.counting.count_rows`): the result has one row per
+    distinct (system, language, occupation, category, gender) with ``n``
+    judgements and the first ``line`` holding it.
     """
-    path = as_source(path)
-    _, records = read_records(path, required=("occupation", "gender"), lower=True)
-    rows = []
-    for line, record in records:
-        if not record["occupation"]:
-            raise DataError("column 'occupation' is empty", path, line)
-        gender, reason = prates_data.parse_gender(record["gender"], path, line, "gender")
-        rows.append(
-            {
-                "system": record.get("system") or path.stem,
-                "language": record.get("language") or "all",
-                "item": record["occupation"],
-                "occupation": record["occupation"],
-                "category": record.get("category") or "all",
-                "gender": gender,
-                "reason": reason,
-                "line": line,
-            }
-        )
-    if not rows:
-        raise DataError("has a header but no judgements", path, 2)
-    return judgement_table(pd.DataFrame(rows))
+    from stats_mtbias.counting import as_counting_source, count_rows, first_location, source_stem
+
+    source = as_counting_source(path)
+    counts = count_rows(source, ["occupation", "gender", "system", "language", "category"],
+                        required=("occupation", "gender"), case_insensitive=True, engine=engine)  # fmt: skip
+    if counts.attrs["rows"] == 0:
+        raise DataError("has a header but no judgements", source, 2)
+    empty = (counts["occupation"] == "").to_numpy()
+    if empty.any():
+        raise DataError("column 'occupation' is empty", *first_location(counts, empty, source))
+    labels = {}
+    for label in counts["gender"].unique():
+        where, line = first_location(counts, (counts["gender"] == label).to_numpy(), source)
+        labels[label] = prates_data.parse_gender(label, where, line, "gender")
+    default_system = source_stem(source)
+    system = counts["system"].replace("", default_system) if "system" in counts else default_system
+    table = pd.DataFrame({
+        "system": system,
+        "language": counts["language"].replace("", "all") if "language" in counts else "all",
+        "item": counts["occupation"],
+        "occupation": counts["occupation"],
+        "category": counts["category"].replace("", "all") if "category" in counts else "all",
+        "gender": counts["gender"].map(lambda v: labels[v][0]),
+        "reason": counts["gender"].map(lambda v: labels[v][1]),
+        "n": counts["n"],
+        "line": counts["line"],
+    })  # fmt: skip
+    if "part" in counts:
+        table["part"] = counts["part"]
+    keys = ["system", "language", "item", "occupation", "category", "gender", "reason"]
+    if table.duplicated(keys).any():  # labels meaning one gender ("F", "female") are one cell
+        order = ["part", "line"] if "part" in table else ["line"]
+        table = table.sort_values(order, kind="stable").groupby(keys, sort=False).agg(
+            n=("n", "sum"), **{c: (c, "first") for c in order}).reset_index()  # fmt: skip
+    table.attrs["rows"] = counts.attrs["rows"]
+    return judgement_table(table)
 
 
 def occupation_table(judgements: pd.DataFrame, reference: pd.DataFrame, *, neutral: str = "unbiased") -> pd.DataFrame:
@@ -427,6 +446,7 @@ def run(
     reference="bls",
     judgements_file=None,
     languages: list[str] | None = None,
+    engine: str = "auto",
     neutral: str = "unbiased",
     interval: str = "gamma",
     n_boot: int = 10_000,
@@ -459,9 +479,11 @@ def run(
         store = open_store(data_dir)
         judgements, _ = prates_study.load_judgements(store=store, languages=languages)
     else:
-        source = as_source(judgements_file, "judgements")
-        judgements = read_judgements(source)
-        data[str(source)] = source_sha256(source)
+        from stats_mtbias.counting import as_counting_source, source_digest, source_label
+
+        source = as_counting_source(judgements_file)
+        judgements = read_judgements(source, engine=engine)
+        data[source_label(source)] = source_digest(source)
     if isinstance(reference, str) and reference == "bls":
         store = store or open_store(data_dir)
         ref = reference_data.bls_reference(store)

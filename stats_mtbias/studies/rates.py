@@ -23,14 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
-from stats_mtbias.datasets._io import FrameSource, as_source, read_records, source_sha256
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.gender import GENDERS
 from stats_mtbias.provenance import Provenance
@@ -62,48 +60,56 @@ def _with_all(counts: np.ndarray, add_all: bool) -> np.ndarray:
 
 
 def read_judgements(source, *, outcome: str, system: str | None, cluster: str | None, by: list[str],
-                    strata: str | None) -> pd.DataFrame:
-    """Validate a judgement table (CSV path or DataFrame) into ``system, cluster, group keys, stratum, gender``.
+                    strata: str | None, engine: str = "auto") -> pd.DataFrame:
+    """Count a judgement source into ``system, cluster, by:<column>…, stratum, gender, n, line``.
 
-    Every row is kept: an empty or missing outcome is ``unknown`` (counted),
-    an outcome that is not a gender label is an error naming the row's line.
+    The source (CSV/Parquet/Arrow file, directory or glob of them, DataFrame or
+    dask DataFrame) is counted as it streams (:func:`stats_mtbias.counting.count_rows`):
+    one row per distinct (cluster, system, groups, stratum, gender), ``n``
+    judgements each, ``line`` the first line holding it. Every row is kept: an
+    empty or missing outcome is ``unknown`` (counted), an outcome that is not a
+    gender label is an error naming the first line holding it. Without a
+    ``cluster`` column every row is its own cluster (a row each here: name a
+    cluster for files of millions of rows).
     """
-    source = as_source(source, "judgements")
-    if isinstance(source, Path) and source.suffix.lower() in (".parquet", ".pq"):
-        try:
-            source = FrameSource(pd.read_parquet(source), str(source))
-        except Exception as exc:  # pyarrow's own errors name no line; say what failed
-            raise DataError(f"cannot read as Parquet ({exc})", source) from None
-    needed = [c for c in (outcome, system, cluster, strata, *by) if c]
-    header, records = read_records(source, required=tuple(needed))
-    if not records:
+    from stats_mtbias.counting import as_counting_source, count_rows, first_location
+
+    source = as_counting_source(source)
+    needed = list(dict.fromkeys(c for c in (outcome, system, cluster, strata, *by) if c))
+    counts = count_rows(source, needed, required=needed, engine=engine)
+    if counts.attrs["rows"] == 0:
         raise DataError("has a header but no judgements", source, 2)
-    frame = pd.DataFrame([r for _, r in records], columns=header)
-    lines = np.array([line for line, _ in records])
-    raw = frame[outcome].astype(str).str.strip().str.lower()
+    raw = counts[outcome].str.lower()
     gender = raw.map(lambda v: _ALIASES.get(v, v))
     bad = ~gender.isin(GENDERS)
     if bad.any():
-        i = int(np.flatnonzero(bad.to_numpy())[0])
-        raise DataError(
-            f"column {outcome!r}: {frame[outcome].iloc[i]!r} is not a gender (one of {', '.join(GENDERS)}, or f/m/n/?)",
-            source, int(lines[i]),
-        )  # fmt: skip
+        where, line = first_location(counts, bad, source)
+        value = counts.loc[bad.to_numpy(), outcome].iloc[0]
+        raise DataError(f"column {outcome!r}: {value!r} is not a gender (one of {', '.join(GENDERS)}, or f/m/n/?)",
+                        where, line)  # fmt: skip
+    if cluster is None:  # every row its own cluster: the cells expanded back to rows
+        repeat = counts.index.repeat(counts["n"].to_numpy())
+        counts, gender = counts.loc[repeat].reset_index(drop=True), gender.loc[repeat].reset_index(drop=True)
     out = pd.DataFrame({
-        "system": frame[system].astype(str) if system else "system",
-        "cluster": frame[cluster].astype(str) if cluster else pd.Series(lines.astype(str)),
+        "system": counts[system] if system else "system",
+        "cluster": counts[cluster] if cluster else pd.Series(np.arange(len(counts)) + 2).astype(str),
+        **{f"by:{column}": counts[column].to_numpy() for column in by},
+        "stratum": counts[strata].to_numpy() if strata else ALL,
         "gender": pd.Categorical(gender, categories=GENDERS),
-        "line": lines,
+        "n": counts["n"].to_numpy() if cluster else 1,
+        "line": counts["line"].to_numpy(),
     })  # fmt: skip
-    for column in by:
-        out[f"by:{column}"] = frame[column].astype(str).to_numpy()
-    out["stratum"] = frame[strata].astype(str).to_numpy() if strata else ALL
+    keys = ["system", "cluster", *[f"by:{c}" for c in by], "stratum", "gender"]
+    if cluster and raw.nunique() != gender.nunique():  # labels that mean one gender ("f", "Female") merged
+        out = out.groupby(keys, sort=False, observed=True).agg(n=("n", "sum"), line=("line", "min")).reset_index()
+        out = out.sort_values("line", kind="stable").reset_index(drop=True)
     if strata:
         per_cluster = out.groupby("cluster", sort=False)["stratum"].nunique()
         mixed = per_cluster[per_cluster > 1]
         if len(mixed):
             raise DataError(f"cluster {mixed.index[0]!r} lies in several strata of {strata!r}; a cluster must be in one", source)
     out.attrs["source"] = source
+    out.attrs["rows"] = counts.attrs.get("rows", int(out["n"].sum()))
     return out
 
 
@@ -308,21 +314,24 @@ def run(
     ci: str = "bootstrap",
     interval: str = "percentile",
     correction: str = "holm",
+    engine: str = "auto",
 ) -> RatesResult:
     """Read (or take) a judgement table and analyse it; see the module docstring and :func:`stats_mtbias.rates`."""
+    from stats_mtbias.counting import is_dask_frame, source_digest, source_label
+
     by = [by] if isinstance(by, str) else list(by)
-    if isinstance(judgements, pd.DataFrame):
+    if isinstance(judgements, pd.DataFrame) or is_dask_frame(judgements):
         for column in (system, cluster):
             if column and column not in judgements.columns and column in ("system", "item"):
                 keyword = "system" if column == "system" else "cluster"
                 raise UsageError(f"the frame has no column {column!r}; name yours with {keyword}=... "
                                  "(or None: one system / every row its own cluster).")  # fmt: skip
-    table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata)
+    table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata, engine=engine)
     source = table.attrs["source"]
     estimates, comparisons, group_differences = analyse(
         table, by=by, n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction
     )
-    accounting = table.groupby(["system", "gender"], observed=False, sort=False).size().rename("rows").reset_index()
+    accounting = table.groupby(["system", "gender"], observed=False, sort=False)["n"].sum().rename("rows").reset_index()
     method = (
         "shares of identified outputs (both as neutral; unknown counted, left out); gap = male - female; "
         + (f"cluster bootstrap over {cluster or 'rows'}" + (f" stratified by {strata}" if strata else "") + f", {interval}"
@@ -330,9 +339,9 @@ def run(
         + f"; systems compared paired on clusters, {correction} over all rows"
     )  # fmt: skip
     provenance = Provenance(
-        method=method, data={str(source): source_sha256(source)}, n_boot=n_boot if ci == "bootstrap" else None,
+        method=method, data={source_label(source): source_digest(source)}, n_boot=n_boot if ci == "bootstrap" else None,
         seed=seed_of(rng), level=level,
         options={"outcome": outcome, "by": by, "system": system, "cluster": cluster, "strata": strata, "ci": ci,
-                 "interval": interval, "correction": correction, "rows": len(table)},
+                 "interval": interval, "correction": correction, "rows": int(table["n"].sum()), "engine": engine},
     )  # fmt: skip
     return RatesResult(estimates, comparisons, group_differences, accounting, provenance, table)

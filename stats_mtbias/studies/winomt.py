@@ -806,6 +806,136 @@ def _check_language(language: str) -> str:
     return language
 
 
+def _judge_language(store, items: pd.DataFrame, jobs: list, *, aligner: str, use_pronoun: bool, explain: bool):
+    """:func:`winomt_reading.judge` over one language's jobs: the tables, the files used and the warnings raised.
+
+    In a worker process the warnings are recorded and handed back, to be raised again in the parent.
+    """
+    import warnings
+
+    from stats_mtbias.studies import winomt_reading
+
+    tables = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for system, language, is_adj, src in jobs:
+            path = None if src is None else as_source(src, system)
+            tables.append(winomt_reading.judge(store, system, language, items, adjectives=is_adj, method=aligner,
+                                               use_pronoun=use_pronoun, path=path, explain=explain and not is_adj))  # fmt: skip
+    return tables, dict(store.used), [(w.category, str(w.message)) for w in caught]
+
+
+def _job_bytes(store, job) -> float:
+    """Size of a job's translations (the reading's cost, to balance the workers)."""
+    system, language, is_adj, src = job
+    if src is None:
+        relpath = f"winomt/translations/{system}/{'adj.' if is_adj else ''}en-{language}.txt"
+        return float(store.path(relpath).stat().st_size)
+    if isinstance(src, (str, Path)) and Path(src).is_file():
+        return float(Path(src).stat().st_size)
+    return 1e6
+
+
+def _judge_in_process(store, items: pd.DataFrame, jobs: list, options: dict):
+    """:func:`_judge_language` in a fresh interpreter (``stats_mtbias.studies._reading_worker``)."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import stats_mtbias
+
+    env = dict(os.environ)
+    # The child imports this very package, installed or not.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(stats_mtbias.__file__).resolve().parents[1]),
+                                                      env.get("PYTHONPATH")]))  # fmt: skip
+    request = pickle.dumps({"args": (store, items, jobs), "kwargs": options}, protocol=pickle.HIGHEST_PROTOCOL)
+    done = subprocess.run([sys.executable, "-m", "stats_mtbias.studies._reading_worker"], input=request,
+                          capture_output=True, env=env, check=False)  # fmt: skip
+    try:
+        status, value = pickle.loads(done.stdout)
+    except Exception:
+        tail = done.stderr.decode("utf-8", "replace")[-2000:]
+        raise RuntimeError(f"the WinoMT reader for {jobs[0][1]} stopped (exit {done.returncode}): {tail}") from None
+    if status == "error":
+        raise value
+    return value
+
+
+def reading_workers(n_languages: int) -> int:
+    """Processes that read translations: one per language to read, at most the CPUs (``MTBIAS_WORKERS`` caps it)."""
+    import os
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cap = os.environ.get("MTBIAS_WORKERS", "")
+    if cap:
+        try:
+            cpus = min(cpus, max(1, int(cap)))
+        except ValueError:
+            raise UsageError(f"MTBIAS_WORKERS must be a whole number of processes, not {cap!r}") from None
+    return max(1, min(cpus, n_languages))
+
+
+def _judge_all(store, items: pd.DataFrame, jobs: list, *, aligner: str, use_pronoun: bool, explain: bool, progress):
+    """The judgement table of every job, in job order.
+
+    Languages whose readings are not all cached are read in parallel processes,
+    one language each (the aligner trains on a language's files together, so a
+    language is the unit of work); cached ones are read here, where a worker's
+    start-up would cost more than the reading.
+    """
+    by_language: dict[str, list[int]] = {}
+    for i, job in enumerate(jobs):
+        by_language.setdefault(job[1], []).append(i)
+
+    def cached(job) -> bool:
+        system, language, is_adj, src = job
+        if src is not None or explain:
+            return False
+        relpath = f"winomt/translations/{system}/{'adj.' if is_adj else ''}en-{language}.txt"
+        return winomt_reading._readings_path(store, language, relpath, is_adj, aligner, use_pronoun).exists()
+
+    import warnings
+
+    from stats_mtbias.studies import winomt_reading
+
+    cold = [lang for lang, idx in by_language.items() if not all(cached(jobs[i]) for i in idx)]
+    workers = reading_workers(len(cold))
+    tables: list = [None] * len(jobs)
+    options = {"aligner": aligner, "use_pronoun": use_pronoun, "explain": explain}
+    if workers > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        # One worker interpreter per CPU, each reading a share of the languages balanced by their bytes
+        # (longest first): an interpreter's start-up is paid once per worker, not once per language.
+        shares: list[list[str]] = [[] for _ in range(workers)]
+        loads = [0.0] * workers
+        for lang in sorted(cold, key=lambda lang: -sum(_job_bytes(store, jobs[i]) for i in by_language[lang])):
+            k = loads.index(min(loads))
+            shares[k].append(lang)
+            loads[k] += sum(_job_bytes(store, jobs[i]) for i in by_language[lang])
+        with ThreadPoolExecutor(workers) as pool:
+            futures = [pool.submit(_judge_in_process, store, items, [jobs[i] for lang in share for i in by_language[lang]],
+                                   options) for share in shares]  # fmt: skip
+            label = f"WinoMT: align and read ({workers} processes)"
+            for share, future in progress(list(zip(shares, futures)), label) if progress else zip(shares, futures):
+                result, used, caught = future.result()
+                store.used.update(used)
+                for category, message in caught:
+                    warnings.warn(message, category, stacklevel=3)
+                for i, table in zip([i for lang in share for i in by_language[lang]], result, strict=True):
+                    tables[i] = table
+    rest = [i for i in range(len(jobs)) if tables[i] is None]
+    label = "WinoMT: read" + (" (cached)" if workers > 1 else " and align")
+    for i in progress(rest, label) if progress and rest else rest:
+        result, _, caught = _judge_language(store, items, [jobs[i]], **options)
+        tables[i] = result[0]
+        for category, message in caught:
+            warnings.warn(message, category, stacklevel=3)
+    return tables
+
+
 def validation(store, items: pd.DataFrame, *, aligner: str = "fastalign", use_pronoun: bool = False, progress=None) -> dict:
     """Agreement of the automatic reading with every shipped human-annotation file.
 
@@ -882,7 +1012,6 @@ def run(
     from stats_mtbias.datasets._io import as_source, source_sha256
     from stats_mtbias.datasets.registry import open_store
     from stats_mtbias.gender.targets import LANGUAGES
-    from stats_mtbias.studies import winomt_reading
 
     seed = seed_of(rng)
     rng = check_rng(rng)
@@ -923,10 +1052,9 @@ def run(
         check_writable_dir(default_cache_dir(), f"the cache ({ENV_CACHE} or the user cache directory)")
     base, adj_tables, data = [], [], {}
     origin: dict[tuple[str, str], str] = {}  # (system, language) -> the user's file, for messages
-    for system, language, is_adj, src in progress(jobs, "WinoMT: align and read") if progress else jobs:
+    tables = _judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=explain, progress=progress)
+    for (system, language, is_adj, src), table in zip(jobs, tables, strict=True):
         path = None if src is None else as_source(src, system)
-        table = winomt_reading.judge(store, system, language, items, adjectives=is_adj, method=aligner,
-                                     use_pronoun=use_pronoun, path=path, explain=explain and not is_adj)  # fmt: skip
         if path is not None:
             data[str(path)] = source_sha256(path)
             if not is_adj:

@@ -1,0 +1,495 @@
+"""Judgements counted as they stream, never held: CSV, Parquet, Arrow IPC, DataFrames and Dask.
+
+Every estimator of the package reads count tables, which are small (one row per
+combination of the keys), while the judgements behind them can be huge (LLM
+audits over prompts × models × languages × samples, production logs). This
+module reduces any judgement source to its count table without holding its rows:
+
+- **Arrow.** Files are read by pyarrow in record batches (CSV with its
+  multi-threaded parser, Parquet row groups, Arrow IPC batches); each batch is
+  grouped by the key columns in Arrow's C++ hash aggregation into
+  ``keys → (n, first row)``, and the partial tables are merged as they come.
+  Memory is bounded by the number of cells and the batch size, not the rows.
+- **Dask.** A ``dask.dataframe`` (or ``engine="dask"`` with a path pattern) is
+  reduced partition by partition on the workers with the same function, and only
+  the partial count tables travel back (a map-reduce of counts). Counts are
+  integers: the result is the local one, exactly, whatever the partitioning.
+- **Validation on distinct values.** Labels are checked, stripped and mapped on
+  the count table (a few hundred distinct values), not per row; every cell keeps
+  the first line it came from, so a bad label is reported at the first line that
+  holds it, as the row-by-row readers did. A malformed CSV line (wrong number of
+  fields, bad UTF-8) is located by a streaming scan, only when Arrow refuses it.
+
+Lines follow the convention of :mod:`stats_mtbias.datasets._io`: row ``i``
+(0-based) of a table is line ``i + 2`` of its CSV (line 1 is the header), for
+CSV files, frames and columnar files alike. Where a source has several files
+(a directory, a glob, Dask partitions) the column ``part`` says which.
+
+>>> frame = pd.DataFrame({"item": ["a", "a", "b", "a"], "gender": ["f", "f", "m", " f "]})
+>>> count_rows(frame, ["item", "gender"])
+  item gender  n  line
+0    a      f  3     2
+1    b      m  1     4
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import glob
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias.datasets._io import FrameSource
+from stats_mtbias.errors import DataError, UsageError
+
+ENGINES = ("auto", "arrow", "dask")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+IPC_SUFFIXES = (".arrow", ".feather", ".ipc")
+# A batch of CSV bytes (pyarrow's block): large enough to keep its parser busy, small enough to bound memory.
+CSV_BLOCK_BYTES = 16 << 20
+# Partial count tables are merged once they hold this many rows (the cells of several batches).
+MERGE_ROWS = 2_000_000
+
+
+def is_dask_frame(obj: Any) -> bool:
+    """Whether ``obj`` is a ``dask.dataframe.DataFrame`` (without importing dask when it is not loaded)."""
+    import sys
+
+    if "dask.dataframe" not in sys.modules:
+        return False
+    import dask.dataframe as dd
+
+    return isinstance(obj, dd.DataFrame)
+
+
+def _files(source: str | Path) -> list[Path]:
+    """The files a path names: itself, a directory's Parquet/IPC/CSV files, or a glob pattern's matches (sorted)."""
+    text = str(source)
+    if any(ch in text for ch in "*?["):
+        found = sorted(Path(p) for p in glob.glob(text, recursive=True) if Path(p).is_file())
+        if not found:
+            raise DataError("no file matches this pattern", text)
+        return found
+    path = Path(source)
+    if path.is_dir():
+        suffixes = (*PARQUET_SUFFIXES, *IPC_SUFFIXES, ".csv")
+        found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
+        if not found:
+            raise DataError("is a directory without Parquet, Arrow or CSV files", path)
+        return found
+    if not path.exists():
+        raise DataError("does not exist", path)
+    return [path]
+
+
+def source_label(source: Any) -> str:
+    """How a source is named in messages and provenance."""
+    if is_dask_frame(source):
+        return f"<dask DataFrame, {source.npartitions} partitions>"
+    return str(source)
+
+
+def source_stem(source: Any, default: str = "system") -> str:
+    """The name a source gives a system by default: a file's or directory's stem, a frame's name; else ``default``."""
+    if isinstance(source, FrameSource):
+        return source.stem
+    if isinstance(source, (str, Path)) and not any(ch in str(source) for ch in "*?["):
+        return Path(source).stem or default
+    return default
+
+
+def as_counting_source(obj: Any, name: str = "judgements") -> Any:
+    """Paths, globs and dask frames as they are (streamed by :func:`count_rows`); a pandas frame as a named source."""
+    if isinstance(obj, (str, Path, FrameSource)) or is_dask_frame(obj):
+        return obj
+    if isinstance(obj, pd.DataFrame):
+        return FrameSource(obj, name)
+    raise DataError(f"expected a file path, a glob, a pandas or a dask DataFrame, got {type(obj).__name__}")
+
+
+def source_digest(source: Any) -> str:
+    """sha256 of a source: a file's bytes, a frame's CSV text, or (several files) of their names and digests.
+
+    A Dask frame has no bytes here; its digest is Dask's deterministic token of the graph (``dask:<token>``).
+    """
+    from stats_mtbias.provenance import sha256_file
+
+    if isinstance(source, pd.DataFrame):
+        source = FrameSource(source)
+    if isinstance(source, FrameSource):
+        return source.sha256()
+    if is_dask_frame(source):
+        from dask.base import tokenize
+
+        return f"dask:{tokenize(source)}"
+    files = _files(source)
+    if len(files) == 1 and not any(ch in str(source) for ch in "*?[") and not Path(source).is_dir():
+        return sha256_file(files[0])
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(f"{file.name}\t{sha256_file(file)}\n".encode())
+    return digest.hexdigest()
+
+
+def _match_columns(header: Sequence[str], columns: Sequence[str], required: Sequence[str], *,
+                   case_insensitive: bool, where, delimiter: str | None = None) -> dict[str, str]:  # fmt: skip
+    """``{wanted name: name in the source}`` for the wanted columns present; a missing required one is an error."""
+    names = [str(h).strip() for h in header]
+    keyed = [n.lower() for n in names] if case_insensitive else names
+    duplicated = sorted({k for k in keyed if keyed.count(k) > 1})
+    if duplicated:
+        raise DataError(f"header repeats column(s) {', '.join(duplicated)}", where, 1)
+    missing = [c for c in required if (c.lower() if case_insensitive else c) not in keyed]
+    if missing:
+        sep = {"\t": "tab", ",": "comma", ";": "semicolon"}.get(delimiter or "", None)
+        found = ", ".join(names) + (f"; {sep}-separated" if sep else "")
+        raise DataError(f"header lacks column(s) {', '.join(missing)} (found {found})", where, 1)
+    out = {}
+    for column in columns:
+        key = column.lower() if case_insensitive else column
+        if key in keyed:
+            out[column] = header[keyed.index(key)]
+    return out
+
+
+def _reduce(table, names: list[str], offset: int):
+    """One batch → ``names, n, row`` (row: the first 0-based row of each cell) in Arrow's hash aggregation."""
+    import pyarrow as pa
+
+    rows = pa.array(np.arange(offset, offset + table.num_rows, dtype=np.int64))
+    table = table.select(names).append_column("_row", rows)
+    out = table.group_by(names, use_threads=False).aggregate([([], "count_all"), ("_row", "min")])
+    return out.rename_columns([*names, "n", "row"])
+
+
+def _merge(tables: list, names: list[str]):
+    """Partial count tables → one (sums of n, first rows)."""
+    import pyarrow as pa
+
+    if len(tables) == 1:
+        return tables[0]
+    table = pa.concat_tables(tables, promote_options="permissive")
+    out = table.group_by(names, use_threads=False).aggregate([("n", "sum"), ("row", "min")])
+    return out.rename_columns([*names, "n", "row"])
+
+
+def _as_strings(table, names: list[str]):
+    """Every key column as UTF-8 strings (numbers and dictionaries cast), missing values as ``""``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns = []
+    for name in names:
+        column = table.column(name)
+        if not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
+            column = pc.cast(column, pa.string())
+        columns.append(pc.fill_null(column, ""))
+    return pa.table([*columns, table.column("n"), table.column("row")], names=[*names, "n", "row"])
+
+
+class _Reducer:
+    """Accumulates partial count tables of the batches of one part, merging them to bound memory."""
+
+    def __init__(self, names: list[str]):
+        self.names, self.partials, self.held, self.rows = names, [], 0, 0
+
+    def add(self, batch) -> None:
+        import pyarrow as pa
+
+        if batch.num_rows == 0:
+            return
+        table = pa.Table.from_batches([batch]) if isinstance(batch, pa.RecordBatch) else batch
+        part = _as_strings(_reduce(table, self.names, self.rows), self.names)
+        self.rows += batch.num_rows
+        self.partials.append(part)
+        self.held += part.num_rows
+        if self.held > MERGE_ROWS:
+            merged = _merge(self.partials, self.names)
+            self.partials, self.held = [merged], merged.num_rows
+
+    def result(self):
+        import pyarrow as pa
+
+        if not self.partials:
+            schema = pa.schema([*[(n, pa.string()) for n in self.names], ("n", pa.int64()), ("row", pa.int64())])
+            return schema.empty_table()
+        return _merge(self.partials, self.names)
+
+
+def _csv_header(path: Path, delimiter: str) -> list[str]:
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DataError("not valid UTF-8 in the header", path, 1) from None
+    except OSError as exc:
+        raise DataError(f"cannot read the file ({exc.strerror})", path) from None
+    if not first.strip():
+        raise DataError("is empty; expected a header", path, 1)
+    return next(csv.reader([first], delimiter=delimiter))
+
+
+def _locate_csv_problem(path: Path, delimiter: str, n_fields: int, arrow_message: str) -> DataError:
+    """Stream the file once to name the first line Arrow refused (bad UTF-8, wrong number of fields)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    line_no, offset = 1, 0
+    with open(path, "rb") as handle:
+        for raw in handle:  # lines in bytes: memory bounded by the longest line
+            try:
+                decoder.decode(raw, final=False)
+            except UnicodeDecodeError as exc:
+                return DataError(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {offset + exc.start})", path, line_no)
+            offset += len(raw)
+            if line_no > 1:
+                text = raw.decode("utf-8").rstrip("\r\n")
+                row = next(csv.reader([text], delimiter=delimiter), [])
+                if text.strip() and len(row) != n_fields:
+                    return DataError(f"has {len(row)} fields, the header has {n_fields}", path, line_no)
+            line_no += 1
+    return DataError(f"cannot be read as delimited text ({arrow_message})", path)
+
+
+def _csv_batches(path: Path, columns: dict[str, str], header: list[str], delimiter: str):
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    read = pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES, use_threads=True)
+    parse = pacsv.ParseOptions(delimiter=delimiter, ignore_empty_lines=False, newlines_in_values=False)
+    # Dictionary-encoded per block: the group-by then hashes small integers (about twice as fast as strings).
+    convert = pacsv.ConvertOptions(
+        include_columns=list(columns.values()),
+        column_types={name: pa.dictionary(pa.int32(), pa.string()) for name in columns.values()},
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    try:
+        reader = pacsv.open_csv(path, read_options=read, parse_options=parse, convert_options=convert)
+        yield from reader
+    except pa.ArrowInvalid as exc:
+        raise _locate_csv_problem(path, delimiter, len(header), str(exc)) from None
+
+
+def _file_batches(path: Path, columns: list[str] | None, *, required, case_insensitive):
+    """(column map, batch iterator) of one file by its suffix."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    suffix = path.suffix.lower()
+    try:
+        if suffix in PARQUET_SUFFIXES:
+            names = pq.read_schema(path).names
+            mapping = _match_columns(names, columns, required, case_insensitive=case_insensitive, where=path)
+            # Read as dictionaries (one per batch): grouping their indices is several times faster than strings.
+            handle = pq.ParquetFile(path, read_dictionary=list(mapping.values()))
+            return mapping, handle.iter_batches(columns=list(mapping.values()), batch_size=1 << 20)
+        if suffix in IPC_SUFFIXES:
+            try:
+                reader = pa.ipc.open_file(path)
+                batches = (reader.get_batch(i) for i in range(reader.num_record_batches))
+            except pa.ArrowInvalid:
+                reader = pa.ipc.open_stream(path)
+                batches = iter(reader)
+            mapping = _match_columns(reader.schema.names, columns, required, case_insensitive=case_insensitive, where=path)
+            return mapping, (b.select(list(mapping.values())) for b in batches)
+    except (pa.ArrowInvalid, OSError) as exc:
+        kind = "Parquet" if suffix in PARQUET_SUFFIXES else "Arrow IPC"
+        raise DataError(f"cannot be read as {kind} ({exc})", path) from None
+    delimiter = "\t" if suffix in (".tsv", ".tab") else ","
+    header = _csv_header(path, delimiter)
+    mapping = _match_columns(header, columns, required, case_insensitive=case_insensitive, where=path, delimiter=delimiter)
+    return mapping, _csv_batches(path, mapping, header, delimiter)
+
+
+def _frame_table(frame: pd.DataFrame, mapping: dict[str, str]):
+    """A pandas frame's wanted columns as Arrow strings, read as its CSV would be (missing values: ``""``)."""
+    import pyarrow as pa
+
+    arrays = []
+    for name in mapping.values():
+        column = frame[name]
+        arrays.append(pa.array(column.astype(str).where(column.notna(), ""), type=pa.string()))
+    return pa.table(arrays, names=list(mapping.values()))
+
+
+def _finish(table, mapping: dict[str, str], part: int | None) -> pd.DataFrame:
+    """Arrow count table → pandas, renamed to the wanted names, stripped (cells merged after), lines numbered."""
+    frame = table.to_pandas()
+    frame = frame.rename(columns={v: k for k, v in mapping.items()})
+    names = list(mapping)
+    for name in names:
+        frame[name] = frame[name].str.strip()
+    frame["line"] = frame.pop("row") + 2
+    if part is not None:
+        frame["part"] = part
+    return frame
+
+
+def _pandas_merge(frames: list[pd.DataFrame], names: list[str]) -> pd.DataFrame:
+    """Cells equal after stripping (or from several parts) merged: n summed, the first (part, line) kept."""
+    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    order = ["part", "line"] if "part" in frame else ["line"]
+    frame = frame.sort_values(order, kind="stable")
+    if not names:
+        return frame.iloc[:1].assign(n=frame["n"].sum()).reset_index(drop=True)
+    grouped = frame.groupby(names, sort=False, dropna=False)
+    first = grouped[order].first()
+    out = first.assign(n=grouped["n"].sum()).reset_index()
+    return out.sort_values(order, kind="stable").reset_index(drop=True)[[*names, "n", *order]]
+
+
+def _reduce_partition(frame: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """Dask's map step: one partition → its count table (same reduction as the local path)."""
+    mapping = {n: n for n in names}
+    table = _as_strings(_reduce(_frame_table(frame, mapping), names, 0), names)
+    return _finish(table, mapping, None)
+
+
+def _count_dask(ddf, mapping: dict[str, str]) -> tuple[pd.DataFrame, int]:
+    import dask
+
+    names = list(mapping.values())
+    parts = ddf[names].to_delayed()
+    reduced = dask.compute(*[dask.delayed(_reduce_partition)(part, names) for part in parts])
+    frames = [frame.assign(part=i) for i, frame in enumerate(reduced)]
+    rows = int(sum(int(f["n"].sum()) for f in frames))
+    frames = [f.rename(columns={v: k for k, v in mapping.items()}) for f in frames]
+    return _pandas_merge(frames, list(mapping)), rows
+
+
+def _dask_frame(source: str):
+    """A remote path or pattern (``s3://…``, read by Dask through fsspec on the workers) as a dask frame."""
+    import dask.dataframe as dd
+
+    suffix = Path(source.split("?")[0].rstrip("/")).suffix.lower()
+    if suffix == ".csv":
+        return dd.read_csv(source, dtype=str, keep_default_na=False)
+    return dd.read_parquet(source)
+
+
+def _count_file(file: Path, columns: list[str], required, case_insensitive: bool, part: int | None):
+    """One file streamed to its count table: ``(column map, table, rows)`` (the map step on a Dask worker)."""
+    mapping, batches = _file_batches(file, columns, required=required, case_insensitive=case_insensitive)
+    reducer = _Reducer(list(mapping.values()))
+    for batch in batches:
+        reducer.add(batch)
+    return mapping, _finish(reducer.result(), mapping, part), reducer.rows
+
+
+def count_rows(
+    source: Any,
+    columns: Sequence[str],
+    *,
+    required: Sequence[str] = (),
+    case_insensitive: bool = False,
+    engine: str = "auto",
+) -> pd.DataFrame:
+    """Count the rows of a judgement source by the values of ``columns``, streaming.
+
+    Parameters
+    ----------
+    source : path, glob pattern, DataFrame or dask DataFrame
+        A CSV (``.tsv``: tab-separated), Parquet or Arrow IPC/Feather file; a
+        directory or glob of such files (read one after another); a pandas
+        frame; or a ``dask.dataframe.DataFrame``.
+    columns : sequence of str
+        The columns to count by; those absent from the source are left out of the
+        result (the caller gives them defaults).
+    required : sequence of str
+        Columns that must be present.
+    case_insensitive : bool
+        Match column names regardless of case.
+    engine : {"auto", "arrow", "dask"}
+        ``"dask"`` reduces partitions on the active Dask scheduler (a
+        ``distributed.Client`` if one is connected); ``"auto"`` uses Dask for a
+        dask frame and Arrow otherwise.
+
+    Returns
+    -------
+    DataFrame
+        One row per distinct combination of the present ``columns`` (values as
+        stripped strings, missing as ``""``), with ``n`` (rows) and ``line`` (the
+        first line holding it; with ``part``, the file or partition, where there
+        are several), in order of first appearance. ``attrs["rows"]`` is the
+        number of rows read (``n`` sums to it) and ``attrs["columns"]`` the
+        columns found.
+
+    Raises
+    ------
+    DataError
+        A missing or repeated column, a malformed line (named), a row with every
+        wanted field empty (an empty line), an unreadable file.
+    """
+    if engine not in ENGINES:
+        raise UsageError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    columns = list(dict.fromkeys(columns))
+    dask_input = is_dask_frame(source)
+    if engine == "arrow" and dask_input:
+        raise UsageError("a dask DataFrame is counted with engine='dask' (or 'auto')")
+    if isinstance(source, FrameSource):
+        source = source.frame
+    remote = isinstance(source, str) and "://" in source
+    if dask_input or (engine == "dask" and remote):
+        ddf = source if dask_input else _dask_frame(source)
+        mapping = _match_columns(list(ddf.columns), columns, required, case_insensitive=case_insensitive,
+                                 where=source_label(source))  # fmt: skip
+        counts, rows = _count_dask(ddf, mapping)
+    elif isinstance(source, pd.DataFrame):
+        mapping = _match_columns(list(map(str, source.columns)), columns, required, case_insensitive=case_insensitive,
+                                 where="DataFrame")  # fmt: skip
+        reducer = _Reducer(list(mapping.values()))
+        if len(source):
+            reducer.add(_frame_table(source, mapping))
+        counts, rows = _pandas_merge([_finish(reducer.result(), mapping, None)], list(mapping)), reducer.rows
+    else:
+        files = _files(source)
+        several = len(files) > 1
+        if engine == "dask":  # a map-reduce over the files: each worker streams its files through Arrow
+            import dask
+
+            tasks = [dask.delayed(_count_file)(f, columns, required, case_insensitive, i if several else None)
+                     for i, f in enumerate(files)]  # fmt: skip
+            results = dask.compute(*tasks)
+        else:
+            results = [_count_file(f, columns, required, case_insensitive, i if several else None) for i, f in enumerate(files)]
+        mapping = results[0][0]
+        for file, (file_mapping, _, _) in zip(files, results, strict=True):
+            if set(file_mapping) != set(mapping):
+                raise DataError(f"has columns {', '.join(file_mapping)} where {files[0]} has {', '.join(mapping)}", file, 1)
+        counts = _pandas_merge([frame for _, frame, _ in results], list(mapping))
+        rows = sum(n for _, _, n in results)
+        if several:
+            counts.attrs["files"] = [str(f) for f in files]
+    names = list(mapping)
+    if names and len(counts):
+        empty = (counts[names] == "").all(axis=1).to_numpy()
+        if empty.any():
+            first = counts[empty].iloc[0]
+            raise DataError(f"is an empty line inside the table (every field of {', '.join(names)} empty)",
+                            _where(counts, first, source), int(first["line"]))  # fmt: skip
+    counts.attrs["rows"] = int(rows)
+    counts.attrs["columns"] = names
+    return counts
+
+
+def _where(counts: pd.DataFrame, row: pd.Series, source: Any) -> str:
+    """The file (or partition) a count row's first line is in, for messages."""
+    if "part" in row and "files" in counts.attrs:
+        return counts.attrs["files"][int(row["part"])]
+    if "part" in row:
+        return f"{source_label(source)} partition {int(row['part'])}"
+    return source_label(source) if not isinstance(source, pd.DataFrame) else "DataFrame"
+
+
+def first_location(counts: pd.DataFrame, mask, source: Any) -> tuple[str, int]:
+    """``(file, line)`` of the first row of ``counts`` selected by ``mask`` (for an error message)."""
+    selected = counts[np.asarray(mask)]
+    order = ["part", "line"] if "part" in selected else ["line"]
+    row = selected.sort_values(order).iloc[0]
+    return _where(counts, row, source), int(row["line"])
+

@@ -1,0 +1,201 @@
+"""Judgements counted as they stream (issue 21): every format, every batch size, the same table; bad lines named."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import stats_mtbias as smb
+from stats_mtbias import counting
+from stats_mtbias.counting import count_rows
+from stats_mtbias.errors import DataError
+
+KEYS = ["item", "system", "gender"]
+
+
+def _rows(n: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({
+        "item": rng.choice([f"prompt {i}" for i in range(40)], n),
+        "system": rng.choice(["a", "b", "c"], n),
+        "gender": rng.choice(["female", "male", "neutral", "", "F"], n, p=[0.3, 0.4, 0.1, 0.1, 0.1]),
+        "language": rng.choice(["de", "fr"], n),
+    })  # fmt: skip
+
+
+def _by_hand(frame: pd.DataFrame, keys=KEYS) -> pd.DataFrame:
+    """The count table from the rows with pandas: n per cell, the first line (row + 2) holding it, by first appearance."""
+    lines = pd.Series(np.arange(len(frame)) + 2, index=frame.index)
+    grouped = frame.assign(line=lines).groupby(keys, sort=False)
+    out = grouped.agg(n=("line", "size"), line=("line", "min")).reset_index()
+    return out.sort_values("line").reset_index(drop=True)
+
+
+def _write_all(frame: pd.DataFrame, tmp_path) -> dict:
+    paths = {"csv": tmp_path / "j.csv", "tsv": tmp_path / "j.tsv", "parquet": tmp_path / "j.parquet",
+             "arrow": tmp_path / "j.arrow", "feather": tmp_path / "j.feather"}  # fmt: skip
+    frame.to_csv(paths["csv"], index=False)
+    frame.to_csv(paths["tsv"], index=False, sep="\t")
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    pq.write_table(table, paths["parquet"], row_group_size=997)
+    with pa.ipc.new_file(paths["arrow"], table.schema) as writer:
+        for batch in table.to_batches(max_chunksize=1_000):
+            writer.write_batch(batch)
+    with pa.ipc.new_stream(paths["feather"], table.schema) as writer:  # a stream, not a file: both are read
+        writer.write_table(table)
+    return paths
+
+
+def test_every_format_gives_the_table_counted_by_hand(tmp_path, monkeypatch):
+    frame = _rows(5_000)
+    expected = _by_hand(frame)
+    # Small blocks and merges: the streaming path is what is tested, not one batch.
+    monkeypatch.setattr(counting, "CSV_BLOCK_BYTES", 4_096)
+    monkeypatch.setattr(counting, "MERGE_ROWS", 50)
+    for kind, path in _write_all(frame, tmp_path).items():
+        got = count_rows(path, KEYS)
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False, obj=kind)
+        assert got.attrs["rows"] == 5_000 == got["n"].sum(), kind
+    got = count_rows(frame, KEYS)
+    pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+
+
+def test_several_files_a_directory_and_a_glob(tmp_path):
+    frame = _rows(3_000, seed=1)
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for i, start in enumerate(range(0, 3_000, 1_000)):
+        frame.iloc[start:start + 1_000].to_parquet(parts / f"p{i}.parquet", index=False)
+    by_dir = count_rows(parts, KEYS)
+    by_glob = count_rows(str(parts / "*.parquet"), KEYS)
+    pd.testing.assert_frame_equal(by_dir, by_glob)
+    assert by_dir.attrs["rows"] == 3_000
+    # Counts equal the whole frame's; the first line is within its own file (part: which file).
+    whole = _by_hand(frame)
+    merged = by_dir.merge(whole, on=KEYS, suffixes=("", "_whole"))
+    assert len(merged) == len(whole) and (merged["n"] == merged["n_whole"]).all()
+    assert (merged["part"] * 1_000 + merged["line"] == merged["line_whole"]).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["x", "y", " x", "z "]), st.sampled_from(["f", "m", "", "?"])), min_size=1,
+                max_size=60))  # fmt: skip
+def test_any_rows_are_counted_exactly(rows):
+    frame = pd.DataFrame(rows, columns=["item", "gender"])
+    got = count_rows(frame, ["item", "gender"])
+    stripped = frame.apply(lambda c: c.str.strip())
+    assert got["n"].sum() == len(frame)
+    expected = stripped.value_counts().to_dict()
+    assert {tuple(r[:2]): r[2] for r in got[["item", "gender", "n"]].itertuples(index=False)} == expected
+    # The first line of each cell: the first row (line = row + 2) holding those stripped values.
+    for item, gender, line in got[["item", "gender", "line"]].itertuples(index=False):
+        first = int(np.flatnonzero((stripped["item"] == item) & (stripped["gender"] == gender))[0])
+        assert line == first + 2
+
+
+def test_missing_values_and_numbers_read_as_their_csv(tmp_path):
+    frame = pd.DataFrame({"item": [1, 2, 2, None], "gender": ["f", None, "m", "f"]})
+    table = count_rows(frame, ["item", "gender"])
+    assert table[["item", "gender", "n"]].values.tolist() == [["1.0", "f", 1], ["2.0", "", 1], ["2.0", "m", 1], ["", "f", 1]]
+    path = tmp_path / "n.parquet"
+    pq.write_table(pa.table({"item": pa.array([1, 2, None]), "gender": pa.array(["f", None, "m"])}), path)
+    assert count_rows(path, ["item", "gender"])[["item", "gender"]].values.tolist() == [["1", "f"], ["2", ""], ["", "m"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "line"),
+    [
+        (b"item,gender\na,f\nb,m,extra\n", "has 3 fields, the header has 2", 3),
+        (b"item,gender\na,f\nb,\xffm\n", "not valid UTF-8", 3),
+        (b"item,gender\na,f\n\nb,m\n", "is an empty line", 3),
+        (b"item,item\na,f\n", "header repeats column(s) item", 1),
+        (b"item,sex\na,f\n", "header lacks column(s) gender (found item, sex; comma-separated)", 1),
+        (b"", "is empty", 1),
+        (b"item,gender\n" + b"a,f\n" * 30_000 + b"b,m,x\n", "has 3 fields", 30_002),
+    ],
+)
+def test_bad_files_name_their_line(tmp_path, monkeypatch, text, problem, line):
+    monkeypatch.setattr(counting, "CSV_BLOCK_BYTES", 4_096)
+    path = tmp_path / "bad.csv"
+    path.write_bytes(text)
+    with pytest.raises(DataError) as err:
+        count_rows(path, ["item", "gender"], required=["item", "gender"])
+    assert problem in str(err.value) and err.value.line == line and err.value.path == path
+
+
+def test_bad_label_named_at_its_first_line_in_rates_and_optimal(tmp_path):
+    rows = [("a", "s", "female")] * 5 + [("b", "s", "mail")] + [("c", "s", "mail"), ("d", "s", "male")]
+    path = tmp_path / "j.csv"
+    pd.DataFrame(rows, columns=["item", "system", "gender"]).to_csv(path, index=False)
+    with pytest.raises(DataError, match=r"j\.csv, line 7: column 'gender': 'mail' is not a gender"):
+        smb.rates(path, n_boot=100)
+    pd.DataFrame(rows, columns=["occupation", "system", "gender"]).to_csv(path, index=False)
+    with pytest.raises(DataError, match=r"j\.csv, line 7: column 'gender': 'mail' is not a gender"):
+        smb.optimal(path, n_boot=100)
+
+
+def test_rates_from_every_format_is_one_result(tmp_path):
+    frame = _rows(2_000, seed=3)
+    results = [smb.rates(path, by="language", n_boot=200, rng=5).table for path in _write_all(frame, tmp_path).values()]
+    results.append(smb.rates(frame, by="language", n_boot=200, rng=5).table)
+    for other in results[1:]:
+        pd.testing.assert_frame_equal(results[0], other)
+    # "F" and "female" are one gender: the shares count both.
+    female = frame["gender"].str.lower().isin(["female", "f"])
+    identified = frame["gender"] != ""
+    a = (frame["system"] == "a") & (frame["language"] == "de")
+    row = results[0].query("system == 'a' and subset == 'de' and metric == 'female'").iloc[0]
+    assert row["estimate"] == pytest.approx((female & a).sum() / (identified & a).sum(), abs=1e-12)
+    assert row["n"] == (identified & a).sum()
+
+
+def test_optimal_counts_equal_the_rows(tmp_path, data_dir):
+    from stats_mtbias.datasets import reference
+    from stats_mtbias.datasets.registry import open_store
+
+    bls = reference.bls_reference(open_store(data_dir))
+    names = bls.groupby("occupation").filter(lambda g: len(g) == 1)["occupation"].to_numpy()[:30]
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"occupation": rng.choice(names, 3_000), "gender": rng.choice(["Female", "Male", "?"], 3_000),
+                          "system": rng.choice(["x", "y"], 3_000)})  # fmt: skip
+    path = tmp_path / "j.parquet"
+    frame.to_parquet(path, index=False)
+    res = smb.optimal(path, n_boot=200, rng=2)
+    occ = res.frames["occupations"].set_index(["system", "occupation"])
+    for (system, occupation), part in frame.groupby(["system", "occupation"]):
+        row = occ.loc[(system, occupation)]
+        assert row["n_female"] == (part["gender"] == "Female").sum()
+        assert row["n_male"] == (part["gender"] == "Male").sum()
+        assert row["n_unknown"] == (part["gender"] == "?").sum()
+    assert res.frames["judgements"]["n"].sum() == 3_000
+    pd.testing.assert_frame_equal(res.table, smb.optimal(frame, n_boot=200, rng=2).table)
+
+
+@pytest.mark.filterwarnings("ignore::stats_mtbias.errors.DataQualityWarning")
+def test_prates_reads_parquet_and_arrow_as_its_csv(tmp_path, data_dir):
+    from stats_mtbias.datasets import prates as prates_data
+    from stats_mtbias.datasets.registry import open_store
+
+    shipped = prates_data.read_judgements(open_store(data_dir)).query("language in ['Finnish', 'Turkish'] and variant == ''")
+    labels = {"female": "Female", "male": "Male", "neutral": "Neutral", "both": "Neutral", "unknown": "?"}
+    frame = pd.DataFrame({"item": shipped["occupation"], "language": shipped["language"],
+                          "category": shipped["category"], "gender": shipped["gender"].astype(str).map(labels)})  # fmt: skip
+    frame.to_csv(tmp_path / "mine.csv", index=False)
+    frame.to_parquet(tmp_path / "mine.parquet", index=False)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    with pa.ipc.new_file(tmp_path / "mine.arrow", table.schema) as writer:
+        writer.write_table(table)
+    results = {suffix: smb.prates(tmp_path / f"mine.{suffix}", data_dir=data_dir, rng=0)
+               for suffix in ("csv", "parquet", "arrow")}  # fmt: skip
+    for suffix in ("parquet", "arrow"):
+        pd.testing.assert_frame_equal(results[suffix].table, results["csv"].table)
+    # The system is named after the file, and the provenance holds the file's own sha256.
+    assert set(results["parquet"].table["system"]) == {"mine"}
+    from stats_mtbias.provenance import sha256_file
+
+    assert sha256_file(tmp_path / "mine.parquet") in str(results["parquet"].provenance)

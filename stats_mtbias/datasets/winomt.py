@@ -80,8 +80,7 @@ def read_items(store: DataStore | None = None) -> pd.DataFrame:
     return frame
 
 
-def _strip_adjective(source: str) -> str:
-    return re.sub(r"\b(?:" + "|".join(ADJECTIVES) + r") ", "", source, count=1)
+_ADJECTIVE_PATTERN = r"\b(?:" + "|".join(ADJECTIVES) + r") "
 
 
 def _translation_lines(path: Path | FrameSource) -> list[str]:
@@ -131,32 +130,36 @@ def read_translations(
     if adjectives is None:
         adjectives = isinstance(path, Path) and path.name.startswith("adj.")
     by_sentence: dict[str, list[int]] = defaultdict(list)
-    for item, sentence in zip(items["item"], items["sentence"]):
+    for item, sentence in zip(items["item"].tolist(), items["sentence"].tolist()):
         by_sentence[sentence].append(item)
+    taken: dict[str, int] = {}  # how many of a sentence's items earlier lines took: the k-th line gets the k-th
     found: dict[int, tuple[str, str, int]] = {}
     surplus: list[tuple[int, str, str]] = []
+    strip = re.compile(_ADJECTIVE_PATTERN).sub if adjectives else None
     for number, line in enumerate(_translation_lines(path), start=1):
-        if SEPARATOR not in line:
+        source, separator, translation = line.partition(SEPARATOR)
+        if not separator:
             raise DataError(f"has no '{SEPARATOR.strip()}' separator between source and translation", path, number)
-        source, translation = line.split(SEPARATOR, 1)
-        key = _strip_adjective(source) if adjectives else source
-        candidates = [i for i in by_sentence.get(key, []) if i not in found]
-        if not by_sentence.get(key):
+        key = strip("", source, count=1) if strip else source
+        slots = by_sentence.get(key)
+        if not slots:
             raise DataError(f"source {source[:60]!r} is not a WinoMT sentence", path, number)
-        if not candidates:
+        k = taken.get(key, 0)
+        if k == len(slots):
             # The shipped files translate two sentences of an older en.txt (lines 2121-2122 then repeated
             # lines 537-538): such a line is a second translation of an item, kept out and reported.
             surplus.append((number, source, "repeated_source"))
             continue
-        found[candidates[0]] = (source, translation.strip(), number)
+        taken[key] = k + 1
+        found[slots[k]] = (source, translation.strip(), number)
     rows = []
     if adjectives:
         # A "+Adj" file covers the stereotype halves its lines come from; the rest is out of its scope.
         halves = set(items.loc[items["item"].isin(list(found)), "stereotype"])
         scope = set(items.loc[items["stereotype"].isin(halves), "item"])
     else:
-        scope = set(items["item"])
-    for item in items["item"]:
+        scope = set(items["item"].tolist())
+    for item in items["item"].tolist():
         if item in found:
             source, translation, number = found[item]
             reason = "none" if translation == "None" else "empty" if not translation else ""

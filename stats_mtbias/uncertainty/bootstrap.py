@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 from scipy import special
@@ -64,13 +65,10 @@ def resample_weights(
     n_boot = check_positive_int(n_boot, "n_boot")
     rng = check_rng(rng)
     check_choice(method, WEIGHT_METHODS, "method")
-    if strata is None:
-        if n_clusters is None:
-            raise ValueError("give `n_clusters` or `strata`.")
-        strata = np.zeros(check_positive_int(n_clusters, "n_clusters"), dtype=int)
-    strata = np.asarray(strata)
-    n_clusters = len(strata)
-    members = [np.flatnonzero(strata == label) for label in np.unique(strata)]
+    if strata is None and n_clusters is None:
+        raise ValueError("give `n_clusters` or `strata`.")
+    n_clusters = len(strata) if strata is not None else check_positive_int(n_clusters, "n_clusters")
+    members = _strata_members(n_clusters, strata)
     if max(len(m) for m in members) >= 2**24 and np.dtype(dtype) == np.float32:
         raise ValueError("float32 weights are exact only for strata below 2**24 clusters.")
     weights = np.empty((n_boot, n_clusters), dtype=dtype)
@@ -79,10 +77,29 @@ def resample_weights(
             size = len(idx)
             weights[:, idx] = rng.multinomial(size, np.full(size, 1.0 / size), size=n_boot)
         return weights
-    # Per block of replicates: draw cluster positions per stratum straight into a
-    # flat (replicate, cluster) position buffer and count them with one bincount.
-    # int16 draws are several times faster to generate than int64; an int64
-    # buffer is what bincount reads without a cast; small blocks stay in cache.
+    for first, counts in _index_weight_blocks(n_boot, members, n_clusters, rng):
+        weights[first : first + len(counts)] = counts
+    return weights
+
+
+def _strata_members(n_clusters: int, strata: np.ndarray | None) -> list[np.ndarray]:
+    """The cluster positions of each stratum (one stratum of all clusters without `strata`)."""
+    if strata is None:
+        return [np.arange(n_clusters)]
+    strata = np.asarray(strata)
+    if len(strata) != n_clusters:
+        raise ValueError(f"`strata` has {len(strata)} labels for {n_clusters} clusters.")
+    return [np.flatnonzero(strata == label) for label in np.unique(strata)]
+
+
+def _index_weight_blocks(n_boot: int, members: list[np.ndarray], n_clusters: int, rng: np.random.Generator):
+    """Bootstrap weights ``(first replicate, counts)`` a block of ``_CHUNK`` replicates at a time.
+
+    Per block: cluster positions are drawn per stratum straight into a flat
+    (replicate, cluster) position buffer and counted with one bincount. int16
+    draws are several times faster to generate than int64; an int64 buffer is
+    what bincount reads without a cast; small blocks stay in cache.
+    """
     chunk = min(_CHUNK, n_boot)
     positions = np.empty((chunk, n_clusters), dtype=np.int64)
     row_offset = (np.arange(chunk, dtype=np.int64) * n_clusters)[:, None]
@@ -100,8 +117,7 @@ def resample_weights(
                 np.add(idx[draws], row_offset[:rows], out=target)
             start += size
         counts = np.bincount(positions[:rows].ravel(), minlength=rows * n_clusters)
-        weights[first : first + rows] = counts.reshape(rows, n_clusters)
-    return weights
+        yield first, counts.reshape(rows, n_clusters)
 
 
 def weighted_sums(weights: np.ndarray, data: np.ndarray, *, integer_weights: bool | None = None) -> np.ndarray:
@@ -289,8 +305,29 @@ def cluster_bootstrap(
     check_level(level)
     check_choice(method, CI_METHODS, "method")
     estimate = np.asarray(statistic(data.sum(axis=0)[None, ...]))[0]
-    w = resample_weights(n_boot, data.shape[0], strata=strata, rng=rng, method=weights, dtype=np.float32)
-    replicates = np.asarray(statistic(weighted_sums(w, data, integer_weights=True)))
+    if weights == "index":
+        # The same weights resample_weights draws, each block multiplied as it is drawn: the
+        # (n_boot, clusters) matrix is never held (155 MB for WinoMT's 3,888 items; 2.7x faster).
+        n_boot = check_positive_int(n_boot, "n_boot")
+        members = _strata_members(data.shape[0], strata)
+        # Clusters laid out stratum by stratum, so every stratum's draws are positions in one range (no gather):
+        # the k-th cluster of a stratum gets the weight it gets in resample_weights, its data moves with it.
+        order = np.concatenate(members)
+        flat = data.reshape(data.shape[0], -1)[order]
+        bounds = np.cumsum([0, *(len(m) for m in members)])
+        members = [np.arange(lo, hi) for lo, hi in pairwise(bounds)]
+        # Integer data whose every replicate sum (at most clusters x max |datum|) stays below 2**24:
+        # float32 products are exact there, and twice as fast.
+        exact32 = float(np.abs(flat).max(initial=0)) * data.shape[0] < 2**24 and np.array_equal(flat, np.round(flat))
+        factor = flat.astype(np.float32) if exact32 else flat
+        sums = np.empty((n_boot, flat.shape[1]))
+        for first, counts in _index_weight_blocks(n_boot, members, data.shape[0], check_rng(rng)):
+            sums[first : first + len(counts)] = counts.astype(factor.dtype) @ factor
+        totals = sums.reshape((n_boot, *data.shape[1:]))
+    else:
+        w = resample_weights(n_boot, data.shape[0], strata=strata, rng=rng, method=weights, dtype=np.float32)
+        totals = weighted_sums(w, data, integer_weights=True)
+    replicates = np.asarray(statistic(totals))
     jackknife = None
     if method == "bca":
         jackknife = np.asarray(statistic(data.sum(axis=0)[None, ...] - data))
@@ -323,7 +360,10 @@ def paired_permutation(
 
     Under the null the two systems' outputs for a cluster are exchangeable, so
     each replicate swaps them in a random half of the clusters. Vectorised as
-    ``A* = A + S @ (b - a)`` with a random 0/1 matrix ``S``.
+    ``A* = A + S @ (b - a)`` with a random 0/1 matrix ``S``. Swapping two
+    identical outputs changes nothing, so ``S`` is drawn only for the clusters
+    where the systems differ (the same test, and its cost grows with the
+    discordant clusters, not all of them).
 
     Returns
     -------
@@ -338,8 +378,11 @@ def paired_permutation(
     rng = check_rng(rng)
     total_a, total_b = a.sum(axis=0), b.sum(axis=0)
     observed = np.asarray(statistic(total_a[None])[0] - statistic(total_b[None])[0])
-    swaps = rng.integers(0, 2, size=(n_perm, a.shape[0]), dtype=np.int8)
-    moved = weighted_sums(swaps, b - a)
+    change = (b - a)[np.any((b != a).reshape(a.shape[0], -1), axis=1)]
+    # Fair coins eight to a random byte: unpacking bits is ~10x faster than drawing 0/1 integers.
+    coins = rng.integers(0, 256, size=(n_perm, -(-len(change) // 8)), dtype=np.uint8)
+    swaps = np.unpackbits(coins, axis=1, count=len(change))
+    moved = weighted_sums(swaps, change) if len(change) else np.zeros((n_perm, *a.shape[1:]))
     perm = np.asarray(statistic(total_a + moved)) - np.asarray(statistic(total_b - moved))
     # A small tolerance so that ties from floating point round-off count as ties.
     extreme = np.abs(perm) >= np.abs(observed) - 1e-12

@@ -91,6 +91,51 @@ def test_permutation_detects_a_real_difference_and_not_an_identical_one():
     assert p_same == 1.0
 
 
+def test_bootstrap_blocks_equal_the_weight_matrix():
+    # cluster_bootstrap multiplies each block of weights as it is drawn, clusters laid out by stratum:
+    # the same replicates as the whole weight matrix of resample_weights, with interleaved strata.
+    gen = np.random.default_rng(2)
+    strata = gen.choice(["pro:f", "pro:m", "anti:f", "anti:m"], size=301)
+    counts = gen.integers(0, 3, size=(301, 2, 3)).astype(float)
+    for data in (counts, counts * 0.37):  # integer counts (float32 products) and any real data
+
+        def total(t):
+            return t.reshape(len(t), -1)
+
+        fused = cluster_bootstrap(data, total, n_boot=700, rng=11, strata=strata).replicates
+        matrix = total(weighted_sums(resample_weights(700, strata=strata, rng=11), data))
+        np.testing.assert_allclose(fused, matrix, rtol=1e-13, atol=0)
+        if data is counts:
+            assert np.array_equal(fused, matrix)
+
+
+def test_permutation_p_value_matches_exact_enumeration():
+    # Twelve discordant clusters among 400: all 2**12 swaps enumerated give the exact p-value.
+    gen = np.random.default_rng(8)
+    a = np.zeros((400, 2))
+    a[np.arange(400), gen.integers(0, 2, 400)] = 1
+    b = a.copy()
+    flip = gen.choice(400, 12, replace=False)
+    b[flip] = 1 - b[flip]
+
+    def share(t):
+        return t[..., 0] / t.sum(axis=-1)
+
+    observed = share(a.sum(0)) - share(b.sum(0))
+    change = (b - a)[flip]
+    signs = (np.arange(2**12)[:, None] >> np.arange(12)) & 1
+    moved = signs @ change
+    exact_d = share(a.sum(0) + moved) - share(b.sum(0) - moved)
+    exact = np.mean(np.abs(exact_d) >= abs(observed) - 1e-12)
+    d, p = paired_permutation(a, b, share, n_perm=40_000, rng=3)
+    assert d == pytest.approx(observed)
+    assert abs(p - exact) < 4 * np.sqrt(exact * (1 - exact) / 40_000) + 1 / 40_000
+    # Identical clusters are never drawn: adding 600 more changes nothing, to the last bit.
+    same = gen.integers(0, 2, (600, 2)).astype(float)
+    _, p_more = paired_permutation(np.vstack([a, same]), np.vstack([b, same]), share, n_perm=40_000, rng=3)
+    assert p_more == p
+
+
 @pytest.mark.parametrize("k", [0, 1, 17, 99, 100])
 def test_proportion_intervals_match_statsmodels(k):
     for ours, name in ((wilson_interval, "wilson"), (jeffreys_interval, "jeffreys"), (clopper_pearson_interval, "beta")):

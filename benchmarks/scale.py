@@ -10,7 +10,8 @@ in a fresh process (peak memory = that process's maximum resident set):
    the physical lower bound the issue measured (2.6 s, 1.3 GB on 2 cores);
 2. ``stats_mtbias.counting.count_rows`` on the same CSV (target: <= 2x the time,
    <= 1.5x the memory of 1), and the whole ``stats-mtbias optimal --judgements``;
-3. the same judgements as one Parquet file (target: <= 2 s);
+3. the same judgements as one Parquet file (target: <= 2 s), and ``smb.rates``
+   on it with every judgement its own cluster (``cluster=None``, 1,000 resamples);
 4. ``--big-rows`` judgements as Parquet partitions, streamed (target: peak <= 2 GB);
 5. Dask: the partitions counted on a ``LocalCluster`` of 2 workers, and
    ``smb.optimal`` / ``smb.rates`` through it, compared with the local path
@@ -102,6 +103,9 @@ TASKS = {
     "arrow-parquet": f"import pyarrow.parquet as q; t = q.read_table(P); {_GROUP}",
     "count-parquet": _OURS,
     "count-big": _OURS,
+    # Every judgement its own cluster: the bootstrap over rows drawn as multinomial counts of the cells.
+    "rates-cells": "import stats_mtbias as smb; r = smb.rates(P, system='system', cluster=None, by='language', "
+                   "n_boot=1000, rng=0); N = len(r.table)",
 }
 
 
@@ -199,6 +203,9 @@ def main(argv=None) -> int:
         print(f"\nParquet, {args.rows:,} rows")
         print(f"  pyarrow read_table + group_by: {arrow['seconds']:6.2f} s, peak {arrow['peak_mb']:6.0f} MB")
         print(f"  count_rows (streamed)        : {ours['seconds']:6.2f} s, peak {ours['peak_mb']:6.0f} MB (target <= 2 s)")
+        cells = _measure("rates-cells", paths["parquet"])
+        print(f"  smb.rates(cluster=None, by='language'), 1,000 resamples: {cells['seconds']:.2f} s, "
+              f"peak {cells['peak_mb']:.0f} MB ({cells['cells']} table rows)")  # fmt: skip
         if not args.skip_big:
             big = _measure("count-big", paths["big"])
             print(f"\nParquet partitions, {args.big_rows:,} rows, streamed")

@@ -516,7 +516,9 @@ def rates(
         Column naming the system (None: one system).
     cluster : str or None
         Column of the resampling unit (prompt, template, occupation): every
-        judgement of a cluster is resampled together. None: every row its own.
+        judgement of a cluster is resampled together. None: every row its own
+        (still counted by cell: the bootstrap draws the cells' multinomial counts,
+        so millions of rows cost what their cells cost).
     strata : str or None
         Column of fixed-size strata the clusters are resampled within.
     n_boot : int

@@ -55,6 +55,7 @@ IPC_SUFFIXES = (".arrow", ".feather", ".ipc")
 CSV_BLOCK_BYTES = 16 << 20
 # Partial count tables are merged once they hold this many rows (the cells of several batches).
 MERGE_ROWS = 2_000_000
+RESERVED = ("n", "line", "part")  # the count table's own columns beside the keys
 
 
 def is_dask_frame(obj: Any) -> bool:
@@ -158,14 +159,20 @@ def _match_columns(header: Sequence[str], columns: Sequence[str], required: Sequ
     return out
 
 
+def _keys(count: int) -> list[str]:
+    """Arrow-side names of the key columns: positional, so a user's column called ``n`` or ``row`` cannot clash."""
+    return [f"__key{i}" for i in range(count)]
+
+
 def _reduce(table, names: list[str], offset: int):
-    """One batch → ``names, n, row`` (row: the first 0-based row of each cell) in Arrow's hash aggregation."""
+    """One batch → ``__key0…, n, row`` (row: the first 0-based row of each cell) in Arrow's hash aggregation."""
     import pyarrow as pa
 
+    keys = _keys(len(names))
     rows = pa.array(np.arange(offset, offset + table.num_rows, dtype=np.int64))
-    table = table.select(names).append_column("_row", rows)
-    out = table.group_by(names, use_threads=False).aggregate([([], "count_all"), ("_row", "min")])
-    return out.rename_columns([*names, "n", "row"])
+    table = table.select(names).rename_columns(keys).append_column("__row", rows)
+    out = table.group_by(keys, use_threads=False).aggregate([([], "count_all"), ("__row", "min")])
+    return out.rename_columns([*keys, "n", "row"])
 
 
 def _merge(tables: list, names: list[str]):
@@ -174,9 +181,10 @@ def _merge(tables: list, names: list[str]):
 
     if len(tables) == 1:
         return tables[0]
+    keys = _keys(len(names))
     table = pa.concat_tables(tables, promote_options="permissive")
-    out = table.group_by(names, use_threads=False).aggregate([("n", "sum"), ("row", "min")])
-    return out.rename_columns([*names, "n", "row"])
+    out = table.group_by(keys, use_threads=False).aggregate([("n", "sum"), ("row", "min")])
+    return out.rename_columns([*keys, "n", "row"])
 
 
 def _as_strings(table, names: list[str]):
@@ -184,13 +192,14 @@ def _as_strings(table, names: list[str]):
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    keys = _keys(len(names))
     columns = []
-    for name in names:
-        column = table.column(name)
+    for key in keys:
+        column = table.column(key)
         if not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
             column = pc.cast(column, pa.string())
         columns.append(pc.fill_null(column, ""))
-    return pa.table([*columns, table.column("n"), table.column("row")], names=[*names, "n", "row"])
+    return pa.table([*columns, table.column("n"), table.column("row")], names=[*keys, "n", "row"])
 
 
 class _Reducer:
@@ -217,7 +226,7 @@ class _Reducer:
         import pyarrow as pa
 
         if not self.partials:
-            schema = pa.schema([*[(n, pa.string()) for n in self.names], ("n", pa.int64()), ("row", pa.int64())])
+            schema = pa.schema([*[(k, pa.string()) for k in _keys(len(self.names))], ("n", pa.int64()), ("row", pa.int64())])
             return schema.empty_table()
         return _merge(self.partials, self.names)
 
@@ -320,11 +329,12 @@ def _frame_table(frame: pd.DataFrame, mapping: dict[str, str]):
 def _finish(table, mapping: dict[str, str], part: int | None) -> pd.DataFrame:
     """Arrow count table → pandas, renamed to the wanted names, stripped (cells merged after), lines numbered."""
     frame = table.to_pandas()
-    frame = frame.rename(columns={v: k for k, v in mapping.items()})
+    line = frame.pop("row") + 2  # before the keys get their names (one may be "row")
     names = list(mapping)
+    frame = frame.rename(columns=dict(zip(_keys(len(names)), names, strict=True)))
     for name in names:
         frame[name] = frame[name].str.strip()
-    frame["line"] = frame.pop("row") + 2
+    frame["line"] = line
     if part is not None:
         frame["part"] = part
     return frame
@@ -428,6 +438,10 @@ def count_rows(
     if engine not in ENGINES:
         raise UsageError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     columns = list(dict.fromkeys(columns))
+    taken = [c for c in columns if c in RESERVED]
+    if taken:
+        raise UsageError(f"column {taken[0]!r} cannot be counted by under that name: the count table's own columns are "
+                         f"{', '.join(RESERVED)}; rename it in the data (e.g. {taken[0] + '_id'!r})")  # fmt: skip
     dask_input = is_dask_frame(source)
     if engine == "arrow" and dask_input:
         raise UsageError("a dask DataFrame is counted with engine='dask' (or 'auto')")

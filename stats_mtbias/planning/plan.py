@@ -388,7 +388,8 @@ def _pilot_design(result, systems, metric, language, subset):
         pair = systems if len(systems) == 2 else (systems[0], systems[0])
         by = (result.provenance.get("options") or {}).get("by") or []
         design = rates.pilot_design(result.details.judgements, pair, by=by, group=subset or rates.ALL,
-                                    metric=metric or "female")  # fmt: skip
+                                    metric=metric or "female",
+                                    rows_as_clusters=result.details.rows_as_clusters)  # fmt: skip
         return "simulate", _alone(design, systems)
     if study == "prates":
         metric = metric or "male>female"

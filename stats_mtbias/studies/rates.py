@@ -69,8 +69,10 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     judgements each, ``line`` the first line holding it. Every row is kept: an
     empty or missing outcome is ``unknown`` (counted), an outcome that is not a
     gender label is an error naming the first line holding it. Without a
-    ``cluster`` column every row is its own cluster (a row each here: name a
-    cluster for files of millions of rows).
+    ``cluster`` column every row is its own cluster: the table keeps one row per
+    cell (``cluster`` names the cell, ``n`` counts its judgements, each a cluster
+    of one), so millions of rows stay a table of their cells; :func:`analyse`
+    takes it with ``rows_as_clusters=True``.
     """
     from stats_mtbias.counting import as_counting_source, count_rows, first_location
 
@@ -87,22 +89,22 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
         value = counts.loc[bad.to_numpy(), outcome].iloc[0]
         raise DataError(f"column {outcome!r}: {value!r} is not a gender (one of {', '.join(GENDERS)}, or f/m/n/?)",
                         where, line)  # fmt: skip
-    if cluster is None:  # every row its own cluster: the cells expanded back to rows
-        repeat = counts.index.repeat(counts["n"].to_numpy())
-        counts, gender = counts.loc[repeat].reset_index(drop=True), gender.loc[repeat].reset_index(drop=True)
     out = pd.DataFrame({
         "system": counts[system] if system else "system",
-        "cluster": counts[cluster] if cluster else pd.Series(np.arange(len(counts)) + 2).astype(str),
+        # Without a cluster every judgement is its own; they stay counted by cell (named below).
+        "cluster": counts[cluster] if cluster else "",
         **{f"by:{column}": counts[column].to_numpy() for column in by},
         "stratum": counts[strata].to_numpy() if strata else ALL,
         "gender": pd.Categorical(gender, categories=GENDERS),
-        "n": counts["n"].to_numpy() if cluster else 1,
+        "n": counts["n"].to_numpy(),
         "line": counts["line"].to_numpy(),
     })  # fmt: skip
     keys = ["system", "cluster", *[f"by:{c}" for c in by], "stratum", "gender"]
-    if cluster and raw.nunique() != gender.nunique():  # labels that mean one gender ("f", "Female") merged
+    if raw.nunique() != gender.nunique():  # labels that mean one gender ("f", "Female") merged
         out = out.groupby(keys, sort=False, observed=True).agg(n=("n", "sum"), line=("line", "min")).reset_index()
         out = out.sort_values("line", kind="stable").reset_index(drop=True)
+    if cluster is None:
+        out["cluster"] = [f"cell {i + 1}" for i in range(len(out))]
     if strata:
         per_cluster = out.groupby("cluster", sort=False)["stratum"].nunique()
         mixed = per_cluster[per_cluster > 1]
@@ -137,27 +139,38 @@ class RatesResult:
     accounting: pd.DataFrame
     provenance: Provenance
     judgements: pd.DataFrame = field(repr=False)
+    rows_as_clusters: bool = False
 
 
-def _influence(y: np.ndarray, m: np.ndarray, theta: np.ndarray) -> np.ndarray:
-    """Per-cluster linearised values ``(y_i − θ m_i) / Σm`` of the ratio ``θ = Σy / Σm`` (axis 0: clusters)."""
-    total = m.sum(axis=0)
+def _fsum(frequency: np.ndarray | None, x: np.ndarray) -> np.ndarray:
+    """Sum over clusters (axis 0), row ``i`` counted ``frequency[i]`` times (None: once)."""
+    return x.sum(axis=0) if frequency is None else np.tensordot(frequency.astype(float), x, axes=1)
+
+
+def _influence(y: np.ndarray, m: np.ndarray, theta: np.ndarray, frequency: np.ndarray | None) -> np.ndarray:
+    """Per-cluster linearised values ``(y_i − θ m_i) / Σm`` of the ratio ``θ = Σy / Σm`` (axis 0: clusters).
+
+    Row ``i`` stands for ``frequency[i]`` identical clusters (their sums count it that often).
+    """
+    total = _fsum(frequency, m)
     with np.errstate(invalid="ignore", divide="ignore"):
         return (y - theta * m) / np.where(total > 0, total, np.nan)
 
 
-def _robust_se(u: np.ndarray, strata_codes: np.ndarray) -> np.ndarray:
+def _robust_se(u: np.ndarray, strata_codes: np.ndarray, frequency: np.ndarray | None) -> np.ndarray:
     """Cluster-robust SE from per-cluster linearised values `u` (axis 0: clusters), stratified.
 
     Within each stratum the values are centred and scaled by ``k_h / (k_h − 1)``,
-    the usual with-replacement survey variance.
+    the usual with-replacement survey variance; row ``i`` stands for
+    ``frequency[i]`` identical clusters (``k_h`` counts them all).
     """
     var = np.zeros(u.shape[1:])
     for h in np.unique(strata_codes):
-        uh = u[strata_codes == h]
-        k = uh.shape[0]
+        inside = strata_codes == h
+        uh, fh = u[inside], None if frequency is None else frequency[inside]
+        k = uh.shape[0] if fh is None else float(fh.sum())
         if k > 1:
-            var = var + k / (k - 1) * np.sum((uh - uh.mean(axis=0)) ** 2, axis=0)
+            var = var + k / (k - 1) * _fsum(fh, (uh - _fsum(fh, uh) / k) ** 2)
     return np.sqrt(var)
 
 
@@ -167,8 +180,16 @@ def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarr
     return identified @ _NUMERATORS[metric], identified.sum(axis=-1)
 
 
-def design_arrays(judgements: pd.DataFrame, by: list[str]) -> tuple[np.ndarray, list[str], list[str], np.ndarray]:
-    """``(counts, systems, groups, strata codes)``; counts ``(clusters, systems, groups (+ all), genders)``."""
+def design_arrays(
+    judgements: pd.DataFrame, by: list[str], *, rows_as_clusters: bool = False
+) -> tuple[np.ndarray, list[str], list[str], np.ndarray, np.ndarray | None]:
+    """``(counts, systems, groups, strata codes, frequency)``; counts ``(clusters, systems, groups (+ all), genders)``.
+
+    With `rows_as_clusters` (a table of cells, every judgement its own cluster:
+    :func:`read_judgements` without a ``cluster``) a row of `counts` is one
+    judgement of a cell and `frequency` how many judgements the cell holds; else
+    `frequency` is None.
+    """
     from stats_mtbias.tables import count_cube
 
     keys = [f"by:{c}" for c in by]
@@ -177,17 +198,24 @@ def design_arrays(judgements: pd.DataFrame, by: list[str]) -> tuple[np.ndarray, 
     groups = list(cube.coords["group"])
     add_all = bool(keys) and len(groups) > 1
     counts = _with_all(cube.counts, add_all)
+    frequency = None
+    if rows_as_clusters:
+        frequency = cube.counts.reshape(len(counts), -1).sum(axis=1).astype(np.int64)
+        counts = counts / frequency.reshape((-1,) + (1,) * (counts.ndim - 1))  # one judgement: one-hot
     stratum = table.drop_duplicates("cluster").set_index("cluster")["stratum"].reindex(cube.coords["cluster"]).to_numpy()
-    return counts, list(cube.coords["system"]), groups + ([ALL] if add_all else []), pd.factorize(stratum)[0]
+    return counts, list(cube.coords["system"]), groups + ([ALL] if add_all else []), pd.factorize(stratum)[0], frequency
 
 
 def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], *, by: list[str] | tuple[str, ...] = (),
-                 group: str = ALL, metric: str = "female"):  # fmt: skip
+                 group: str = ALL, metric: str = "female", rows_as_clusters: bool = False):  # fmt: skip
     """Two systems of a validated judgement table (:func:`read_judgements`) as a power-simulation pilot."""
     from stats_mtbias.planning.simulate import PairedDesign
 
     check_choice(metric, METRICS, "metric")
-    counts, order, labels, strata = design_arrays(judgements[judgements["system"].isin(systems)], list(by))
+    counts, order, labels, strata, frequency = design_arrays(judgements[judgements["system"].isin(systems)], list(by),
+                                                             rows_as_clusters=rows_as_clusters)  # fmt: skip
+    if frequency is not None:  # the simulation resamples clusters: a pilot's judgements one by one
+        counts, strata = np.repeat(counts, frequency, axis=0), np.repeat(strata, frequency)
     missing = [s for s in systems if s not in order]
     if missing:
         raise UsageError(f"{', '.join(missing)} is not in the pilot; it has {', '.join(sorted(set(judgements['system'])))}.")
@@ -210,8 +238,15 @@ def analyse(
     ci: str = "bootstrap",
     interval: str = "percentile",
     correction: str = "holm",
+    rows_as_clusters: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame | None]:
-    """Estimates, system comparisons and group differences from a validated judgement table (:func:`read_judgements`)."""
+    """Estimates, system comparisons and group differences from a validated judgement table (:func:`read_judgements`).
+
+    `rows_as_clusters`: the table counts cells of judgements that are each their
+    own cluster (:func:`read_judgements` without a ``cluster``). The bootstrap and
+    the cluster-robust variances then weight each cell by its judgements: the
+    same numbers as a table of one row per judgement, in the memory of the cells.
+    """
     n_boot = check_positive_int(n_boot, "n_boot", minimum=100 if ci == "bootstrap" else 1)
     level = check_level(level)
     check_choice(ci, CI_KINDS, "ci")
@@ -219,29 +254,31 @@ def analyse(
     check_choice(correction, CORRECTIONS, "correction")
     rng = check_rng(rng)
     by = list(by)
-    counts, systems, labels, strata_codes = design_arrays(judgements, by)
+    counts, systems, labels, strata_codes, frequency = design_arrays(judgements, by, rows_as_clusters=rows_as_clusters)
+    freq = frequency
     groups = labels[:-1] if by and len(labels) > 1 else labels  # without the added "all"
-    totals = counts.sum(axis=0)
+    totals = _fsum(freq, counts)
     estimate = _statistic(totals[None])[0]  # (systems, groups, metrics)
     z = special.ndtri(0.5 + level / 2)
     boot = None
     if ci == "bootstrap":
-        boot = cluster_bootstrap(counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level, method=interval)
+        boot = cluster_bootstrap(counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level,
+                                 method=interval, frequency=frequency)  # fmt: skip
         bounds = boot.confidence_interval()
         low, high = bounds.low, bounds.high
     else:
         low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
         for k in range(len(METRICS)):
             y, m = _linear_parts(counts, k)
-            se = _robust_se(_influence(y, m, estimate[..., k]), strata_codes)
+            se = _robust_se(_influence(y, m, estimate[..., k], freq), strata_codes, freq)
             if METRICS[k] == "gap":
                 low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
                 continue
-            n = m.sum(axis=0)
+            n = _fsum(freq, m)
             p = estimate[..., k]
             with np.errstate(invalid="ignore", divide="ignore"):
                 deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
-            interval_ = proportion_interval(y.sum(axis=0), n, level=level, deff=np.maximum(np.nan_to_num(deff, nan=1.0), 1.0))
+            interval_ = proportion_interval(_fsum(freq, y), n, level=level, deff=np.maximum(np.nan_to_num(deff, nan=1.0), 1.0))
             low[..., k], high[..., k] = interval_.low, interval_.high
     unknown = totals[..., 4]
     identified = totals[..., :4].sum(axis=-1)
@@ -262,15 +299,17 @@ def analyse(
             if boot is not None:
                 reps = boot.replicates[:, a] - boot.replicates[:, b]
                 jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
-                d_bounds = BootstrapResult(diff, reps, jack, level, interval).confidence_interval()
+                d_bounds = BootstrapResult(diff, reps, jack, level, interval,
+                                           jackknife_weights=boot.jackknife_weights).confidence_interval()  # fmt: skip
                 d_low, d_high, pvalue, method = d_bounds.low, d_bounds.high, bootstrap_pvalue(reps), "paired bootstrap"
             else:
                 se = np.empty(diff.shape)
                 for k in range(len(METRICS)):
                     y, m = _linear_parts(counts, k)
                     # The paired difference's influence per cluster: a's minus b's (same clusters).
-                    u = _influence(y[:, a], m[:, a], estimate[a, :, k]) - _influence(y[:, b], m[:, b], estimate[b, :, k])
-                    se[:, k] = _robust_se(u, strata_codes)
+                    u = (_influence(y[:, a], m[:, a], estimate[a, :, k], freq)
+                         - _influence(y[:, b], m[:, b], estimate[b, :, k], freq))  # fmt: skip
+                    se[:, k] = _robust_se(u, strata_codes, freq)
                 d_low, d_high = diff - z * se, diff + z * se
                 with np.errstate(invalid="ignore", divide="ignore"):
                     pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
@@ -329,7 +368,8 @@ def run(
     table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata, engine=engine)
     source = table.attrs["source"]
     estimates, comparisons, group_differences = analyse(
-        table, by=by, n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction
+        table, by=by, n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
+        rows_as_clusters=cluster is None,
     )
     accounting = table.groupby(["system", "gender"], observed=False, sort=False)["n"].sum().rename("rows").reset_index()
     method = (
@@ -344,4 +384,4 @@ def run(
         options={"outcome": outcome, "by": by, "system": system, "cluster": cluster, "strata": strata, "ci": ci,
                  "interval": interval, "correction": correction, "rows": int(table["n"].sum()), "engine": engine},
     )  # fmt: skip
-    return RatesResult(estimates, comparisons, group_differences, accounting, provenance, table)
+    return RatesResult(estimates, comparisons, group_differences, accounting, provenance, table, cluster is None)

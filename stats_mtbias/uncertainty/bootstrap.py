@@ -172,6 +172,9 @@ class BootstrapResult:
     standard_error_estimate, replicate_standard_errors : numpy.ndarray, optional
         For the bootstrap-t (``studentized``) interval: the estimate's own standard
         error and each replicate's, both from the same formula (e.g. linearisation).
+    jackknife_weights : numpy.ndarray, optional
+        How many identical clusters each jackknife value stands for (see the
+        ``frequency`` of :func:`cluster_bootstrap`); None: one each.
     """
 
     estimate: np.ndarray
@@ -181,6 +184,7 @@ class BootstrapResult:
     method: str
     standard_error_estimate: np.ndarray | None = None
     replicate_standard_errors: np.ndarray | None = None
+    jackknife_weights: np.ndarray | None = None
 
     @property
     def n_boot(self) -> int:
@@ -205,7 +209,7 @@ class BootstrapResult:
                                 self.replicate_standard_errors, alpha)  # fmt: skip
         if self.jackknife is None:
             raise ValueError("BCa needs jackknife values; bootstrap with method='bca'.")
-        return _bca(self.estimate, self.replicates, self.jackknife, alpha)
+        return _bca(self.estimate, self.replicates, self.jackknife, alpha, self.jackknife_weights)
 
 
 def _nanquantiles(values: np.ndarray, probs) -> list[np.ndarray]:
@@ -233,13 +237,20 @@ def _studentized(estimate, se, replicates, replicate_se, alpha) -> ConfidenceInt
     return ConfidenceInterval(np.where(np.isnan(estimate), np.nan, low), np.where(np.isnan(estimate), np.nan, high))
 
 
-def _bca(estimate, replicates, jackknife, alpha) -> ConfidenceInterval:
+def _bca(estimate, replicates, jackknife, alpha, weights=None) -> ConfidenceInterval:
     # Bias correction counts ties half, which matters for discrete statistics.
     below = np.mean(replicates < estimate, axis=0) + 0.5 * np.mean(replicates == estimate, axis=0)
     z0 = special.ndtri(np.clip(below, 1e-12, 1 - 1e-12))
-    centred = np.nanmean(jackknife, axis=0) - jackknife
-    num = np.nansum(centred**3, axis=0)
-    den = 6.0 * np.nansum(centred**2, axis=0) ** 1.5
+    jackknife = np.asarray(jackknife, dtype=float)
+    # Frequency weights: a value standing for f identical clusters enters every sum f times.
+    w = np.ones(jackknife.shape[0]) if weights is None else np.asarray(weights, dtype=float)
+    w = np.where(np.isnan(jackknife), 0.0, w.reshape((-1,) + (1,) * (jackknife.ndim - 1)))
+    values = np.nan_to_num(jackknife)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.sum(w * values, axis=0) / np.sum(w, axis=0)
+    centred = np.where(w > 0, mean - values, 0.0)
+    num = np.sum(w * centred**3, axis=0)
+    den = 6.0 * np.sum(w * centred**2, axis=0) ** 1.5
     with np.errstate(invalid="ignore", divide="ignore"):
         accel = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
     bounds = []
@@ -274,6 +285,7 @@ def cluster_bootstrap(
     level: float = 0.95,
     method: str = "percentile",
     weights: str = "index",
+    frequency: np.ndarray | None = None,
 ) -> BootstrapResult:
     """Bootstrap a statistic of summed cluster counts.
 
@@ -296,14 +308,34 @@ def cluster_bootstrap(
         Default interval method; ``bca`` also computes the cluster jackknife.
     weights : {"index", "multinomial"}
         How the weight matrix is drawn.
+    frequency : array of int, optional
+        How many identical clusters each row of `data` stands for (its data is
+        one cluster's). The bootstrap is then the one over all ``frequency.sum()``
+        clusters, drawn as multinomial counts of the rows with probabilities
+        ``frequency / stratum total``; memory and time grow with the rows, not
+        with the clusters they stand for (every judgement its own cluster).
 
     Returns
     -------
     BootstrapResult
+
+    Examples
+    --------
+    Two rows standing for 3 and 1 identical clusters give the replicates'
+    distribution of the four clusters themselves; every replicate's weights sum to 4:
+
+    >>> import numpy as np
+    >>> res = cluster_bootstrap(np.array([[1.0], [0.0]]), lambda t: t[:, 0] / 4, frequency=np.array([3, 1]),
+    ...                         n_boot=1000, rng=0)
+    >>> float(res.estimate), bool(np.all(np.isin(res.replicates, [0, 0.25, 0.5, 0.75, 1])))
+    (0.75, True)
     """
     data = np.asarray(data, dtype=float)
     check_level(level)
     check_choice(method, CI_METHODS, "method")
+    if frequency is not None:
+        return _frequency_bootstrap(data, statistic, np.asarray(frequency), n_boot=n_boot, rng=rng, strata=strata,
+                                    level=level, method=method)  # fmt: skip
     estimate = np.asarray(statistic(data.sum(axis=0)[None, ...]))[0]
     if weights == "index":
         # The same weights resample_weights draws, each block multiplied as it is drawn: the
@@ -332,6 +364,37 @@ def cluster_bootstrap(
     if method == "bca":
         jackknife = np.asarray(statistic(data.sum(axis=0)[None, ...] - data))
     return BootstrapResult(estimate, replicates, jackknife, level, method)
+
+
+def _frequency_bootstrap(data, statistic, frequency, *, n_boot, rng, strata, level, method) -> BootstrapResult:
+    """:func:`cluster_bootstrap` of rows standing for ``frequency`` identical clusters each.
+
+    Drawing ``N_h`` clusters with replacement from a stratum's ``N_h`` puts
+    ``Multinomial(N_h, f_c / N_h)`` draws on the clusters of row ``c`` (the draws of
+    identical clusters are interchangeable), so that is how the rows' weights are drawn.
+    """
+    n_boot = check_positive_int(n_boot, "n_boot")
+    if frequency.shape != (data.shape[0],) or not np.issubdtype(frequency.dtype, np.integer) or np.any(frequency < 1):
+        raise ValueError("`frequency` must hold a positive integer per row of `data`.")
+    frequency = frequency.astype(np.int64)
+    rng = check_rng(rng)
+    flat = data.reshape(data.shape[0], -1)
+    total = frequency.astype(float) @ flat
+    estimate = np.asarray(statistic(total.reshape((1, *data.shape[1:]))))[0]
+    members = _strata_members(data.shape[0], strata)
+    sums = np.empty((n_boot, flat.shape[1]))
+    w = np.empty((min(_CHUNK, n_boot), data.shape[0]))
+    for first in range(0, n_boot, _CHUNK):
+        rows = min(_CHUNK, n_boot - first)
+        for idx in members:
+            f = frequency[idx]
+            w[:rows, idx] = rng.multinomial(int(f.sum()), f / f.sum(), size=rows)
+        sums[first : first + rows] = w[:rows] @ flat
+    replicates = np.asarray(statistic(sums.reshape((n_boot, *data.shape[1:]))))
+    jackknife = None
+    if method == "bca":  # leaving out any one of a row's identical clusters gives the same value
+        jackknife = np.asarray(statistic((total - flat).reshape(data.shape)))
+    return BootstrapResult(estimate, replicates, jackknife, level, method, jackknife_weights=frequency.astype(float))
 
 
 def bootstrap_pvalue(differences: np.ndarray, null: float = 0.0) -> np.ndarray:

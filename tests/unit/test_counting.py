@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import stats_mtbias as smb
 from stats_mtbias import counting
 from stats_mtbias.counting import count_rows
-from stats_mtbias.errors import DataError
+from stats_mtbias.errors import DataError, UsageError
 
 KEYS = ["item", "system", "gender"]
 
@@ -199,3 +199,15 @@ def test_prates_reads_parquet_and_arrow_as_its_csv(tmp_path, data_dir):
     from stats_mtbias.provenance import sha256_file
 
     assert sha256_file(tmp_path / "mine.parquet") in str(results["parquet"].provenance)
+
+
+def test_user_columns_named_like_the_count_tables_own(tmp_path):
+    # 'row' and '__row' are the user's keys, not Arrow's bookkeeping; 'n', 'line' and 'part' are refused by name.
+    frame = pd.DataFrame({"row": ["1", "2", "2"], "__row": ["x", "x", "y"], "gender": ["female", "male", "male"]})
+    counts = count_rows(frame, ["row", "__row", "gender"])
+    assert counts[["row", "__row", "gender", "n"]].values.tolist() == [["1", "x", "female", 1], ["2", "x", "male", 1],
+                                                                      ["2", "y", "male", 1]]  # fmt: skip
+    path = tmp_path / "j.csv"
+    frame.rename(columns={"row": "line"}).to_csv(path, index=False)
+    with pytest.raises(UsageError, match="'line' cannot be counted by under that name"):
+        count_rows(path, ["line", "gender"])

@@ -8,7 +8,14 @@ cold (nothing cached, readers not yet loaded) and from the cache (readings cache
 content and code hash). Targets (issue 21): cold ≤ 60 s, from cache ≤ 5 s, on 2 cores.
 ``MTBIAS_WORKERS=1 python benchmarks/winomt_grid.py`` gives the one-process figure to compare.
 
-Usage: python benchmarks/winomt_grid.py [--data-dir DIR] [--n-boot 10000]
+Then, in this one process and without caches, sentences per second of each stage of the
+reading, per language (``--no-stages`` skips it): parse (match the files' lines to the
+items), tokenize, align (FastAlign both ways + symmetrisation, trained on the language's
+files together), lexicon (the entities' usual translations) and read (the language's
+reader on the aligned words). With ``--dask``, also the cold reading as tasks of a
+``distributed.LocalCluster`` of that many workers (one thread each), as on a cluster.
+
+Usage: python benchmarks/winomt_grid.py [--data-dir DIR] [--n-boot 10000] [--no-stages] [--dask 2]
 """
 
 from __future__ import annotations
@@ -47,10 +54,83 @@ def run_grid(data_dir, n_boot: int) -> dict[str, float]:
     return times
 
 
+def stage_rates(data_dir) -> pd.DataFrame:
+    """Sentences per second of each reading stage, per language, in this process (nothing cached)."""
+    from stats_mtbias.alignment import align, tokenize, translation_lexicon
+    from stats_mtbias.datasets import winomt as winomt_data
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.gender.targets import LANGUAGES
+    from stats_mtbias.studies import winomt_reading
+
+    store = open_store(data_dir)
+    items = winomt_data.read_items(store)
+    index = items.set_index("item")
+    rows = []
+    for language in sorted(LANGUAGES):
+        times = {}
+        start = time.perf_counter()
+        sources, indices, translations = [], [], []
+        for _system, lang, is_adj, relpath in winomt_data.translation_files():
+            if lang != language:
+                continue
+            table = winomt_data.read_translations(store.path(relpath), items, adjectives=is_adj)
+            table = table[table["reason"] == ""]
+            sources += table["source"].tolist()
+            translations += table["translation"].tolist()
+            indices += (index.loc[table["item"], "entity_index"].to_numpy() + (1 if is_adj else 0)).tolist()
+        times["parse"] = time.perf_counter() - start
+        start = time.perf_counter()
+        src = [tokenize(x) for x in sources]
+        trg = [tokenize(x) if x else [] for x in translations]
+        times["tokenize"] = time.perf_counter() - start
+        start = time.perf_counter()
+        links = align(src, trg, method="fastalign", cache=False)
+        times["align"] = time.perf_counter() - start
+        start = time.perf_counter()
+        heads = [winomt_reading._head_word(x, i) for x, i in zip(sources, indices)]
+        lexicon = translation_lexicon(src, trg, links, sorted(set(heads)))
+        times["lexicon"] = time.perf_counter() - start
+        start = time.perf_counter()
+        winomt_reading.read_entity_and_pronoun(sources, indices, translations, language, alignments=links,
+                                               lexicon=lexicon)  # fmt: skip
+        times["read"] = time.perf_counter() - start
+        rows.append({"language": language, "sentences": len(sources),
+                     **{stage: len(sources) / t for stage, t in times.items()},
+                     "seconds": sum(times.values())})  # fmt: skip
+    frame = pd.DataFrame(rows).set_index("language")
+    total = frame["sentences"].sum() / frame["seconds"].sum()
+    frame.loc["all"] = [frame["sentences"].sum(), *[frame["sentences"].sum() / (frame["sentences"] / frame[c]).sum()
+                        for c in ("parse", "tokenize", "align", "lexicon", "read")], frame["seconds"].sum()]  # fmt: skip
+    frame.attrs["total"] = total
+    return frame
+
+
+def dask_cold(data_dir, workers: int) -> float:
+    """Seconds to read the grid cold as tasks of a LocalCluster of `workers` one-thread workers."""
+    from distributed import Client, LocalCluster
+
+    from stats_mtbias.datasets import winomt as winomt_data
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.gender.targets import LANGUAGES
+    from stats_mtbias.studies import winomt
+
+    store = open_store(data_dir)
+    items = winomt_data.read_items(store)
+    jobs = [(s, lang, adj, None) for s, lang, adj, _ in winomt_data.translation_files() if lang in LANGUAGES]
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster):  # fmt: skip
+        start = time.perf_counter()
+        winomt._judge_all(store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None,
+                          engine="dask")  # fmt: skip
+        return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir")
     parser.add_argument("--n-boot", type=int, default=10_000)
+    parser.add_argument("--no-stages", action="store_true", help="skip the per-stage throughput")
+    parser.add_argument("--dask", type=int, default=0, metavar="WORKERS", help="also read cold on a LocalCluster")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         os.environ["MTBIAS_CACHE"] = cache
@@ -64,6 +144,19 @@ def main() -> None:
           f"(read = align + morphology, {int(frame['workers'].iloc[0])} processes when cold; MTBIAS_WORKERS=1: one)")
     print(frame.drop(columns=["files", "workers"]).round(1).to_string())
     print("target (issue 21): cold <= 60 s, from cache <= 5 s on 2 cores")
+    if args.dask:
+        with tempfile.TemporaryDirectory() as cache:
+            os.environ["MTBIAS_CACHE"] = cache  # the workers inherit it: nothing cached
+            seconds = dask_cold(args.data_dir, args.dask)
+        print(f"\ncold reading as Dask tasks (LocalCluster, {args.dask} workers): {seconds:.1f} s "
+              f"(worker processes above: {frame.loc['cold', 'read']:.1f} s)")
+    if not args.no_stages:
+        with tempfile.TemporaryDirectory() as cache:
+            os.environ["MTBIAS_CACHE"] = cache
+            stages = stage_rates(args.data_dir)
+        print("\nreading, one process, nothing cached: sentences per second of each stage")
+        print(stages.round(0).astype(int).to_string())
+        print(f"all stages: {stages.attrs['total']:.0f} sentences/s in one process")
 
 
 if __name__ == "__main__":

@@ -213,6 +213,7 @@ def winomt(
     level: float = 0.95,
     interval: str = "percentile",
     correction: str = "holm",
+    engine: str = "auto",
 ) -> StudyResult:
     """WinoMT (Stanovsky et al. 2019): Acc, F1, ΔG, ΔS per system and target language.
 
@@ -263,6 +264,13 @@ def winomt(
         you can see what the reader did on your outputs.
     n_boot, rng, level, interval, correction
         As in :func:`tgbi`.
+    engine : {"auto", "processes", "dask"}
+        Where translations not yet cached are read (alignment and morphology, a
+        language a task): worker processes here (``"auto"``: one per CPU, at most
+        ``MTBIAS_WORKERS``), or the active Dask scheduler (``"dask"``: with a
+        ``distributed.Client`` connected, its workers, which must see the data
+        directory and your files at the same paths). Same tables either way;
+        the readings are cached here as well.
 
     Returns
     -------
@@ -278,7 +286,7 @@ def winomt(
         systems, translations=given, judgements=judgements, languages=None if languages is None else list(languages),
         data_dir=data_dir, aligner=aligner, use_pronoun=use_pronoun, adjectives=adjectives, corrected=corrected,
         annotations=annotations, explain=explain, n_boot=n_boot, rng=rng, level=level, interval=interval,
-        correction=correction,
+        correction=correction, engine=engine,
     )  # fmt: skip
     est = result.estimates
     metrics = {m: (m, f"{m}_ci_low", f"{m}_ci_high") for m in study.METRICS}

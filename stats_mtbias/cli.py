@@ -186,6 +186,12 @@ def build_parser() -> argparse.ArgumentParser:
     wino.add_argument("--lang", help="target language of a --translations file not named en-XX.txt")
     wino.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the matching --translations")
     wino.add_argument("--no-adjectives", action="store_true", help="skip the '+Adj' files")
+    wino.add_argument("--engine", choices=("auto", "processes", "dask"), default="auto",
+                      help="where translations not yet cached are read, a language a task: processes here (auto) or "
+                      "the Dask scheduler")  # fmt: skip
+    wino.add_argument("--scheduler", metavar="ADDRESS",
+                      help="the Dask scheduler to read on (tcp://host:8786; its workers see the data at the same paths); "
+                      "implies --engine dask")  # fmt: skip
     wino.add_argument(
         "--annotations", metavar="FILE",
         help="your human labels: CSV item,system,language,gender[,annotator] (item 0-based, gender M/F/N): agreement "
@@ -483,13 +489,15 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
             options={"aligner": args.aligner, "use_pronoun": args.use_pronoun},
         )  # fmt: skip
         return found["validation"], winomt.VALIDATION_COLUMNS, {"provenance": provenance.to_dict(), "notes": notes}
-    res = smb.winomt(
-        _list(args.systems), translations=_named(args.translations, args.system), judgements=args.judgements,
-        languages=languages, data_dir=args.data_dir, aligner=args.aligner, use_pronoun=args.use_pronoun,
-        adjectives=not args.no_adjectives, corrected=args.corrected, annotations=args.annotations, explain=args.explain,
-        n_boot=args.n_boot,
-        rng=args.seed, level=args.level, correction=args.correction,
-    )  # fmt: skip
+    engine = "dask" if args.scheduler else args.engine
+    with _dask_client(args.scheduler):
+        res = smb.winomt(
+            _list(args.systems), translations=_named(args.translations, args.system), judgements=args.judgements,
+            languages=languages, data_dir=args.data_dir, aligner=args.aligner, use_pronoun=args.use_pronoun,
+            adjectives=not args.no_adjectives, corrected=args.corrected, annotations=args.annotations,
+            explain=args.explain, n_boot=args.n_boot, rng=args.seed, level=args.level, correction=args.correction,
+            engine=engine,
+        )  # fmt: skip
     notes = list(res.notes)
     if args.explain:
         unread = res.frames["unread"]

@@ -877,14 +877,56 @@ def reading_workers(n_languages: int) -> int:
     return max(1, min(cpus, n_languages))
 
 
-def _judge_all(store, items: pd.DataFrame, jobs: list, *, aligner: str, use_pronoun: bool, explain: bool, progress):
+READING_ENGINES = ("auto", "processes", "dask")
+
+
+def _judge_on_dask(store, items: pd.DataFrame, jobs: list, groups: list[list[int]], options: dict) -> list:
+    """:func:`_judge_language` of each group of jobs as a task of the active Dask scheduler.
+
+    With a ``distributed.Client`` connected the languages are read on its workers,
+    which must see the data directory (and any file a user gave) at the same path.
+    """
+    try:
+        import dask
+    except ImportError:
+        raise UsageError("engine='dask' needs dask: pip install 'stats_mtbias[all]'") from None
+    tasks = [dask.delayed(_judge_language, pure=False)(store, items, [jobs[i] for i in group], **options)
+             for group in groups]  # fmt: skip
+    return list(dask.compute(*tasks))
+
+
+def _remember_readings(store, job, table: pd.DataFrame, aligner: str, use_pronoun: bool) -> None:
+    """Write a shipped file's readings to this machine's cache (a remote worker cached them on its own disk)."""
+    import json
+
+    from stats_mtbias._files import write_atomic
+    from stats_mtbias.studies import winomt_reading
+
+    system, language, is_adj, src = job
+    if src is not None:
+        return
+    relpath = f"winomt/translations/{system}/{'adj.' if is_adj else ''}en-{language}.txt"
+    path = winomt_reading._readings_path(store, language, relpath, is_adj, aligner, use_pronoun)
+    if not path.exists():
+        read = table["reason"].isin(["", "no_reading"]).to_numpy()  # the lines the reader saw, as judge caches them
+        write_atomic(path, json.dumps(table.loc[read, "gender"].astype(str).tolist()))
+
+
+def _judge_all(
+    store, items: pd.DataFrame, jobs: list, *, aligner: str, use_pronoun: bool, explain: bool, progress,
+    engine: str = "auto",
+):  # fmt: skip
     """The judgement table of every job, in job order.
 
-    Languages whose readings are not all cached are read in parallel processes,
-    one language each (the aligner trains on a language's files together, so a
-    language is the unit of work); cached ones are read here, where a worker's
-    start-up would cost more than the reading.
+    Languages whose readings are not all cached are read in parallel, one
+    language a task (the aligner trains on a language's files together, so a
+    language is the unit of work): by default (``engine`` ``"auto"`` or
+    ``"processes"``) in worker interpreters on this machine, with ``"dask"`` as
+    tasks of the active Dask scheduler (a cluster's workers). Cached ones are
+    read here, where a worker's start-up would cost more than the reading.
     """
+    if engine not in READING_ENGINES:
+        raise UsageError(f"engine must be one of {', '.join(READING_ENGINES)}, not {engine!r}")
     by_language: dict[str, list[int]] = {}
     for i, job in enumerate(jobs):
         by_language.setdefault(job[1], []).append(i)
@@ -904,7 +946,19 @@ def _judge_all(store, items: pd.DataFrame, jobs: list, *, aligner: str, use_pron
     workers = reading_workers(len(cold))
     tables: list = [None] * len(jobs)
     options = {"aligner": aligner, "use_pronoun": use_pronoun, "explain": explain}
-    if workers > 1:
+    if engine == "dask" and cold:
+        groups = [by_language[lang] for lang in cold]
+        done = _judge_on_dask(store, items, jobs, groups, options)
+        for group, (result, used, caught) in zip(groups, done, strict=True):
+            store.used.update(used)
+            for category, message in caught:
+                warnings.warn(message, category, stacklevel=3)
+            for i, table in zip(group, result, strict=True):
+                tables[i] = table
+                if not explain:
+                    _remember_readings(store, jobs[i], table, aligner, use_pronoun)
+        workers = len(groups)
+    elif workers > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         # One worker interpreter per CPU, each reading a share of the languages balanced by their bytes
@@ -976,6 +1030,7 @@ def run(
     level: float = 0.95,
     correction: str = "holm",
     interval: str = "percentile",
+    engine: str = "auto",
     progress=None,
 ) -> WinoMTResult:
     """Run the WinoMT study on shipped systems, a user's own translations and/or readings.
@@ -1005,6 +1060,12 @@ def run(
         Read the translations afresh and keep, per item, the target words read
         (``aligned``) and why an entity came out unknown (``why``): columns of
         ``judgements``.
+    engine : {"auto", "processes", "dask"}
+        Where translations not yet cached are read, a language a task: worker
+        processes on this machine (``"auto"``, ``"processes"``; one per CPU, at
+        most ``MTBIAS_WORKERS``) or the active Dask scheduler (``"dask"``; with a
+        ``distributed.Client`` connected, its workers, which must see the data
+        directory and your files at the same paths). The tables are the same.
     progress : callable, optional
         ``progress(iterable, description)`` wraps the long loops (the report's progress bars).
     """
@@ -1052,7 +1113,8 @@ def run(
         check_writable_dir(default_cache_dir(), f"the cache ({ENV_CACHE} or the user cache directory)")
     base, adj_tables, data = [], [], {}
     origin: dict[tuple[str, str], str] = {}  # (system, language) -> the user's file, for messages
-    tables = _judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=explain, progress=progress)
+    tables = _judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=explain, progress=progress,
+                        engine=engine)  # fmt: skip
     for (system, language, is_adj, src), table in zip(jobs, tables, strict=True):
         path = None if src is None else as_source(src, system)
         if path is not None:

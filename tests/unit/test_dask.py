@@ -86,3 +86,84 @@ def test_a_bad_line_in_one_file_is_named_from_the_worker(client, tmp_path):
         count_rows(str(tmp_path / "*.csv"), ["item", "gender"], engine="dask")
     # The error crossed the process boundary whole: file and line, not a message alone.
     assert err.value.path == tmp_path / "p1.csv" and err.value.line == 12 and "has 3 fields" in err.value.problem
+
+
+def test_winomt_reads_on_the_cluster_what_it_reads_here(client, tmp_path, data_dir):
+    # Issue 21 item 4: a language is a task on the Dask workers; the tables equal the local reading.
+    from stats_mtbias.datasets import winomt as winomt_data
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.studies import winomt
+
+    store = open_store(data_dir)
+    items = winomt_data.read_items(store)
+    jobs = []
+    for language in ("es", "it"):
+        shipped = store.path(f"winomt/translations/google/en-{language}.txt").read_text("utf-8")
+        mine = tmp_path / language / f"en-{language}.txt"
+        mine.parent.mkdir()
+        mine.write_text("\n".join(shipped.splitlines()[:60]) + "\n", "utf-8")
+        jobs.append(("mine", language, False, mine))
+    options = {"aligner": "fastalign", "use_pronoun": False, "explain": False}
+    on_cluster = winomt._judge_all(store, items, jobs, progress=None, engine="dask", **options)
+    for job, table in zip(jobs, on_cluster, strict=True):
+        here = winomt._judge_language(store, items, [job], **options)[0][0]
+        pd.testing.assert_frame_equal(table, here)
+        assert 45 <= (table["gender"] != "unknown").sum() <= 60  # 60 lines given, most read
+    with pytest.raises(DataError, match=r"en-es\.txt"):  # a worker's error is raised here, file named
+        winomt._judge_all(store, items, [("mine", "es", False, tmp_path / "none" / "en-es.txt")], progress=None,
+                          engine="dask", **options)  # fmt: skip
+
+
+def test_winomt_readings_from_the_cluster_are_cached_here(client, tmp_path, monkeypatch, data_dir):
+    # A remote worker caches on its own disk; the readings it returns are cached on this machine too, so the next
+    # run reads them from this cache, as after a local reading.
+    from stats_mtbias.datasets import winomt as winomt_data
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.errors import UsageError
+    from stats_mtbias.studies import winomt, winomt_reading
+
+    store = open_store(data_dir)
+    items = winomt_data.read_items(store)
+    monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path / "cache"))  # this process only: the workers keep theirs
+    jobs = [("google", "es", False, None), ("google", "es", True, None)]
+    options = {"aligner": "fastalign", "use_pronoun": False, "explain": False}
+    paths = [winomt_reading._readings_path(store, "es", f"winomt/translations/google/{a}en-es.txt", adj, "fastalign",
+                                           False) for a, adj in (("", False), ("adj.", True))]  # fmt: skip
+    assert not any(p.exists() for p in paths)
+    on_cluster = winomt._judge_all(store, items, jobs, progress=None, engine="dask", **options)
+    assert all(p.exists() for p in paths)
+    winomt_reading._LANGUAGE_LINKS.clear()
+    monkeypatch.setattr(winomt_reading, "align", None)  # from the cache nothing is aligned (None would raise)
+    from_cache = winomt._judge_all(store, items, jobs, progress=None, **options)
+    for a, b in zip(on_cluster, from_cache, strict=True):
+        pd.testing.assert_frame_equal(a, b)
+    assert (on_cluster[0]["gender"] != "unknown").mean() > 0.9
+    with pytest.raises(UsageError, match="engine must be one of auto, processes, dask"):
+        winomt._judge_all(store, items, jobs, progress=None, engine="spark", **options)
+
+
+def test_the_cli_reads_and_counts_on_a_scheduler(client, capsys, tmp_path, data_dir, partitions):
+    import json
+
+    from stats_mtbias.cli import main
+
+    address = client.scheduler.address
+    shipped = (data_dir / "winomt/translations/google/en-es.txt").read_text("utf-8").splitlines()
+    mine = tmp_path / "en-es.txt"
+    mine.write_text("\n".join(shipped[:60]) + "\n", "utf-8")
+    args = ["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--system", "mine", "--n-boot", "200",
+            "--format", "json"]  # fmt: skip
+    assert main([*args, "--scheduler", address]) == 0
+    on_cluster = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == on_cluster
+    assert on_cluster[0]["system"] == "mine" and on_cluster[0]["n"] == 3888
+    directory, _ = partitions
+    args = ["optimal", "--data-dir", str(data_dir), "--judgements", str(directory / "*.parquet"), "--n-boot", "200",
+            "--format", "json", "--by", "sector"]  # fmt: skip
+    assert main([*args, "--scheduler", address]) == 0
+    on_cluster = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == on_cluster and len(on_cluster) > 0
+    assert main(["winomt", "--scheduler", "tcp://127.0.0.1:9", "--languages", "es"]) == 64  # nobody there: a usage error
+    assert "cannot connect" in capsys.readouterr().err

@@ -171,6 +171,15 @@ def read_translations(
     return frame
 
 
+def translation_path(system: str, language: str, adjectives: bool = False) -> str:
+    """Relative path of a shipped translation file (``adj.en-XX.txt`` for the "+Adj" one).
+
+    >>> translation_path("google", "de", adjectives=True)
+    'winomt/translations/google/adj.en-de.txt'
+    """
+    return f"winomt/translations/{system}/{'adj.' if adjectives else ''}en-{language}.txt"
+
+
 def translation_files(store: DataStore | None = None) -> list[tuple[str, str, bool, str]]:
     """``(system, language, adjectives, relative path)`` of every shipped translation file in the manifest."""
     from stats_mtbias.datasets.registry import manifest

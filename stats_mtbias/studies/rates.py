@@ -255,9 +255,8 @@ def analyse(
     rng = check_rng(rng)
     by = list(by)
     counts, systems, labels, strata_codes, frequency = design_arrays(judgements, by, rows_as_clusters=rows_as_clusters)
-    freq = frequency
     groups = labels[:-1] if by and len(labels) > 1 else labels  # without the added "all"
-    totals = _fsum(freq, counts)
+    totals = _fsum(frequency, counts)
     estimate = _statistic(totals[None])[0]  # (systems, groups, metrics)
     z = special.ndtri(0.5 + level / 2)
     boot = None
@@ -270,15 +269,16 @@ def analyse(
         low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
         for k in range(len(METRICS)):
             y, m = _linear_parts(counts, k)
-            se = _robust_se(_influence(y, m, estimate[..., k], freq), strata_codes, freq)
+            se = _robust_se(_influence(y, m, estimate[..., k], frequency), strata_codes, frequency)
             if METRICS[k] == "gap":
                 low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
                 continue
-            n = _fsum(freq, m)
+            n = _fsum(frequency, m)
             p = estimate[..., k]
             with np.errstate(invalid="ignore", divide="ignore"):
                 deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
-            interval_ = proportion_interval(_fsum(freq, y), n, level=level, deff=np.maximum(np.nan_to_num(deff, nan=1.0), 1.0))
+            deff = np.maximum(np.nan_to_num(deff, nan=1.0), 1.0)
+            interval_ = proportion_interval(_fsum(frequency, y), n, level=level, deff=deff)
             low[..., k], high[..., k] = interval_.low, interval_.high
     unknown = totals[..., 4]
     identified = totals[..., :4].sum(axis=-1)
@@ -307,9 +307,9 @@ def analyse(
                 for k in range(len(METRICS)):
                     y, m = _linear_parts(counts, k)
                     # The paired difference's influence per cluster: a's minus b's (same clusters).
-                    u = (_influence(y[:, a], m[:, a], estimate[a, :, k], freq)
-                         - _influence(y[:, b], m[:, b], estimate[b, :, k], freq))  # fmt: skip
-                    se[:, k] = _robust_se(u, strata_codes, freq)
+                    u = (_influence(y[:, a], m[:, a], estimate[a, :, k], frequency)
+                         - _influence(y[:, b], m[:, b], estimate[b, :, k], frequency))  # fmt: skip
+                    se[:, k] = _robust_se(u, strata_codes, frequency)
                 d_low, d_high = diff - z * se, diff + z * se
                 with np.errstate(invalid="ignore", divide="ignore"):
                     pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))

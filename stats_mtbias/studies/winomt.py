@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
+from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets._io import as_source, read_records
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS, item_features, winomt_metrics
@@ -829,8 +830,7 @@ def _job_bytes(store, job) -> float:
     """Size of a job's translations (the reading's cost, to balance the workers)."""
     system, language, is_adj, src = job
     if src is None:
-        relpath = f"winomt/translations/{system}/{'adj.' if is_adj else ''}en-{language}.txt"
-        return float(store.path(relpath).stat().st_size)
+        return float(store.path(winomt_data.translation_path(system, language, is_adj)).stat().st_size)
     if isinstance(src, (str, Path)) and Path(src).is_file():
         return float(Path(src).stat().st_size)
     return 1e6
@@ -895,23 +895,6 @@ def _judge_on_dask(store, items: pd.DataFrame, jobs: list, groups: list[list[int
     return list(dask.compute(*tasks))
 
 
-def _remember_readings(store, job, table: pd.DataFrame, aligner: str, use_pronoun: bool) -> None:
-    """Write a shipped file's readings to this machine's cache (a remote worker cached them on its own disk)."""
-    import json
-
-    from stats_mtbias._files import write_atomic
-    from stats_mtbias.studies import winomt_reading
-
-    system, language, is_adj, src = job
-    if src is not None:
-        return
-    relpath = f"winomt/translations/{system}/{'adj.' if is_adj else ''}en-{language}.txt"
-    path = winomt_reading._readings_path(store, language, relpath, is_adj, aligner, use_pronoun)
-    if not path.exists():
-        read = table["reason"].isin(["", "no_reading"]).to_numpy()  # the lines the reader saw, as judge caches them
-        write_atomic(path, json.dumps(table.loc[read, "gender"].astype(str).tolist()))
-
-
 def _judge_all(
     store, items: pd.DataFrame, jobs: list, *, aligner: str, use_pronoun: bool, explain: bool, progress,
     engine: str = "auto",
@@ -935,7 +918,7 @@ def _judge_all(
         system, language, is_adj, src = job
         if src is not None or explain:
             return False
-        relpath = f"winomt/translations/{system}/{'adj.' if is_adj else ''}en-{language}.txt"
+        relpath = winomt_data.translation_path(system, language, is_adj)
         return winomt_reading._readings_path(store, language, relpath, is_adj, aligner, use_pronoun).exists()
 
     import warnings
@@ -955,8 +938,10 @@ def _judge_all(
                 warnings.warn(message, category, stacklevel=3)
             for i, table in zip(group, result, strict=True):
                 tables[i] = table
-                if not explain:
-                    _remember_readings(store, jobs[i], table, aligner, use_pronoun)
+                system, language, is_adj, src = jobs[i]
+                if src is None and not explain:  # a remote worker cached them on its own disk: here too
+                    winomt_reading.remember(store, system, language, table, adjectives=is_adj, method=aligner,
+                                            use_pronoun=use_pronoun)  # fmt: skip
         workers = len(groups)
     elif workers > 1:
         from concurrent.futures import ThreadPoolExecutor
@@ -1069,8 +1054,7 @@ def run(
     progress : callable, optional
         ``progress(iterable, description)`` wraps the long loops (the report's progress bars).
     """
-    from stats_mtbias.datasets import winomt as winomt_data
-    from stats_mtbias.datasets._io import as_source, source_sha256
+    from stats_mtbias.datasets._io import source_sha256
     from stats_mtbias.datasets.registry import open_store
     from stats_mtbias.gender.targets import LANGUAGES
 

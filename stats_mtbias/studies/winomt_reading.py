@@ -218,7 +218,7 @@ def judge(
     `explain`, also ``aligned`` (the target words read) and ``why`` (for an
     unknown reading, the reason in words); the readings are then computed afresh.
     """
-    relpath = f"winomt/translations/{system}/{'adj.' if adjectives else ''}en-{language}.txt"
+    relpath = winomt_data.translation_path(system, language, adjectives)
     source_file = store.path(relpath) if path is None else as_source(path, system)
     table = winomt_data.read_translations(source_file, items, adjectives=adjectives)
     ok = (table["reason"] == "").to_numpy()
@@ -242,7 +242,7 @@ def judge(
         genders[ok] = read_pairs(sources, indices, translations, language, extra=extra, method=method,
                                  use_pronoun=use_pronoun, alignments=links, lexicon=lexicon, details=details)  # fmt: skip
         if cached is not None:
-            write_atomic(cached, json.dumps(genders[ok].tolist()))
+            _write_readings(cached, genders[ok])
     merged["gender"] = genders
     if details is not None:
         merged["aligned"], merged["why"] = "", np.where(ok, "", "no translation line")
@@ -251,6 +251,21 @@ def judge(
     merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
     merged["system"], merged["language"] = system, language
     return merged
+
+
+def _write_readings(path: Path, genders) -> None:
+    """The cache entry of one file's readings: the gender of every line the reader saw, in order."""
+    write_atomic(path, json.dumps([str(g) for g in genders]))
+
+
+def remember(store: DataStore, system: str, language: str, table: pd.DataFrame, *, adjectives: bool, method: str,
+             use_pronoun: bool) -> None:  # fmt: skip
+    """Cache here the readings of a shipped file that :func:`judge` returned from elsewhere (a Dask worker's disk)."""
+    path = _readings_path(store, language, winomt_data.translation_path(system, language, adjectives), adjectives,
+                          method, use_pronoun)  # fmt: skip
+    if not path.exists():
+        # The lines the reader saw are those judge gave no other reason (an unread one: "no_reading").
+        _write_readings(path, table.loc[table["reason"].isin(["", "no_reading"]).to_numpy(), "gender"])
 
 
 def labelled_pairs(

@@ -5,11 +5,10 @@ item), counted into contingency tables, and turned into the published bias
 measures with bootstrap and analytic intervals and paired tests.
 """
 
-__version__ = "0.1.0"
-
 # The subpackage stats_mtbias.report is loaded first, so that the function smb.report bound below is never
 # replaced by the module when the report code is imported later (Python binds a submodule on its first load).
 import stats_mtbias.report as _report_package  # noqa: F401
+from stats_mtbias._version import __version__
 from stats_mtbias.api import model, optimal, power, prates, rates, report, tgbi, winomt
 from stats_mtbias.errors import (
     DataError,

@@ -63,6 +63,22 @@ def read_cache(path: Path, valid: Callable[[object], bool]):
     return None
 
 
+def write_netcdf_atomic(dataset, path: str | Path) -> Path:
+    """Write an xarray/arviz object's netCDF to ``path`` through a temporary beside it and one rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".nc")
+    os.close(fd)
+    try:
+        dataset.to_netcdf(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
 def check_writable_dir(path: str | Path, what: str) -> Path:
     """Create ``path`` if needed and prove a file can be written there; else a :class:`UsageError` naming ``what``."""
     path = Path(path).expanduser()

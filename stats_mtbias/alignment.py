@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from stats_mtbias._cache import default_cache_dir
 from stats_mtbias._files import read_cache, write_atomic
 from stats_mtbias._validation import check_choice, check_positive_int
-from stats_mtbias.datasets.registry import default_cache_dir
 
 METHODS = ("fastalign", "eflomal")
 HEURISTICS = ("grow-diag-final-and", "grow-diag-final", "intersection", "union")

@@ -19,7 +19,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from stats_mtbias import __version__
+from stats_mtbias._version import __version__
 from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError, UsageError
 
 MIN_BOOT = 100
@@ -540,10 +540,9 @@ def _run_model(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         draws=args.draws, tune=args.tune, chains=args.chains, rng=args.seed, level=args.level, cache=not args.no_cache,
     )  # fmt: skip
     if args.out:
-        # netCDF through a temporary beside the target, then one rename: never a half-written file.
-        tmp = Path(args.out).with_name(f".{Path(args.out).name}.tmp")
-        result.idata.to_netcdf(tmp)
-        os.replace(tmp, args.out)
+        from stats_mtbias._files import write_netcdf_atomic
+
+        write_netcdf_atomic(result.idata, args.out)  # never a half-written file
     d = result.diagnostics
     notes = [
         f"sampler {d['sampler']}: compile {d['compile_seconds']:.1f} s, sampling {d['sample_seconds']:.1f} s; "
@@ -604,7 +603,7 @@ def _run_power(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     notes = [f"answer: {result.question.replace('_', ' ')}", *result.notes]
     if args.curve:
         from stats_mtbias._files import write_atomic
-        from stats_mtbias.report.figures import to_png
+        from stats_mtbias.plotting import to_png
 
         write_atomic(args.curve, to_png(result.plot(scale=100, unit=" pt")))
         notes.append(f"power curve written to {args.curve}")
@@ -784,8 +783,8 @@ def _inputs(args: argparse.Namespace) -> list[str]:
 
 def _precheck(args: argparse.Namespace) -> None:
     """Every output and cache path is checked before the work starts (never a traceback after it)."""
+    from stats_mtbias._cache import check_cache_writable
     from stats_mtbias._files import check_output, check_writable_dir
-    from stats_mtbias.datasets.registry import ENV_CACHE, default_cache_dir
 
     out = getattr(args, "out", None)
     if args.command == "report":
@@ -800,7 +799,7 @@ def _precheck(args: argparse.Namespace) -> None:
         check_output(args.screenshot, _inputs(args), what="--screenshot")
     # WinoMT caches alignments and readings; the report and a WinoMT pilot run it.
     if args.command in ("winomt", "report") or getattr(args, "study", None) == "winomt":
-        check_writable_dir(default_cache_dir(), f"the cache ({ENV_CACHE} or the user cache directory)")
+        check_cache_writable()
 
 
 def _degenerate(frame, columns) -> list[str]:

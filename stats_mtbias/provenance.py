@@ -9,7 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import stats_mtbias
+from stats_mtbias._version import __version__
 
 
 def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
@@ -59,7 +59,7 @@ class Provenance:
     seed: int | None = None
     level: float | None = None
     options: dict = field(default_factory=dict)
-    package_version: str = stats_mtbias.__version__
+    package_version: str = __version__
     python: str = field(default_factory=platform.python_version)
     dependencies: dict = field(default_factory=dependency_versions)
 

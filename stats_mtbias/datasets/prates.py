@@ -27,7 +27,7 @@ import pandas as pd
 from stats_mtbias.datasets._io import as_source, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import DataError
-from stats_mtbias.tables import judgement_table
+from stats_mtbias.schema import judgement_table
 
 LANGUAGES = (
     "Malay", "Estonian", "Finnish", "Hungarian", "Armenian", "Bengali",

@@ -25,11 +25,11 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from stats_mtbias._cache import ENV_CACHE, default_cache_dir
 from stats_mtbias.errors import ChecksumError, ChecksumWarning, DataNotFoundError
 from stats_mtbias.provenance import sha256_file
 
 ENV_DATA = "MTBIAS_DATA"
-ENV_CACHE = "MTBIAS_CACHE"
 ENV_MIRROR = "MTBIAS_MIRROR"
 
 
@@ -51,14 +51,6 @@ def manifest() -> dict[str, ManifestEntry]:
     text = resources.files("stats_mtbias._data").joinpath("manifest.json").read_text("utf-8")
     raw = json.loads(text)
     return {entry["path"]: ManifestEntry(**entry) for entry in raw["files"]}
-
-
-def default_cache_dir() -> Path:
-    """The user cache that downloads go to."""
-    if os.environ.get(ENV_CACHE):
-        return Path(os.environ[ENV_CACHE]).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base).expanduser() / "stats_mtbias"
 
 
 def _three_ways(cache_dir: Path) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats_mtbias.gender import GENDERS
+from stats_mtbias.schema import GENDERS
 
 _F, _M, _N, _B, _U = range(len(GENDERS))
 BOTH_RULES = ("neutral", "exclude")

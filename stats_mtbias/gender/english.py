@@ -129,7 +129,7 @@ def compare_rules(texts: Iterable[str | None]) -> pd.DataFrame:
     The off-diagonal cells are the outputs that change class between the rules.
     """
     texts = list(texts)
-    from stats_mtbias.gender import GENDERS
+    from stats_mtbias.schema import GENDERS
 
     cho = pd.Categorical(classify_english(texts, "cho2019"), categories=GENDERS)
     new = pd.Categorical(classify_english(texts, "default"), categories=GENDERS)

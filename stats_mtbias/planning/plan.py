@@ -124,7 +124,7 @@ class PowerResult:
     def plot(self, n: Sequence[int] | None = None, differences: Sequence[float] | None = None, *, scale: float = 1.0,
              unit: str = ""):  # fmt: skip
         """Matplotlib figure of :meth:`curve` (``scale=100, unit=" points"`` to label differences in points)."""
-        from stats_mtbias.report.figures import power_curve
+        from stats_mtbias.plotting import power_curve
 
         frame = self.curve(n, differences)
         return power_curve(frame, target=0.8 if self.question != "power" else None, scale=scale, unit=unit,

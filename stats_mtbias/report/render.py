@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from stats_mtbias import __version__
 from stats_mtbias._files import write_atomic
 from stats_mtbias._validation import check_choice
+from stats_mtbias._version import __version__
 from stats_mtbias.provenance import dependency_versions
 from stats_mtbias.report.document import Report, Section, Table
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_cells

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from stats_mtbias.report import figures
+from stats_mtbias import plotting as figures
 from stats_mtbias.report.document import Figure, Report, Section, Table
 from stats_mtbias.report.render import environment, write_report
 from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult

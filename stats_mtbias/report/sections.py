@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 
 import stats_mtbias as smb
+from stats_mtbias import plotting as figures
 from stats_mtbias._validation import check_level, check_positive_int
 from stats_mtbias.datasets.registry import open_store
-from stats_mtbias.report import figures
 from stats_mtbias.report.document import Figure, Section, Table
 
 STUDIES = ("tgbi", "prates", "optimal", "winomt", "models")
@@ -419,7 +419,7 @@ def _winomt_planning(pilot: smb.StudyResult, s: Settings) -> tuple[pd.DataFrame,
     base = smb.power(pilot=pilot, systems=("google", "aws"), language="de", metric="delta_g", n=3888, test="wald",
                      n_sim=2000, rng=s.seed)  # fmt: skip
     curve = base.curve(n=[250, 500, 1000, 2000, 3888, 8000, 16000, 32000], differences=[0.01, 0.02, 0.05])
-    from stats_mtbias.report.figures import power_curve, to_png
+    from stats_mtbias.plotting import power_curve, to_png
 
     png = to_png(power_curve(curve, scale=100, unit=" pt", xlabel="WinoMT items (n)"))
     return table.reset_index(drop=True), png, plan.provenance

@@ -204,7 +204,7 @@ def _fit_key(study, model, data, *options) -> str:
 
 
 def _fit_paths(key: str) -> tuple[Path, Path]:
-    from stats_mtbias.datasets.registry import default_cache_dir
+    from stats_mtbias._cache import default_cache_dir
 
     folder = default_cache_dir() / "models"
     return folder / f"{key}.nc", folder / f"{key}.pkl"
@@ -233,19 +233,13 @@ def _read_fit(key: str):
 
 def _write_fit(key: str, summary, report, tables, provenance, idata) -> None:
     """Write the fit atomically (the netCDF first, the summaries last: an entry is complete when both are there)."""
-    import os
     import pickle
-    import tempfile
 
-    from stats_mtbias._files import write_atomic
+    from stats_mtbias._files import write_atomic, write_netcdf_atomic
 
     netcdf, rest = _fit_paths(key)
     try:
-        netcdf.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=netcdf.parent, prefix=".part-", suffix=".nc")
-        os.close(fd)
-        idata.to_netcdf(tmp)
-        os.replace(tmp, netcdf)
+        write_netcdf_atomic(idata, netcdf)
         write_atomic(rest, pickle.dumps((summary, report, tables, provenance.to_dict())))
     except OSError as exc:
         warnings.warn(f"could not cache the fit in {netcdf.parent} ({exc}); it is recomputed next time", stacklevel=3)

@@ -33,8 +33,8 @@ from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets._io import as_source, source_sha256
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import UsageError
-from stats_mtbias.gender import GENDERS
 from stats_mtbias.provenance import Provenance
+from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
 from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues

@@ -30,8 +30,8 @@ from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.errors import DataError, UsageError
-from stats_mtbias.gender import GENDERS
 from stats_mtbias.provenance import Provenance
+from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 from stats_mtbias.uncertainty.analytic import proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, bootstrap_pvalue, cluster_bootstrap

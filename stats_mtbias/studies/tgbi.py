@@ -34,9 +34,9 @@ from stats_mtbias.datasets import tgbi as tgbi_data
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import SmallExpectedCountWarning, UsageError
 from stats_mtbias.estimators.tgbi import BOTH_RULES, p_s, tgbi_shares
-from stats_mtbias.gender import GENDERS
 from stats_mtbias.gender.english import RULES, classify_english, compare_rules
 from stats_mtbias.provenance import Provenance
+from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 from stats_mtbias.tables import count_cube, judgement_table
 from stats_mtbias.uncertainty.analytic import (

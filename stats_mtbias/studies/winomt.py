@@ -844,11 +844,9 @@ def _judge_in_process(store, items: pd.DataFrame, jobs: list, options: dict):
     import sys
     from pathlib import Path
 
-    import stats_mtbias
-
     env = dict(os.environ)
     # The child imports this very package, installed or not.
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(stats_mtbias.__file__).resolve().parents[1]),
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
                                                       env.get("PYTHONPATH")]))  # fmt: skip
     request = pickle.dumps({"args": (store, items, jobs), "kwargs": options}, protocol=pickle.HIGHEST_PROTOCOL)
     done = subprocess.run([sys.executable, "-m", "stats_mtbias.studies._reading_worker"], input=request,
@@ -1091,10 +1089,9 @@ def run(
                 notes.append(f"{system}/{language}: no shipped translations, skipped")
     jobs += [(name, lang, adj, src) for name, lang, src, adj in user]
     if jobs:  # alignments and readings are cached: an unusable cache is refused before any work
-        from stats_mtbias._files import check_writable_dir
-        from stats_mtbias.datasets.registry import ENV_CACHE, default_cache_dir
+        from stats_mtbias._cache import check_cache_writable
 
-        check_writable_dir(default_cache_dir(), f"the cache ({ENV_CACHE} or the user cache directory)")
+        check_cache_writable()
     base, adj_tables, data = [], [], {}
     origin: dict[tuple[str, str], str] = {}  # (system, language) -> the user's file, for messages
     tables = _judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=explain, progress=progress,

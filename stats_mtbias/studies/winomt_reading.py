@@ -420,7 +420,8 @@ def _readings_path(store: DataStore, language: str, relpath: str, adjectives: bo
     the options, en.txt, and every shipped file of the language, since they are
     the alignment's training text. A changed file or reader makes a new key.
     """
-    from stats_mtbias.datasets.registry import default_cache_dir, manifest
+    from stats_mtbias._cache import default_cache_dir
+    from stats_mtbias.datasets.registry import manifest
 
     inputs = sorted(
         p for p in manifest()

@@ -42,7 +42,6 @@ ITEMS = ("jobs", "adjectives")
 
 # The authors' labels, and the package's own vocabulary, read case-insensitively.
 _LABELS = {"female": "female", "male": "male", "neutral": "neutral", "both": "both", "unknown": "unknown", "?": "unknown"}
-_NEUTRAL_PRONOUN = r"\b(?:they|them|their|theirs|themselves|themself|it|its|itself)\b"
 _BLS_COLUMNS = {
     "Expanded Occupation": "occupation",
     "Total employed (Thousands)": "employed",
@@ -229,13 +228,11 @@ def read_user_judgements(path: str | Path, system: str | None = None) -> pd.Data
     Optional columns: ``category`` (default ``all``), ``system`` (default
     `system` or the file's stem), ``variant``. Genders are read
     case-insensitively from female/male/neutral/both/unknown (or the authors'
-    Female/Male/Neutral/?); raw English translations are read by the English
-    gender reader; as in the authors' scheme, an output without any personal
-    pronoun is ``unknown`` (reason ``no_pronoun``) and ``neutral`` needs a neutral
-    pronoun (they, it). Empty cells are ``unknown`` with the reason ``missing``.
+    Female/Male/Neutral/?). Raw English translations are kept in a column
+    ``translation`` with ``gender`` empty, for the study to read
+    (:func:`stats_mtbias.studies.prates.judge`); empty cells are ``unknown`` with
+    the reason ``missing``.
     """
-    from stats_mtbias.gender.english import classify_english
-
     path = as_source(path)
     header, records = read_records(path, required=("item", "language"), lower=True)
     if ("gender" in header) == ("translation" in header):
@@ -270,18 +267,11 @@ def read_user_judgements(path: str | Path, system: str | None = None) -> pd.Data
     frame = pd.DataFrame(rows)
     if frame.empty:
         raise DataError("has a header but no judgements", path, 2)
-    if "translation" in header:
-        text = frame["translation"].fillna("")
-        read = classify_english(text.tolist())
-        # The authors' scheme: Neutral is a neutral pronoun (they, it); no pronoun at all is "?".
-        neutral_word = text.str.lower().str.contains(_NEUTRAL_PRONOUN, regex=True)
-        read = np.where((read == "neutral") & ~neutral_word.to_numpy(), "unknown", read)
-        frame["gender"] = np.where(frame["reason"] == "missing", "unknown", read)
-        frame.loc[(frame["gender"] == "unknown") & (frame["reason"] == ""), "reason"] = "no_pronoun"
-    frame = frame.drop(columns="translation")
     frame["source"] = str(path)
     warn_repeated(frame, path)
-    return judgement_table(frame)
+    if "translation" in header:
+        return frame  # judged by the study
+    return judgement_table(frame.drop(columns="translation"))
 
 
 def warn_repeated(frame: pd.DataFrame, path) -> None:

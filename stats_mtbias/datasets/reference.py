@@ -22,9 +22,11 @@ from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets._io import as_source, read_records
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError
-from stats_mtbias.estimators.optimal import survey_female_share
 
 REFERENCE_COLUMNS = ["occupation", "female_share", "weight", "category", "sector", "n_female", "n_total", "line"]
+# A perception survey's answer counts (1 very masculine … 6 very feminine): kept as read, turned into a
+# share by the study (:func:`stats_mtbias.estimators.optimal.survey_female_share`).
+SURVEY_COLUMNS = [f"answer_{k}" for k in range(1, 7)]
 
 
 def sector_map() -> dict[str, str]:
@@ -69,8 +71,8 @@ def read_reference(path: str | Path) -> pd.DataFrame:
 
     Columns: ``occupation`` and either ``female_share`` (0–1), or ``n_female`` and
     ``n_total`` (counts; the share is their ratio), or a perception survey's answer
-    counts ``answer_1 … answer_6`` (1 very masculine … 6 very feminine; the share is
-    the femininity of :func:`~stats_mtbias.estimators.optimal.survey_female_share`); optional ``weight``,
+    counts ``answer_1 … answer_6`` (1 very masculine … 6 very feminine; kept as columns, with an empty
+    share, for the study to weigh: :func:`~stats_mtbias.estimators.optimal.survey_female_share`); optional ``weight``,
     ``category``, ``sector`` (default: the category's sector in the shipped map,
     else the category, else ``all``). An empty share is allowed (the occupation
     gets no B, and is reported).
@@ -84,7 +86,7 @@ def read_reference(path: str | Path) -> pd.DataFrame:
     path = as_source(path)
     header, records = read_records(path, required=("occupation",), lower=True)
     has_share, has_counts = "female_share" in header, {"n_female", "n_total"} <= set(header)
-    survey = [f"answer_{k}" for k in range(1, 7)]
+    survey = SURVEY_COLUMNS
     has_survey = set(survey) <= set(header)
     if not (has_share or has_counts or has_survey):
         raise DataError(
@@ -123,11 +125,12 @@ def read_reference(path: str | Path) -> pd.DataFrame:
                     line,
                 )
             share = ratio
+        answers = [np.nan] * len(survey)
         if np.isnan(share) and has_survey:
             answers = [_float(record[c], c, path, line) for c in survey]
-            if any(np.isnan(a) or a < 0 for a in answers):
-                raise DataError("survey answer counts answer_1 … answer_6 must all be non-negative numbers", path, line)
-            share = float(survey_female_share(answers))
+            if any(np.isnan(a) or a < 0 for a in answers) or sum(answers) <= 0:
+                raise DataError("survey answer counts answer_1 … answer_6 must be non-negative numbers, not all 0",
+                                path, line)  # fmt: skip
         if not np.isnan(share) and not 0 <= share <= 1:
             hint = " (percentages? give shares, e.g. 0.73 for 73%)" if 1 < share <= 100 else ""
             raise DataError(f"female_share {share:g} is outside [0, 1]{hint}", path, line)
@@ -136,7 +139,8 @@ def read_reference(path: str | Path) -> pd.DataFrame:
             raise DataError(f"weight {weight:g} is negative", path, line)
         category = record.get("category", "") or "all"
         sector = record.get("sector", "") or sectors.get(category, category)
-        rows.append([name, share, weight, category, sector, n_female, n_total, line])
+        rows.append([name, share, weight, category, sector, n_female, n_total, line, *answers])
     if not rows:
         raise DataError("has a header but no occupations", path, 2)
-    return pd.DataFrame(rows, columns=REFERENCE_COLUMNS)
+    frame = pd.DataFrame(rows, columns=REFERENCE_COLUMNS + survey)
+    return frame if has_survey else frame[REFERENCE_COLUMNS]

@@ -440,6 +440,20 @@ def accounting(table: pd.DataFrame) -> pd.DataFrame:
     return table.groupby([*GROUP_KEYS, "status"], sort=False).size().rename("occupations").reset_index()
 
 
+
+def survey_shares(reference: pd.DataFrame) -> pd.DataFrame:
+    """A read reference with every survey row's share filled from its answers (Farkas & Németh's weights)."""
+    from stats_mtbias.datasets.reference import REFERENCE_COLUMNS, SURVEY_COLUMNS
+    from stats_mtbias.estimators.optimal import survey_female_share
+
+    if not set(SURVEY_COLUMNS) <= set(reference.columns):
+        return reference
+    out = reference.copy()
+    answers = out[SURVEY_COLUMNS].to_numpy(dtype=float)
+    use = out["female_share"].isna().to_numpy() & ~np.isnan(answers).any(axis=1)
+    out.loc[use, "female_share"] = survey_female_share(answers[use])
+    return out[REFERENCE_COLUMNS]
+
 def run(
     *,
     data_dir: str | Path | None = None,
@@ -490,7 +504,7 @@ def run(
         ref_name = "BLS (Prates data), sectors from data/sectors.csv"
     else:
         source = as_source(reference, "reference")
-        ref = reference_data.read_reference(source)
+        ref = survey_shares(reference_data.read_reference(source))
         data[str(source)] = source_sha256(source)
         ref_name = str(source)
     if store is not None:

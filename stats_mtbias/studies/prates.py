@@ -34,7 +34,7 @@ from stats_mtbias.datasets._io import as_source, source_sha256
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import UsageError
 from stats_mtbias.provenance import Provenance
-from stats_mtbias.schema import GENDERS
+from stats_mtbias.schema import GENDERS, judgement_table
 from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
 from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues
@@ -73,6 +73,40 @@ CALIBRATION_COLUMNS = [
 # ---------------------------------------------------------------- loading
 
 
+# The authors' scheme: Neutral is a neutral pronoun (they, it); an output with no personal pronoun at all is "?".
+NEUTRAL_PRONOUN = r"\b(?:they|them|their|theirs|themselves|themself|it|its|itself)\b"
+
+
+def judge(frame: pd.DataFrame) -> pd.DataFrame:
+    """Read the gender of raw English translations (a ``translation`` column), as the authors did.
+
+    The English reader (:func:`~stats_mtbias.gender.english.classify_english`)
+    gives female, male or neutral; as in the authors' scheme, ``neutral`` needs a
+    neutral pronoun (they, it), and an output without any personal pronoun is
+    ``unknown`` (reason ``no_pronoun``). Rows without text (reason ``missing``)
+    stay ``unknown``. A frame without ``translation`` is returned as it is.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"system": "s", "item": list("abcd"), "reason": ["", "", "", "missing"],
+    ...                       "translation": ["She is a nurse.", "They are a clerk", "Clerk.", None]})
+    >>> judge(frame)[["gender", "reason"]].astype(str).values.tolist()
+    [['female', ''], ['neutral', ''], ['unknown', 'no_pronoun'], ['unknown', 'missing']]
+    """
+    if "translation" not in frame:
+        return frame
+    from stats_mtbias.gender.english import classify_english
+
+    out = frame.copy()
+    text = out["translation"].fillna("").astype(str)
+    read = classify_english(text.tolist())
+    neutral_word = text.str.lower().str.contains(NEUTRAL_PRONOUN, regex=True).to_numpy()
+    read = np.where((read == "neutral") & ~neutral_word, "unknown", read)
+    out["gender"] = np.where(out["reason"] == "missing", "unknown", read)
+    out.loc[(out["gender"] == "unknown") & (out["reason"] == ""), "reason"] = "no_pronoun"
+    return judgement_table(out.drop(columns="translation"))
+
+
 def load_judgements(
     *,
     data_dir: str | Path | None = None,
@@ -98,7 +132,7 @@ def load_judgements(
     """
     check_choice(bengali, ("pool", "variants"), "bengali")
     if judgements_file is not None:
-        judgements = prates_data.read_user_judgements(as_source(judgements_file, "judgements"))
+        judgements = judge(prates_data.read_user_judgements(as_source(judgements_file, "judgements")))
     else:
         store = store or open_store(data_dir)
         judgements = prates_data.read_judgements(store, items)

@@ -154,7 +154,9 @@ def test_user_csv_gender_and_translation_forms(tmp_path):
         "clerk,Malay,Clerk.\nclerk,Turkish,They are a clerk\n",
         "utf-8",
     )
-    table = data.read_user_judgements(texts)
+    raw = data.read_user_judgements(texts)  # the reader keeps the text; the study reads it
+    assert raw["gender"].isna().all() and raw["translation"].tolist()[0] == "She is a nurse."
+    table = prates.judge(raw)
     assert table["gender"].astype(str).tolist() == ["female", "male", "unknown", "neutral"]
     assert table["reason"].tolist()[2] == "no_pronoun"
     dup = tmp_path / "dup.csv"

@@ -9,7 +9,7 @@ measures with bootstrap and analytic intervals and paired tests.
 # replaced by the module when the report code is imported later (Python binds a submodule on its first load).
 import stats_mtbias.report as _report_package  # noqa: F401
 from stats_mtbias._version import __version__
-from stats_mtbias.api import model, optimal, power, prates, rates, report, tgbi, winomt
+from stats_mtbias.api import model, optimal, prates, rates, report, tgbi, winomt
 from stats_mtbias.errors import (
     DataError,
     DataNotFoundError,
@@ -17,6 +17,7 @@ from stats_mtbias.errors import (
     MtbiasError,
     UsageError,
 )
+from stats_mtbias.power import power
 from stats_mtbias.result import StudyResult
 
 __all__ = [

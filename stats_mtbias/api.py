@@ -633,9 +633,3 @@ def report(results: Sequence[StudyResult] | StudyResult, *, out: str | Path, for
     if isinstance(results, StudyResult):
         results = [results]
     return write_results(list(results), out, formats=formats, title=title)
-
-
-# ---------------------------------------------------------------- planning
-
-# smb.power: its signature and docstring live with the planning code (one definition, no pass-through copy).
-from stats_mtbias.planning.plan import power  # noqa: E402, F401

@@ -24,7 +24,7 @@ from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets import reference as reference_data
 from stats_mtbias.datasets._io import as_source, source_sha256
 from stats_mtbias.datasets.registry import open_store
-from stats_mtbias.errors import DataError
+from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.estimators.optimal import (
     NEUTRAL_RULES,
     b_potential,
@@ -439,6 +439,28 @@ def accounting(table: pd.DataFrame) -> pd.DataFrame:
     """Occupation rows per group by whether B is defined, and why not."""
     return table.groupby([*GROUP_KEYS, "status"], sort=False).size().rename("occupations").reset_index()
 
+
+
+
+def pilot(result, *, systems=None, metric=None, language=None, subset=None):
+    """An optimal-translator result as a planning pilot: the normal design on one row's interval."""
+    from scipy import special
+
+    table = result.table
+    rows = table[table["metric"] == (metric or "b")]
+    if language is not None:
+        rows = rows[rows["language"] == language]
+    if subset is not None:
+        rows = rows[rows["subset"] == subset]
+    if systems is not None:
+        rows = rows[rows["system"].isin([systems] if isinstance(systems, str) else list(systems))]
+    if len(rows) != 1:
+        raise UsageError(f"name one row of the optimal table (`language`, `subset`, `metric`); {len(rows)} match.")
+    row = rows.iloc[0]
+    z = float(special.ndtri(0.5 + float(result.provenance.get("level") or 0.95) / 2.0))
+    se = (row["ci_high"] - row["ci_low"]) / (2 * z)
+    return "normal", dict(se=float(se), n_pilot=int(row["n"]), metric=f"{row['language']} {row['metric']}",
+                          comparison=str(row["subset"]))  # fmt: skip
 
 
 def survey_shares(reference: pd.DataFrame) -> pd.DataFrame:

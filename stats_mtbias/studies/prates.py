@@ -522,6 +522,41 @@ class PratesResult:
     judgements: pd.DataFrame = field(repr=False)
 
 
+
+def pilot(result, *, systems=None, metric=None, language=None, subset=None):
+    """A Prates result as a planning pilot for :func:`stats_mtbias.power`.
+
+    ``metric="male>female"`` (default, or another comparison of the tests): the
+    exact power of the one-sided sign test with the pilot's discordance;
+    ``"p_female"``: one rate with its design effect.
+    """
+    from stats_mtbias.planning.designs import one_language
+
+    metric = metric or "male>female"
+    language = one_language(result.details.tests, language)
+    if metric in ("p_female", "female"):
+        row = result.details.rates
+        row = row[(row["language"] == language) & (row["category"] == (subset or "all"))]
+        if not len(row):
+            raise UsageError(f"no {language} rates for category {subset or 'all'!r} in the pilot.")
+        row = row.iloc[0]
+        deff = float(row["deff_female"]) if pd.notna(row["deff_female"]) else 1.0
+        return "rate", dict(rate=float(row["n_female"]) / float(row["n"]), deff=max(deff, 1.0),
+                            metric=f"{language} p_female", comparison="")  # fmt: skip
+    tests = result.details.tests
+    row = tests[(tests["language"] == language) & (tests["category"] == (subset or "all"))
+                & (tests["comparison"] == metric)]  # fmt: skip
+    if not len(row):
+        raise UsageError(f"no {language} test {metric!r} (category {subset or 'all'!r}) in the pilot; comparisons: "
+                         f"{', '.join(sorted(set(tests['comparison'])))} or p_female.")  # fmt: skip
+    row = row.iloc[0]
+    n_items = float(row["n_items"])
+    return "paired", dict(discordance=(row["n_positive"] + row["n_negative"]) / n_items,
+                          observed=(row["n_positive"] - row["n_negative"]) / n_items,
+                          metric=f"{language} {metric}", comparison=metric, unit_scale=1.0,
+                          alternative="one-sided")  # fmt: skip
+
+
 def run(
     *,
     data_dir: str | Path | None = None,

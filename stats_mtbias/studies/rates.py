@@ -228,6 +228,19 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], *, by: list
                         outputs_per_cluster=per_cluster)  # fmt: skip
 
 
+
+def pilot(result, *, systems=None, metric=None, language=None, subset=None):
+    """A rates result as a planning pilot for :func:`stats_mtbias.power`: a share or the gap of a group, simulated."""
+    from stats_mtbias.planning.designs import alone, two_systems
+
+    systems = two_systems(result, systems)
+    pair = systems if len(systems) == 2 else (systems[0], systems[0])
+    by = (result.provenance.get("options") or {}).get("by") or []
+    design = pilot_design(result.details.judgements, pair, by=by, group=subset or ALL, metric=metric or "female",
+                          rows_as_clusters=result.details.rows_as_clusters)  # fmt: skip
+    return "simulate", alone(design, systems)
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,

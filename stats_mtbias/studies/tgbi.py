@@ -182,6 +182,19 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], subset: str
                         f"{systems[0]} − {systems[1]}", unit="lexicon items", outputs_per_cluster=per_item)  # fmt: skip
 
 
+
+def pilot(result, *, systems=None, metric=None, language=None, subset=None):
+    """A TGBI result as a planning pilot for :func:`stats_mtbias.power`: P_S of a set (or the index), simulated."""
+    from stats_mtbias.planning.designs import alone, two_systems
+
+    systems = two_systems(result, systems)
+    pair = systems if len(systems) == 2 else (systems[0], systems[0])
+    if metric not in (None, "p_s"):
+        raise UsageError("TGBI plans for `metric='p_s'` of a `subset` (a sentence set, or 'TGBI' for the index).")
+    both = (result.provenance.get("options") or {}).get("both", "neutral")
+    return "simulate", alone(pilot_design(result.details.judgements, pair, subset or INDEX, both), systems)
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,

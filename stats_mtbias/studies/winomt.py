@@ -440,6 +440,35 @@ def paired_pvalues(data_a: np.ndarray, data_b: np.ndarray, *, n_perm: int, rng) 
     return pvalues, methods
 
 
+
+def pilot(result, *, systems=None, metric=None, language=None, subset=None):
+    """A WinoMT result as a planning pilot for :func:`stats_mtbias.power` (``(kind, payload)``).
+
+    Accuracies of two systems: McNemar's design with the pilot's discordance
+    (``"paired"``); every other metric, or one system's precision: simulation
+    through the study's own item features, estimator and strata (``"simulate"``).
+    """
+    from stats_mtbias.planning.designs import alone, one_language, two_systems
+
+    judgements = result.details.judgements
+    language = one_language(judgements, language)
+    metric = metric or "delta_g"
+    systems = two_systems(result, systems)
+    pair = systems if len(systems) == 2 else (systems[0], systems[0])
+    design = alone(pilot_design(judgements, pair, language, metric), systems)
+    if metric in MCNEMAR_METRICS and len(systems) == 2:
+        k = FEATURE_INDEX[MCNEMAR_METRICS[metric]]
+        scope = FEATURE_INDEX[{"acc": "n", "acc_pro": "pro", "acc_anti": "anti"}[metric]]
+        x = design.counts
+        inside = x[:, 0, scope] > 0
+        a, b = x[inside, 0, k], x[inside, 1, k]
+        # n counts the items a metric is computed on; the evaluation has n / share of them in all.
+        return "paired", dict(discordance=float(np.mean(a != b)), observed=float(np.mean(a) - np.mean(b)),
+                              metric=f"{language} {metric}", comparison=f"{systems[0]} − {systems[1]}",
+                              unit_scale=float(inside.mean()))  # fmt: skip
+    return "simulate", design
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,

@@ -1,0 +1,369 @@
+"""The designs :func:`stats_mtbias.power` plans with: closed forms (paired, rate, normal) and simulation from a pilot.
+
+Which question is answered follows from what is left out, as in statsmodels'
+``solve_power``: no ``n`` → the sample size for ``difference`` (or for an
+interval ``half_width``); no ``difference`` → the minimum detectable effect at
+``n``; both given → the power. ``power`` is the target (default 0.8) when it is
+not the answer. Nothing here knows the studies: a study turns its own result
+into a pilot (``stats_mtbias.studies.<study>.pilot``) with the helpers below.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, special
+
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
+from stats_mtbias.errors import UsageError
+from stats_mtbias.planning import closed
+from stats_mtbias.planning import simulate as sim
+from stats_mtbias.planning.result import PowerResult, plan_row
+
+DESIGNS = ("paired", "rate", "normal", "pilot")
+PAIRED_METHODS = ("connor", "exact")
+PILOT_KINDS = ("simulate", "paired", "rate", "normal")
+
+
+def which_question(n, difference, half_width) -> str:
+    if half_width is not None:
+        if n is not None:
+            raise UsageError("give `half_width` (→ the n for it) or `n` (→ the half-width), not both.")
+        return "sample_size"
+    if n is None:
+        if difference is None:
+            raise UsageError("give `n` (→ power or minimum detectable effect), `difference` (→ sample size) or "
+                             "`half_width` (→ sample size for that precision).")  # fmt: skip
+        return "sample_size"
+    return "mde" if difference is None else "power"
+
+
+def mde_solve(power_of: Callable[[float], float], target: float, top: float) -> float:
+    """Smallest positive difference with ``power_of(d) >= target`` below ``top`` (NaN if none)."""
+    if power_of(top) < target:
+        return float("nan")
+    return float(optimize.brentq(lambda d: power_of(d) - target, top * 1e-9, top, xtol=top * 1e-10))
+
+
+# ---------------------------------------------------------------- closed forms
+
+
+def paired(n, difference, power, alpha, alternative, discordance, method, *, metric="paired binary", comparison="",
+            unit_scale: float = 1.0):  # fmt: skip
+    check_choice(method, PAIRED_METHODS, "method")
+    if discordance is None:
+        raise UsageError("the paired design needs `discordance`: the share of items on which the two outcomes differ.")
+    psi = float(discordance)
+    question = which_question(n, difference, None)
+    target = 0.8 if power is None else power
+    name = "Connor (1987) normal approximation" if method == "connor" else "exact power of McNemar's exact test"
+
+    def power_at(size, d):
+        if method == "connor":
+            return float(closed.paired_power(size, d, psi, alpha=alpha, alternative=alternative))
+        return float(closed.paired_power_exact(int(size), d, psi, alpha=alpha, alternative=alternative))
+
+    if question == "sample_size":
+        if method == "connor":
+            n = int(closed.paired_sample_size(difference, psi, alpha=alpha, power=target, alternative=alternative))
+        else:
+            n = closed.paired_sample_size_exact(difference, psi, alpha=alpha, power=target, alternative=alternative)
+        achieved = power_at(n, difference)
+    elif question == "mde":
+        n = check_positive_int(n, "n")
+        difference = mde_solve(lambda d: power_at(n, d), target, psi * (1 - 1e-9))
+        achieved = target
+    else:
+        n = check_positive_int(n, "n")
+        achieved = power_at(n, difference)
+    n_total = math.ceil(n / unit_scale - 1e-9)
+
+    def curve(ns, diffs):
+        rows = [{"n": math.ceil(k / unit_scale - 1e-9), "difference": d, "power": power_at(k, d), "mc_se": 0.0}
+                for d in diffs for k in ns]  # fmt: skip
+        return pd.DataFrame(rows)
+
+    table = plan_row(design="paired", question=question, metric=metric, comparison=comparison, n=n_total,
+                 n_outputs=n_total, difference=difference, power=achieved, alpha=alpha, alternative=alternative,
+                 discordance=psi, method=name)  # fmt: skip
+    return table, curve, name
+
+
+def one_rate(n, difference, power, alpha, alternative, rate, reference, half_width, level, deff, *, metric="rate",
+          comparison="", cluster_size: float = 1.0):  # fmt: skip
+    # The formulas count outputs; n counts clusters (prompts, occupations) of cluster_size outputs each.
+    table, curve, method = rate_outputs(None if n is None else round(check_positive_int(n, "n") * cluster_size), difference,
+                                         power, alpha, alternative, rate, reference, half_width, level, deff,
+                                         metric=metric, comparison=comparison)  # fmt: skip
+    outputs = int(table["n"].iloc[0])
+    table["n"] = math.ceil(outputs / cluster_size - 1e-9) if n is None else n
+    table["n_outputs"] = outputs if n is None else round(n * cluster_size)
+    if curve is not None and cluster_size != 1:
+        outputs_curve = curve
+
+        def curve(ns, diffs):
+            frame = outputs_curve(np.round(np.asarray(ns) * cluster_size).astype(int), diffs)
+            return frame.assign(n=np.tile(np.asarray(ns), len(diffs)))  # rows: for each difference, every n
+
+    return table, curve, method
+
+
+def rate_outputs(n, difference, power, alpha, alternative, rate, reference, half_width, level, deff, *,
+                  metric="rate", comparison=""):  # fmt: skip
+    if half_width is not None or (reference is None and difference is None):
+        if rate is None:
+            raise UsageError("the rate design needs `rate`: the share you expect (e.g. 0.3 female outputs).")
+        if half_width is not None:
+            n = int(closed.rate_sample_size(half_width, rate, level=level, deff=deff))
+        else:
+            n = check_positive_int(n, "n")
+        width = float(closed.rate_half_width(n, rate, level=level, deff=deff))
+        method = "expected Wilson half-width" + (f", design effect {deff:g}" if deff != 1 else "")
+        return plan_row(design="rate", question="sample_size" if half_width is not None else "half_width", metric=metric,
+                    comparison=comparison, n=n, n_outputs=n, half_width=width, level=level, rate=rate, deff=deff,
+                    method=method), None, method  # fmt: skip
+    if reference is None:
+        raise UsageError("a test of one rate needs `reference`: the share under the null (e.g. 0.5 for parity).")
+    p0 = float(reference)
+    if difference is None and rate is not None and n is None:
+        difference = float(rate) - p0
+    question = which_question(n, difference, None)
+    target = 0.8 if power is None else power
+    method = "score test of one proportion (normal approximation)" + (f", design effect {deff:g}" if deff != 1 else "")
+
+    def power_at(size, d):
+        p1 = p0 + d
+        if not 0 <= p1 <= 1:
+            return float("nan")
+        return float(closed.rate_power(size, p1, p0, alpha=alpha, alternative=alternative, deff=deff))
+
+    if question == "sample_size":
+        n = int(closed.rate_sample_size_test(p0 + difference, p0, alpha=alpha, power=target, alternative=alternative,
+                                             deff=deff))  # fmt: skip
+        achieved = power_at(n, difference)
+    elif question == "mde":
+        n = check_positive_int(n, "n")
+        room = max(1 - p0, p0) * (1 - 1e-9)
+        sign = 1.0 if 1 - p0 >= p0 else -1.0
+        difference = sign * mde_solve(lambda d: power_at(n, sign * d), target, room)
+        achieved = target
+    else:
+        n = check_positive_int(n, "n")
+        achieved = power_at(n, difference)
+
+    def curve(ns, diffs):
+        return pd.DataFrame([{"n": int(k), "difference": d, "power": power_at(k, d), "mc_se": 0.0}
+                             for d in diffs for k in ns])  # fmt: skip
+
+    return plan_row(design="rate", question=question, metric=metric, comparison=comparison, n=n, n_outputs=n,
+                difference=difference, power=achieved, alpha=alpha, alternative=alternative, rate=p0 + difference,
+                reference=p0, deff=deff, method=method), curve, method  # fmt: skip
+
+
+def normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, level, *, metric="estimate",
+            comparison=""):  # fmt: skip
+    if se is None or n_pilot is None:
+        raise UsageError("the normal design needs `se` (the standard error) and `n_pilot` (the size it was measured at).")
+    se, n_pilot = float(se), check_positive_int(n_pilot, "n_pilot")
+    if not se > 0:
+        raise UsageError("`se` must be positive: an estimate without sampling variance cannot be planned for.")
+    z_level = float(special.ndtri(0.5 + level / 2.0))
+    method = "Wald test, standard error scaled by √(n_pilot / n)"
+    se_at = lambda size: se * math.sqrt(n_pilot / size)  # noqa: E731
+    if half_width is not None:
+        n = math.ceil(n_pilot * (z_level * se / half_width) ** 2 - 1e-9)
+        return plan_row(design="normal", question="sample_size", metric=metric, comparison=comparison, n=n,
+                    half_width=z_level * se_at(n), level=level, method=method), None, method  # fmt: skip
+    question = which_question(n, difference, None)
+    target = 0.8 if power is None else power
+    if question == "sample_size":
+        n = int(closed.normal_sample_size(difference, se, n_pilot, alpha=alpha, power=target, alternative=alternative))
+    else:
+        n = check_positive_int(n, "n")
+    if question == "mde":
+        difference = float(closed.normal_mde(se_at(n), alpha=alpha, power=target, alternative=alternative))
+    achieved = float(closed.normal_power(difference, se_at(n), alpha=alpha, alternative=alternative))
+
+    def curve(ns, diffs):
+        return pd.DataFrame([{"n": int(k), "difference": d, "mc_se": 0.0,
+                              "power": float(closed.normal_power(d, se_at(k), alpha=alpha, alternative=alternative))}
+                             for d in diffs for k in ns])  # fmt: skip
+
+    return plan_row(design="normal", question=question, metric=metric, comparison=comparison, n=n, difference=difference,
+                power=achieved, half_width=z_level * se_at(n), alpha=alpha, alternative=alternative, level=level,
+                method=method), curve, method  # fmt: skip
+
+
+# ---------------------------------------------------------------- pilots
+
+
+def two_systems(result, systems) -> tuple[str, ...]:
+    have = list(result.systems)
+    if systems is None:
+        if len(have) == 2:
+            return tuple(have)
+        if len(have) == 1:
+            return (have[0],)
+        raise UsageError(f"name the two systems to compare (`systems=(a, b)`); the pilot has {', '.join(have)}.")
+    systems = (systems,) if isinstance(systems, str) else tuple(systems)
+    if len(systems) not in (1, 2) or len(set(systems)) != len(systems):
+        raise UsageError("`systems` names two different systems to compare (or one, for its precision).")
+    return systems
+
+
+def alone(design: sim.PairedDesign, systems: tuple[str, ...]) -> sim.PairedDesign:
+    """With one system named: the design of its own metric (precision), not a difference."""
+    if len(systems) == 2:
+        return design
+    from dataclasses import replace
+
+    return replace(design, label=f"{design.label.split(': ')[0]}: {systems[0]}", single=True)
+
+
+def one_language(frame: pd.DataFrame, language: str | None) -> str:
+    languages = list(dict.fromkeys(frame["language"].astype(str)))
+    if language is None:
+        if len(languages) == 1:
+            return languages[0]
+        raise UsageError(f"name the `language` to plan for; the pilot has {', '.join(languages)}.")
+    if language not in languages:
+        raise UsageError(f"language {language!r} is not in the pilot; it has {', '.join(languages)}.")
+    return language
+
+
+
+
+def simulated(design, n, difference, power, alpha, alternative, half_width, level, test, n_sim, n_boot, rng):
+    question = which_question(n, difference, half_width)
+    target = 0.8 if power is None else power
+    kw = dict(n_sim=n_sim, rng=rng, test=test, n_boot=n_boot, alpha=alpha, alternative=alternative)
+    trace = None
+    if half_width is not None:
+        first = sim.simulate(design, design.n_pilot, **kw)
+        guess = max(len(np.unique(design.strata)), math.ceil(design.n_pilot * (first.half_width(level) / half_width) ** 2))
+        at = sim.simulate(design, guess, **kw)
+        n = guess
+        row = dict(question="sample_size", n=n, half_width=at.half_width(level))
+    elif question == "sample_size":
+        n, at, batches = sim.sample_size(design, difference, power=target, **kw)
+        trace = pd.DataFrame(batches, columns=["n", "power"])
+        p = float(at.power(difference)[0])
+        row = dict(question=question, n=n, power=p, difference=difference, mc_se=math.sqrt(p * (1 - p) / n_sim))
+    else:
+        n = check_positive_int(n, "n")
+        at = sim.simulate(design, n, **kw)
+        if question == "mde":
+            difference = at.mde(target)
+            row = dict(question=question, n=n, difference=difference, power=target)
+        else:
+            p = float(at.power(difference)[0])
+            row = dict(question=question, n=n, difference=difference, power=p, mc_se=math.sqrt(p * (1 - p) / n_sim))
+        if design.single:
+            row["half_width"] = at.half_width(level)
+    size = float("nan") if design.single else float(at.power(0.0)[0])
+    notes = []
+    if size > alpha + 3 * math.sqrt(alpha * (1 - alpha) / n_sim):
+        notes.append(f"{design.label}: the test rejects {size:.3f} of simulated evaluations with no difference at "
+                     f"nominal {alpha:g} (Monte-Carlo se {math.sqrt(alpha * (1 - alpha) / n_sim):.3f}): it is "
+                     "anti-conservative in this regime, so the power shown is overstated.")  # fmt: skip
+    method = (f"simulation from the pilot ({n_sim:,} evaluations of n {design.unit} drawn within the study's strata; "
+              + ("paired bootstrap test, " + f"{n_boot:,} resamples each" if test == "bootstrap" else "linearised Wald test")
+              + f"; differences by location shift from the pilot's {design.observed:.4g})")  # fmt: skip
+    label = design.label.split(": ")
+
+    def curve(ns, diffs):
+        rows = []
+        for k in ns:
+            s = sim.simulate(design, int(k), **kw)
+            for d, p in zip(diffs, s.power(diffs), strict=True):
+                rows.append({"n": int(k), "difference": float(d), "power": float(p), "mc_se": math.sqrt(p * (1 - p) / n_sim)})
+        return pd.DataFrame(rows)
+
+    table = plan_row(design="pilot", metric=label[0], comparison=label[1] if len(label) > 1 else "",
+                 n_outputs=round(row["n"] * design.outputs_per_cluster), alpha=alpha, alternative=alternative, level=level,
+                 size=size, method=method, **row)  # fmt: skip
+    return table, curve, method, trace, notes
+
+
+
+def plan(design: str, *, pilot: tuple[str, object] | None = None, pilot_provenance: dict | None = None,
+         n: int | None = None, difference: float | None = None, power: float | None = None, alpha: float = 0.05,
+         alternative: str = "two-sided", discordance: float | None = None, rate: float | None = None,
+         reference: float | None = None, half_width: float | None = None, level: float = 0.95,
+         cluster_size: float = 1, icc: float = 0.0, se: float | None = None, n_pilot: int | None = None,
+         method: str = "connor", test: str = "bootstrap", n_sim: int = 1000, n_boot: int = 500,
+         rng: np.random.Generator | int = 0) -> PowerResult:
+    """Answer a planning question with a design (see :func:`stats_mtbias.power`, which documents every option).
+
+    `pilot` is ``(kind, payload)`` as a study's ``pilot`` function returns it:
+    ``("simulate", PairedDesign)``, or ``("paired" | "rate" | "normal", keywords)``.
+    """
+    check_choice(design, DESIGNS, "design")
+    check_choice(alternative, closed.ALTERNATIVES, "alternative")
+    closed._check_alpha(alpha)
+    level = check_level(level)
+    if power is not None:
+        power = closed._check_power(power)
+        if n is not None and difference is not None:
+            raise UsageError("give two of `n`, `difference` and `power`: the third is the answer.")
+    if difference is not None and not np.isfinite(difference):
+        raise UsageError("`difference` must be a finite share (e.g. 0.02 for 2 points).")
+    if half_width is not None and not 0 < half_width:
+        raise UsageError("`half_width` must be positive (a share, e.g. 0.02 for ±2 points).")
+    deff = float(closed.design_effect(cluster_size, icc))
+    seed = seed_of(rng)
+    rng = check_rng(rng)
+    options = {"alpha": alpha, "alternative": alternative, "level": level, "power": power}
+    trace, notes = None, []
+    if design == "paired":
+        table, curve, name = paired(n, difference, power, alpha, alternative, discordance, method)
+    elif design == "rate":
+        table, curve, name = one_rate(n, difference, power, alpha, alternative, rate, reference, half_width, level, deff,
+                                  cluster_size=float(cluster_size))  # fmt: skip
+    elif design == "normal":
+        table, curve, name = normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, level)
+    else:
+        if pilot is None:
+            raise UsageError("the pilot design needs `pilot=`: a result of smb.tgbi, smb.winomt, smb.prates, "
+                             "smb.optimal or smb.rates on your pilot outputs (or the shipped ones).")  # fmt: skip
+        kind, payload = pilot
+        check_choice(kind, PILOT_KINDS, "pilot kind")
+        if kind == "simulate":
+            check_choice(test, sim.TESTS, "test")
+            table, curve, name, trace, notes = simulated(payload, n, difference, power, alpha, alternative,
+                                                         half_width, level, test, n_sim, n_boot, rng)  # fmt: skip
+            options.update({"test": test, "n_sim": n_sim, "n_boot": n_boot if test == "bootstrap" else None,
+                            "pilot_difference": payload.observed, "pilot_n": payload.n_pilot})  # fmt: skip
+        elif kind == "paired":
+            # McNemar-tested metrics: the exact power of the exact test, with the pilot's discordance.
+            payload = dict(payload)
+            alt = payload.pop("alternative", alternative)
+            observed = payload.pop("observed")
+            table, curve, name = paired(n, difference, power, alpha, alt, payload.pop("discordance"), "exact", **payload)
+            table["design"] = "pilot"
+            options.update({"pilot_difference": observed, "alternative": alt})
+        elif kind == "rate":
+            # A difference is read against parity (0.5) unless a reference is given.
+            ref = reference if reference is not None else (0.5 if difference is not None else None)
+            table, curve, name = one_rate(n, difference, power, alpha, alternative, payload["rate"], ref, half_width,
+                                      level, payload["deff"], metric=payload["metric"])  # fmt: skip
+            table["design"] = "pilot"
+        else:
+            table, curve, name = normal(n, difference, power, alpha, alternative, payload["se"], payload["n_pilot"],
+                                        half_width, level, metric=payload["metric"],
+                                        comparison=payload["comparison"])  # fmt: skip
+            table["design"] = "pilot"
+    provenance = {"method": name, "design": design, "options": options, "seed": seed,
+                  "assumptions": {k: v for k, v in {"discordance": discordance, "rate": rate, "reference": reference,
+                                                    "cluster_size": cluster_size, "icc": icc, "design_effect": deff,
+                                                    "se": se, "n_pilot": n_pilot}.items() if v is not None}}  # fmt: skip
+    if pilot_provenance is not None:
+        provenance["pilot"] = pilot_provenance
+    from stats_mtbias.provenance import Provenance
+
+    provenance.update({k: v for k, v in Provenance(method=name).to_dict().items()
+                       if k in ("package_version", "python", "dependencies")})  # fmt: skip
+    return PowerResult(str(table["question"].iloc[0]), table, provenance, trace, notes, curve)

@@ -164,15 +164,18 @@ def independent_grid() -> list[tuple[float, float]]:
 # ----------------------------------------------------------------------------- summary table
 def summary(ns=(20, 50, 100)) -> str:
     """Markdown tables of the exact coverage (mean, min over the grid) and size (mean, max)."""
-    lines = ["| paired interval | n | mean coverage | min coverage | mean P(Δ < low) / P(Δ > high) | max size of its test |"]
+    lines = ["| paired interval | n | mean coverage | min coverage | mean mesial / distal miss | max size of its test |"]
     lines.append("|---|---|---|---|---|---|")
+    grid = paired_grid()
+    sign = np.array([np.sign(pi[1] - pi[2]) for pi in grid])
     for method in PAIRED_METHODS:
         for n in ns:
-            cov = np.array([paired_coverage(n, method, pi) for pi in paired_grid()])
+            cov = np.array([paired_coverage(n, method, pi) for pi in grid])
+            mesial = np.where(sign > 0, cov[:, 2], cov[:, 1])[sign != 0].mean()
+            distal = np.where(sign > 0, cov[:, 1], cov[:, 2])[sign != 0].mean()
             size = max(paired_size(n, f"interval:{method}", pi) for pi in paired_null_grid())
             lines.append(
-                f"| {method} | {n} | {cov[:, 0].mean():.4f} | {cov[:, 0].min():.4f} | "
-                f"{cov[:, 1].mean():.4f} / {cov[:, 2].mean():.4f} | {size:.4f} |"
+                f"| {method} | {n} | {cov[:, 0].mean():.4f} | {cov[:, 0].min():.4f} | {mesial:.4f} / {distal:.4f} | {size:.4f} |"
             )
     lines += ["", "| paired test | n | mean size | max size |", "|---|---|---|---|"]
     for test in ("mid-p", "exact", "asymptotic", "asymptotic-cc"):
@@ -186,17 +189,18 @@ def summary(ns=(20, 50, 100)) -> str:
             lines.append(f"| {method} | {n} | {dis[:, j].mean():.4f} | {dis[:, j].max():.4f} |")
     lines += [
         "",
-        "| independent interval | n1 = n2 | mean coverage | min coverage | mean P(Δ < low) / P(Δ > high) "
-        "| max size of its test |",
+        "| independent interval | n1 = n2 | mean coverage | min coverage | mean mesial / distal miss | max size of its test |",
         "|---|---|---|---|---|---|",
     ]
+    sign = np.array([np.sign(p1 - p2) for p1, p2 in independent_grid()])
     for method in INDEPENDENT_METHODS:
         for n in ns:
             cov = np.array([independent_coverage(n, n, method, p1, p2) for p1, p2 in independent_grid()])
+            mesial = np.where(sign > 0, cov[:, 2], cov[:, 1])[sign != 0].mean()
+            distal = np.where(sign > 0, cov[:, 1], cov[:, 2])[sign != 0].mean()
             size = max(independent_size(n, n, method, p) for p in INDEPENDENT_P)
             lines.append(
-                f"| {method} | {n} | {cov[:, 0].mean():.4f} | {cov[:, 0].min():.4f} | "
-                f"{cov[:, 1].mean():.4f} / {cov[:, 2].mean():.4f} | {size:.4f} |"
+                f"| {method} | {n} | {cov[:, 0].mean():.4f} | {cov[:, 0].min():.4f} | {mesial:.4f} / {distal:.4f} | {size:.4f} |"
             )
     return "\n".join(lines)
 

@@ -1063,8 +1063,21 @@ def run(
     languages = [_check_language(lang) for lang in languages] if languages else None
     translations = dict(translations or {})
     user: list[tuple[str, str, object, bool]] = []
+    without_reader: set[str] = set()
     for name, given in translations.items():
-        user += [(name, _check_language(lang), src, adj) for lang, src, adj in user_files(name, given, languages)]
+        for lang, src, adj in user_files(name, given, languages):
+            # Issue 36: a directory's language without a reader is skipped (warned below), the others evaluated.
+            if lang not in LANGUAGES and isinstance(given, (str, Path)) and Path(given).is_dir():
+                if not languages:  # with `languages` it is not asked for (an unsupported one was refused above)
+                    without_reader.add(lang)
+                continue
+            user.append((name, _check_language(lang), src, adj))
+    if without_reader:
+        import warnings
+
+        warnings.warn(f"WinoMT has no gender reader for {', '.join(sorted(without_reader))}: skipped (the other "
+                      f"languages are evaluated; readers exist for {', '.join(sorted(LANGUAGES))})", UserWarning,
+                      stacklevel=2)  # fmt: skip
     if systems is None:
         systems = [] if (translations or judgements is not None) else list(winomt_data.SYSTEMS)
     systems = list(systems)

@@ -44,7 +44,7 @@ from stats_mtbias.uncertainty.bootstrap import (
     paired_permutation,
 )
 
-PREDICTED = ("male", "female", "neutral", "unknown")
+PREDICTED = ("male", "female", "neutral", "both", "unknown")  # both: a double or inclusive form (issue 36)
 MCNEMAR_METRICS = {"acc": "correct", "acc_pro": "correct_pro", "acc_anti": "correct_anti"}
 FEATURE_INDEX = {name: i for i, name in enumerate(FEATURES)}
 
@@ -86,7 +86,8 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-HUMAN_LABELS = {"m": "male", "f": "female", "n": "neutral", "male": "male", "female": "female", "neutral": "neutral"}
+HUMAN_LABELS = {"m": "male", "f": "female", "n": "neutral", "b": "both", "male": "male", "female": "female",
+                "neutral": "neutral", "both": "both"}  # fmt: skip
 ANNOTATION_COLUMNS = ["system", "language", "annotator", "n_labelled", "agreement", "ci_low", "ci_high", "kappa",
                       "kappa_ci_low", "kappa_ci_high"]  # fmt: skip
 BETWEEN_COLUMNS = ["system", "language", "annotator_a", "annotator_b", "n_both", "agreement", "ci_low", "ci_high",
@@ -97,7 +98,7 @@ def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
     """A user's human labels: CSV ``item, system, language, gender`` and optionally ``annotator``.
 
     ``item`` is the 0-based line of en.txt (as in :func:`read_user_judgements`),
-    ``gender`` one of M/F/N (or male/female/neutral, any case). Every row must
+    ``gender`` one of M/F/N/B (or male/female/neutral/both, any case; B: a double form). Every row must
     parse: a bad item, label or a repeated (system, language, item, annotator) is
     refused with its line. Returns ``system, language, item, annotator, human``.
     """

@@ -12,7 +12,9 @@ Then, in this one process and without caches, sentences per second of each stage
 reading, per language (``--no-stages`` skips it): parse (match the files' lines to the
 items), tokenize, align (FastAlign both ways + symmetrisation, trained on the language's
 files together), lexicon (the entities' usual translations) and read (the language's
-reader on the aligned words). With ``--dask``, also the cold reading as tasks of a
+reader on the aligned words), and the read stage alone on the reader tests' hand-written
+sentences for the languages without shipped translations (Czech, Polish) beside some that
+have them. With ``--dask``, also the cold reading as tasks of a
 ``distributed.LocalCluster`` of that many workers (one thread each), as on a cluster.
 
 Usage: python benchmarks/winomt_grid.py [--data-dir DIR] [--n-boot 10000] [--no-stages] [--dask 2]
@@ -66,7 +68,8 @@ def stage_rates(data_dir) -> pd.DataFrame:
     items = winomt_data.read_items(store)
     index = items.set_index("item")
     rows = []
-    for language in sorted(LANGUAGES):
+    shipped = {lang for _, lang, _, _ in winomt_data.translation_files()}
+    for language in sorted(set(LANGUAGES) & shipped):
         times = {}
         start = time.perf_counter()
         sources, indices, translations = [], [], []
@@ -103,6 +106,44 @@ def stage_rates(data_dir) -> pd.DataFrame:
                         for c in ("parse", "tokenize", "align", "lexicon", "read")], frame["seconds"].sum()]  # fmt: skip
     frame.attrs["total"] = total
     return frame
+
+
+def reader_rates(languages=("cs", "pl", "pt", "nl", "es", "fr", "de", "ru")) -> pd.DataFrame:
+    """Sentences per second of the read stage alone, on the hand-written sentences of the reader tests.
+
+    Czech and Polish have no shipped translations (no alignment to time): their
+    readers are timed on the tests' sentences, each read once, nothing memoised,
+    beside languages that have shipped files, on the same kind of sentences.
+    """
+    from stats_mtbias.alignment import tokenize
+    from stats_mtbias.gender.targets import reader
+    from tests.unit import test_targets_new as new
+    from tests.unit import test_winomt_reading as old
+
+    cases = {"cs": new.CZECH, "pl": new.POLISH, "pt": new.PORTUGUESE, "nl": new.DUTCH}
+    for language, sentence, words, _ in old.test_readers_on_hand_written_sentences.pytestmark[0].args[1]:
+        cases.setdefault(language, []).append((sentence, words, None))
+    rows = []
+    for language in languages:
+        pairs = []
+        for sentence, words, _ in cases.get(language, []):
+            tokens = tokenize(sentence)
+            pairs.append((tokens, [i for i, t in enumerate(tokens) if t in words]))
+        read = reader(language)
+        read(*pairs[0])  # load the model: start-up is not reading
+        for module in ("cs", "fr"):  # the taggers memoise sentences: clear them, each sentence is new
+            import importlib
+
+            importlib.import_module(f"stats_mtbias.gender.targets.{module}")._tagged.cache_clear()
+        start = time.perf_counter()
+        for _ in range(5):
+            for tokens, positions in pairs:
+                read(tokens, positions)
+            for module in ("cs", "fr"):
+                importlib.import_module(f"stats_mtbias.gender.targets.{module}")._tagged.cache_clear()
+        seconds = time.perf_counter() - start
+        rows.append({"language": language, "sentences": 5 * len(pairs), "read": 5 * len(pairs) / seconds})
+    return pd.DataFrame(rows).set_index("language")
 
 
 def dask_cold(data_dir, workers: int) -> float:
@@ -157,6 +198,8 @@ def main() -> None:
         print("\nreading, one process, nothing cached: sentences per second of each stage")
         print(stages.round(0).astype(int).to_string())
         print(f"all stages: {stages.attrs['total']:.0f} sentences/s in one process")
+        print("\nread stage alone on the reader tests' hand-written sentences (Czech and Polish have no shipped files)")
+        print(reader_rates().round(0).astype(int).to_string())
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ from stats_mtbias.uncertainty.bootstrap import (
     paired_permutation,
 )
 
-PREDICTED = ("male", "female", "neutral", "unknown")
+PREDICTED = ("male", "female", "neutral", "both", "unknown")  # both: a double or inclusive form (issue 36)
 MCNEMAR_METRICS = {"acc": "correct", "acc_pro": "correct_pro", "acc_anti": "correct_anti"}
 FEATURE_INDEX = {name: i for i, name in enumerate(FEATURES)}
 
@@ -86,7 +86,8 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-HUMAN_LABELS = {"m": "male", "f": "female", "n": "neutral", "male": "male", "female": "female", "neutral": "neutral"}
+HUMAN_LABELS = {"m": "male", "f": "female", "n": "neutral", "b": "both", "male": "male", "female": "female",
+                "neutral": "neutral", "both": "both"}  # fmt: skip
 ANNOTATION_COLUMNS = ["system", "language", "annotator", "n_labelled", "agreement", "ci_low", "ci_high", "kappa",
                       "kappa_ci_low", "kappa_ci_high"]  # fmt: skip
 BETWEEN_COLUMNS = ["system", "language", "annotator_a", "annotator_b", "n_both", "agreement", "ci_low", "ci_high",
@@ -97,7 +98,7 @@ def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
     """A user's human labels: CSV ``item, system, language, gender`` and optionally ``annotator``.
 
     ``item`` is the 0-based line of en.txt (as in :func:`read_user_judgements`),
-    ``gender`` one of M/F/N (or male/female/neutral, any case). Every row must
+    ``gender`` one of M/F/N/B (or male/female/neutral/both, any case; B: a double form). Every row must
     parse: a bad item, label or a repeated (system, language, item, annotator) is
     refused with its line. Returns ``system, language, item, annotator, human``.
     """
@@ -1092,8 +1093,21 @@ def run(
     languages = [_check_language(lang) for lang in languages] if languages else None
     translations = dict(translations or {})
     user: list[tuple[str, str, object, bool]] = []
+    without_reader: set[str] = set()
     for name, given in translations.items():
-        user += [(name, _check_language(lang), src, adj) for lang, src, adj in user_files(name, given, languages)]
+        for lang, src, adj in user_files(name, given, languages):
+            # Issue 36: a directory's language without a reader is skipped (warned below), the others evaluated.
+            if lang not in LANGUAGES and isinstance(given, (str, Path)) and Path(given).is_dir():
+                if not languages:  # with `languages` it is not asked for (an unsupported one was refused above)
+                    without_reader.add(lang)
+                continue
+            user.append((name, _check_language(lang), src, adj))
+    if without_reader:
+        import warnings
+
+        warnings.warn(f"WinoMT has no gender reader for {', '.join(sorted(without_reader))}: skipped (the other "
+                      f"languages are evaluated; readers exist for {', '.join(sorted(LANGUAGES))})", UserWarning,
+                      stacklevel=2)  # fmt: skip
     if systems is None:
         systems = [] if (translations or judgements is not None) else list(winomt_data.SYSTEMS)
     systems = list(systems)

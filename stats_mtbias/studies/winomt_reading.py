@@ -26,6 +26,7 @@ from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets._io import as_source
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError, DataQualityWarning
+from stats_mtbias.gender.langid import mark_wrong_language
 from stats_mtbias.gender.targets import forms, reader
 from stats_mtbias.uncertainty.analytic import wilson_interval
 
@@ -249,6 +250,9 @@ def judge(
         merged.loc[ok, "aligned"] = [d["aligned"] for d in details]
         merged.loc[ok, "why"] = [d["why"] if g == "unknown" else "" for d, g in zip(details, genders[ok])]
     merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
+    # Issue 36: lines confidently in another language are not read (reason "wrong_language"), with a warning.
+    mark_wrong_language(merged, language, f"{system}/{language}{' (+Adj)' if adjectives else ''}",
+                        line_numbers=table["line"].to_numpy())  # fmt: skip
     merged["system"], merged["language"] = system, language
     return merged
 
@@ -265,7 +269,8 @@ def remember(store: DataStore, system: str, language: str, table: pd.DataFrame, 
                           method, use_pronoun)  # fmt: skip
     if not path.exists():
         # The lines the reader saw are those judge gave no other reason (an unread one: "no_reading").
-        _write_readings(path, table.loc[table["reason"].isin(["", "no_reading"]).to_numpy(), "gender"])
+        # (wrong_language lines too: they had a translation; their cached reading is then "unknown", re-marked anyway)
+        _write_readings(path, table.loc[table["reason"].isin(["", "no_reading", "wrong_language"]).to_numpy(), "gender"])
 
 
 def labelled_pairs(

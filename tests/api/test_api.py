@@ -101,8 +101,8 @@ def test_winomt_user_copy_of_google_differs_by_zero(data_dir):
 
 
 def test_winomt_refuses_unknown_languages_and_systems(data_dir):
-    with pytest.raises(UsageError, match="supported: ar, de, es"):
-        smb.winomt(["google"], languages=["nl"], data_dir=data_dir)
+    with pytest.raises(UsageError, match="supported: ar, cs, de, es"):
+        smb.winomt(["google"], languages=["sv"], data_dir=data_dir)
     with pytest.raises(UsageError, match="not a shipped WinoMT system"):
         smb.winomt(["deepl"], languages=["es"], data_dir=data_dir)
 

@@ -3,16 +3,25 @@
 Every reader is ``read(tokens, positions) -> gender``: `tokens` is the
 translation tokenised by :func:`stats_mtbias.alignment.tokenize` (original
 case), `positions` the target tokens aligned to the English entity (and its
-determiner). The answer is ``male``, ``female``, ``neutral`` or ``unknown``:
-readers say ``unknown`` when nothing is aligned or the signals are missing or
-conflict, rather than guess. Each module documents its rules; Hebrew's are
-best-effort word-form rules.
+determiner). The answer is ``male``, ``female``, ``neutral``, ``both`` or
+``unknown``: readers say ``unknown`` when nothing is aligned or the signals are
+missing or conflict, rather than guess. Each module documents its rules; Hebrew's
+are best-effort word-form rules.
+
+Common to all: an entity written in a double or inclusive form ("o/a médico/a",
+"Lehrer*in", "étudiant·e", "lékař/ka": :mod:`stats_mtbias.gender.targets.inclusive`)
+is ``both``. In WinoMT ``both`` never equals the gold gender, so it counts as
+wrong for Acc and as neither gender for F1.
 
 Common to all: an entity translated by an indefinite pronoun that has no
 feminine counterpart ("someone": Spanish alguien, German jemand, Russian кто-то,
-Ukrainian хтось) is ``neutral``: its grammatical masculine is the only form, and
-the Spanish and German annotators label it N. Italian qualcuno/qualcuna and
-French quelqu'un/quelqu'une are gendered pairs and are read like nouns.
+Ukrainian хтось, Portuguese alguém, Dutch iemand, Czech někdo, Polish ktoś) is
+``neutral``: its grammatical masculine is the only form, and the Spanish and
+German annotators label it N. So are the nouns that name either gender with one
+fixed grammatical gender in the new languages (pt "pessoa", "criança", "testemunha",
+"vítima"; nl "persoon"; cs "osoba", "dítě", "oběť"; pl "osoba", "dziecko", "ofiara"):
+their article or ending says nothing of the person. Italian qualcuno/qualcuna and French quelqu'un/quelqu'une are gendered
+pairs and are read like nouns.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from importlib import import_module
 
-LANGUAGES = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
+LANGUAGES = ("ar", "cs", "de", "es", "fr", "he", "it", "nl", "pl", "pt", "ru", "uk")
 # "someone" and its case forms, where the language has no feminine of it (not it qualcuna, fr quelqu'une,
 # he מישהי).
 INDEFINITE = {
@@ -28,21 +37,40 @@ INDEFINITE = {
     "de": frozenset({"jemand", "jemanden", "jemandem", "jemands", "jemandes"}),
     "ru": frozenset({"кто-то", "кого-то", "кому-то", "кем-то", "ком-то", "кто-нибудь", "кого-нибудь", "кому-нибудь"}),
     "uk": frozenset({"хтось", "когось", "комусь", "кимось", "будь-хто"}),
-}
+    "pt": frozenset({"alguém", "pessoa", "criança", "testemunha", "vítima", "indivíduo", "cônjuge"}),
+    "nl": frozenset({"iemand", "persoon"}),
+    "cs": frozenset({"někdo", "někoho", "někomu", "někým", "někom", "kdosi", "osoba", "osoby", "osobě", "osobu", "osobou",
+                     "dítě", "dítěte", "dítěti", "dítětem", "oběť", "oběti"}),
+    "pl": frozenset({"ktoś", "kogoś", "komuś", "kimś", "osoba", "osoby", "osobie", "osobę", "osobą", "dziecko", "dziecka",
+                     "dziecku", "dzieckiem", "ofiara", "ofiary", "ofierze", "ofiarę", "ofiarą"}),
+}  # fmt: skip
 
 
 def reader(language: str) -> Callable[[Sequence[str], Sequence[int]], str]:
-    """The reader of `language` (ISO 639-1 code)."""
+    """The reader of `language` (ISO 639-1 code).
+
+    Examples
+    --------
+    >>> from stats_mtbias.alignment import tokenize
+    >>> read = reader("pt")
+    >>> tokens = tokenize("O padeiro ajudou a médica e o/a enfermeiro/a.")
+    >>> read(tokens, [4]), read(tokens, [6, 10])
+    ('female', 'both')
+    """
     if language not in LANGUAGES:
         from stats_mtbias.errors import UsageError
 
         raise UsageError(f"`language`: no gender reader for {language!r}; readers exist for {', '.join(LANGUAGES)}.")
+    from stats_mtbias.gender.targets.inclusive import inclusive
+
     read = import_module(f"stats_mtbias.gender.targets.{language}").read
     indefinite = INDEFINITE.get(language, frozenset())
 
     def read_entity(tokens: Sequence[str], positions: Sequence[int]) -> str:
         if any(tokens[j].lower().replace("’", "'") in indefinite for j in positions):
             return "neutral"
+        if inclusive(tokens, positions, language, read):
+            return "both"
         return read(tokens, positions)
 
     read_entity.__doc__ = read.__doc__

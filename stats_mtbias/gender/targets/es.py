@@ -21,8 +21,15 @@ ENDINGS = (
     ("as", "female"),
 )
 EPICENE = ("ista", "istas", "ante", "antes", "ente", "entes", "guardia")
+FUNCTION = frozenset(
+    "que quien quienes les con por para sin sobre entre hacia pero porque como cuando donde está estaba era fue ser sus "
+    "mis tus ella ellos ellas".split()
+)
+LINKERS = frozenset({"de"})
+LEXICAL = {"mujer": "female", "señora": "female", "ama": "female", "hombre": "male", "señor": "male"}
 
 
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned Spanish entity."""
-    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE)
+    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS,
+                              lexical=LEXICAL)  # fmt: skip

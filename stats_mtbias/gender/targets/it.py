@@ -1,6 +1,9 @@
 """Italian: articles and articulated prepositions (il/lo/la, un/uno/una/un', del/della, …), else noun endings.
 
-Elided ``l'`` carries no gender; ``un'`` is feminine.
+Elided ``l'`` carries no gender; ``un'`` is feminine. Function words are never the
+head, and an aligned elided article introduces it across a gap ("la studentessa
+presentò all'amministratore": *amministratore*; see
+:mod:`stats_mtbias.gender.targets._romance`).
 """
 
 from __future__ import annotations
@@ -25,8 +28,15 @@ ENDINGS = (
     ("a", "female"),
 )
 EPICENE = ("ista", "isti", "ente", "enti", "ante", "anti", "ese", "e")
+FUNCTION = frozenset(
+    "che chi cui gli dei degli delle per con tra fra sui sulle nei nelle ai agli alle dalle perché quando come era sono "
+    "stato stata aveva lei lui loro suoi sue non anche".split()
+)
+LINKERS = frozenset({"di", "d'"})
+LEXICAL = {"donna": "female", "signora": "female", "uomo": "male", "signore": "male"}
 
 
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned Italian entity."""
-    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE)
+    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS,
+                              lexical=LEXICAL)  # fmt: skip

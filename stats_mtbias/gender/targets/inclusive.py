@@ -1,0 +1,295 @@
+"""Double and inclusive forms: a noun phrase that names both genders reads ``both``.
+
+Today's translations (and job advertisements, whose style systems learn) often
+write an occupation so that it names women and men at once. Such an entity is
+neither male nor female: :func:`inclusive` finds the forms below on the
+entity's aligned words or right beside them, and the readers then answer
+``both`` (never equal to WinoMT's gold gender, so it counts as wrong for Acc,
+and as neither gender for F1).
+
+The forms, by kind (every one has a test in ``tests/unit/test_inclusive.py``):
+
+1. **A feminine ending after a separator** (``SEPARATORS``, ``SUFFIXES``): pt "médico/a",
+   "enfermeiro(a)", "o/a"; es "profesor/a", "médico(a)"; it "maestro/a",
+   "direttore/trice", "dottore/essa"; fr "étudiant·e", "étudiant.e", "étudiant(e)",
+   "directeur·rice", "infirmier·ère", "un·e"; de "Lehrer*in", "Lehrer:in",
+   "Lehrer/-in", "Lehrer(innen)", "ein/e"; nl "medewerk(st)er" (the infix);
+   cs "lékař/ka", "lékař(ka)", "zaměstnanec/kyně"; pl "lekarz/ka", "lekarz(-ka)",
+   "księgowy/a"; uk "вчитель/ка", "вчитель(ка)"; ru "учитель(ница)"; he "מנהל/ת";
+   ar "مدير/ة", "مدير(ة)". A "(" needs its ")".
+2. **Inside one word**: de Binnen-I "LehrerIn", "LehrerInnen" and the gender gap
+   "Lehrer_in"; fr the hyphen "étudiant-e"; es/pt "médic@", "médicx" (an ``x``
+   after a consonant, where no Spanish or Portuguese word ends so);
+   it the schwa "dottorə" and the asterisk "ragazz*".
+3. **The two forms side by side**, joined by "/", "(…)" or "or"/"and" of the
+   language: "el/la", "il/la", "le ou la", "der/die", "Pan/Pani", "o médico ou a
+   médica", "Lehrerin oder Lehrer", "leraar/lerares", "lékař/lékařka",
+   "lekarz/lekarka", "учитель/учительница": two words, one the feminine of the
+   other (they share a stem and the language's reader reads the second female
+   and the first not), or two determiners of opposite genders.
+4. **A gender note in parentheses after the noun**, as job titles write it:
+   de "(m/w/d)", nl "(m/v)", "(m/v/x)", fr "(H/F)", es "(h/m)", pt and it "(m/f)",
+   cs "(m/ž)", pl "(k/m)": two of the language's letters.
+
+Not covered, on purpose: the Spanish and Portuguese neutral ``-e`` ("médique",
+"todes"): it cannot be told from the standard epicene ``-e`` of "estudiante" or
+"presidente". Russian "врачиха" is a colloquial (often disparaging) feminine,
+not a double form; "врач/врачиха" still reads ``both`` by rule 3, as any pair does.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+# Separators between a stem and its feminine ending. "." only in French (the point médian's stand-in) and ":" in
+# German; "(" needs a closing ")".
+SEPARATORS: dict[str, frozenset[str]] = {
+    "pt": frozenset("/("), "es": frozenset("/("), "it": frozenset("/("),
+    "fr": frozenset({"·", "•", "⋅", "‧", ".", "(", "/"}), "de": frozenset({"*", ":", "/", "(", "·"}),
+    "nl": frozenset("/("), "cs": frozenset("/("), "pl": frozenset("/("), "ru": frozenset("/("), "uk": frozenset("/("),
+    "he": frozenset("/("), "ar": frozenset("/("),
+}  # fmt: skip
+# Feminine endings (and feminine article tails: "o/a", "un·e", "ein/e") written after a separator.
+SUFFIXES: dict[str, frozenset[str]] = {
+    "pt": frozenset({"a", "as", "ra", "ras", "ã", "ãs", "na"}),
+    "es": frozenset({"a", "as", "ra", "ras", "na"}),
+    "it": frozenset({"a", "e", "essa", "esse", "trice", "trici", "rice", "ice"}),
+    "fr": frozenset({"e", "es", "ne", "nes", "se", "ses", "rice", "rices", "ice", "ices", "trice", "trices", "ère", "ères",
+                     "ière", "ières", "euse", "euses", "eure", "eures", "ve", "ves", "te", "tes", "le", "lle", "sse"}),
+    "de": frozenset({"in", "innen", "e", "n", "r"}),
+    "nl": frozenset({"e", "es", "ster", "ice", "rice", "euse", "ière", "in"}),
+    "cs": frozenset({"ka", "ky", "ku", "kou", "ce", "ice", "yně", "kyně", "á"}),
+    "pl": frozenset({"ka", "ki", "czka", "yni", "ini", "czyni", "a", "owa"}),
+    "ru": frozenset({"ница", "ка", "ша", "иня", "а"}),
+    "uk": frozenset({"ка", "иця", "ниця", "иня", "а"}),
+    "he": frozenset({"ת", "ה", "ית"}),
+    "ar": frozenset({"ة", "ه"}),
+}  # fmt: skip
+# "or" and "and": "o médico ou a médica", "Lehrerin oder Lehrer", "le ou la médecin".
+CONJUNCTIONS: dict[str, frozenset[str]] = {
+    "pt": frozenset({"ou", "e"}), "es": frozenset({"o", "u", "y", "e"}), "it": frozenset({"o", "e", "od", "ed"}),
+    "fr": frozenset({"ou", "et"}), "de": frozenset({"oder", "und", "bzw"}), "nl": frozenset({"of", "en"}),
+    "cs": frozenset({"nebo", "či", "a", "i"}), "pl": frozenset({"lub", "albo", "czy", "i", "oraz"}),
+    "ru": frozenset({"или", "и", "либо"}), "uk": frozenset({"або", "чи", "і", "й", "та"}),
+    "he": frozenset({"או"}), "ar": frozenset({"أو", "او"}),
+}  # fmt: skip
+# Letters of a gender note in parentheses: "(m/w/d)", "(H/F)", "(k/m)".
+NOTE_LETTERS: dict[str, frozenset[str]] = {
+    "de": frozenset("mwdx"), "nl": frozenset("mvx"), "fr": frozenset("hfx"), "es": frozenset("hmx"),
+    "pt": frozenset("mfhx"), "it": frozenset("mfx"), "cs": frozenset({"m", "ž", "z", "x"}), "pl": frozenset("kmx"),
+}  # fmt: skip
+# Determiners of a doublet ("o/a", "el/la", "der/die"), where the language reader has no article table.
+DETERMINERS: dict[str, dict[str, str]] = {
+    "de": {**dict.fromkeys(("der", "den", "dem", "des", "ein", "einen", "einem", "eines", "jeder", "jeden"), "male"),
+           **dict.fromkeys(("die", "eine", "einer", "jede"), "female")},
+    "cs": {"pan": "male", "pana": "male", "panu": "male", "panem": "male", "paní": "female"},
+    "pl": {"pan": "male", "pana": "male", "panu": "male", "panem": "male", "pani": "female", "panią": "female"},
+}  # fmt: skip
+_BINNEN_I = re.compile(r"^[A-ZÄÖÜ][a-zäöüß]+(?:In|Innen)$")
+_GAP = re.compile(r"^\w+_(?:in|innen)$", re.IGNORECASE)
+_FR_HYPHEN = re.compile(r"^\w+-(?:e|es|ne|nes|se|ses|rice|rices|ice|ices|ère|ères|euse|euses|eure|eures|ve|ves|te|tes)$")
+_X_ENDING = re.compile(r"^\w*[^\W\daeiouáéíóúâêôãõàü]xs?$", re.IGNORECASE)
+_IT_SCHWA = re.compile(r"^\w+[əɜ3]$")
+
+
+def fold(word: str) -> str:
+    """Lower case without diacritics, for comparing stems (Arzt and Ärztin, lékař and lekar)."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c))
+
+
+def _shared_stem(a: str, b: str) -> bool:
+    """`b` is a derivative of `a` or the reverse: a common start of 3+ letters covering all but 3 of the shorter."""
+    a, b = fold(a), fold(b)
+    if a == b:
+        return False
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n >= 3 and n >= min(len(a), len(b)) - 3
+
+
+def _in_word(word: str, language: str) -> bool:
+    """Kind 2: a double form written inside one token."""
+    if language == "de":
+        return bool(_BINNEN_I.match(word) or _GAP.match(word))
+    if language == "fr":
+        return bool(_FR_HYPHEN.match(word.lower()))
+    if language in ("es", "pt"):
+        return len(word) >= 4 and bool(_X_ENDING.match(word))
+    if language == "it":
+        return bool(_IT_SCHWA.match(word.lower()))
+    return False
+
+
+def _suffix_span(tokens: Sequence[str], j: int, language: str) -> int | None:
+    """Kind 1: `tokens[j]` followed by separator and feminine ending; the index of the form's last token, else None."""
+    n = len(tokens)
+    if j + 1 >= n or not tokens[j].isalpha():
+        return None
+    sep = tokens[j + 1]
+    # Unattached endings: "médic@" (es, pt), "ragazz*" (it: a stem ending in a consonant).
+    if sep == "@" and language in ("es", "pt"):
+        return j + 2 if j + 2 < n and tokens[j + 2] == "s" else j + 1
+    if sep == "*" and language == "it" and tokens[j][-1].lower() not in "aeiou":
+        return j + 1
+    if sep not in SEPARATORS.get(language, ()):
+        return None
+    k = j + 2
+    if k < n and tokens[k] == "-":
+        k += 1  # "Lehrer/-in", "lekarz(-ka)"
+    if k >= n or tokens[k] not in SUFFIXES[language]:  # endings are lower case: "E" after "." begins a sentence
+        return None
+    if sep == "(":
+        return k + 1 if k + 1 < n and tokens[k + 1] == ")" else None
+    return k
+
+
+def _infix_span(tokens: Sequence[str], j: int, language: str) -> int | None:
+    """Dutch "medewerk(st)er": stem, "(", "st", ")", "er"; the last token's index, else None."""
+    if language != "nl" or j + 4 >= len(tokens):
+        return None
+    if tokens[j + 1] == "(" and tokens[j + 2] == "st" and tokens[j + 3] == ")" and tokens[j + 4] == "er":
+        return j + 4
+    return None
+
+
+def _note_span(tokens: Sequence[str], j: int, language: str) -> int | None:
+    """Kind 4: "(m/w/d)" after the noun; the index of ")" if two of the language's letters are in it, else None."""
+    letters = NOTE_LETTERS.get(language)
+    if not letters or j + 1 >= len(tokens) or tokens[j + 1] != "(":
+        return None
+    seen, k = set(), j + 2
+    while k < len(tokens) and k < j + 10 and tokens[k] != ")":
+        word = tokens[k].lower()
+        if word in letters:
+            seen.add(word)
+        elif word != "/":
+            return None  # "(mit Sorgfalt)": no note
+        k += 1
+    return k if k < len(tokens) and tokens[k] == ")" and len(seen) >= 2 else None
+
+
+def _opposite(a: str, b: str) -> bool:
+    return {a, b} == {"male", "female"}
+
+
+def _pair_span(tokens, j, language, read, articles) -> int | None:
+    """Kind 3: `tokens[j]` and the opposite-gender form after "/", "(" or a conjunction; the last index, else None."""
+    n = len(tokens)
+    if j + 2 >= n:
+        return None
+    joint = tokens[j + 1].lower()
+    if joint not in ("/", "(") and joint not in CONJUNCTIONS.get(language, ()):
+        return None
+    a = tokens[j].lower()
+    starts = [j + 2]
+    if joint in CONJUNCTIONS.get(language, ()) and j + 3 < n and (
+        tokens[j + 2].lower() in articles or tokens[j + 2].endswith(("'", "’"))
+    ):
+        starts.append(j + 3)  # "o médico ou a médica", "l'infermiere o l'infermiera"
+    for k in starts:
+        b = tokens[k].lower()
+        if joint == "(" and not (k + 1 < n and tokens[k + 1] == ")"):
+            continue
+        end = k + 1 if joint == "(" else k
+        if a in articles and b in articles:
+            if _opposite(articles[a], articles[b]):
+                return end
+            continue
+        if not (tokens[j].isalpha() and tokens[k].isalpha() and _shared_stem(a, b)):
+            continue
+        ga, gb = read([tokens[j]], [0]), read([tokens[k]], [0])
+        if "female" in (ga, gb) and ga != gb:
+            return end
+    return None
+
+
+def spans(
+    tokens: Sequence[str], language: str, read: Callable | None = None, articles: dict | None = None
+) -> list[tuple[int, int]]:
+    """Every double or inclusive form in `tokens`, as ``(first, last)`` token indices.
+
+    Parameters
+    ----------
+    tokens : sequence of str
+        A translation tokenised by :func:`stats_mtbias.alignment.tokenize`.
+    language : str
+        ISO 639-1 code.
+    read : callable, optional
+        The language's reader, ``read(tokens, positions)``, to tell a feminine
+        form from its base in a pair ("lekarz/lekarka"); without it only
+        determiner pairs and the written forms count.
+    articles : dict, optional
+        The language's determiners and their genders (default: the reader
+        module's ``ARTICLES``, else :data:`DETERMINERS`).
+
+    Examples
+    --------
+    >>> from stats_mtbias.alignment import tokenize
+    >>> spans(tokenize("O/a médico/a chegou."), "pt")
+    [(0, 3), (3, 5)]
+    >>> spans(tokenize("Chamou o/a motorista ou a médica."), "pt")  # a determiner doublet with its noun
+    [(1, 4)]
+    >>> spans(tokenize("Die Lehrer*innen und der LehrerIn"), "de")
+    [(1, 3), (6, 6)]
+    """
+    if articles is None:
+        articles = _articles(language)
+    found = []
+    for j, token in enumerate(tokens):
+        if _in_word(token, language):
+            found.append((j, j))
+            continue
+        for finder in (_suffix_span, _infix_span, _note_span):
+            end = finder(tokens, j, language)
+            if end is not None:
+                break
+        else:
+            end = _pair_span(tokens, j, language, read or (lambda t, p: "unknown"), articles)
+        if end is not None:
+            if token.lower() in articles and end + 1 < len(tokens) and tokens[end + 1].isalpha():
+                end += 1  # a determiner doublet with its noun: "o/a motorista"
+            found.append((j, end))
+    return found
+
+
+@lru_cache(maxsize=32)
+def _articles(language: str) -> dict[str, str]:
+    from importlib import import_module
+
+    try:
+        module = import_module(f"stats_mtbias.gender.targets.{language}")
+    except ImportError:
+        return DETERMINERS.get(language, {})
+    return {**DETERMINERS.get(language, {}), **getattr(module, "ARTICLES", {})}
+
+
+def inclusive(tokens: Sequence[str], positions: Sequence[int], language: str, read: Callable | None = None) -> bool:
+    """Whether the entity (the aligned `positions`) is written in a double or inclusive form.
+
+    A form counts when it covers an aligned token or stands right beside one
+    (the aligner often links only "médico" of "médico/a", or only the noun after
+    "o/a"). See the module's docstring for the forms.
+
+    Examples
+    --------
+    >>> from stats_mtbias.alignment import tokenize
+    >>> tokens = tokenize("O médico/a chegou.")
+    >>> inclusive(tokens, [1], "pt"), inclusive(tokens, [4], "pt")  # médico, chegou
+    (True, False)
+    """
+    if not positions:
+        return False
+    # Only the entity's neighbourhood: a form elsewhere in the sentence belongs to another noun phrase.
+    start, stop = max(0, min(positions) - 4), min(len(tokens), max(positions) + 8)
+    aligned = {p - start for p in positions}
+    for first, last in spans(tokens[start:stop], language, read):
+        # The aligner may link only the article before the form ("o" of "o médico/a").
+        if any(first - 1 <= p <= last for p in aligned):
+            return True
+    return False

@@ -1,0 +1,45 @@
+"""The agreement computation of the issue-36 readers with blind labels (stats_mtbias.gender.validation)."""
+
+import numpy as np
+import pytest
+
+from stats_mtbias.errors import DataError
+from stats_mtbias.gender.validation import agreement_table, read_labels
+
+
+def _labels(tmp_path):
+    path = tmp_path / "labels_pt.csv"
+    rows = ["language,system,item,annotator,gender,found,evidence"]
+    human = ["M"] * 40 + ["F"] * 40 + ["N"] * 15 + ["B"] * 5
+    rows += [f"pt,{'google' if i % 2 else 'llm-a'},{i},a1,{g},Y,o médico" for i, g in enumerate(human)]
+    rows.append("pt,google,101,a1,,N,")  # the labeller did not find the entity
+    path.write_text("\n".join(rows) + "\n", "utf-8")
+    return path
+
+
+def test_read_labels_maps_letters_and_unfound_entities(tmp_path):
+    labels = read_labels(_labels(tmp_path))
+    assert labels["human"].value_counts().to_dict() == {"male": 40, "female": 40, "neutral": 15, "both": 5, "unknown": 1}
+    bad = tmp_path / "labels_nl.csv"
+    bad.write_text("language,system,item,annotator,gender,found,evidence\nnl,google,1,a,X,Y,\n", "utf-8")
+    with pytest.raises(DataError, match="gender 'X' is not one of M, F, N, B"):
+        read_labels(bad)
+
+
+def test_agreement_per_language_and_system_with_wilson_and_kappa(tmp_path):
+    labels = read_labels(_labels(tmp_path))
+    auto = labels["human"].to_numpy(dtype=object).copy()
+    auto[[0, 2, 4, 6, 8]] = "female"  # five disagreements, all on llm-a's items (even indices)
+    readings = labels[["language", "system", "item"]].assign(gender=auto)
+    table = agreement_table(labels, readings)
+    overall = table[(table["system"] == "")].iloc[0]
+    assert overall["n"] == 101 and overall["agreement"] == pytest.approx(96 / 101)
+    assert overall["ci_low"] < overall["agreement"] < overall["ci_high"] < 1
+    assert overall["kappa_low"] < overall["kappa"] < overall["kappa_high"]
+    per_system = table[table["system"] != ""].set_index("system")
+    assert per_system.loc["google", "agreement"] == 1.0 and per_system.loc["llm-a", "n"] == 50
+    assert per_system.loc["llm-a", "agreement"] == pytest.approx(45 / 50)
+    # A labelled item without a reading is an error, not a disagreement.
+    with pytest.raises(DataError, match="labelled but not read"):
+        agreement_table(labels, readings.iloc[1:])
+    assert np.isfinite(table["kappa"]).all()

@@ -38,7 +38,7 @@ import pandas as pd
 
 from stats_mtbias._validation import check_rng
 from stats_mtbias.errors import UsageError
-from stats_mtbias.result import COMPARE_COLUMNS, StudyResult, tidy
+from stats_mtbias.result import StudyResult, tidy
 
 RNG = "np.random.Generator | int"
 _TRANSLATIONS = "Mapping[str, str | Path | pd.DataFrame]"
@@ -65,17 +65,14 @@ def _systems(systems) -> list[str] | None:
 
 
 def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | None:
+    from stats_mtbias.studies._common import comparison_frame
+
     if frame is None or not len(frame):
         return None
     out = frame.copy()
-    for column, value in defaults.items():
-        if column not in out:
-            out[column] = value
     if "ci_method" not in out:  # the interval comes from the p-value's own method (rates, prates, optimal)
         out["ci_method"] = out["method"]
-    for column in ("system_a", "system_b", "language", "subset"):
-        out[column] = out[column].astype(str)
-    return out[COMPARE_COLUMNS].reset_index(drop=True)
+    return comparison_frame(out, **defaults)
 
 
 # ---------------------------------------------------------------- TGBI
@@ -309,7 +306,7 @@ def winomt(
     if result.annotations is not None:
         frames["annotations"] = result.annotations["agreement"]
         frames["annotators"] = result.annotations["between"]
-    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, result.notes, result)
+    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, result.notes, details=result)
 
 
 # ---------------------------------------------------------------- Prates
@@ -388,7 +385,7 @@ def prates(
     if result.reference is not None:
         frames["reference"] = result.reference
         frames["calibration"] = result.calibration
-    return StudyResult("prates", table, comparisons, result.provenance.to_dict(), frames, correction, [], result)
+    return StudyResult("prates", table, comparisons, result.provenance.to_dict(), frames, correction, [], details=result)
 
 
 def _between_systems(judgements: pd.DataFrame, *, by: str, rng, level: float, correction: str) -> pd.DataFrame:
@@ -484,7 +481,7 @@ def optimal(
     ], ignore_index=True)  # fmt: skip
     frames = {"occupations": result.occupations, "categories": result.categories, "sectors": result.sectors,
               "headline": result.headline, "accounting": result.accounting, "judgements": result.judgements}  # fmt: skip
-    return StudyResult("optimal", table, None, result.provenance.to_dict(), frames, correction, [], result)
+    return StudyResult("optimal", table, None, result.provenance.to_dict(), frames, correction, [], details=result)
 
 
 # ---------------------------------------------------------------- any benchmark
@@ -504,6 +501,8 @@ def rates(
     ci: str = "bootstrap",
     interval: str = "percentile",
     correction: str = "holm",
+    family: str | Sequence[str] = "metric",
+    against: Sequence[str] | None = None,
     engine: str = "auto",
 ) -> StudyResult:
     """Female, male and neutral shares and the male − female gap of any gender judgement table.
@@ -539,6 +538,13 @@ def rates(
         Cluster bootstrap, or Wilson on the effective sample size (gap: cluster-robust normal).
     interval : {"percentile", "bca"}
     correction : {"holm", "bh", "none"}
+        Multiplicity adjustment of ``p_adjusted`` within each family.
+    family : {"metric", "all"} or list of str
+        The comparisons adjusted together: the system pairs of one language ×
+        subset × metric (default), every comparison (``"all"``), or comparison columns.
+    against : list of str, optional
+        Compare these systems (yours) with every other system (the baselines)
+        instead of every pair of systems.
     engine : {"auto", "arrow", "dask"}
         Where the judgements are counted: Arrow here, or the partitions on the
         active Dask scheduler (``"auto"``: Dask for a dask DataFrame). The
@@ -548,7 +554,9 @@ def rates(
     -------
     StudyResult
         ``table`` metrics ``female, male, neutral, gap`` per system and group
-        (``subset``); ``compare()`` pairs systems on shared clusters;
+        (``subset``; a ``language`` grouping column is the table's ``language``,
+        and every grouping column keeps its own name too; ``n`` the clusters with an
+        identified output); ``compare()`` pairs systems on shared clusters;
         ``frames["group_differences"]`` compares the groups of each system.
 
     Examples
@@ -564,21 +572,9 @@ def rates(
     """
     from stats_mtbias.studies import rates as study
 
-    result = study.run(judgements, outcome=outcome, by=by, system=system, cluster=cluster, strata=strata, n_boot=n_boot,
-                       rng=rng, level=level, ci=ci, interval=interval, correction=correction,
-                       engine=engine)  # fmt: skip
-    est = result.estimates.assign(subset=result.estimates["group"], language="all")
-    table = est[["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]].astype(
-        {"system": str, "subset": str}
-    )
-    comparisons = None
-    if result.comparisons is not None:
-        comparisons = _compare_frame(result.comparisons.rename(columns={"group": "subset"}), language="all")
-    frames = {"estimates": result.estimates, "accounting": result.accounting, "judgements": result.judgements}
-    if result.group_differences is not None:
-        frames["group_differences"] = result.group_differences
-    return StudyResult("rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames,
-                       correction, [], result)  # fmt: skip
+    return study.evaluate(judgements, outcome=outcome, by=by, system=system, cluster=cluster, strata=strata,
+                          n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
+                          engine=engine, against=against, family=family)  # fmt: skip
 
 
 # ---------------------------------------------------------------- models and reports

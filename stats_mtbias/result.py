@@ -11,9 +11,11 @@ views are derived from it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from stats_mtbias._validation import check_choice
@@ -22,9 +24,67 @@ from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 
 TABLE_COLUMNS = ["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]
 COMPARE_COLUMNS = [
-    "system_a", "system_b", "language", "subset", "metric", "diff", "ci_low", "ci_high", "p_value", "p_adjusted", "method",
-    "ci_method",
+    "system_a", "system_b", "language", "subset", "metric", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
+    "method", "ci_method", "n", "family",
 ]  # fmt: skip
+# The comparisons whose p-values are adjusted together: by default the system pairs of one estimate
+# (a language × subset × metric), or every comparison of the result ("all"), or any comparison columns.
+FAMILIES = ("metric", "all")
+FAMILY_KEYS = {"metric": ("language", "subset", "metric"), "all": ()}
+
+
+def family_keys(family: str | Sequence[str]) -> tuple[str, ...]:
+    """The comparison columns whose combinations make one family."""
+    if isinstance(family, str):
+        check_choice(family, FAMILIES, "family")
+        return FAMILY_KEYS[family]
+    keys = tuple(family)
+    unknown = [k for k in keys if k not in COMPARE_COLUMNS]
+    if unknown:
+        raise UsageError(f"`family`: {', '.join(unknown)} is not a comparison column; use {', '.join(FAMILIES)} or "
+                         f"columns of {', '.join(COMPARE_COLUMNS[:5])}.")  # fmt: skip
+    return keys
+
+
+def family_label(family: str | Sequence[str]) -> str:
+    """How the family is named in outputs and provenance."""
+    keys = family_keys(family)
+    return "all comparisons" if not keys else " × ".join(keys)
+
+
+def adjust(frame: pd.DataFrame, correction: str, family: str | Sequence[str] = "metric") -> pd.DataFrame:
+    """`frame` with ``p_adjusted`` (`correction` within each family) and ``family`` (its label and size).
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"language": "de", "subset": "all", "metric": ["acc", "acc", "f1"], "p_value": [.01, .04, .03]})
+    >>> print(adjust(f, "holm")[["metric", "p_adjusted", "family"]].to_string(index=False))
+    metric  p_adjusted                          family
+       acc        0.02 de / all / acc (2 comparisons)
+       acc        0.04 de / all / acc (2 comparisons)
+        f1        0.03  de / all / f1 (1 comparisons)
+    """
+    check_choice(correction, CORRECTIONS, "correction")
+    keys = list(family_keys(family))
+    out = frame.copy()
+    if not len(out):
+        out["p_adjusted"] = pd.Series(dtype=float)
+        out["family"] = pd.Series(dtype=str)
+        return out
+    groups = out.groupby(keys, sort=False, dropna=False).ngroup().to_numpy() if keys else np.zeros(len(out), int)
+    adjusted = np.full(len(out), np.nan)
+    labels = np.empty(len(out), dtype=object)
+    p = out["p_value"].to_numpy(dtype=float)
+    for g in np.unique(groups):
+        inside = groups == g
+        adjusted[inside] = adjust_pvalues(p[inside], correction)
+        name = " / ".join(str(out[k].to_numpy()[inside][0]) for k in keys) if keys else "all"
+        labels[inside] = f"{name} ({int(inside.sum())} comparisons)"
+    out["p_adjusted"] = adjusted
+    out["family"] = labels
+    return out
+
+
 
 
 @dataclass(frozen=True)
@@ -38,16 +98,21 @@ class StudyResult:
         ``tgbi``, ``winomt``, ``prates``, ``optimal`` or ``rates``.
     table : DataFrame
         Tidy estimates: ``system, language, subset, metric, estimate, ci_low, ci_high, n``
-        (shares in [0, 1]; ``n`` the judgements the estimate is over).
+        (shares in [0, 1]; ``n`` the items the estimate rests on).
     comparisons : DataFrame or None
         Paired differences (see :meth:`compare`); None with a single system.
     provenance : dict
         Inputs with sha256 (the user's files and frames too), method, resamples,
-        seed, level, options, versions.
+        seed, level, options (the correction and family among them), versions.
     frames : dict of DataFrame
-        The study's own tables, unrounded (e.g. ``accounting``: every input row by outcome).
+        The study's own tables, unrounded, shares in [0, 1] (e.g. ``accounting``:
+        every input row by outcome; ``judgements``: one row per system × item).
+        :meth:`frame` names the ones a result has when asked for a missing one.
     correction : str
         The multiplicity correction of ``p_adjusted``.
+    family : str or tuple of str
+        Which comparisons are adjusted together: ``"metric"`` (the system pairs of
+        one language × subset × metric), ``"all"``, or comparison columns.
     notes : list of str
         What a reader must not miss (skipped inputs, unknown readings).
     """
@@ -59,6 +124,8 @@ class StudyResult:
     frames: dict = field(default_factory=dict, repr=False)
     correction: str = "holm"
     notes: list = field(default_factory=list)
+    family: str | tuple = "metric"
+    # The study's own result object: read only inside stats_mtbias.studies (planning pilots), never a public view.
     details: Any = field(default=None, repr=False)
 
     @property
@@ -66,14 +133,47 @@ class StudyResult:
         """The systems in the table, in order."""
         return list(dict.fromkeys(self.table["system"].astype(str)))
 
-    def compare(self, *, correction: str | None = None, power: float = 0.8, alpha: float = 0.05) -> pd.DataFrame:
-        """Paired differences between every two systems on the same items.
+    def frame(self, name: str) -> pd.DataFrame:
+        """One of the study's named frames (:attr:`frames`); a clear error naming those it has."""
+        if name not in self.frames:
+            raise UsageError(f"this {self.study} result has no frame {name!r}; it has {', '.join(self.frames) or 'none'}.")
+        return self.frames[name]
+
+    def wide(self, metric: str | None = None, *, value: str = "estimate") -> pd.DataFrame:
+        """The table as one row per system and one column per (language, subset, metric), fairlearn's ``by_group`` view.
+
+        Examples
+        --------
+        >>> import pandas as pd, stats_mtbias as smb
+        >>> frame = pd.DataFrame({"item": [1, 1, 2, 2], "system": ["a", "b"] * 2, "gender": ["male", "female"] * 2})
+        >>> print(smb.rates(frame, ci="analytic").wide("female").round(2))
+        language    all
+        subset      all
+        metric   female
+        system
+        a           0.0
+        b           1.0
+        """
+        table = self.table if metric is None else self.table[self.table["metric"] == metric]
+        if metric is not None and not len(table):
+            raise UsageError(f"no metric {metric!r} in this {self.study} result; it has "
+                             f"{', '.join(dict.fromkeys(self.table['metric']))}.")  # fmt: skip
+        out = table.pivot_table(index="system", columns=["language", "subset", "metric"], values=value, sort=False,
+                                aggfunc="first")  # fmt: skip
+        return out.reindex([s for s in self.systems if s in out.index])
+
+    def compare(self, *, correction: str | None = None, family: str | Sequence[str] | None = None, power: float = 0.8,
+                alpha: float = 0.05) -> pd.DataFrame:  # fmt: skip
+        """Paired differences between systems on the same items.
 
         Parameters
         ----------
         correction : {"holm", "bh", "none"}, optional
-            Re-adjust ``p_adjusted`` over all rows with this correction (default:
-            the one the result was computed with).
+            Re-adjust ``p_adjusted`` with this correction (default: the result's).
+        family : {"metric", "all"} or list of str, optional
+            Re-adjust within these families (default: the result's): ``"metric"``,
+            the system pairs of one language × subset × metric; ``"all"``, every
+            row; or comparison columns whose combinations are the families.
         power, alpha : float
             Of the minimum detectable difference ``mde``.
 
@@ -81,8 +181,11 @@ class StudyResult:
         -------
         DataFrame
             ``system_a, system_b, language, subset, metric, diff, ci_low, ci_high,
-            p_value, p_adjusted, method, ci_method, mde``; ``diff`` is a minus b;
-            ``method`` is the p-value's, ``ci_method`` the interval's. ``mde`` is the
+            p_value, p_adjusted, method, ci_method, n, family, mde``; ``diff`` is a
+            minus b; ``method`` is the p-value's, ``ci_method`` the interval's (they
+            agree: the interval excludes 0 exactly when ``p_value < 1 − level``, unless
+            ``ci_method`` says otherwise); ``n`` the items the difference rests on;
+            ``family`` the family of ``p_adjusted`` and its size. ``mde`` is the
             smallest true difference this evaluation detects with ``power`` at
             two-sided ``alpha``, read off the row's interval
             (:func:`stats_mtbias.planning.mde_from_interval`): a difference that is not
@@ -99,9 +202,8 @@ class StudyResult:
                 f"{', '.join(self.systems) or 'none'}."
             )
         out = self.comparisons.copy()
-        if correction is not None:
-            check_choice(correction, CORRECTIONS, "correction")
-            out["p_adjusted"] = adjust_pvalues(out["p_value"].to_numpy(), correction)
+        if correction is not None or family is not None:
+            out = adjust(out, correction or self.correction, self.family if family is None else family)
         from stats_mtbias.planning.closed import mde_from_interval
 
         level = float(self.provenance.get("level") or 0.95)

@@ -28,13 +28,23 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.provenance import Provenance
+from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.studies._common import (
+    accounting,
+    adjust,
+    check_systems,
+    comparison_frame,
+    provenance,
+    resample_pvalue,
+    system_pairs,
+)
 from stats_mtbias.uncertainty.analytic import proportion_interval
-from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, bootstrap_pvalue, cluster_bootstrap
+from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
 
 METRICS = ("female", "male", "neutral", "gap")
 ALL = "all"
@@ -241,6 +251,17 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     return "simulate", alone(design, systems)
 
 
+
+def _subset_language(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """``language`` and ``subset`` of the public table: a ``language`` grouping column is the language (not a
+    subset), the other grouping columns make the subset; each grouping column also keeps its own name."""
+    out = frame.copy()
+    out["language"] = out["language"].astype(str) if "language" in by else ALL
+    rest = [c for c in by if c != "language"]
+    out["subset"] = out[rest].astype(str).agg(" | ".join, axis=1) if rest else ALL
+    return out
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -252,6 +273,8 @@ def analyse(
     interval: str = "percentile",
     correction: str = "holm",
     rows_as_clusters: bool = False,
+    against: list[str] | None = None,
+    family: str | list[str] = "metric",
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame | None]:
     """Estimates, system comparisons and group differences from a validated judgement table (:func:`read_judgements`).
 
@@ -259,6 +282,12 @@ def analyse(
     own cluster (:func:`read_judgements` without a ``cluster``). The bootstrap and
     the cluster-robust variances then weight each cell by its judgements: the
     same numbers as a table of one row per judgement, in the memory of the cells.
+
+    ``n`` of an estimate is the clusters (items) with an identified output in the
+    group, ``n_outputs`` the identified outputs; of a comparison, the clusters both
+    systems have an identified output in. `against` compares the named systems
+    with each other system instead of every pair; `family` is the family of
+    ``p_adjusted`` (:func:`stats_mtbias.result.adjust`).
     """
     n_boot = check_positive_int(n_boot, "n_boot", minimum=100 if ci == "bootstrap" else 1)
     level = check_level(level)
@@ -295,6 +324,8 @@ def analyse(
             low[..., k], high[..., k] = interval_.low, interval_.high
     unknown = totals[..., 4]
     identified = totals[..., :4].sum(axis=-1)
+    present = counts[..., :4].sum(axis=-1) > 0  # (clusters, systems, groups): an identified output there
+    clusters = _fsum(frequency, present.astype(float))
     group_values = {label: dict(zip(by, label.split(" | "))) if label != ALL else dict.fromkeys(by, ALL) for label in labels}
     rows = []
     for s, system in enumerate(systems):
@@ -302,19 +333,24 @@ def analyse(
             for k, metric in enumerate(METRICS):
                 rows.append({"system": system, "group": label, **group_values[label], "metric": metric,
                              "estimate": estimate[s, g, k], "ci_low": low[s, g, k], "ci_high": high[s, g, k],
-                             "n": int(identified[s, g]), "n_unknown": int(unknown[s, g])})  # fmt: skip
-    estimates = pd.DataFrame(rows)
+                             "n": int(np.rint(clusters[s, g])), "n_outputs": int(identified[s, g]),
+                             "n_unknown": int(unknown[s, g])})  # fmt: skip
+    estimates = _subset_language(pd.DataFrame(rows), by)
     comparisons = None
     if len(systems) > 1:
         rows = []
-        for a, b in combinations(range(len(systems)), 2):
+        for a, b in system_pairs(systems, against):
             diff = estimate[a] - estimate[b]
+            both = _fsum(frequency, (present[:, a] & present[:, b]).astype(float))  # (groups,)
             if boot is not None:
                 reps = boot.replicates[:, a] - boot.replicates[:, b]
                 jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
                 d_bounds = BootstrapResult(diff, reps, jack, level, interval,
                                            jackknife_weights=boot.jackknife_weights).confidence_interval()  # fmt: skip
-                d_low, d_high, pvalue, method = d_bounds.low, d_bounds.high, bootstrap_pvalue(reps), "paired bootstrap"
+                d_low, d_high = d_bounds.low, d_bounds.high
+                pvalue, method = resample_pvalue(reps, diff), "paired bootstrap"
+                if interval == "bca":  # the percentile p-value goes with the percentile interval, not BCa's
+                    method = "paired bootstrap (percentile p-value)"
             else:
                 se = np.empty(diff.shape)
                 for k in range(len(METRICS)):
@@ -329,11 +365,12 @@ def analyse(
                 method = "cluster-robust normal"
             for g, label in enumerate(labels):
                 for k, metric in enumerate(METRICS):
-                    rows.append({"system_a": systems[a], "system_b": systems[b], "group": label, "metric": metric,
-                                 "diff": diff[g, k], "ci_low": d_low[g, k], "ci_high": d_high[g, k],
-                                 "p_value": float(pvalue[g, k]), "method": method})  # fmt: skip
-        comparisons = pd.DataFrame(rows)
-        comparisons["p_adjusted"] = adjust_pvalues(comparisons["p_value"].to_numpy(), correction)
+                    rows.append({"system_a": systems[a], "system_b": systems[b], "group": label,
+                                 **group_values[label], "metric": metric, "diff": diff[g, k], "ci_low": d_low[g, k],
+                                 "ci_high": d_high[g, k], "p_value": float(pvalue[g, k]), "method": method,
+                                 "ci_method": method if boot is None else f"paired bootstrap ({interval})",
+                                 "n": int(np.rint(both[g]))})  # fmt: skip
+        comparisons = adjust(_subset_language(pd.DataFrame(rows), by), correction, family)
     group_differences = None
     if boot is not None and len(groups) > 1:
         rows = []
@@ -342,14 +379,18 @@ def analyse(
                 diff = estimate[s, g] - estimate[s, h]
                 reps = boot.replicates[:, s, g] - boot.replicates[:, s, h]
                 bounds = BootstrapResult(diff, reps, None, level, "percentile").confidence_interval()
-                pvalue = bootstrap_pvalue(reps)
+                pvalue = resample_pvalue(reps, diff)
                 for k, metric in enumerate(METRICS):
                     rows.append({"system": system, "group_a": groups[g], "group_b": groups[h], "metric": metric,
                                  "diff": diff[k], "ci_low": bounds.low[k], "ci_high": bounds.high[k],
                                  "p_value": float(pvalue[k])})  # fmt: skip
         group_differences = pd.DataFrame(rows)
         group_differences["p_adjusted"] = adjust_pvalues(group_differences["p_value"].to_numpy(), correction)
+        group_differences["method"] = "cluster bootstrap (percentile)"
     return estimates, comparisons, group_differences
+
+
+RESERVED_BY = ("system", "subset", "metric", "estimate", "ci_low", "ci_high", "n", "group")
 
 
 def run(
@@ -367,11 +408,16 @@ def run(
     interval: str = "percentile",
     correction: str = "holm",
     engine: str = "auto",
+    against: list[str] | None = None,
+    family: str | list[str] = "metric",
 ) -> RatesResult:
     """Read (or take) a judgement table and analyse it; see the module docstring and :func:`stats_mtbias.rates`."""
     from stats_mtbias.counting import is_dask_frame, source_digest, source_label
 
     by = [by] if isinstance(by, str) else list(by)
+    clash = [c for c in by if c in RESERVED_BY]
+    if clash:
+        raise UsageError(f"`by`: {', '.join(clash)} names a column of the result; rename it in your table.")
     if isinstance(judgements, pd.DataFrame) or is_dask_frame(judgements):
         for column in (system, cluster):
             if column and column not in judgements.columns and column in ("system", "item"):
@@ -382,19 +428,36 @@ def run(
     source = table.attrs["source"]
     estimates, comparisons, group_differences = analyse(
         table, by=by, n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
-        rows_as_clusters=cluster is None,
+        rows_as_clusters=cluster is None, against=check_systems(against, "against"), family=family,
     )
-    accounting = table.groupby(["system", "gender"], observed=False, sort=False)["n"].sum().rename("rows").reset_index()
     method = (
         "shares of identified outputs (both as neutral; unknown counted, left out); gap = male - female; "
         + (f"cluster bootstrap over {cluster or 'rows'}" + (f" stratified by {strata}" if strata else "") + f", {interval}"
            if ci == "bootstrap" else "Wilson on the effective sample size (cluster design effect); gap: cluster-robust normal")
-        + f"; systems compared paired on clusters, {correction} over all rows"
+        + "; systems compared paired on clusters"
+        + (" (bootstrap p-values: the replicates' percentile tail, a normal tail beyond them)" if ci == "bootstrap" else "")
     )  # fmt: skip
-    provenance = Provenance(
-        method=method, data={source_label(source): source_digest(source)}, n_boot=n_boot if ci == "bootstrap" else None,
-        seed=seed_of(rng), level=level,
+    record = provenance(
+        method, {source_label(source): source_digest(source)}, rng=rng, level=level,
+        n_boot=n_boot if ci == "bootstrap" else None, correction=correction, family=family,
         options={"outcome": outcome, "by": by, "system": system, "cluster": cluster, "strata": strata, "ci": ci,
-                 "interval": interval, "correction": correction, "rows": int(table["n"].sum()), "engine": engine},
+                 "interval": interval, "rows": int(table["n"].sum()), "engine": engine, "against": against},
     )  # fmt: skip
-    return RatesResult(estimates, comparisons, group_differences, accounting, provenance, table, cluster is None)
+    return RatesResult(estimates, comparisons, group_differences, accounting(table, ["system"], "gender", "n"), record,
+                       table, cluster is None)  # fmt: skip
+
+
+def evaluate(judgements, *, against: list[str] | None = None, family: str | list[str] = "metric",
+             correction: str = "holm", **options) -> StudyResult:  # fmt: skip
+    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.rates` returns)."""
+    result = run(judgements, against=against, family=family, correction=correction, **options)
+    by = result.provenance.options["by"]
+    extra = [c for c in by if c != "language"]
+    est = result.estimates
+    table = est[[*TABLE_COLUMNS[:3], *extra, *TABLE_COLUMNS[3:]]].astype({"system": str, "subset": str})
+    comparisons = None if result.comparisons is None else comparison_frame(result.comparisons)
+    frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
+    if result.group_differences is not None:
+        frames["group_differences"] = result.group_differences
+    return StudyResult("rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames,
+                       correction, [], family, result)  # fmt: skip

@@ -1,0 +1,139 @@
+"""The wiring every study shares, written once: pairs of systems, families, the comparison frame, accounting, provenance.
+
+- :func:`system_pairs` — which systems are compared: every pair, or the named
+  systems ``against`` every other one (your systems against the baselines).
+- :func:`adjust` — ``p_adjusted`` within each family of comparisons. The default
+  family is one language × subset × metric (the system pairs of one estimate);
+  ``family="all"`` adjusts over every row.
+- :func:`comparison_frame` — the comparison columns, in one order (:data:`COMPARE_COLUMNS`).
+- :func:`accounting` — every input row by what became of it: ``[*keys, outcome, n]``.
+- :func:`provenance` — the one way a study records how its numbers were made.
+- :func:`resample_pvalue` — the p-value of a resampling distribution with no 1/(B+1)
+  floor: the replicates' own tail where it is resolved, a normal tail beyond them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from stats_mtbias._validation import seed_of
+from stats_mtbias.errors import UsageError
+from stats_mtbias.provenance import Provenance
+from stats_mtbias.result import COMPARE_COLUMNS, FAMILIES, adjust, family_keys, family_label  # noqa: F401 (re-exported)
+
+ACCOUNTING_COLUMNS = ("outcome", "n")
+
+
+def check_systems(systems: Sequence[str] | str | None, name: str = "systems") -> list[str] | None:
+    """A list of distinct system names (a single name as a list of one), or None."""
+    if systems is None:
+        return None
+    if isinstance(systems, str):
+        systems = [systems]
+    systems = [str(s) for s in systems]
+    duplicated = sorted({s for s in systems if systems.count(s) > 1})
+    if duplicated:
+        raise UsageError(f"`{name}` names {', '.join(duplicated)} more than once.")
+    return systems
+
+
+def system_pairs(systems: Sequence[str], against: Sequence[str] | None = None) -> list[tuple[int, int]]:
+    """Index pairs ``(a, b)`` of the systems to compare, ``a`` before ``b``.
+
+    Without `against`: every pair, in order. With `against`: each named system
+    against every other system (the named ones first, as ``system_a``), each
+    pair once.
+
+    Examples
+    --------
+    >>> system_pairs(["mine", "google", "aws"])
+    [(0, 1), (0, 2), (1, 2)]
+    >>> system_pairs(["google", "aws", "mine"], against=["mine"])
+    [(2, 0), (2, 1)]
+    """
+    systems = list(systems)
+    if against is None:
+        return list(combinations(range(len(systems)), 2))
+    against = check_systems(against, "against")
+    missing = [s for s in against if s not in systems]
+    if missing:
+        raise UsageError(f"`against`: {', '.join(missing)} not among the systems evaluated ({', '.join(systems)}).")
+    pairs, seen = [], set()
+    for name in against:
+        a = systems.index(name)
+        for b in range(len(systems)):
+            if b != a and frozenset((a, b)) not in seen:
+                seen.add(frozenset((a, b)))
+                pairs.append((a, b))
+    return pairs
+
+
+def comparison_frame(rows: Iterable[dict] | pd.DataFrame, **defaults) -> pd.DataFrame:
+    """Comparison rows in :data:`COMPARE_COLUMNS` order (columns absent from `rows` take `defaults`, else NaN)."""
+    frame = rows.copy() if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+    for column, value in defaults.items():
+        if column not in frame:
+            frame[column] = value
+    for column in COMPARE_COLUMNS:
+        if column not in frame:
+            frame[column] = np.nan
+    for column in ("system_a", "system_b", "language", "subset", "metric"):
+        frame[column] = frame[column].astype(str)
+    return frame[COMPARE_COLUMNS].reset_index(drop=True)
+
+
+def accounting(frame: pd.DataFrame, keys: Sequence[str], outcome: str, n: str | None = None) -> pd.DataFrame:
+    """Rows of `frame` counted by `keys` and `outcome`: ``[*keys, outcome, n]`` (`n`: a count column, else one per row)."""
+    table = frame.assign(outcome=frame[outcome].astype(str))
+    grouped = table.groupby([*keys, "outcome"], sort=False, observed=True)
+    counts = grouped[n].sum() if n else grouped.size()
+    return counts.rename("n").reset_index()
+
+
+def provenance(method: str, data: dict, *, rng, level: float, n_boot: int | None = None, options: dict | None = None,
+               family: str | Sequence[str] | None = None, correction: str | None = None) -> Provenance:  # fmt: skip
+    """The provenance of a study's numbers: inputs with sha256, method, resamples, seed, level, options."""
+    options = dict(options or {})
+    if correction is not None:
+        options["correction"] = correction
+    if family is not None:
+        options["family"] = family_label(family)
+    return Provenance(method=method, data=dict(data), n_boot=n_boot, seed=seed_of(rng), level=level, options=options)
+
+
+def resample_pvalue(replicates: np.ndarray, estimate: np.ndarray | float, *, axis: int = 0) -> np.ndarray:
+    """Two-sided p-value of ``estimate = 0`` from a resampling distribution of the estimate, with no floor.
+
+    Where at least one replicate lies on the far side of 0, the percentile
+    p-value ``2 · min(P*(d ≤ 0), P*(d ≥ 0))`` (the p-value that goes with the
+    percentile interval: p < 1 − level exactly when that interval excludes 0).
+    Where none does, the replicates cannot resolve p below ``2/(B + 1)``: the
+    normal tail ``2 Φ(−|d| / se*)`` of their spread is used instead (capped at
+    ``2/(B + 1)``, so the order of p-values and the interval's verdict are kept),
+    so that a multiplicity correction over many comparisons is not made vacuous
+    by the number of resamples.
+
+    Examples
+    --------
+    >>> reps = np.random.default_rng(0).normal(0.3, 0.05, size=(1000, 1))
+    >>> float(resample_pvalue(reps, np.array([0.3]))[0]) < 1e-8
+    True
+    """
+    from stats_mtbias.uncertainty.bootstrap import bootstrap_pvalue
+
+    reps = np.moveaxis(np.asarray(replicates, dtype=float), axis, 0)
+    estimate = np.asarray(estimate, dtype=float)
+    p = bootstrap_pvalue(reps)
+    floor = 2.0 / (np.sum(~np.isnan(reps), axis=0) + 1.0)
+    at_floor = p <= floor * (1 + 1e-12)
+    if np.any(at_floor):
+        se = np.nanstd(reps, axis=0, ddof=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tail = np.where(se > 0, 2 * special.ndtr(-np.abs(estimate) / np.where(se > 0, se, 1.0)), floor)
+        p = np.where(at_floor, np.minimum(tail, floor), p)
+    return np.where(np.isnan(estimate), np.nan, p)

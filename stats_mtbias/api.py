@@ -38,7 +38,8 @@ import pandas as pd
 
 from stats_mtbias._validation import check_rng
 from stats_mtbias.errors import UsageError
-from stats_mtbias.result import StudyResult, tidy
+from stats_mtbias.result import StudyResult
+from stats_mtbias.studies._common import melt as tidy
 
 RNG = "np.random.Generator | int"
 _TRANSLATIONS = "Mapping[str, str | Path | pd.DataFrame]"
@@ -93,6 +94,8 @@ def tgbi(
     test: str = "bootstrap",
     both: str = "neutral",
     correction: str = "holm",
+    family: str | Sequence[str] = "metric",
+    against: Sequence[str] | None = None,
 ) -> StudyResult:
     """TGBI (Cho et al. 2019): P_S per Korean sentence set and the index, per system.
 
@@ -138,7 +141,13 @@ def tgbi(
     both : {"neutral", "exclude"}
         Outputs showing both genders count as neutral, or are left out.
     correction : {"holm", "bh", "none"}
-        Multiplicity adjustment of ``p_adjusted`` over all comparisons.
+        Multiplicity adjustment of ``p_adjusted`` within each family.
+    family : {"metric", "all"} or list of str
+        The comparisons adjusted together: the system pairs of one set (default),
+        every comparison (``"all"``), or comparison columns.
+    against : list of str, optional
+        Compare these systems (yours) with every other system (the baselines)
+        instead of every pair.
 
     Returns
     -------
@@ -146,42 +155,12 @@ def tgbi(
         ``table`` metrics: ``p_s`` (per set and ``TGBI``), ``p_female``,
         ``p_male``, ``p_neutral`` (per set, no interval); ``compare()`` on ``p_s``.
     """
-    from stats_mtbias.datasets import tgbi as tgbi_data
-    from stats_mtbias.datasets._io import as_source, source_sha256
     from stats_mtbias.studies import tgbi as study
 
-    given = _translations(translations)
-    systems = _systems(systems)
-    if systems is None:
-        systems = list(tgbi_data.SYSTEMS)
-    clash = sorted(set(systems) & set(given))
-    if clash:
-        raise UsageError(f"{', '.join(clash)}: named both as a shipped system and in `translations`; rename yours.")
-    sources = [(as_source(path, name), name) for name, path in given.items()]
-    result = study.run(
-        systems, data_dir=data_dir, translations=sources, lexicon=lexicon, repeated_blocks=repeated_blocks,
-        n_boot=n_boot, rng=check_rng(rng), level=level, ci=ci, interval=interval, compare=True, test=test, both=both,
-        correction=correction,
-    )  # fmt: skip
-    provenance = result.provenance.to_dict()
-    provenance["seed"] = rng if isinstance(rng, (int, np.integer)) else provenance["seed"]
-    provenance["data"].update({str(src): source_sha256(src) for src, _ in sources})
-    est = result.estimates
-    table = tidy(est, {"p_s": ("p_s", "ci_low", "ci_high")}, keys={"system": "system", "subset": "subset"},
-                 defaults={"language": "ko"})  # fmt: skip
-    sets = est[est["subset"] != study.INDEX]
-    shares = tidy(sets, {m: (m, None, None) for m in ("p_female", "p_male", "p_neutral")},
-                  keys={"system": "system", "subset": "subset"}, defaults={"language": "ko"})  # fmt: skip
-    comparisons = None
-    if result.comparisons is not None:
-        ci_method = "MOVER of the score intervals on g" if ci == "analytic" else f"paired bootstrap ({interval})"
-        comparisons = _compare_frame(result.comparisons.assign(metric="p_s", method=study.p_value_method(ci, test)),
-                                     language="ko", ci_method=ci_method)  # fmt: skip
-    return StudyResult(
-        "tgbi", pd.concat([table, shares], ignore_index=True), comparisons, provenance,
-        frames={"estimates": est, "accounting": result.accounting, "rule_changes": result.rule_changes,
-                "judgements": result.judgements},
-        correction=correction, details=result,
+    return study.evaluate(
+        systems, translations=translations, data_dir=data_dir, lexicon=lexicon, repeated_blocks=repeated_blocks,
+        n_boot=n_boot, rng=check_rng(rng) if not isinstance(rng, (int, np.integer)) else rng, level=level, ci=ci,
+        interval=interval, test=test, both=both, correction=correction, family=family, against=against,
     )  # fmt: skip
 
 
@@ -306,7 +285,8 @@ def winomt(
     if result.annotations is not None:
         frames["annotations"] = result.annotations["agreement"]
         frames["annotators"] = result.annotations["between"]
-    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, result.notes, details=result)
+    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, result.notes,
+                       details=result)
 
 
 # ---------------------------------------------------------------- Prates

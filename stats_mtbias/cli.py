@@ -370,7 +370,7 @@ def _run_tgbi(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         if args.format == "table":
             columns = [*columns[:3], "n_unknown", *columns[3:]]
     notes = [
-        f"{row.system} {row.subset}: {row.lines} lines {row.outcome} (counted as unknown, not in n)"
+        f"{row.system} {row.subset}: {row.n} lines {row.outcome} (counted as unknown, not in n)"
         for row in res.frames["accounting"].itertuples()
         if row.outcome != "judged"
     ]

@@ -216,37 +216,3 @@ class StudyResult:
             f"<StudyResult {self.study}: {len(self.table)} estimates of {len(self.systems)} system(s) "
             f"({', '.join(self.systems)}), {n_cmp} comparisons, level {self.provenance.get('level')}>"
         )
-
-
-def tidy(frame: pd.DataFrame, metrics: dict[str, tuple[str, str, str]], *, keys: dict[str, str],
-         defaults: dict[str, object] | None = None, n: str | None = "n", scale: float = 1.0) -> pd.DataFrame:
-    """Melt a wide study frame into :data:`TABLE_COLUMNS`.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        One row per group, a column per metric and its bounds.
-    metrics : dict
-        ``{metric name: (estimate column, low column, high column)}``; a bound
-        column may be None (no interval).
-    keys : dict
-        ``{table column: frame column}`` for ``system``, ``language``, ``subset``.
-    defaults : dict
-        Values of table columns the frame lacks (``{"language": "ko"}``).
-    n : str or None
-        The frame's count column.
-    scale : float
-        Multiplies estimates and bounds (``0.01`` turns percent into shares).
-    """
-    parts = []
-    for metric, (est, low, high) in metrics.items():
-        part = pd.DataFrame({column: frame[source].astype(str).to_numpy() for column, source in keys.items()})
-        for column, value in (defaults or {}).items():
-            part[column] = value
-        part["metric"] = metric
-        part["estimate"] = scale * frame[est].astype(float).to_numpy()
-        part["ci_low"] = scale * frame[low].astype(float).to_numpy() if low else float("nan")
-        part["ci_high"] = scale * frame[high].astype(float).to_numpy() if high else float("nan")
-        part["n"] = frame[n].to_numpy() if n else pd.NA
-        parts.append(part)
-    return pd.concat(parts, ignore_index=True)[TABLE_COLUMNS]

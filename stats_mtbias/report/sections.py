@@ -202,7 +202,7 @@ def tgbi_section(settings: Settings) -> Section:
         Table("estimates_bootstrap", "P_S and TGBI with bootstrap intervals", boot.estimates, cols,
               "The same estimates with cluster-bootstrap intervals over lexicon items, for comparison."),
         Table("comparisons", "Paired differences between systems", _with_mde(analytic.comparisons, s.level),
-              [*tgbi.COMPARE_COLUMNS, "mde"],
+              [*[c for c in analytic.comparisons.columns if c != "family"], "mde"],
               f"diff = P_S(a) − P_S(b) with its MOVER interval; p_adjusted by Holm over the family of all "
               f"{n_comparisons} rows. {MDE_NOTE}"),
         Table("estimates_authors_rules", "The authors' rules (cho2019 cue lists, repeated block kept)", authors.estimates,

@@ -24,7 +24,7 @@ from scipy import special
 from stats_mtbias._validation import seed_of
 from stats_mtbias.errors import UsageError
 from stats_mtbias.provenance import Provenance
-from stats_mtbias.result import COMPARE_COLUMNS, FAMILIES, adjust, family_keys, family_label  # noqa: F401 (re-exported)
+from stats_mtbias.result import COMPARE_COLUMNS, FAMILIES, TABLE_COLUMNS, adjust, family_keys, family_label  # noqa: F401 (re-exported)
 
 ACCOUNTING_COLUMNS = ("outcome", "n")
 
@@ -137,3 +137,37 @@ def resample_pvalue(replicates: np.ndarray, estimate: np.ndarray | float, *, axi
             tail = np.where(se > 0, 2 * special.ndtr(-np.abs(estimate) / np.where(se > 0, se, 1.0)), floor)
         p = np.where(at_floor, np.minimum(tail, floor), p)
     return np.where(np.isnan(estimate), np.nan, p)
+
+
+def melt(frame: pd.DataFrame, metrics: dict[str, tuple[str, str, str]], *, keys: dict[str, str],
+         defaults: dict[str, object] | None = None, n: str | None = "n", scale: float = 1.0) -> pd.DataFrame:
+    """Melt a wide study frame into :data:`TABLE_COLUMNS`.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per group, a column per metric and its bounds.
+    metrics : dict
+        ``{metric name: (estimate column, low column, high column)}``; a bound
+        column may be None (no interval).
+    keys : dict
+        ``{table column: frame column}`` for ``system``, ``language``, ``subset``.
+    defaults : dict
+        Values of table columns the frame lacks (``{"language": "ko"}``).
+    n : str or None
+        The frame's count column.
+    scale : float
+        Multiplies estimates and bounds (``0.01`` turns percent into shares).
+    """
+    parts = []
+    for metric, (est, low, high) in metrics.items():
+        part = pd.DataFrame({column: frame[source].astype(str).to_numpy() for column, source in keys.items()})
+        for column, value in (defaults or {}).items():
+            part[column] = value
+        part["metric"] = metric
+        part["estimate"] = scale * frame[est].astype(float).to_numpy()
+        part["ci_low"] = scale * frame[low].astype(float).to_numpy() if low else float("nan")
+        part["ci_high"] = scale * frame[high].astype(float).to_numpy() if high else float("nan")
+        part["n"] = frame[n].to_numpy() if n else pd.NA
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)[TABLE_COLUMNS]

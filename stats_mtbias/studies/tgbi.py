@@ -23,21 +23,31 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets import tgbi as tgbi_data
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import SmallExpectedCountWarning, UsageError
 from stats_mtbias.estimators.tgbi import BOTH_RULES, p_s, tgbi_shares
 from stats_mtbias.gender.english import RULES, classify_english, compare_rules
 from stats_mtbias.provenance import Provenance
+from stats_mtbias.result import StudyResult
 from stats_mtbias.schema import GENDERS
-from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.significance.multitest import CORRECTIONS
+from stats_mtbias.studies._common import accounting as common_accounting
+from stats_mtbias.studies._common import (
+    adjust,
+    check_systems,
+    comparison_frame,
+    melt,
+    provenance,
+    resample_pvalue,
+    system_pairs,
+)
 from stats_mtbias.tables import count_cube, judgement_table
 from stats_mtbias.uncertainty.analytic import (
     minority_count,
@@ -47,7 +57,6 @@ from stats_mtbias.uncertainty.analytic import (
 )
 from stats_mtbias.uncertainty.bootstrap import (
     BootstrapResult,
-    bootstrap_pvalue,
     cluster_bootstrap,
     paired_permutation,
 )
@@ -56,9 +65,8 @@ INDEX = "TGBI"
 SUBSETS = (*tgbi_data.SET_NAMES, INDEX)
 REPEATED_BLOCKS = ("exclude", "all", "keep")
 ESTIMATE_COLUMNS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high", "ci_method"]
-SMALL_SET = 30  # lexicon items below which a set's paired t-test reaches a size of ~0.07: use test="permutation"
+SMALL_SET = 30  # lexicon items below which a set's paired analytic test may exceed its size: test="permutation"
 BOUNDARY_COUNT = 10  # effective minority outputs at or below which a set's bootstrap interval is replaced
-COMPARE_COLUMNS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_adjusted"]
 CI_KINDS = ("bootstrap", "analytic")
 TESTS = ("bootstrap", "permutation")
 
@@ -167,18 +175,25 @@ def design_arrays(judgements: pd.DataFrame) -> tuple[np.ndarray, list[str], np.n
     return cube.counts, list(cube.coords["system"]), item_content.reindex(cube.coords["lexicon_item"]).to_numpy()
 
 
+def set_names(judgements: pd.DataFrame) -> list[str]:
+    """The sentence sets of a judgement table, in order (the seven of Cho et al., or a benchmark's own)."""
+    subset = judgements["subset"]
+    return list(subset.cat.categories) if isinstance(subset.dtype, pd.CategoricalDtype) else list(dict.fromkeys(subset))
+
+
 def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], subset: str = INDEX, both: str = "neutral"):
     """Two systems' TGBI judgements as a power-simulation pilot for P_S of ``subset`` (a set, or ``TGBI``)."""
     from stats_mtbias.planning.simulate import PairedDesign
 
-    check_choice(subset, SUBSETS, "subset")
+    subsets = (*set_names(judgements), INDEX)
+    check_choice(subset, subsets, "subset")
     counts, order, strata = design_arrays(judgements[judgements["system"].isin(systems)])
     missing = [s for s in systems if s not in order]
     if missing:
         raise UsageError(f"{', '.join(missing)} is not in the pilot; it has {', '.join(sorted(set(judgements['system'])))}.")
     counts = counts[:, [order.index(s) for s in systems]]
     per_item = float(counts.sum() / (2 * counts.shape[0]))
-    return PairedDesign(counts, _statistic(both), (SUBSETS.index(subset),), strata, label=f"P_S {subset}: "
+    return PairedDesign(counts, _statistic(both), (subsets.index(subset),), strata, label=f"P_S {subset}: "
                         f"{systems[0]} − {systems[1]}", unit="lexicon items", outputs_per_cluster=per_item)  # fmt: skip
 
 
@@ -207,6 +222,8 @@ def analyse(
     test: str = "bootstrap",
     both: str = "neutral",
     correction: str = "holm",
+    against: list[str] | None = None,
+    family: str | list[str] = "metric",
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, BootstrapResult | None]:
     """Estimates, intervals and paired comparisons from a TGBI judgement table.
 
@@ -237,7 +254,11 @@ def analyse(
     both : {"neutral", "exclude"}
         How outputs showing both genders enter P_S.
     correction : {"holm", "bh", "none"}
-        Multiplicity adjustment of the comparisons' p-values (``p_adjusted``) over all rows.
+        Multiplicity adjustment of the comparisons' p-values (``p_adjusted``) within each family.
+    against : list of str, optional
+        Compare these systems with every other one instead of every pair.
+    family : {"metric", "all"} or list of str
+        The family of ``p_adjusted`` (:func:`stats_mtbias.result.adjust`).
     """
     check_positive_int(n_boot, "n_boot")
     rng = check_rng(rng)
@@ -248,6 +269,8 @@ def analyse(
     check_choice(test, TESTS, "test")
     check_choice(both, BOTH_RULES, "both")
     counts, systems, strata = design_arrays(judgements)
+    names = set_names(judgements)
+    subsets = [*names, INDEX]
     statistic = _statistic(both)
     totals = counts.sum(axis=0)
     estimate = statistic(totals[None])[0]
@@ -268,21 +291,28 @@ def analyse(
         methods = np.where(use, f"bootstrap {interval}", methods)
 
     shares = tgbi_shares(totals, both)
+    known_genders = 4 if both == "neutral" else 3
+    read = counts[..., :known_genders].sum(axis=-1) > 0  # (items, systems, sets): a known output there
+    items_per_set = read.sum(axis=0)
+    items_any = read.any(axis=-1).sum(axis=0)
     rows = []
     for s, system in enumerate(systems):
-        for k, subset in enumerate(SUBSETS):
+        for k, subset in enumerate(subsets):
             if subset == INDEX:
                 cell = totals[s].sum(axis=0)
                 share = (np.nan, np.nan, np.nan)
+                n_items = int(items_any[s])
             else:
                 cell = totals[s, k]
                 share = shares[s, k]
-            known = int(cell[:4].sum() if both == "neutral" else cell[:3].sum())
+                n_items = int(items_per_set[s, k])
+            known = int(cell[:known_genders].sum())
             rows.append(
                 {
                     "system": system,
                     "subset": subset,
-                    "n": known,
+                    "n": n_items,
+                    "n_outputs": known,
                     "n_unknown": int(cell[4]),
                     **{f"n_{g}": int(cell[i]) for i, g in enumerate(GENDERS[:4])},
                     "p_female": share[0],
@@ -298,30 +328,29 @@ def analyse(
     comparisons = None
     if compare and len(systems) > 1:
         items = (counts.sum(axis=-1) > 0).any(axis=1).sum(axis=0)  # lexicon items with an output, per set
-        small = [f"{name} ({n})" for name, n in zip(tgbi_data.SET_NAMES, items, strict=True) if 0 < n < SMALL_SET]
+        small = [f"{name} ({n})" for name, n in zip(names, items, strict=True) if 0 < n < SMALL_SET]
         if small and ci == "analytic" and test != "permutation":
             warnings.warn(
-                f"sets of fewer than {SMALL_SET} lexicon items: {', '.join(small)}; their paired t-tests can reject "
+                f"sets of fewer than {SMALL_SET} lexicon items: {', '.join(small)}; their paired analytic tests can reject "
                 "up to 7% of the time at a nominal 5%: test='permutation' (--test permutation) holds its size there.",
                 SmallExpectedCountWarning, stacklevel=2,
             )
-        comparisons = _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot, rng, both, correction)
+        comparisons = _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_boot, rng, both,
+                               correction, against, family)  # fmt: skip
     return estimates, comparisons, boot
 
 
-def _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot, rng, both, correction):
+def _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_boot, rng, both, correction,
+             against=None, family="metric"):  # fmt: skip
+    known_genders = 4 if both == "neutral" else 3
+    read = counts[..., :known_genders].sum(axis=-1) > 0  # (items, systems, sets)
     rows = []
-    for a, b in combinations(range(len(systems)), 2):
+    for a, b in system_pairs(systems, against):
         diff = estimate[a] - estimate[b]
         if ci == "bootstrap":
-            diffs = BootstrapResult(
-                diff,
-                boot.replicates[:, a] - boot.replicates[:, b],
-                None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b],
-                level,
-                boot.method,
-            )
-            bounds = diffs.confidence_interval()
+            reps = boot.replicates[:, a] - boot.replicates[:, b]
+            jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
+            bounds = BootstrapResult(diff, reps, jack, level, boot.method).confidence_interval()
             low, high = bounds.low, bounds.high
         else:
             sets, p_sets = paired_difference_analytic(counts[:, a], counts[:, b], level, both=both)
@@ -329,47 +358,36 @@ def _compare(counts, systems, estimate, boot, statistic, level, ci, test, n_boot
             low = np.append(sets.low, index.low)
             high = np.append(sets.high, index.high)
         if test == "permutation":
-            _, pvalue = paired_permutation(
-                counts[:, a], counts[:, b], statistic, n_perm=n_boot, rng=rng
-            )
+            _, pvalue = paired_permutation(counts[:, a], counts[:, b], statistic, n_perm=n_boot, rng=rng)
         elif ci == "bootstrap":
-            pvalue = bootstrap_pvalue(boot.replicates[:, a] - boot.replicates[:, b])
+            pvalue = resample_pvalue(boot.replicates[:, a] - boot.replicates[:, b], diff)
         else:
             pvalue = np.append(p_sets, p_index)
-        for k, subset in enumerate(SUBSETS):
-            rows.append(
-                {
-                    "system_a": systems[a],
-                    "system_b": systems[b],
-                    "subset": subset,
-                    "diff": diff[k],
-                    "ci_low": low[k],
-                    "ci_high": high[k],
-                    "p_value": float(pvalue[k]),
-                }
-            )
-    table = pd.DataFrame(rows)
-    table["p_adjusted"] = adjust_pvalues(table["p_value"].to_numpy(), correction)
-    return table
+        both_read = read[:, a] & read[:, b]
+        n_items = np.append(both_read.sum(axis=0), both_read.any(axis=-1).sum())
+        for k, subset in enumerate(subsets):
+            rows.append({"system_a": systems[a], "system_b": systems[b], "subset": subset, "diff": diff[k],
+                         "ci_low": low[k], "ci_high": high[k], "p_value": float(pvalue[k]), "n": int(n_items[k])})
+    table = pd.DataFrame(rows).assign(language="ko", metric="p_s")
+    return adjust(table, correction, family)
 
 
 def p_value_method(ci: str, test: str) -> str:
     """Which method the comparisons' p-values come from, given the interval kind and test."""
     if test == "permutation":
         return "approximate randomisation"
-    return "paired bootstrap" if ci == "bootstrap" else "t-test of g (sets), MOVER (index)"
+    return "paired bootstrap (percentile)" if ci == "bootstrap" else "MOVER of the score intervals on g"
+
+
+def ci_method(ci: str, interval: str) -> str:
+    """Which method the comparisons' intervals come from."""
+    return "MOVER of the score intervals on g" if ci == "analytic" else f"paired bootstrap ({interval})"
 
 
 def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
-    """Lines read per system and set, by what became of them."""
-    reason = judgements["reason"].replace("", "judged")
-    return (
-        judgements.assign(outcome=reason)
-        .groupby(["system", "subset", "outcome"], observed=True)
-        .size()
-        .rename("lines")
-        .reset_index()
-    )
+    """Lines read per system and set, by what became of them: ``system, subset, outcome, n``."""
+    return common_accounting(judgements.assign(outcome=judgements["reason"].replace("", "judged")),
+                             ["system", "subset"], "outcome")  # fmt: skip
 
 
 def run(
@@ -388,6 +406,8 @@ def run(
     test: str = "bootstrap",
     both: str = "neutral",
     correction: str = "holm",
+    against: list[str] | None = None,
+    family: str | list[str] = "metric",
 ) -> TGBIResult:
     """Run the TGBI study on the shipped outputs and/or a user's own.
 
@@ -395,28 +415,18 @@ def run(
     rule (``"default"`` or the authors' ``"cho2019"``) and ``repeated_blocks``
     whether copy-paste defects are excluded (default) or kept as the authors did.
     """
+    from stats_mtbias.datasets._io import source_sha256
+
     judgements, store = load_judgements(
-        systems,
-        data_dir=data_dir,
-        translations=translations,
-        lexicon=lexicon,
-        repeated_blocks=repeated_blocks,
-    )
-    seed = seed_of(rng)
+        systems, data_dir=data_dir, translations=translations, lexicon=lexicon, repeated_blocks=repeated_blocks,
+    )  # fmt: skip
     estimates, comparisons, boot = analyse(
-        judgements,
-        n_boot=n_boot,
-        rng=check_rng(rng),
-        correction=correction,
-        level=level,
-        ci=ci,
-        interval=interval,
-        compare=compare,
-        test=test,
-        both=both,
-    )
+        judgements, n_boot=n_boot, rng=check_rng(rng), correction=correction, level=level, ci=ci, interval=interval,
+        compare=compare, test=test, both=both, against=check_systems(against, "against"), family=family,
+    )  # fmt: skip
+    sets = set_names(judgements)
     method = (
-        "P_S = sqrt(p_w p_m + p_n) per set, TGBI = unweighted mean over the seven sets; "
+        f"P_S = sqrt(p_w p_m + p_n) per set, TGBI = unweighted mean over the {len(sets)} sets; "
         + (
             f"cluster bootstrap over lexicon items stratified by content, {interval} interval (a set with "
             f"<= {BOUNDARY_COUNT} effective minority outputs: score interval on g)"
@@ -424,28 +434,73 @@ def run(
             else "sets: modified Wilson score interval on g = P_S^2 with the cluster design effect, square-rooted; "
             "index and differences: MOVER with cluster-robust correlations"
         )
-        + (f"; paired comparisons: {p_value_method(ci, test)} p-values, {correction} over all rows" if compare else "")
+        + (f"; paired comparisons: {p_value_method(ci, test)} p-values" if compare else "")
     )
-    provenance = Provenance(
-        method=method,
-        data=dict(sorted(store.used.items())),
+    data = dict(sorted(store.used.items()))
+    data.update({str(src): source_sha256(src) for src, _ in translations or []})
+    record = provenance(
+        method, data, rng=rng, level=level, correction=correction, family=family,
         n_boot=n_boot if (ci == "bootstrap" or (compare and test == "permutation")) else None,
-        seed=seed,
-        level=level,
-        options={
-            "lexicon": lexicon,
-            "both": both,
-            "repeated_blocks": repeated_blocks,
-            "unknown": "excluded from denominators",
-            "systems": [str(s) for s in judgements["system"].cat.categories],
-        },
-    )
+        options={"lexicon": lexicon, "both": both, "repeated_blocks": repeated_blocks, "ci": ci, "interval": interval,
+                 "test": test, "unknown": "excluded from denominators", "sets": sets, "against": against,
+                 "systems": [str(s) for s in judgements["system"].cat.categories]},
+    )  # fmt: skip
     return TGBIResult(
         estimates=estimates,
         comparisons=comparisons,
         accounting=accounting(judgements),
         rule_changes=compare_rules(judgements["translation"].where(judgements["reason"] == "", None)),
-        provenance=provenance,
+        provenance=record,
         judgements=judgements,
         bootstrap=boot,
     )
+
+
+def evaluate(
+    systems=None,
+    *,
+    translations=None,
+    correction: str = "holm",
+    family: str | list[str] = "metric",
+    against: list[str] | None = None,
+    ci: str = "analytic",
+    interval: str = "percentile",
+    test: str = "bootstrap",
+    **options,
+) -> StudyResult:
+    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.tgbi` returns).
+
+    `translations` maps a user system's name to a path (CSV, Parquet, a directory
+    of ``total_<system>_<set>.txt`` files) or a DataFrame; `systems` names shipped
+    systems (default all three).
+    """
+    from stats_mtbias.datasets._io import as_source
+
+    given = dict(translations or {})
+    systems = check_systems(systems)
+    if systems is None:
+        systems = list(tgbi_data.SYSTEMS)
+    clash = sorted(set(systems) & set(given))
+    if clash:
+        raise UsageError(f"{', '.join(clash)}: named both as a shipped system and in `translations`; rename yours.")
+    sources = [(as_source(path, name), name) for name, path in given.items()]
+    result = run(systems, translations=sources, correction=correction, family=family, against=against, ci=ci,
+                 interval=interval, test=test, **options)  # fmt: skip
+    est = result.estimates
+    table = melt(est, {"p_s": ("p_s", "ci_low", "ci_high")}, keys={"system": "system", "subset": "subset"},
+                 defaults={"language": "ko"})  # fmt: skip
+    sets = est[est["subset"] != INDEX]
+    shares = melt(sets, {m: (m, None, None) for m in ("p_female", "p_male", "p_neutral")},
+                  keys={"system": "system", "subset": "subset"}, defaults={"language": "ko"})  # fmt: skip
+    comparisons, notes = None, []
+    if result.comparisons is not None:
+        comparisons = comparison_frame(result.comparisons, method=p_value_method(ci, test), ci_method=ci_method(ci, interval))
+        if test == "permutation":
+            notes.append("p-values by approximate randomisation, intervals by "
+                         f"{ci_method(ci, interval)}: near the boundary they can disagree.")  # fmt: skip
+    return StudyResult(
+        "tgbi", pd.concat([table, shares], ignore_index=True), comparisons, result.provenance.to_dict(),
+        frames={"estimates": est, "accounting": result.accounting, "rule_changes": result.rule_changes,
+                "judgements": result.judgements},
+        correction=correction, notes=notes, family=family, details=result,
+    )  # fmt: skip

@@ -381,15 +381,15 @@ def paired_difference_analytic(
 ) -> tuple[ConfidenceInterval, np.ndarray]:
     """Interval and two-sided p-value for P_S(a) − P_S(b) on the same clusters.
 
-    The test is on the scale of g = P_S² (P_S(a) = P_S(b) exactly when g_a = g_b):
-    a cluster-robust z-test of g_a − g_b, whose pairing is in the influence of
-    each cluster on the difference. On P_S itself the square root's derivative
-    explodes near 0 and the delta-method test rejects far too often there.
-    The interval combines the two systems' score intervals by MOVER with the
-    correlation of their estimates, so it keeps their behaviour near 0 and 1.
+    The interval combines the two systems' score intervals (on g = P_S², square-rooted)
+    by MOVER with the correlation of their estimates, so it keeps their behaviour
+    near 0 and 1; the p-value is the normal one whose interval is that MOVER
+    interval on the side of 0, so the test and the interval are one method: the
+    interval excludes 0 exactly when p < 1 − level. (A delta-method test on P_S
+    itself rejects far too often near 0, where the square root's derivative
+    explodes; MOVER inherits the score intervals' behaviour there instead.)
     With ``index=True`` the difference of the indices (mean over the set axis):
-    its interval is MOVER over all sets of both systems, and its p-value the
-    normal one whose interval is the MOVER interval on the side of 0.
+    its interval is MOVER over all sets of both systems.
 
     Returns
     -------
@@ -407,20 +407,21 @@ def paired_difference_analytic(
                             _correlation(stack(infl_a, infl_b)))  # fmt: skip
         diff = ps_a.mean(axis=-1) - ps_b.mean(axis=-1)
         ci = _agreeing(ci, diff, np.all(xa == xb, axis=(0, -1, -2)))
-        # The normal p-value with the standard error the interval implies on the side of 0.
-        se = np.where(diff >= 0, diff - ci.low, ci.high - diff) / z
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
-        return ci, p
+        return ci, _interval_pvalue(diff, ci, z)
     pair = np.stack([infl_a, infl_b], axis=-1)
     ci = mover_interval(np.stack([ps_a, ps_b], -1), np.stack([low_a, low_b], -1), np.stack([high_a, high_b], -1),
                         np.array([1.0, -1.0]), _correlation(pair))  # fmt: skip
-    ci = _agreeing(ci, ps_a - ps_b, np.all(xa == xb, axis=(0, -1)))
-    g_diff = ps_a**2 - ps_b**2
-    n_clusters = ((xa.sum(axis=-1) + xb.sum(axis=-1)) > 0).sum(axis=0)
-    se = np.sqrt(_robust_var(infl_a - infl_b, n_clusters))
+    diff = ps_a - ps_b
+    ci = _agreeing(ci, diff, np.all(xa == xb, axis=(0, -1)))
+    return ci, _interval_pvalue(diff, ci, z)
+
+
+def _interval_pvalue(diff: np.ndarray, ci: ConfidenceInterval, z: float) -> np.ndarray:
+    """The normal p-value whose interval is `ci` on the side of 0: p < 1 − level exactly when `ci` excludes 0.
+
+    The standard error is the distance from the estimate to the bound facing 0
+    over ``z``; so test and interval are one method and never disagree.
+    """
+    se = np.where(diff >= 0, diff - ci.low, ci.high - diff) / z
     with np.errstate(invalid="ignore", divide="ignore"):
-        # Student's t on clusters − 1 degrees of freedom: a set of a few dozen items estimates its variance poorly.
-        tail = stats.t.sf(np.abs(g_diff) / np.where(se > 0, se, 1.0), np.maximum(n_clusters - 1, 1))
-        p = np.where(se > 0, 2 * tail, np.where(g_diff == 0, 1.0, 0.0))
-    return ci, p
+        return np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / np.where(se > 0, se, 1.0)), np.where(diff == 0, 1.0, 0.0))

@@ -171,5 +171,5 @@ def test_rates_any_frame(rows):
         assert exc.exit_code in (64, 65, 66) and str(exc)
         return
     # Every row is accounted for, by system and what became of it.
-    assert int(res.frames["accounting"]["rows"].sum()) == len(frame)
+    assert int(res.frames["accounting"]["n"].sum()) == len(frame)
     assert np.all((res.table["estimate"].dropna() >= -1) & (res.table["estimate"].dropna() <= 1))

@@ -305,9 +305,13 @@ def prates(
     interval: str = "wilson",
     test: str = "exact",
     alpha: float = 0.05,
+    n_boot: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
     correction: str = "holm",
+    family: str | Sequence[str] = "metric",
+    against: Sequence[str] | None = None,
+    pool: bool = False,
 ) -> StudyResult:
     """Prates et al. (2019): female, male and neutral shares per language (and category), male-default tests.
 
@@ -316,7 +320,8 @@ def prates(
     judgements : path or DataFrame, optional
         Your own judgements: ``item, language, gender`` (or ``translation``, read
         by the English reader), optional ``system, category, variant``. Default:
-        the authors' Google Translate judgements.
+        the authors' Google Translate judgements. Several systems are analysed
+        each on its own and compared (never pooled unless ``pool=True``).
     items : {"jobs", "adjectives"}
         The shipped item set.
     languages : list of str, optional
@@ -331,60 +336,29 @@ def prates(
         One-sided paired test of male > female per group.
     alpha : float
         Flags ``significant`` tests.
-    rng, level, correction
+    n_boot : int
+        Bootstrap resamples of the comparisons between systems.
+    rng, level, correction, family, against
         As in :func:`tgbi`.
+    pool : bool
+        Pool several systems into one (named ``a+b+…``) instead of a row each.
 
     Returns
     -------
     StudyResult
-        ``table`` metrics ``p_female, p_male, p_neutral`` (shares) per system,
-        language and category (subset); ``compare()`` pairs systems on occupations
-        when the judgements hold several systems; ``frames["tests"]`` the
-        male-default tests.
+        ``table`` metrics ``female, male, neutral`` (shares with intervals) per
+        system, language and category (subset), ``n`` the occupations;
+        ``compare()`` pairs systems on occupations when the judgements hold
+        several systems; ``frames["tests"]`` the male-default tests.
     """
     from stats_mtbias.studies import prates as study
 
-    result = study.run(
-        data_dir=data_dir, items=items, languages=None if languages is None else list(languages),
-        judgements_file=judgements, reference_file=reference, bengali=bengali, by=by, denominator=denominator,
-        interval=interval, test=test, correction=correction, alpha=alpha, level=level, rng=rng,
+    return study.evaluate(
+        judgements, reference=reference, data_dir=data_dir, items=items,
+        languages=None if languages is None else list(languages), bengali=bengali, by=by, denominator=denominator,
+        interval=interval, test=test, correction=correction, alpha=alpha, level=level, rng=rng, n_boot=n_boot,
+        pool=pool, against=against, family=family,
     )  # fmt: skip
-    rates_frame = result.rates
-    systems = list(dict.fromkeys(result.judgements["system"].astype(str))) if "system" in result.judgements else ["google"]
-    system_label = systems[0] if len(systems) == 1 else "+".join(systems)
-    table = tidy(
-        rates_frame, {"p_female": ("pct_female", "pct_female_ci_low", "pct_female_ci_high"),
-                      "p_male": ("pct_male", None, None), "p_neutral": ("pct_neutral", None, None)},
-        keys={"language": "language", "subset": "category"}, defaults={"system": system_label}, scale=0.01,
-    )  # fmt: skip
-    comparisons = None
-    if len(systems) > 1:
-        comparisons = _between_systems(result.judgements, by=by, rng=rng, level=level, correction=correction)
-    frames = {"rates": rates_frame, "tests": result.tests, "independence": result.independence,
-              "accounting": result.accounting, "judgements": result.judgements}  # fmt: skip
-    if result.reference is not None:
-        frames["reference"] = result.reference
-        frames["calibration"] = result.calibration
-    return StudyResult("prates", table, comparisons, result.provenance.to_dict(), frames, correction, [], details=result)
-
-
-def _between_systems(judgements: pd.DataFrame, *, by: str, rng, level: float, correction: str) -> pd.DataFrame:
-    """Paired differences of systems' shares per language (and category), clusters = occupations, via :func:`rates`."""
-    from stats_mtbias.studies import rates as rates_study
-
-    keys = ["language"] if by == "language" else ["category"] if by == "category" else ["language", "category"]
-    table = pd.DataFrame({
-        "system": judgements["system"].astype(str), "cluster": judgements["item"].astype(str),
-        "gender": judgements["gender"], "line": np.arange(len(judgements)), "stratum": "all",
-        **{f"by:{k}": judgements[k].astype(str) for k in keys},
-    })  # fmt: skip
-    _, cmp, _ = rates_study.analyse(table, by=keys, n_boot=10_000, rng=rng, level=level, correction=correction)
-    cmp = cmp[cmp["metric"] != "gap"].copy()
-    parts = cmp["group"].str.split(" | ", regex=False)
-    cmp["language"] = parts.str[0] if keys[0] == "language" else "all"
-    cmp["subset"] = parts.str[-1] if keys[-1] == "category" else "all"
-    cmp["metric"] = "p_" + cmp["metric"]
-    return _compare_frame(cmp)
 
 
 # ---------------------------------------------------------------- optimal translator
@@ -401,7 +375,6 @@ def optimal(
     n_boot: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
-    correction: str = "holm",
     engine: str = "auto",
 ) -> StudyResult:
     """Optimal-translator bias B (Farkas & Németh) against a reference female share per occupation.
@@ -424,7 +397,7 @@ def optimal(
         Interval of category and sector B: Fay and Feuer's gamma interval for a weighted
         sum of rare events (default; B is 0 for most occupations and large for a few),
         or the bootstrap-t or percentile interval over occupations.
-    n_boot, rng, level, correction
+    n_boot, rng, level
         As in :func:`tgbi`.
     engine : {"auto", "arrow", "dask"}
         Where the judgements are counted: Arrow here, or the partitions on the
@@ -442,26 +415,10 @@ def optimal(
     """
     from stats_mtbias.studies import optimal as study
 
-    result = study.run(
-        data_dir=data_dir, reference=reference, judgements_file=judgements,
-        languages=None if languages is None else list(languages), neutral=neutral, interval=interval, n_boot=n_boot,
-        rng=rng, level=level, engine=engine,
+    return study.evaluate(
+        judgements, reference=reference, data_dir=data_dir, languages=None if languages is None else list(languages),
+        neutral=neutral, interval=interval, n_boot=n_boot, rng=rng, level=level, engine=engine,
     )  # fmt: skip
-    dominated = " (" + result.sectors["dominated"].astype(str) + "-dominated)"
-    sectors = result.sectors.assign(subset=result.sectors["sector"].astype(str) + dominated)
-    categories = result.categories.assign(subset="category: " + result.categories["category"].astype(str))
-    keys = {"system": "system", "language": "language", "subset": "subset"}
-    heads = result.headline.assign(subset="all")
-    table = pd.concat([
-        tidy(sectors, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
-        tidy(categories, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
-        tidy(heads, {name: (f"pct_{name}", f"pct_{name}_ci_low", f"pct_{name}_ci_high")
-                     for name in ("minority", "he_given_female_dominated", "she_given_male_dominated")},
-             keys=keys, scale=0.01),
-    ], ignore_index=True)  # fmt: skip
-    frames = {"occupations": result.occupations, "categories": result.categories, "sectors": result.sectors,
-              "headline": result.headline, "accounting": result.accounting, "judgements": result.judgements}  # fmt: skip
-    return StudyResult("optimal", table, None, result.provenance.to_dict(), frames, correction, [], details=result)
 
 
 # ---------------------------------------------------------------- any benchmark

@@ -405,7 +405,7 @@ def _run_prates(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     else:
         frame, columns = result.rates, prates.RECORD_COLUMNS
     notes += [
-        f"{row.language}: {row.rows} rows {row.outcome} (counted in n_unknown, not in n)"
+        f"{row.system} {row.language}: {row.n} rows {row.outcome} (counted in n_unknown, not in n)"
         for row in result.accounting.itertuples()
         if row.outcome != "judged"
     ]
@@ -451,9 +451,9 @@ def _run_optimal(args: argparse.Namespace) -> tuple[object, list[str], dict]:
     if args.by == "occupation" and args.format == "table":
         columns.append("status")
     notes = [
-        f"{' '.join(str(row[k]) for k in ('system', 'language'))}: {row['occupations']} occupations without B ({row['status']})"
+        f"{' '.join(str(row[k]) for k in ('system', 'language'))}: {row['n']} occupations without B ({row['outcome']})"
         for row in result.accounting.to_dict("records")
-        if row["status"] != "ok"
+        if row["outcome"] != "ok"
     ]
     return frame, columns, {"provenance": result.provenance.to_dict(), "notes": notes}
 

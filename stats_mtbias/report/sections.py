@@ -158,7 +158,6 @@ MDE_NOTE = ("mde: the smallest true difference this evaluation detects with 80% 
 
 def tgbi_section(settings: Settings) -> Section:
     """TGBI (Cho et al. 2019): P_S per sentence set and the index, three Korean → English systems."""
-    from stats_mtbias.studies import tgbi
 
     s = settings
     section = Section("tgbi", "TGBI (Cho et al. 2019): Korean → English")

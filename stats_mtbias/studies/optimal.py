@@ -36,7 +36,10 @@ from stats_mtbias.estimators.optimal import (
     e_t,
 )
 from stats_mtbias.provenance import Provenance
+from stats_mtbias.result import StudyResult
 from stats_mtbias.studies import prates as prates_study
+from stats_mtbias.studies._common import accounting as common_accounting
+from stats_mtbias.studies._common import melt
 from stats_mtbias.tables import judgement_table, wide_counts
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
 
@@ -48,10 +51,12 @@ GROUP_KEYS = ("system", "language")
 OCCUPATION_COLUMNS = ["occupation", "gender", "female_share", "e_0", "e_t", "b"]
 CATEGORY_COLUMNS = ["category", "n", "b", "ci_low", "ci_high"]
 SECTOR_COLUMNS = ["sector", "dominated", "n", "b", "ci_low", "ci_high", "n_biased", "top_share"]
+# Shares in [0, 1] of the he/she outputs (see :func:`headline`).
+HEADLINE_RATES = ("minority", "he_given_female_dominated", "she_given_male_dominated")
 HEADLINE_COLUMNS = [
-    "n", "pct_minority", "pct_minority_ci_low", "pct_minority_ci_high", "pct_should_be_she",
-    "pct_he_given_female_dominated", "pct_he_given_female_dominated_ci_low", "pct_he_given_female_dominated_ci_high",
-    "pct_she_given_male_dominated", "pct_she_given_male_dominated_ci_low", "pct_she_given_male_dominated_ci_high",
+    "n", "minority", "minority_ci_low", "minority_ci_high", "should_be_she",
+    "he_given_female_dominated", "he_given_female_dominated_ci_low", "he_given_female_dominated_ci_high",
+    "she_given_male_dominated", "she_given_male_dominated_ci_low", "she_given_male_dominated_ci_high",
     "n_biased", "b_min", "b_median", "b_max",
 ]  # fmt: skip
 
@@ -401,17 +406,22 @@ def headline(
         reps = w_boot @ data
         totals = data.sum(axis=0)
         row = {**dict(zip(GROUP_KEYS, key)), "n": int(np.sum((fem_dom | male_dom) & (nf + nm > 0)))}
-        for name, (i, j) in {
-            "pct_minority": (0, 1),
-            "pct_he_given_female_dominated": (2, 3),
-            "pct_she_given_male_dominated": (4, 5),
-        }.items():
-            row[name] = 100 * totals[i] / totals[j] if totals[j] else np.nan
+        for name, (i, j) in zip(HEADLINE_RATES, ((0, 1), (2, 3), (4, 5)), strict=True):
+            row[name] = totals[i] / totals[j] if totals[j] else np.nan
             with np.errstate(invalid="ignore", divide="ignore"):
                 ratio = np.where(reps[:, j] > 0, reps[:, i] / np.where(reps[:, j] > 0, reps[:, j], 1.0), np.nan)
-            bounds = BootstrapResult(np.asarray(row[name] / 100), ratio, None, level, "percentile").confidence_interval()
-            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = 100 * float(bounds.low), 100 * float(bounds.high)
-        row["pct_should_be_she"] = 100 * totals[2] / totals[0] if totals[0] else np.nan
+            bounds = BootstrapResult(np.asarray(row[name]), ratio, None, level, "percentile").confidence_interval()
+            low, high = float(bounds.low), float(bounds.high)
+            if totals[j] and not high > low:
+                # All replicates equal (0% or 100% of the outputs): the bootstrap says nothing about its error;
+                # Wilson's interval on the outputs, over the occupations' design effect, keeps a width.
+                from stats_mtbias.uncertainty.analytic import design_effect, proportion_interval
+
+                deff = design_effect(data[:, i], data[:, j])
+                ci = proportion_interval(totals[i], totals[j], level=level, deff=deff)
+                low, high = float(ci.low), float(ci.high)
+            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = low, high
+        row["should_be_she"] = totals[2] / totals[0] if totals[0] else np.nan
         b = part["b"].to_numpy(float)
         biased = b[b > 0]
         row["n_biased"] = int(biased.size)
@@ -436,8 +446,8 @@ class OptimalResult:
 
 
 def accounting(table: pd.DataFrame) -> pd.DataFrame:
-    """Occupation rows per group by whether B is defined, and why not."""
-    return table.groupby([*GROUP_KEYS, "status"], sort=False).size().rename("occupations").reset_index()
+    """Occupation rows per group by whether B is defined, and why not: ``system, language, outcome, n``."""
+    return common_accounting(table.assign(outcome=table["status"]), list(GROUP_KEYS), "outcome")
 
 
 
@@ -542,7 +552,7 @@ def run(
             "(female-dominated) or men (male-dominated); "
             + ("Fay-Feuer gamma interval for category and sector B (weighted sums of rare events)" if interval == "gamma"
                else f"{interval} bootstrap interval over occupations stratified by sector/category for category and sector B")
-            + " (headline rates: percentile bootstrap)"
+            + " (headline rates: percentile bootstrap; Wilson with the design effect where every replicate agrees)"
             + ("; reference shares redrawn per replicate from Beta(x+1/2, n-x+1/2) (their variance added to the gamma "
                "interval's)" if carried else "; reference taken as fixed")
         ),
@@ -563,3 +573,23 @@ def run(
 def group_columns(frame: pd.DataFrame) -> list[str]:
     """The group keys that vary in `frame` (shown before a table's own columns)."""
     return [k for k in GROUP_KEYS if k in frame and frame[k].nunique() > 1]
+
+
+def evaluate(judgements=None, *, reference="bls", **options) -> StudyResult:
+    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.optimal` returns)."""
+    result = run(judgements_file=judgements, reference=reference, **options)
+    dominated = " (" + result.sectors["dominated"].astype(str) + "-dominated)"
+    sectors = result.sectors.assign(subset=result.sectors["sector"].astype(str) + dominated)
+    categories = result.categories.assign(subset="category: " + result.categories["category"].astype(str))
+    keys = {"system": "system", "language": "language", "subset": "subset"}
+    heads = result.headline.assign(subset="all")
+    table = pd.concat([
+        melt(sectors, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
+        melt(categories, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
+        melt(heads, {name: (name, f"{name}_ci_low", f"{name}_ci_high") for name in HEADLINE_RATES}, keys=keys),
+    ], ignore_index=True)  # fmt: skip
+    frames = {"occupations": result.occupations, "categories": result.categories, "sectors": result.sectors,
+              "headline": result.headline, "accounting": result.accounting, "judgements": result.judgements}  # fmt: skip
+    notes = [f"{r.system} {r.language}: {r.n} occupations without B ({r.outcome})"
+             for r in result.accounting.itertuples() if r.outcome != "ok"]  # fmt: skip
+    return StudyResult("optimal", table, None, result.provenance.to_dict(), frames, "none", notes, details=result)

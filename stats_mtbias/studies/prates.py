@@ -28,17 +28,21 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets._io import as_source, source_sha256
+from stats_mtbias.datasets.prates import SYSTEM
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import UsageError
 from stats_mtbias.provenance import Provenance
+from stats_mtbias.result import StudyResult
 from stats_mtbias.schema import GENDERS, judgement_table
 from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
 from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.paired import PAIRED_METHODS, paired_test
+from stats_mtbias.studies._common import accounting as common_accounting
+from stats_mtbias.studies._common import adjust, check_systems, comparison_frame, melt, provenance
 from stats_mtbias.tables import wide_counts
 from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS, design_effect, proportion_interval
 
@@ -47,26 +51,28 @@ BY_CHOICES = ("language", "category", "language,category")
 DENOMINATORS = ("identified", "all")
 COMPARISONS = (("male", "female"), ("male", "neutral"), ("neutral", "female"))
 IDENTIFIED = ("female", "male", "neutral", "both")
+# Shares in [0, 1]; p_value/p_adjusted: the one-sided male > female test of the row.
 RECORD_COLUMNS = [
-    "language", "category", "n", "n_female", "n_male", "n_neutral", "n_unknown",
-    "pct_female", "pct_male", "pct_neutral", "pct_female_ci_low", "pct_female_ci_high",
-    "p_male_gt_female", "p_adjusted",
+    "system", "language", "category", "n", "n_items", "n_female", "n_male", "n_neutral", "n_unknown",
+    "female", "male", "neutral", "female_ci_low", "female_ci_high", "male_ci_low", "male_ci_high",
+    "neutral_ci_low", "neutral_ci_high", "p_value", "p_adjusted",
 ]  # fmt: skip
 TEST_COLUMNS = [
-    "language", "category", "comparison", "n_items", "n_positive", "n_negative",
-    "statistic", "p_value", "p_adjusted", "diff_pct", "diff_ci_low", "diff_ci_high", "cohens_h",
+    "system", "language", "category", "comparison", "n_items", "n_positive", "n_negative",
+    "statistic", "p_value", "p_adjusted", "diff", "diff_ci_low", "diff_ci_high", "cohens_h",
 ]  # fmt: skip
 INDEPENDENCE_COLUMNS = [
     "language", "table", "n", "rows", "columns", "statistic", "dof", "p_value", "p_adjusted",
     "cramers_v", "min_expected", "method",
 ]  # fmt: skip
+# translated, reference: mean female shares; p_value: one-sided Wilcoxon that translated < reference.
 REFERENCE_COLUMNS = [
-    "language", "level", "n", "n_excluded", "pct_translated", "pct_reference", "diff_pct",
-    "diff_ci_low", "diff_ci_high", "p_lower", "r", "r_ci_low", "r_ci_high", "rho",
+    "system", "language", "level", "n", "n_excluded", "translated", "reference", "diff",
+    "diff_ci_low", "diff_ci_high", "p_value", "r", "r_ci_low", "r_ci_high", "rho",
 ]  # fmt: skip
 CALIBRATION_COLUMNS = [
-    "language", "n_cells", "n_excluded", "n_clusters", "intercept", "intercept_ci_low", "intercept_ci_high",
-    "slope", "slope_ci_low", "slope_ci_high", "pct_female_at_parity",
+    "system", "language", "n_cells", "n_excluded", "n_clusters", "intercept", "intercept_ci_low", "intercept_ci_high",
+    "slope", "slope_ci_low", "slope_ci_high", "female_at_parity",
 ]  # fmt: skip
 
 
@@ -187,26 +193,22 @@ def _rates_row(rows: pd.DataFrame, denominator: str, interval: str, level: float
     identified = per_item[list(IDENTIFIED)].sum(axis=1)
     if denominator == "identified":
         n = int(totals[list(IDENTIFIED)].sum())
-        pct = {g: 100.0 * totals[g] / n if n else np.nan for g in ("female", "male", "neutral")}
+        share = {g: totals[g] / n if n else np.nan for g in ("female", "male", "neutral")}
         base = identified
     else:
         # The authors' convention: average each cell's outputs, then the cells.
         n = int(totals.sum())
-        pct = {g: 100.0 * float(np.mean(per_item[g] / per_item["m"])) for g in ("female", "male", "neutral")}
+        share = {g: float(np.mean(per_item[g] / per_item["m"])) for g in ("female", "male", "neutral")}
         base = per_item["m"]
     # Clusters are items: an occupation's outputs in all languages and variants of the group.
-    by_item = per_item.assign(base=base).groupby("item", sort=False)[["female", "base"]].sum()
-    deff = design_effect(by_item["female"], by_item["base"]) if n else 1.0
-    ci = proportion_interval(totals["female"], n, level=level, method=interval, deff=deff) if n else None
-    return {
-        "n": n,
-        **{f"n_{g}": int(totals[g]) for g in GENDERS},
-        "n_items": int(per_item["item"].nunique()),
-        **{f"pct_{g}": pct[g] for g in ("female", "male", "neutral")},
-        "pct_female_ci_low": 100.0 * float(ci.low) if ci else np.nan,
-        "pct_female_ci_high": 100.0 * float(ci.high) if ci else np.nan,
-        "deff_female": deff,
-    }
+    by_item = per_item.assign(base=base).groupby("item", sort=False)[["female", "male", "neutral", "base"]].sum()
+    out = {"n": n, **{f"n_{g}": int(totals[g]) for g in GENDERS}, "n_items": int(per_item["item"].nunique())}
+    for g in ("female", "male", "neutral"):
+        deff = design_effect(by_item[g], by_item["base"]) if n else 1.0
+        ci = proportion_interval(totals[g], n, level=level, method=interval, deff=deff) if n else None
+        out.update({g: share[g], f"{g}_ci_low": float(ci.low) if ci else np.nan,
+                    f"{g}_ci_high": float(ci.high) if ci else np.nan, f"deff_{g}": deff})  # fmt: skip
+    return out
 
 
 def _test_rows(rows: pd.DataFrame, method: str, level: float) -> list[dict]:
@@ -229,9 +231,9 @@ def _test_rows(rows: pd.DataFrame, method: str, level: float) -> list[dict]:
                 "n_negative": res.n_negative,
                 "statistic": res.statistic,
                 "p_value": res.pvalue,
-                "diff_pct": 100.0 * float(eff.estimate),
-                "diff_ci_low": 100.0 * float(eff.low),
-                "diff_ci_high": 100.0 * float(eff.high),
+                "diff": float(eff.estimate),
+                "diff_ci_low": float(eff.low),
+                "diff_ci_high": float(eff.high),
                 "cohens_h": float(cohens_h(x1 / n_out, x2 / n_out)),
             }
         )
@@ -272,8 +274,11 @@ def analyse(
         rate_rows.append({"language": language, "category": category, **_rates_row(rows, denominator, interval, level)})
         for row in _test_rows(rows, test, level):
             test_rows.append({"language": language, "category": category, **row})
+    system = str(judgements["system"].iloc[0]) if "system" in judgements and len(judgements) else SYSTEM
     rates = pd.DataFrame(rate_rows)
     tests = pd.DataFrame(test_rows)
+    rates.insert(0, "system", system)
+    tests.insert(0, "system", system)
     tests["p_adjusted"] = np.nan
     for idx in tests.groupby("comparison", sort=False).groups.values():
         tests.loc[idx, "p_adjusted"] = adjust_pvalues(tests.loc[idx, "p_value"].to_numpy(), correction)
@@ -284,7 +289,7 @@ def analyse(
         f"({_count(n_lang, 'language')} × {_count(n_cat, 'category', 'categories')}, 'all' rows included)"
     )
     male_female = tests[tests["comparison"] == "male>female"].reset_index(drop=True)
-    rates["p_male_gt_female"] = male_female["p_value"].to_numpy()
+    rates["p_value"] = male_female["p_value"].to_numpy()  # the row's one-sided male > female test
     rates["p_adjusted"] = male_female["p_adjusted"].to_numpy()
     return rates, tests[TEST_COLUMNS], family
 
@@ -357,18 +362,13 @@ def _compare(translated: np.ndarray, reference: np.ndarray, level: float) -> dic
     """Mean difference (t interval), one-sided Wilcoxon that translated < reference, correlations."""
     n = translated.size
     if n == 0:  # no occupation with both shares (e.g. a user's CSV whose names BLS does not list)
-        return {"n": 0, "pct_translated": np.nan, "pct_reference": np.nan, "diff_pct": np.nan}
+        return {"n": 0, "translated": np.nan, "reference": np.nan, "diff": np.nan}
     diff = translated - reference
-    out = {
-        "n": n,
-        "pct_translated": 100 * translated.mean(),
-        "pct_reference": 100 * reference.mean(),
-        "diff_pct": 100 * diff.mean(),
-    }
+    out = {"n": n, "translated": translated.mean(), "reference": reference.mean(), "diff": diff.mean()}
     if n >= 3:
         half = stats.t.ppf(0.5 + level / 2, n - 1) * diff.std(ddof=1) / np.sqrt(n)
-        out["diff_ci_low"], out["diff_ci_high"] = 100 * (diff.mean() - half), 100 * (diff.mean() + half)
-        out["p_lower"] = float(stats.wilcoxon(translated, reference, alternative="less").pvalue) if np.any(diff != 0) else 1.0
+        out["diff_ci_low"], out["diff_ci_high"] = diff.mean() - half, diff.mean() + half
+        out["p_value"] = float(stats.wilcoxon(translated, reference, alternative="less").pvalue) if np.any(diff != 0) else 1.0
         if np.std(translated) > 0 and np.std(reference) > 0:
             pearson = stats.pearsonr(translated, reference)
             ci = pearson.confidence_interval(level)
@@ -474,7 +474,7 @@ def calibration(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0
             row.update(
                 intercept=a, intercept_ci_low=a - t * se_a, intercept_ci_high=a + t * se_a,
                 slope=b, slope_ci_low=b - t * se_b, slope_ci_high=b + t * se_b,
-                pct_female_at_parity=100 * special.expit(a),
+                female_at_parity=special.expit(a),
             )  # fmt: skip
         rows.append(row)
     return pd.DataFrame(rows).reindex(columns=[*CALIBRATION_COLUMNS, "note"])
@@ -484,9 +484,9 @@ def calibration(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0
 
 
 def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
-    """Rows read per language, by what became of them (``judged`` or the reason for ``unknown``)."""
-    outcome = judgements["reason"].replace("", "judged")
-    return judgements.assign(outcome=outcome).groupby(["language", "outcome"], sort=False).size().rename("rows").reset_index()
+    """Rows read per system and language, by what became of them: ``system, language, outcome, n``."""
+    return common_accounting(judgements.assign(outcome=judgements["reason"].replace("", "judged")),
+                             ["system", "language"], "outcome")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -557,6 +557,18 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
                           alternative="one-sided")  # fmt: skip
 
 
+def _per_system(function, judgements: pd.DataFrame, *args, **kwargs) -> pd.DataFrame | None:
+    """`function` on each system's judgements, with a ``system`` column first (None where every part gives None)."""
+    parts = []
+    for system, part in judgements.groupby("system", sort=False, observed=True):
+        out = function(part, *args, **kwargs)
+        if out is not None:
+            out = out.drop(columns="system", errors="ignore")
+            out.insert(0, "system", str(system))
+            parts.append(out)
+    return pd.concat(parts, ignore_index=True) if parts else None
+
+
 def run(
     *,
     data_dir: str | Path | None = None,
@@ -574,54 +586,113 @@ def run(
     level: float = 0.95,
     rng: np.random.Generator | int = 0,
     n_resamples: int = 9_999,
+    pool: bool = False,
 ) -> PratesResult:
-    """Run the Prates study on the shipped judgements or a user's CSV.
+    """Run the Prates study on the shipped judgements or a user's CSV, per system.
 
     See :func:`analyse`, :func:`independence`, :func:`reference_comparison` and
-    :func:`calibration`. ``alpha`` is recorded and used to flag significant rows
+    :func:`calibration`: each runs on every system's judgements apart (several
+    systems are never pooled silently; ``pool=True`` pools them into one, named
+    ``a+b+…``, on purpose). ``alpha`` is recorded and used to flag significant rows
     (``significant`` column of ``tests``); ``rng`` feeds the Monte Carlo exact
     tests of independence (the only random numbers of the study).
     """
-    seed = seed_of(rng)
     check_positive_int(n_resamples, "n_resamples")
     alpha = check_level(alpha, "alpha")
+    seed = rng
     store = open_store(data_dir) if judgements_file is None or reference_file is None else None
     judgements, _ = load_judgements(
         store=store, items=items, languages=languages, judgements_file=judgements_file, bengali=bengali
     )
-    rates, tests, family = analyse(
-        judgements, by=by, denominator=denominator, interval=interval, test=test, correction=correction, level=level
-    )
+    systems = list(dict.fromkeys(judgements["system"].astype(str)))
+    if pool and len(systems) > 1:
+        judgements = judgements.assign(system="+".join(systems))
+    rng = check_rng(rng)
+    family_text = ""
+    parts = []
+    for _, part in judgements.groupby("system", sort=False, observed=True):
+        rates_part, tests_part, family_text = analyse(part, by=by, denominator=denominator, interval=interval, test=test,
+                                                      correction=correction, level=level)  # fmt: skip
+        parts.append((rates_part, tests_part))
+    rates = pd.concat([r for r, _ in parts], ignore_index=True)
+    tests = pd.concat([t for _, t in parts], ignore_index=True)
     tests["significant"] = tests["p_adjusted"] < alpha
-    indep = independence(judgements, correction=correction, rng=rng, n_resamples=n_resamples)
+    indep = _per_system(independence, judgements, correction=correction, rng=rng, n_resamples=n_resamples)
     reference = calib = None
     if items == "jobs":
         bls = prates_data.read_bls(store, reference_file)
         if prates_data.match_reference(judgements, bls)["bls_line"].gt(0).any():
-            reference = reference_comparison(judgements, bls, level=level)
-            calib = calibration(judgements, bls, level=level)
+            reference = _per_system(reference_comparison, judgements, bls, level=level)
+            calib = _per_system(calibration, judgements, bls, level=level)
     data = dict(sorted(store.used.items())) if store is not None else {}
     for given, name in ((judgements_file, "judgements"), (reference_file, "reference")):
         if given is not None:
             source = as_source(given, name)
             data[str(source)] = source_sha256(source)
     method = (
-        f"percentages over {denominator} outputs"
+        f"shares of {denominator} outputs"
         + (" (authors' convention: every row, variants averaged)" if denominator == "all" else "")
         + f"; {interval} intervals on the effective sample size (design effect over items); "
         + ("exact sign test on discordant items" if test == "exact" else "paired t-test on per-item differences (authors')")
-        + f", one-sided; p-values adjusted by {family}"
+        + f", one-sided; p-values adjusted by {family_text}, per system"
     )
-    provenance = Provenance(
-        method=method,
-        data=data,
-        n_boot=None,
-        seed=seed,
-        level=level,
+    record = provenance(
+        method, data, rng=seed, level=level, correction=correction,
         options={
             "items": items, "languages": sorted(judgements["language"].unique().tolist()), "bengali": bengali,
-            "by": by, "denominator": denominator, "interval": interval, "test": test, "correction": correction,
-            "alpha": alpha, "independence_resamples": n_resamples, "unknown": "`?` rows counted in n_unknown",
+            "by": by, "denominator": denominator, "interval": interval, "test": test, "alpha": alpha,
+            "independence_resamples": n_resamples, "unknown": "`?` rows counted in n_unknown",
+            "systems": systems, "pooled": bool(pool and len(systems) > 1),
         },
     )  # fmt: skip
-    return PratesResult(rates, tests, family, indep, reference, calib, accounting(judgements), provenance, judgements)
+    return PratesResult(rates, tests, family_text, indep, reference, calib, accounting(judgements), record, judgements)
+
+
+def evaluate(judgements=None, *, reference=None, against=None, family="metric", correction: str = "holm",
+             n_boot: int = 10_000, rng: np.random.Generator | int = 0, level: float = 0.95, pool: bool = False,
+             **options) -> StudyResult:  # fmt: skip
+    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.prates` returns).
+
+    With several systems: a row per system, and paired comparisons of the
+    systems' shares per language (and category) on the occupations both
+    translated (the cluster bootstrap of :mod:`stats_mtbias.studies.rates`,
+    ``n_boot`` resamples), with `against`, `family` and `correction`.
+    """
+    result = run(judgements_file=judgements, reference_file=reference, correction=correction, rng=rng, level=level,
+                 pool=pool, **options)  # fmt: skip
+    rates = result.rates
+    metrics = {g: (g, f"{g}_ci_low", f"{g}_ci_high") for g in ("female", "male", "neutral")}
+    table = melt(rates, metrics, keys={"system": "system", "language": "language", "subset": "category"}, n="n_items")
+    systems = list(dict.fromkeys(rates["system"].astype(str)))
+    comparisons = None
+    if len(systems) > 1:
+        comparisons = _between_systems(result.judgements, by=options.get("by", "language"), n_boot=n_boot, rng=rng,
+                                       level=level, correction=correction, against=against, family=family)  # fmt: skip
+    frames = {"rates": rates, "tests": result.tests, "independence": result.independence,
+              "accounting": result.accounting, "judgements": result.judgements}  # fmt: skip
+    if result.reference is not None:
+        frames["reference"] = result.reference
+        frames["calibration"] = result.calibration
+    notes = []
+    if result.provenance.options.get("pooled"):
+        notes.append(f"systems pooled on request into one: {systems[0]}")
+    return StudyResult("prates", table, comparisons, result.provenance.to_dict(), frames, correction, notes, family,
+                       details=result)  # fmt: skip
+
+
+def _between_systems(judgements: pd.DataFrame, *, by: str, n_boot: int, rng, level: float, correction: str,
+                     against=None, family="metric") -> pd.DataFrame:  # fmt: skip
+    """Paired differences of systems' shares per language (and category), clusters = occupations (the rates study)."""
+    from stats_mtbias.studies import rates as rates_study
+
+    keys = ["language"] if by == "language" else ["category"] if by == "category" else ["language", "category"]
+    table = pd.DataFrame({
+        "system": judgements["system"].astype(str), "cluster": judgements["item"].astype(str),
+        "gender": judgements["gender"], "n": 1, "line": np.arange(len(judgements)), "stratum": "all",
+        **{f"by:{k}": judgements[k].astype(str) for k in keys},
+    })  # fmt: skip
+    _, cmp, _ = rates_study.analyse(table, by=keys, n_boot=n_boot, rng=rng, level=level, correction=correction,
+                                    against=check_systems(against, "against"), family="all")  # fmt: skip
+    cmp = cmp[cmp["metric"] != "gap"].copy()
+    cmp["subset"] = cmp["category"] if "category" in keys else ALL
+    return adjust(comparison_frame(cmp), correction, family)

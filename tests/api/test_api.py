@@ -114,10 +114,15 @@ def test_prates_and_optimal_take_frames(data_dir, tmp_path):
         "gender": ["female", "male", "male", "male", "female", "female"],
     })  # fmt: skip
     res = smb.prates(frame, rng=0)
-    female = res.table[(res.table["metric"] == "p_female") & (res.table["subset"] == "all")]
-    assert female["estimate"].iloc[0] == pytest.approx(3 / 6)
+    # Two systems: a row each (issue 33: never pooled silently), and their paired comparison.
+    female = res.table[(res.table["metric"] == "female") & (res.table["subset"] == "all")].set_index("system")
+    assert female.loc["a", "estimate"] == pytest.approx(2 / 3) and female.loc["b", "estimate"] == pytest.approx(1 / 3)
+    assert female.loc["a", "n"] == 3  # occupations
+    pooled = smb.prates(frame, rng=0, pool=True)
+    assert pooled.systems == ["a+b"] and any("pooled" in note for note in pooled.notes)
+    assert pooled.table.query("metric == 'female' and subset == 'all'")["estimate"].iloc[0] == pytest.approx(3 / 6)
     cmp = res.compare()
-    row = cmp[cmp["metric"] == "p_female"].iloc[0]
+    row = cmp[cmp["metric"] == "female"].iloc[0]
     assert row["diff"] == pytest.approx(2 / 3 - 1 / 3)
     path = tmp_path / "j.csv"
     frame.to_csv(path, index=False)

@@ -116,8 +116,9 @@ def test_missing_data_dir_file_exit_code(tmp_path):
 
 
 PRATES_KEYS = [
-    "language", "category", "n", "n_female", "n_male", "n_neutral", "n_unknown", "pct_female", "pct_male",
-    "pct_neutral", "pct_female_ci_low", "pct_female_ci_high", "p_male_gt_female", "p_adjusted",
+    "system", "language", "category", "n", "n_items", "n_female", "n_male", "n_neutral", "n_unknown", "female", "male",
+    "neutral", "female_ci_low", "female_ci_high", "male_ci_low", "male_ci_high", "neutral_ci_low", "neutral_ci_high",
+    "p_value", "p_adjusted",
 ]  # fmt: skip
 
 
@@ -129,7 +130,7 @@ def test_prates_json_records(capsys, data_dir):
     assert all(list(r) == PRATES_KEYS for r in records)
     assert len(records) == 2 * 23 and records[0]["category"] == "all"
     japanese = next(r for r in records if r["language"] == "Japanese" and r["category"] == "all")
-    assert japanese["n_female"] == 0 and japanese["pct_female_ci_low"] == 0 and japanese["pct_female_ci_high"] > 0
+    assert japanese["n_female"] == 0 and japanese["female_ci_low"] == 0 and 0 < japanese["female_ci_high"] < 1
     provenance = json.loads(err.split("provenance: ", 1)[1])
     assert "Holm over the 46 one-sided tests" in provenance["method"]
 
@@ -224,7 +225,7 @@ def test_provenance_quiet_width_and_usage_exit(capsys, data_dir, monkeypatch):
     # Quiet: the table alone (the data-quality warning about duplicated names and the notes are not printed).
     assert main([*args, "--quiet", "--correction", "bh", "--n-boot", "200"]) == 0
     quiet = capsys.readouterr()
-    assert quiet.err == "" and quiet.out.strip().splitlines()[0].split()[0] == "language"
+    assert quiet.err == "" and quiet.out.strip().splitlines()[0].split()[0] == "system"
     monkeypatch.setenv("COLUMNS", "80")
     assert main([*args, "--quiet"]) == 0
     assert max(len(line) for line in capsys.readouterr().out.splitlines()) <= 80

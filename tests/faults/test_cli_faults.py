@@ -138,8 +138,8 @@ def test_10_shipped_prates_resubmitted_as_csv_gives_the_shipped_numbers(tmp_path
     assert main(["prates", "--data-dir", str(data_dir), "--format", "json"]) == 0
     ref = json.loads(capsys.readouterr().out)
     key = lambda r: r["language"]  # noqa: E731
-    assert [(r["language"], r["n"], r["pct_female"]) for r in sorted(mine, key=key)] == [
-        (r["language"], r["n"], r["pct_female"]) for r in sorted(ref, key=key)
+    assert [(r["language"], r["n"], r["female"]) for r in sorted(mine, key=key)] == [
+        (r["language"], r["n"], r["female"]) for r in sorted(ref, key=key)
     ]
 
 

@@ -22,7 +22,7 @@ def test_every_language_has_sector_tables(result):
 
 
 def test_occupations_accounted_for(result):
-    acc = result.accounting.groupby("language")["occupations"].sum()
+    acc = result.accounting.groupby("language")["n"].sum()
     assert (acc == 1019).all()
     occ = result.occupations
     hungarian = occ[occ["language"] == "Hungarian"]
@@ -36,6 +36,6 @@ def test_occupations_accounted_for(result):
 
 def test_japanese_never_says_she(result):
     head = result.headline.set_index("language")
-    assert head.loc["Japanese", "pct_she_given_male_dominated"] == 0.0
-    assert head.loc["Japanese", "pct_he_given_female_dominated"] == 100.0
-    assert np.all(head["pct_minority"].between(0, 100))
+    assert head.loc["Japanese", "she_given_male_dominated"] == 0.0
+    assert head.loc["Japanese", "he_given_female_dominated"] == 1.0
+    assert np.all(head["minority"].between(0, 1))

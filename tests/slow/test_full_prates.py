@@ -39,7 +39,7 @@ def test_every_row_is_counted(result, recount):
             c["?"],
         )
         assert row["n"] == c["Female"] + c["Male"] + c["Neutral"]
-        assert row["pct_female"] == pytest.approx(100 * c["Female"] / row["n"])
+        assert row["female"] == pytest.approx(c["Female"] / row["n"])
     assert result.accounting["rows"].sum() == 1019 * 17
 
 
@@ -50,9 +50,9 @@ def test_authors_convention_matches_the_recount(data_dir, recount):
     # Every occupation has all six Bengali variants, so averaging them equals pooling.
     for language, c in counts.items():
         total = sum(c.values())
-        assert rows.loc[language, "pct_female"] == pytest.approx(100 * c["Female"] / total)
-        assert rows.loc[language, "pct_male"] == pytest.approx(100 * c["Male"] / total)
-    assert rows.loc["Malay", "pct_female"] == pytest.approx(100 * 39 / 1019)
+        assert rows.loc[language, "female"] == pytest.approx(c["Female"] / total)
+        assert rows.loc[language, "male"] == pytest.approx(c["Male"] / total)
+    assert rows.loc["Malay", "female"] == pytest.approx(39 / 1019)
 
 
 def test_tests_and_family(result):
@@ -70,7 +70,7 @@ def test_reference_and_calibration(result):
     ref = result.reference.set_index(["language", "level"])
     overall = ref.loc[("all", "occupation")]
     assert overall["n"] == 1019 - 429 and overall["n_excluded"] == 429  # BLS gives no share for 429
-    assert overall["pct_translated"] < overall["pct_reference"] and overall["p_lower"] < 1e-10
+    assert overall["translated"] < overall["reference"] and overall["p_value"] < 1e-10
     calib = result.calibration.set_index("language")
     assert calib.loc["Japanese", "note"] == "not estimable: no female output"
-    assert 0 < calib.loc["all", "slope"] < 1 and calib.loc["all", "pct_female_at_parity"] < 50
+    assert 0 < calib.loc["all", "slope"] < 1 and calib.loc["all", "female_at_parity"] < 0.5

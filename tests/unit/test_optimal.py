@@ -105,10 +105,10 @@ def test_sector_b_and_headline_by_hand(files):
     head = result.headline.iloc[0]
     # He/she outputs at f != .5 with a share: surgeon he (minority), clerk she, teller he (minority), welder she (minority).
     assert head["n"] == 4
-    assert head["pct_minority"] == pytest.approx(75.0)
-    assert head["pct_should_be_she"] == pytest.approx(100 * 2 / 3)
-    assert head["pct_he_given_female_dominated"] == pytest.approx(100 * 2 / 3)
-    assert head["pct_she_given_male_dominated"] == pytest.approx(100.0)
+    assert head["minority"] == pytest.approx(0.75)
+    assert head["should_be_she"] == pytest.approx(2 / 3)
+    assert head["he_given_female_dominated"] == pytest.approx(2 / 3)
+    assert head["she_given_male_dominated"] == pytest.approx(1.0)
     assert head["n_biased"] == 3 and head["b_max"] == pytest.approx(46 / 27)
     assert head["b_median"] == pytest.approx(40 / 30)
 

@@ -81,18 +81,18 @@ def test_rates_by_hand(judgements):
     rates, tests, family = prates.analyse(judgements)
     row = rates.set_index("language")
     # Malay: F, M, M, M.
-    assert row.loc["Malay", "n"] == 4 and row.loc["Malay", "pct_female"] == pytest.approx(25.0)
+    assert row.loc["Malay", "n"] == 4 and row.loc["Malay", "female"] == pytest.approx(0.25)
     # Bengali pooled: F M | ? M | M M | N F -> 7 identified: 2 F, 4 M, 1 N; one unknown.
     assert (row.loc["Bengali", "n"], row.loc["Bengali", "n_unknown"]) == (7, 1)
-    assert row.loc["Bengali", "pct_female"] == pytest.approx(200 / 7)
-    assert row.loc["Bengali", "pct_neutral"] == pytest.approx(100 / 7)
+    assert row.loc["Bengali", "female"] == pytest.approx(2 / 7)
+    assert row.loc["Bengali", "neutral"] == pytest.approx(1 / 7)
     # Japanese: N M ? M -> no female output; the interval still has width.
-    assert row.loc["Japanese", "pct_female"] == 0 and row.loc["Japanese", "pct_female_ci_low"] == 0
-    assert row.loc["Japanese", "pct_female_ci_high"] > 30
+    assert row.loc["Japanese", "female"] == 0 and row.loc["Japanese", "female_ci_low"] == 0
+    assert row.loc["Japanese", "female_ci_high"] > 0.30
     # Exact sign tests on per-item male - female: Malay -1,+1,+1,+1; Bengali 0,+1,+2,-1; Japanese 0,+1,0,+1.
-    assert row.loc["Malay", "p_male_gt_female"] == pytest.approx(5 / 16)
-    assert row.loc["Bengali", "p_male_gt_female"] == pytest.approx(4 / 8)
-    assert row.loc["Japanese", "p_male_gt_female"] == pytest.approx(1 / 4)
+    assert row.loc["Malay", "p_value"] == pytest.approx(5 / 16)
+    assert row.loc["Bengali", "p_value"] == pytest.approx(4 / 8)
+    assert row.loc["Japanese", "p_value"] == pytest.approx(1 / 4)
     # Holm over the three: sorted .25, .3125, .5 times 3, 2, 1 -> .75, .625, .5 -> running max .75.
     assert np.allclose(row["p_adjusted"], 0.75)
     expected = "Holm over the 3 one-sided tests of each comparison, one per row (3 languages × 1 category, 'all' rows included)"
@@ -104,10 +104,10 @@ def test_authors_denominator_averages_variants(judgements):
     rates, _, _ = prates.analyse(judgements, denominator="all")
     row = rates.set_index("language")
     # Bengali per item: female .5, 0, 0, .5 -> 25%; male .5, .5, 1, 0 -> 50%.
-    assert row.loc["Bengali", "pct_female"] == pytest.approx(25.0)
-    assert row.loc["Bengali", "pct_male"] == pytest.approx(50.0)
+    assert row.loc["Bengali", "female"] == pytest.approx(0.25)
+    assert row.loc["Bengali", "male"] == pytest.approx(0.50)
     assert row.loc["Bengali", "n"] == 8
-    assert row.loc["Japanese", "pct_male"] == pytest.approx(50.0)
+    assert row.loc["Japanese", "male"] == pytest.approx(0.50)
 
 
 def test_groupings(judgements):
@@ -178,15 +178,15 @@ def test_reference_comparison_by_hand(files, judgements):
     malay = table.loc[("Malay", "occupation")]
     # Malay: Nurse F (BLS .90), Clerk M (.887), Welder#1 no BLS share, Welder#2 M (.045).
     assert (malay["n"], malay["n_excluded"]) == (3, 1)
-    assert malay["pct_translated"] == pytest.approx(100 / 3)
-    assert malay["pct_reference"] == pytest.approx(100 * (0.90 + 0.887 + 0.045) / 3)
+    assert malay["translated"] == pytest.approx(1 / 3)
+    assert malay["reference"] == pytest.approx((0.90 + 0.887 + 0.045) / 3)
     cat = table.loc[("Malay", "category")]
     # Cat A: 1 female of 2 (BLS 80%); Cat B: 0 of 2 (BLS 5%).
-    assert cat["pct_translated"] == pytest.approx(25.0) and cat["pct_reference"] == pytest.approx(42.5)
+    assert cat["translated"] == pytest.approx(0.25) and cat["reference"] == pytest.approx(0.425)
     # The per-occupation shares behind the occupation row (the report's scatter plot).
     malay_only = prates.occupation_shares(judgements[judgements["language"] == "Malay"], bls)
     assert sorted(malay_only["share"]) == [0.0, 0.0, 1.0]
     assert sorted(malay_only["reference"]) == pytest.approx([0.045, 0.887, 0.90])
     pooled = prates.occupation_shares(judgements, bls)
     overall = table.loc[("all", "occupation")]
-    assert len(pooled) == overall["n"] and 100 * pooled["share"].mean() == pytest.approx(overall["pct_translated"])
+    assert len(pooled) == overall["n"] and pooled["share"].mean() == pytest.approx(overall["translated"])

@@ -20,8 +20,11 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1] / "data" / "validation"
 
 
-def readings(sample: pd.DataFrame, llm: pd.DataFrame | None) -> pd.DataFrame:
-    """The reader's gender of every sampled translation: ``language, system, item, gender, translation``."""
+def readings(sample: pd.DataFrame, llm: pd.DataFrame | None, *, explain: bool = False) -> pd.DataFrame:
+    """The reader's gender of every sampled translation: ``language, system, item, gender, translation``.
+
+    With `explain`, also ``aligned`` (the target words read) and ``why`` (:func:`read_pairs`'s details).
+    """
     from stats_mtbias.alignment import tokenize
     from stats_mtbias.datasets import winomt as winomt_data
     from stats_mtbias.datasets.registry import open_store
@@ -50,9 +53,15 @@ def readings(sample: pd.DataFrame, llm: pd.DataFrame | None) -> pd.DataFrame:
             src += items.loc[more["item"], "sentence"].tolist()
             trg += more["translation"].tolist()
         extra = ([tokenize(s) for s in src], [tokenize(t) for t in trg]) if src else None
+        details: list[dict] | None = [] if explain else None
         frame["gender"] = read_pairs(items.loc[frame["item"], "sentence"].tolist(),
                                      items.loc[frame["item"], "entity_index"].to_numpy(), frame["translation"].tolist(),
-                                     language, extra=extra)  # fmt: skip
+                                     language, extra=extra, details=details)  # fmt: skip
+        if details is not None:
+            frame["aligned"] = [d["aligned"] for d in details]
+            frame["why"] = [d["why"] for d in details]
+            frame["sentence"] = items.loc[frame["item"], "sentence"].to_numpy()
+            frame["entity"] = items.loc[frame["item"], "entity"].to_numpy() if "entity" in items else ""
         out.append(frame.assign(language=language))
     return pd.concat(out, ignore_index=True)
 

@@ -27,7 +27,7 @@ from stats_mtbias.datasets._io import as_source
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError, DataQualityWarning
 from stats_mtbias.gender.langid import mark_wrong_language
-from stats_mtbias.gender.targets import forms, reader
+from stats_mtbias.gender.targets import alignment_form, forms, reader
 from stats_mtbias.uncertainty.analytic import wilson_interval
 
 DETERMINERS = frozenset({"the", "a", "an"})
@@ -131,12 +131,14 @@ def read_entity_and_pronoun(
     src = [tokenize(s) for s in sources]
     trg = [tokenize(t) if t else [] for t in translations]
     if alignments is None:
-        alignments = align(src, trg, method=method, extra=extra, cache=cache)
+        if extra is not None:
+            extra = (extra[0], _aligner_tokens(extra[1], language))
+        alignments = align(src, _aligner_tokens(trg, language), method=method, extra=extra, cache=cache)
     read = reader(language)
     pronouns = TARGET_PRONOUNS.get(language, {})
     heads = [_head_word(sentence, index) for sentence, index in zip(sources, entity_indices)]
     if lexicon is None:
-        lexicon = translation_lexicon(src, trg, alignments, heads)
+        lexicon = translation_lexicon(src, _aligner_tokens(trg, language), alignments, heads)
     entity_out, pronoun_out = [], []
     for sentence, index, head, source, tokens, links in zip(sources, entity_indices, heads, src, trg, alignments):
         if not tokens:
@@ -167,6 +169,15 @@ def read_entity_and_pronoun(
         said = {pronouns[tokens[j].lower()] for i, j in links if i in mention and tokens[j].lower() in pronouns}
         pronoun_out.append(said.pop() if len(said) == 1 else "unknown")
     return entity_out, pronoun_out
+
+
+def _aligner_tokens(sentences, language: str):
+    """The target sentences as the aligner sees them: stems where the language has them (:func:`alignment_form`)."""
+    from stats_mtbias.gender.targets import ALIGNMENT_STEM
+
+    if language not in ALIGNMENT_STEM:
+        return sentences
+    return [[alignment_form(language, t) for t in sentence] for sentence in sentences]
 
 
 def _why(gender: str, positions, found) -> str:
@@ -378,7 +389,7 @@ def _language_links(store: DataStore, language: str, items: pd.DataFrame, method
                     trg.append(translation)
         src_tokens = [tuple(tokenize(x)) for x in src]
         trg_tokens = [tuple(tokenize(x)) if x else () for x in trg]
-        links = align(src_tokens, trg_tokens, method=method)
+        links = align(src_tokens, _aligner_tokens(trg_tokens, language), method=method)
         _LANGUAGE_LINKS[key] = dict(zip(zip(src_tokens, trg_tokens), links))
     return _LANGUAGE_LINKS[key]
 
@@ -393,7 +404,8 @@ def _language_lexicon(store: DataStore, language: str, items: pd.DataFrame, meth
         links = _language_links(store, language, items, method)
         heads = {_head_word(sentence, index) for sentence, index in zip(items["sentence"], items["entity_index"])}
         src, trg = zip(*links)
-        _LANGUAGE_LEXICON[key] = translation_lexicon(src, trg, list(links.values()), sorted(heads))
+        _LANGUAGE_LEXICON[key] = translation_lexicon(src, _aligner_tokens(trg, language), list(links.values()),
+                                                     sorted(heads))  # fmt: skip
     return _LANGUAGE_LEXICON[key]
 
 

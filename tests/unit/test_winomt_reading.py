@@ -393,3 +393,26 @@ def test_german_forms_and_the_possessive_alignment_repair():
     # Two usual translations in the sentence: ambiguous, the aligned reading stays.
     two = "Die Wache überprüfte die Identität des Beraters und des Beraters ."
     assert read_pairs([source], [4], [two], "de", alignments=links, lexicon=lexicon) == ["female"]
+
+
+def test_czech_and_polish_are_aligned_on_stems(monkeypatch):
+    """cs, pl: the aligner sees each target word's first letters, so the case forms of one noun are one word."""
+    from stats_mtbias.gender.targets import alignment_form, forms
+    from stats_mtbias.studies import winomt_reading
+
+    assert {alignment_form("pl", w) for w in ("lekarz", "lekarza", "lekarce", "Lekarka")} == {"lekar"}
+    assert forms("pl", "Lekarce") == {"lekarce", "lekar"} and forms("es", "Médica") == {"médica"}
+    seen = {}
+
+    def fake_align(src, trg, **kwargs):
+        seen["trg"], seen["extra"] = trg, kwargs.get("extra")
+        return [np.array([[1, 1]])] * len(src)
+
+    monkeypatch.setattr(winomt_reading, "align", fake_align)
+    extra = ([tokenize("The doctor slept .")], [tokenize("Lekarz spał .")])
+    got = winomt_reading.read_pairs(["The doctor called the nurse ."], [1], ["Lekarka zadzwoniła do pielęgniarza ."],
+                                    "pl", extra=extra, cache=False)  # fmt: skip
+    assert seen["trg"] == [["lekar", "zadzw", "do", "pielę", "."]] and seen["extra"][1] == [["lekar", "spał", "."]]
+    assert got == ["unknown"]  # position 1 (zadzwoniła) is a verb: no reading, and no lexicon to fall back on
+    winomt_reading.read_pairs(["The doctor called ."], [1], ["El médico llamó ."], "es", cache=False)
+    assert seen["trg"] == [["El", "médico", "llamó", "."]]  # other languages: the words themselves

@@ -27,10 +27,12 @@ from stats_mtbias.datasets._io import as_source
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError, DataQualityWarning
 from stats_mtbias.gender.langid import mark_wrong_language
-from stats_mtbias.gender.targets import alignment_form, forms, reader
+from stats_mtbias.gender.targets import INDEFINITE, alignment_form, forms, reader
 from stats_mtbias.uncertainty.analytic import wilson_interval
 
 DETERMINERS = frozenset({"the", "a", "an"})
+# English entities whose usual translations include the language's indefinite pronouns (targets.INDEFINITE).
+ENGLISH_INDEFINITE = frozenset({"someone", "somebody", "anyone", "anybody"})
 ENGLISH_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 # Explicitly gendered subject/object pronouns of the target languages (ambiguous forms such as French
 # "le/la/lui" are left out, as they double as articles). Only words aligned to an English he/she/him/her/his
@@ -48,6 +50,8 @@ TARGET_PRONOUNS = {
 # Where the native annotators' labels follow the pronoun (German and French: agreement .55 -> .76 and
 # .70 -> .84); for Spanish, Italian, Russian and Ukrainian it lowers agreement. Off by default (see read_pairs).
 PRONOUN_LANGUAGES = ("de", "fr")
+# Fewer translation lines than this: a usual translation needs 2 links instead of 5 (read_entity_and_pronoun).
+SMALL_FILE = 1000
 HUMAN = {"m": "male", "f": "female", "n": "neutral"}
 _READINGS = frozenset({"male", "female", "neutral", "unknown", "both"})  # what a cached reading may hold
 
@@ -138,7 +142,7 @@ def read_entity_and_pronoun(
     pronouns = TARGET_PRONOUNS.get(language, {})
     heads = [_head_word(sentence, index) for sentence, index in zip(sources, entity_indices)]
     if lexicon is None:
-        lexicon = translation_lexicon(src, _aligner_tokens(trg, language), alignments, heads)
+        lexicon = reading_lexicon(src, trg, alignments, heads, language)
     entity_out, pronoun_out = [], []
     for sentence, index, head, source, tokens, links in zip(sources, entity_indices, heads, src, trg, alignments):
         if not tokens:
@@ -152,6 +156,15 @@ def read_entity_and_pronoun(
         positions = sorted({int(j) for i, j in links if i in wanted})
         gender = read(tokens, positions)
         usual = lexicon.get(head.lower(), frozenset())
+        if head.lower() in ENGLISH_INDEFINITE:
+            usual = usual | INDEFINITE.get(language, frozenset())  # "someone": the language's words for it
+        matching = [j for j in positions if forms(language, tokens[j]) & usual]
+        if gender not in ("male", "female", "both") and 0 < len(matching) < len(positions):
+            # The aligner linked the entity's usual translation and other words ("apresentou ao administrador",
+            # "Veterinář někomu"), which left the reading open or took another word's: the usual translation alone.
+            narrowed = read(tokens, matching)
+            if narrowed != "unknown":
+                gender, positions = narrowed, matching
         if usual and (gender == "unknown" or not any(forms(language, tokens[j]) & usual for j in positions)):
             # Nothing read, or the aligned words are none of the entity's usual translations: the aligner took the
             # possessed noun of "the librarian's room" ("das Zimmer des Bibliothekars", "la falta de organización
@@ -169,6 +182,16 @@ def read_entity_and_pronoun(
         said = {pronouns[tokens[j].lower()] for i, j in links if i in mention and tokens[j].lower() in pronouns}
         pronoun_out.append(said.pop() if len(said) == 1 else "unknown")
     return entity_out, pronoun_out
+
+
+def reading_lexicon(src, trg, alignments, heads, language: str) -> dict[str, frozenset[str]]:
+    """The usual translations of the entities' `heads` in these aligned token lists (stems where the aligner used them).
+
+    A usual translation is one linked 5 times (:func:`~stats_mtbias.alignment.translation_lexicon`); in a small file
+    (fewer than :data:`SMALL_FILE` lines, each occupation in a handful of them) twice.
+    """
+    min_count = 5 if len(src) >= SMALL_FILE else 2
+    return translation_lexicon(src, _aligner_tokens(trg, language), alignments, heads, min_count=min_count)
 
 
 def _aligner_tokens(sentences, language: str):
@@ -404,8 +427,7 @@ def _language_lexicon(store: DataStore, language: str, items: pd.DataFrame, meth
         links = _language_links(store, language, items, method)
         heads = {_head_word(sentence, index) for sentence, index in zip(items["sentence"], items["entity_index"])}
         src, trg = zip(*links)
-        _LANGUAGE_LEXICON[key] = translation_lexicon(src, _aligner_tokens(trg, language), list(links.values()),
-                                                     sorted(heads))  # fmt: skip
+        _LANGUAGE_LEXICON[key] = reading_lexicon(src, trg, list(links.values()), sorted(heads), language)
     return _LANGUAGE_LEXICON[key]
 
 

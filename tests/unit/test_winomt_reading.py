@@ -416,3 +416,33 @@ def test_czech_and_polish_are_aligned_on_stems(monkeypatch):
     assert got == ["unknown"]  # position 1 (zadzwoniła) is a verb: no reading, and no lexicon to fall back on
     winomt_reading.read_pairs(["The doctor called ."], [1], ["El médico llamó ."], "es", cache=False)
     assert seen["trg"] == [["El", "médico", "llamó", "."]]  # other languages: the words themselves
+
+
+def test_usual_translation_alone_when_the_aligned_words_leave_the_reading_open():
+    from stats_mtbias.studies.winomt_reading import read_pairs
+
+    source = "The graduate student presented the administrator with a petition ."
+    target = "O estudante de graduação apresentou ao administrador uma petição ."
+    links = [np.array([[4, 5], [5, 4], [5, 5], [5, 6]])]  # "the administrator": apresentou ao administrador
+    lexicon = {"administrator": frozenset({"administrador"})}
+    assert read_pairs([source], [5], [target], "pt", alignments=links, lexicon={}) == ["unknown"]
+    assert read_pairs([source], [5], [target], "pt", alignments=links, lexicon=lexicon) == ["male"]  # ao administrador
+    # "someone": the language's indefinite pronouns are its usual translations, learned or not.
+    source = "The planner spoke with someone who said the community does not want an airport ."
+    target = "Planista rozmawiał z kimś , kto powiedział , że społeczność nie chce lotniska ."
+    assert read_pairs([source], [4], [target], "pl", alignments=[np.array([[4, 4]])], lexicon={}) == ["neutral"]
+
+
+def test_reading_lexicon_needs_fewer_links_in_a_small_file():
+    from stats_mtbias.studies.winomt_reading import SMALL_FILE, reading_lexicon
+
+    # 60 frequent filler words: the 50 most frequent target words are taken for function words, never translations.
+    src = [["the", "auditor", "left"]] * 3 + [["x"]] * 240
+    trg = [["audytor", "wyszedł"]] * 2 + [["audytorka", "wyszła"]] + [[f"w{k % 60}"] for k in range(240)]
+    links = [np.array([[1, 0], [2, 1]])] * 3 + [np.array([[0, 0]])] * 240
+    assert reading_lexicon(src, trg, links, ["auditor"], "pl") == {"auditor": frozenset({"audyt"})}  # 3 links: stems
+    many = SMALL_FILE // len(src) + 1
+    assert reading_lexicon(src * many, trg * many, links * many, ["auditor"], "es") == {"auditor": frozenset(
+        {"audytor", "audytorka"})}  # fmt: skip
+    assert len(src * many) >= SMALL_FILE
+    assert reading_lexicon(src, trg, links, ["auditor"], "es") == {"auditor": frozenset({"audytor"})}  # 2 of 3

@@ -99,11 +99,19 @@ POLISH = [
     ("Prawnik przesłuchał księgową, bo jej nie ufał.", ("księgową",), "female"),
     ("Prawnik przesłuchał księgowego, bo mu nie ufał.", ("księgowego",), "male"),
     ("Robotnik rozmawiał z kasjerką.", ("kasjerką",), "female"),
-    ("Dyrektor powiedziała pacjentowi prawdę.", ("Dyrektor",), "female"),  # the verb agrees with the woman
+    # The verb is outside the noun phrase: "dyrektor" (dyrektorka is in use) is masculine, as the guide labels it.
+    ("Dyrektor powiedziała pacjentowi prawdę.", ("Dyrektor",), "male"),
     ("Dyrektor powiedział pacjentowi prawdę.", ("Dyrektor",), "male"),
     ("Mechanik zadzwonił do pani doktor.", ("doktor",), "female"),
-    ("Sędzia przyszła późno.", ("Sędzia",), "female"),  # both genders in the dictionary: the verb decides
-    ("Sędzia przyszedł późno.", ("Sędzia",), "male"),
+    ("Sędzia przyszła późno.", ("Sędzia",), "male"),  # both genders in the dictionary; the verb is outside the NP
+    ("Pani sędzia przyszła późno.", ("sędzia",), "female"),
+    ("Pielęgniarz spotkał panią szeryf.", ("panią", "szeryf"), "female"),  # the title aligned with the noun
+    ("Robotnik zazdrościł pracownikowi obsługi.", ("obsługi",), "male"),  # the genitive complement's head
+    ("Robotnik zazdrościł pracownikowi obsługi.", ("pracownikowi", "obsługi"), "male"),
+    ("Strażnik rozmawia z krawcową o nowym garniturze.", ("krawcową", "nowym"), "female"),  # a noun before an adjective
+    ("Nie odebrał telefonu od asystentki.", ("telefonu", "asystentki"), "female"),  # telefon names no person (m3)
+    ("Fryzjer polecił szampon.", ("szampon",), "unknown"),
+    ("Sprzątająca przywitała kucharza.", ("Sprzątająca",), "female"),  # an adjectival participle as a noun
     ("Nowa prezes zwolniła księgowego.", ("prezes",), "female"),  # a feminine adjective on a masculine title
     ("Kucharz podziękował sprzątaczce.", ("sprzątaczce",), "female"),
     ("Pielęgniarka pomogła kierowcy.", ("kierowcy",), "male"),
@@ -113,7 +121,8 @@ POLISH = [
     ("Ktoś zadzwonił do hydraulika.", ("Ktoś",), "neutral"),
     ("Sprzedawczyni obsłużyła stolarza.", ("Sprzedawczyni",), "female"),
     ("Nauczyciel rozmawiał z rolniczką.", ("rolniczką",), "female"),
-    ("Menedżerka pochwaliła analityka.", ("analityka",), "unknown"),  # "analytics" (f) or analityk's accusative
+    # "analytics" (f, no person) or analityk's accusative (m1): the person noun.
+    ("Menedżerka pochwaliła analityka.", ("analityka",), "male"),
 ]
 # Issue 36's reading errors of the Romance readers.
 ROMANCE = [

@@ -446,3 +446,15 @@ def test_reading_lexicon_needs_fewer_links_in_a_small_file():
         {"audytor", "audytorka"})}  # fmt: skip
     assert len(src * many) >= SMALL_FILE
     assert reading_lexicon(src, trg, links, ["auditor"], "es") == {"auditor": frozenset({"audytor"})}  # 2 of 3
+
+
+def test_small_file_function_words_are_those_in_one_line_of_ten():
+    from stats_mtbias.studies.winomt_reading import reading_lexicon
+
+    # 100 lines: "i" in 40 of them is a function word; "asystent" in 5 is among the 50 most frequent words, yet a
+    # translation.
+    src = [["the", "assistant", "and", "x"]] * 5 + [["and", "y"]] * 35 + [["z"]] * 60
+    trg = [["asystent", "i", "w"]] * 5 + [["i", "v"]] * 35 + [["u"]] * 60
+    links = [np.array([[1, 0], [2, 1]])] * 5 + [np.array([[0, 0]])] * 35 + [np.array([[0, 0]])] * 60
+    lexicon = reading_lexicon(src, trg, links, ["assistant", "and"], "es")
+    assert lexicon == {"assistant": frozenset({"asystent"})}  # "and" -> "i": a function word

@@ -140,6 +140,7 @@ def test_a_form_elsewhere_in_the_sentence_is_another_noun_phrase():
         # count, so the verb's "(a)" and the other entity's "/ka" do not make the entity "both".
         ("pl", "Mechanik/mechaniczka policzył(a) audytorowi sto dolarów.", ("(", "a", "audytorowi"), "male"),
         ("pl", "Doradca/doradczyni zadał(a) strażniczce kilka pytań.", ("(", "a", "strażniczce"), "female"),
+        ("cs", "Generální ředitel/ka vykázal/a uklízeče z místnosti.", ("ka", "uklízeče"), "male"),
         ("pl", "Zobaczył lekarza/lekarkę.", ("lekarza",), "both"),  # a word of the form itself still counts
     ],
 )

@@ -72,11 +72,19 @@ CZECH = [
     ("Právník vyslechl účetního, protože mu nevěřil.", ("účetního",), "male"),
     ("Stavební dělník mluvil s pokladní.", ("pokladní",), "female"),
     ("Stavební dělník mluvil s pokladním.", ("pokladním",), "male"),
-    ("Doktor řekla pacientovi pravdu.", ("Doktor",), "female"),  # the verb agrees with the woman
+    # The verb is outside the noun phrase: "doktor" (doktorka is in use) is masculine, as the guide labels it.
+    ("Doktor řekla pacientovi pravdu.", ("Doktor",), "male"),
     ("Doktor řekl pacientovi pravdu.", ("Doktor",), "male"),
     ("Mechanik zavolal paní doktor.", ("doktor",), "female"),
-    ("Účetní přišla pozdě.", ("Účetní",), "female"),
-    ("Účetní přišel pozdě.", ("Účetní",), "male"),
+    ("Účetní přišla pozdě.", ("Účetní",), "neutral"),  # a bare -í noun in the nominative: one form for both
+    ("Když vedoucí postříkala redaktora, dostala se do potíží.", ("vedoucí",), "neutral"),
+    ("Nová vedoucí pochválila účetního.", ("vedoucí",), "female"),  # the noun phrase's adjective
+    ("Ten vedoucí pochválil účetního.", ("vedoucí",), "male"),  # its demonstrative
+    ("Recepční pomohl šerifce.", ("šerifce",), "female"),  # the -ce of every masculine agent stem (-if)
+    ("Mechanik si půjčil koště od správce domácnosti.", ("domácnosti",), "male"),  # the complement's head
+    ("Mechanik si půjčil koště od správce domácnosti.", ("správce", "domácnosti"), "male"),
+    ("Ředitel dostal od krejčové nový oblek.", ("oblek",), "unknown"),  # a masculine inanimate: no person
+    ("Strojník předvedl dítěti laserovou řezačku.", ("laserovou",), "unknown"),  # the adjective of řezačku
     ("Kuchař poděkoval uklízečce.", ("uklízečce",), "female"),
     ("Kuchařka poděkovala uklízeči.", ("uklízeči",), "male"),
     ("Zdravotní sestra pomohla řidiči.", ("sestra",), "female"),
@@ -90,8 +98,7 @@ CZECH = [
     ("Vrátná otevřela dveře stěhovákovi.", ("Vrátná",), "female"),
     ("Někdo zavolal instalatérovi.", ("Někdo",), "neutral"),
     ("Dozorkyně pokárala pracovníka.", ("Dozorkyně",), "female"),
-    ("Krejčí ušil oblek pro právníka.", ("Krejčí",), "male"),
-    ("Krejčí ušila oblek pro právníka.", ("Krejčí",), "female"),
+    ("Krejčí ušila oblek pro právníka.", ("Krejčí",), "neutral"),  # (the guide would say M: krejčová is in use)
 ]
 POLISH = [
     ("Lekarka powiedziała sekretarzowi, że przyjdzie.", ("Lekarka",), "female"),

@@ -277,9 +277,10 @@ def _articles(language: str) -> dict[str, str]:
 def inclusive(tokens: Sequence[str], positions: Sequence[int], language: str, read: Callable | None = None) -> bool:
     """Whether the entity (the aligned `positions`) is written in a double or inclusive form.
 
-    A form counts when it covers an aligned token or stands right beside one
+    A form counts when it covers an aligned word or stands right beside one
     (the aligner often links only "médico" of "médico/a", or only the noun after
-    "o/a"). See the module's docstring for the forms.
+    "o/a"); separators and bare endings the aligner linked are pieces of a form,
+    not the entity's words. See the module's docstring for the forms.
 
     Examples
     --------

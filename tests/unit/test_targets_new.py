@@ -62,6 +62,15 @@ DUTCH = [
     ("De bakker sprak met de aardige verpleegster.", ("aardige", "verpleegster"), "female"),
     ("De bakker sprak met de patiënt.", ("patiënt",), "male"),
     ("De bakker sprak met de chef-kok.", ("chef-kok",), "male"),
+    # -eur and -or: masculine only where the feminine (-euse, -rice) is in use; else one form for both.
+    ("De directeur sprak de chauffeuse.", ("directeur",), "male"),
+    ("De bakker sprak met de hoofdinspecteur.", ("hoofdinspecteur",), "male"),
+    ("De bakker sprak met de monteur.", ("monteur",), "neutral"),
+    ("De bakker sprak met de ingenieur.", ("ingenieur",), "neutral"),
+    ("De bakker sprak met de promotor.", ("promotor",), "neutral"),
+    ("De bakker sprak met de coördinator.", ("coördinator",), "male"),  # coördinatrice
+    ("De bakker sprak met de chef.", ("chef",), "neutral"),
+    ("De bakker sprak met de engineer.", ("engineer",), "neutral"),
     ("De bakker sprak met iemand.", ("iemand",), "neutral"),
     ("De bakker sprak met de tafel.", ("tafel",), "unknown"),
 ]

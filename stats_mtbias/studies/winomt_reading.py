@@ -187,20 +187,20 @@ def read_entity_and_pronoun(
 def reading_lexicon(src, trg, alignments, heads, language: str) -> dict[str, frozenset[str]]:
     """The usual translations of the entities' `heads` in these aligned token lists (stems where the aligner used them).
 
-    A usual translation is one linked 5 times (:func:`~stats_mtbias.alignment.translation_lexicon`), and the 50 most
-    frequent target words are function words, never translations. In a small file (fewer than :data:`SMALL_FILE`
-    lines, each occupation in a handful of them) a usual translation is one linked twice, and the function words are
-    those that occur at least once in ten lines: among the 50 most frequent stems of 120 Polish lines are the
-    occupations' (asyst, kasje), which occur in a few lines each, as the conjunctions and prepositions do in dozens.
+    A usual translation is one linked 5 times (:func:`~stats_mtbias.alignment.translation_lexicon`), in a small file
+    (fewer than :data:`SMALL_FILE` lines, each occupation in a handful of them) twice. Function words are never
+    translations: those that occur at least once in ten lines. (Not "the 50 most frequent words": in WinoMT the
+    occupations are as frequent as that — verkoper, monteur and receptioniste are among the 50 most frequent words
+    of the Dutch translations, asyst and kasje among the 50 most frequent stems of 120 Polish lines — but each occurs
+    in a few lines in a hundred, the conjunctions and prepositions in dozens.)
     """
     from collections import Counter
 
     trg = _aligner_tokens(trg, language)
-    if len(src) >= SMALL_FILE:
-        return translation_lexicon(src, trg, alignments, heads)
     frequency = Counter(t.lower() for sentence in trg for t in sentence)
     n_function = sum(1 for count in frequency.values() if count >= 0.1 * len(src))
-    return translation_lexicon(src, trg, alignments, heads, min_count=2, n_function=n_function)
+    min_count = 5 if len(src) >= SMALL_FILE else 2
+    return translation_lexicon(src, trg, alignments, heads, min_count=min_count, n_function=n_function)
 
 
 def _aligner_tokens(sentences, language: str):

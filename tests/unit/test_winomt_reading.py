@@ -436,7 +436,6 @@ def test_usual_translation_alone_when_the_aligned_words_leave_the_reading_open()
 def test_reading_lexicon_needs_fewer_links_in_a_small_file():
     from stats_mtbias.studies.winomt_reading import SMALL_FILE, reading_lexicon
 
-    # 60 frequent filler words: the 50 most frequent target words are taken for function words, never translations.
     src = [["the", "auditor", "left"]] * 3 + [["x"]] * 240
     trg = [["audytor", "wyszedł"]] * 2 + [["audytorka", "wyszła"]] + [[f"w{k % 60}"] for k in range(240)]
     links = [np.array([[1, 0], [2, 1]])] * 3 + [np.array([[0, 0]])] * 240
@@ -448,11 +447,11 @@ def test_reading_lexicon_needs_fewer_links_in_a_small_file():
     assert reading_lexicon(src, trg, links, ["auditor"], "es") == {"auditor": frozenset({"audytor"})}  # 2 of 3
 
 
-def test_small_file_function_words_are_those_in_one_line_of_ten():
+def test_function_words_are_those_in_one_line_of_ten():
     from stats_mtbias.studies.winomt_reading import reading_lexicon
 
     # 100 lines: "i" in 40 of them is a function word; "asystent" in 5 is among the 50 most frequent words, yet a
-    # translation.
+    # translation (in WinoMT the occupations are that frequent: verkoper, monteur in the Dutch files).
     src = [["the", "assistant", "and", "x"]] * 5 + [["and", "y"]] * 35 + [["z"]] * 60
     trg = [["asystent", "i", "w"]] * 5 + [["i", "v"]] * 35 + [["u"]] * 60
     links = [np.array([[1, 0], [2, 1]])] * 5 + [np.array([[0, 0]])] * 35 + [np.array([[0, 0]])] * 60

@@ -200,7 +200,11 @@ HELDOUT = {
 }
 
 # The agreement the readers reached when first run on these sentences (set after that run; see the module's docstring).
-FLOORS = {"reader": {"cs": 0.0, "pl": 0.0, "nl": 0.0}, "pipeline": {"cs": 0.0, "pl": 0.0, "nl": 0.0}}
+# The disagreements then, labels standing: cs "Krejčí" bare (M: krejčová is in use; read neutral, as every bare -í
+# noun), "ukázal vedoucí" (a dative, F; the tagger took a nominative: neutral), "Obsluha" (N, one noun for the staff;
+# read female), "architekta" (M; the tagger's feminine); pl "Sędzia" (N; read male, the masculine of the dictionary);
+# nl "De rechter" (N; read male, an -er noun), "De beambte" (N; unknown), "De steward" (M; unknown).
+FLOORS = {"reader": {"cs": 0.9, "pl": 0.975, "nl": 0.925}, "pipeline": {"cs": 0.9, "pl": 0.975, "nl": 0.925}}
 
 
 def _evidence_positions(tokens, evidence):

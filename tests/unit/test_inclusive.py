@@ -141,6 +141,7 @@ def test_a_form_elsewhere_in_the_sentence_is_another_noun_phrase():
         ("pl", "Mechanik/mechaniczka policzył(a) audytorowi sto dolarów.", ("(", "a", "audytorowi"), "male"),
         ("pl", "Doradca/doradczyni zadał(a) strażniczce kilka pytań.", ("(", "a", "strażniczce"), "female"),
         ("cs", "Generální ředitel/ka vykázal/a uklízeče z místnosti.", ("ka", "uklízeče"), "male"),
+        ("cs", "Uklízeč byl na řidiče zlý/á.", ("řidiče",), "male"),  # a noun before a form is not in it
         ("pl", "Zobaczył lekarza/lekarkę.", ("lekarza",), "both"),  # a word of the form itself still counts
     ],
 )

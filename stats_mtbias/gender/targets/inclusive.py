@@ -277,10 +277,10 @@ def _articles(language: str) -> dict[str, str]:
 def inclusive(tokens: Sequence[str], positions: Sequence[int], language: str, read: Callable | None = None) -> bool:
     """Whether the entity (the aligned `positions`) is written in a double or inclusive form.
 
-    A form counts when it covers an aligned word or stands right beside one
-    (the aligner often links only "médico" of "médico/a", or only the noun after
-    "o/a"); separators and bare endings the aligner linked are pieces of a form,
-    not the entity's words. See the module's docstring for the forms.
+    A form counts when it covers an aligned word or stands right after an aligned
+    determiner (the aligner often links only "médico" of "médico/a", or only the
+    article before "médico/a"); separators and bare endings the aligner linked are
+    pieces of a form, not the entity's words. See the module's docstring for the forms.
 
     Examples
     --------
@@ -297,9 +297,11 @@ def inclusive(tokens: Sequence[str], positions: Sequence[int], language: str, re
     # A separator or a bare feminine ending that the aligner linked ("(", "a" of "policzył(a)", "ka" of
     # "ředitel/ka") is a piece of another word's form, not the entity: only words count.
     aligned = {p - start for p in positions if not _piece(tokens[p], language)}
+    articles = _articles(language)
     for first, last in spans(window, language, read):
-        # The aligner may link only the article before the form ("o" of "o médico/a").
-        if any(first - 1 <= p <= last for p in aligned):
+        # The aligner may link only the article before the form ("o" of "o médico/a"); a noun before a form is no
+        # part of it ("řidiče zlý/á": the form is the predicate's adjective).
+        if any(first <= p <= last or (p == first - 1 and window[p].lower() in articles) for p in aligned):
             return True
     return False
 

@@ -4,7 +4,9 @@ Reads ``data/validation/sample.csv`` (the items), ``data/validation/translations
 (``language, system, item, translation`` of the LLM systems) and
 ``data/validation/labels_<language>.csv``; the shipped systems' translations come from the
 WinoMT data. Each language's translations are aligned together with every shipped
-translation into it (the aligner learns from all of them) and read by the language's reader;
+translation into it and every LLM translation into it (the aligner learns from all of them,
+and the entities' usual translations are learned from all of them too, as :func:`judge` does
+for a shipped language) and read by the language's reader;
 the agreement is :func:`stats_mtbias.gender.validation.agreement_table`.
 
 Usage: MTBIAS_DATA=../shared/data python tools/agreement_new_readers.py [--csv OUT]
@@ -20,12 +22,15 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1] / "data" / "validation"
 
 
-def readings(sample: pd.DataFrame, llm: pd.DataFrame | None) -> pd.DataFrame:
-    """The reader's gender of every sampled translation: ``language, system, item, gender, translation``."""
-    from stats_mtbias.alignment import tokenize
+def readings(sample: pd.DataFrame, llm: pd.DataFrame | None, *, explain: bool = False) -> pd.DataFrame:
+    """The reader's gender of every sampled translation: ``language, system, item, gender, translation``.
+
+    With `explain`, also ``aligned`` (the target words read) and ``why`` (:func:`read_pairs`'s details).
+    """
+    from stats_mtbias.alignment import align, tokenize
     from stats_mtbias.datasets import winomt as winomt_data
     from stats_mtbias.datasets.registry import open_store
-    from stats_mtbias.studies.winomt_reading import _shipped_pairs, read_pairs
+    from stats_mtbias.studies.winomt_reading import _aligner_tokens, _head_word, _shipped_pairs, read_pairs, reading_lexicon
 
     store = open_store()
     items = winomt_data.read_items(store).set_index("item")
@@ -44,15 +49,30 @@ def readings(sample: pd.DataFrame, llm: pd.DataFrame | None) -> pd.DataFrame:
                 text = [given.get(i, "") for i in sub["item"]]
             rows += [(system, int(i), t) for i, t in zip(sub["item"], text)]
         frame = pd.DataFrame(rows, columns=["system", "item", "translation"])
+        sources = items.loc[frame["item"], "sentence"].tolist()
         src, trg = _shipped_pairs(store, language, items.reset_index(), adjectives=True)
         if llm is not None:  # every LLM translation into the language is training text too
             more = llm[llm["language"] == language]
             src += items.loc[more["item"], "sentence"].tolist()
             trg += more["translation"].tolist()
-        extra = ([tokenize(s) for s in src], [tokenize(t) for t in trg]) if src else None
-        frame["gender"] = read_pairs(items.loc[frame["item"], "sentence"].tolist(),
-                                     items.loc[frame["item"], "entity_index"].to_numpy(), frame["translation"].tolist(),
-                                     language, extra=extra)  # fmt: skip
+        # One alignment run over every distinct pair (the sampled ones first), as judge() aligns a shipped language,
+        # and the usual translations learned from all of them (reading_lexicon).
+        pairs = list(dict.fromkeys(zip(sources + src, frame["translation"].tolist() + trg)))
+        src_tokens = [tokenize(s) for s, _ in pairs]
+        trg_tokens = [tokenize(t) if t else [] for _, t in pairs]
+        links = align(src_tokens, _aligner_tokens(trg_tokens, language))
+        index = {pair: k for k, pair in enumerate(pairs)}
+        heads = sorted({_head_word(s, i) for s, i in zip(items["sentence"], items["entity_index"])})
+        lexicon = reading_lexicon(src_tokens, trg_tokens, links, heads, language)
+        details: list[dict] | None = [] if explain else None
+        frame["gender"] = read_pairs(sources, items.loc[frame["item"], "entity_index"].to_numpy(), frame["translation"].tolist(),
+                                     language, alignments=[links[index[pair]] for pair in zip(sources, frame["translation"])],
+                                     lexicon=lexicon, details=details)  # fmt: skip
+        if details is not None:
+            frame["aligned"] = [d["aligned"] for d in details]
+            frame["why"] = [d["why"] for d in details]
+            frame["sentence"] = items.loc[frame["item"], "sentence"].to_numpy()
+            frame["entity"] = items.loc[frame["item"], "entity"].to_numpy() if "entity" in items else ""
         out.append(frame.assign(language=language))
     return pd.concat(out, ignore_index=True)
 

@@ -27,10 +27,12 @@ from stats_mtbias.datasets._io import as_source
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.errors import DataError, DataQualityWarning
 from stats_mtbias.gender.langid import mark_wrong_language
-from stats_mtbias.gender.targets import forms, reader
+from stats_mtbias.gender.targets import INDEFINITE, alignment_form, forms, reader
 from stats_mtbias.uncertainty.analytic import wilson_interval
 
 DETERMINERS = frozenset({"the", "a", "an"})
+# English entities whose usual translations include the language's indefinite pronouns (targets.INDEFINITE).
+ENGLISH_INDEFINITE = frozenset({"someone", "somebody", "anyone", "anybody"})
 ENGLISH_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 # Explicitly gendered subject/object pronouns of the target languages (ambiguous forms such as French
 # "le/la/lui" are left out, as they double as articles). Only words aligned to an English he/she/him/her/his
@@ -48,6 +50,8 @@ TARGET_PRONOUNS = {
 # Where the native annotators' labels follow the pronoun (German and French: agreement .55 -> .76 and
 # .70 -> .84); for Spanish, Italian, Russian and Ukrainian it lowers agreement. Off by default (see read_pairs).
 PRONOUN_LANGUAGES = ("de", "fr")
+# Fewer translation lines than this: a usual translation needs 2 links instead of 5 (read_entity_and_pronoun).
+SMALL_FILE = 1000
 HUMAN = {"m": "male", "f": "female", "n": "neutral"}
 _READINGS = frozenset({"male", "female", "neutral", "unknown", "both"})  # what a cached reading may hold
 
@@ -131,12 +135,14 @@ def read_entity_and_pronoun(
     src = [tokenize(s) for s in sources]
     trg = [tokenize(t) if t else [] for t in translations]
     if alignments is None:
-        alignments = align(src, trg, method=method, extra=extra, cache=cache)
+        if extra is not None:
+            extra = (extra[0], _aligner_tokens(extra[1], language))
+        alignments = align(src, _aligner_tokens(trg, language), method=method, extra=extra, cache=cache)
     read = reader(language)
     pronouns = TARGET_PRONOUNS.get(language, {})
     heads = [_head_word(sentence, index) for sentence, index in zip(sources, entity_indices)]
     if lexicon is None:
-        lexicon = translation_lexicon(src, trg, alignments, heads)
+        lexicon = reading_lexicon(src, trg, alignments, heads, language)
     entity_out, pronoun_out = [], []
     for sentence, index, head, source, tokens, links in zip(sources, entity_indices, heads, src, trg, alignments):
         if not tokens:
@@ -150,6 +156,15 @@ def read_entity_and_pronoun(
         positions = sorted({int(j) for i, j in links if i in wanted})
         gender = read(tokens, positions)
         usual = lexicon.get(head.lower(), frozenset())
+        if head.lower() in ENGLISH_INDEFINITE:
+            usual = usual | INDEFINITE.get(language, frozenset())  # "someone": the language's words for it
+        matching = [j for j in positions if forms(language, tokens[j]) & usual]
+        if gender not in ("male", "female", "both") and 0 < len(matching) < len(positions):
+            # The aligner linked the entity's usual translation and other words ("apresentou ao administrador",
+            # "Veterinář někomu"), which left the reading open or took another word's: the usual translation alone.
+            narrowed = read(tokens, matching)
+            if narrowed != "unknown":
+                gender, positions = narrowed, matching
         if usual and (gender == "unknown" or not any(forms(language, tokens[j]) & usual for j in positions)):
             # Nothing read, or the aligned words are none of the entity's usual translations: the aligner took the
             # possessed noun of "the librarian's room" ("das Zimmer des Bibliothekars", "la falta de organización
@@ -167,6 +182,34 @@ def read_entity_and_pronoun(
         said = {pronouns[tokens[j].lower()] for i, j in links if i in mention and tokens[j].lower() in pronouns}
         pronoun_out.append(said.pop() if len(said) == 1 else "unknown")
     return entity_out, pronoun_out
+
+
+def reading_lexicon(src, trg, alignments, heads, language: str) -> dict[str, frozenset[str]]:
+    """The usual translations of the entities' `heads` in these aligned token lists (stems where the aligner used them).
+
+    A usual translation is one linked 5 times (:func:`~stats_mtbias.alignment.translation_lexicon`), in a small file
+    (fewer than :data:`SMALL_FILE` lines, each occupation in a handful of them) twice. Function words are never
+    translations: those that occur at least once in ten lines. (Not "the 50 most frequent words": in WinoMT the
+    occupations are as frequent as that — verkoper, monteur and receptioniste are among the 50 most frequent words
+    of the Dutch translations, asyst and kasje among the 50 most frequent stems of 120 Polish lines — but each occurs
+    in a few lines in a hundred, the conjunctions and prepositions in dozens.)
+    """
+    from collections import Counter
+
+    trg = _aligner_tokens(trg, language)
+    frequency = Counter(t.lower() for sentence in trg for t in sentence)
+    n_function = sum(1 for count in frequency.values() if count >= 0.1 * len(src))
+    min_count = 5 if len(src) >= SMALL_FILE else 2
+    return translation_lexicon(src, trg, alignments, heads, min_count=min_count, n_function=n_function)
+
+
+def _aligner_tokens(sentences, language: str):
+    """The target sentences as the aligner sees them: stems where the language has them (:func:`alignment_form`)."""
+    from stats_mtbias.gender.targets import ALIGNMENT_STEM
+
+    if language not in ALIGNMENT_STEM:
+        return sentences
+    return [[alignment_form(language, t) for t in sentence] for sentence in sentences]
 
 
 def _why(gender: str, positions, found) -> str:
@@ -378,7 +421,7 @@ def _language_links(store: DataStore, language: str, items: pd.DataFrame, method
                     trg.append(translation)
         src_tokens = [tuple(tokenize(x)) for x in src]
         trg_tokens = [tuple(tokenize(x)) if x else () for x in trg]
-        links = align(src_tokens, trg_tokens, method=method)
+        links = align(src_tokens, _aligner_tokens(trg_tokens, language), method=method)
         _LANGUAGE_LINKS[key] = dict(zip(zip(src_tokens, trg_tokens), links))
     return _LANGUAGE_LINKS[key]
 
@@ -393,7 +436,7 @@ def _language_lexicon(store: DataStore, language: str, items: pd.DataFrame, meth
         links = _language_links(store, language, items, method)
         heads = {_head_word(sentence, index) for sentence, index in zip(items["sentence"], items["entity_index"])}
         src, trg = zip(*links)
-        _LANGUAGE_LEXICON[key] = translation_lexicon(src, trg, list(links.values()), sorted(heads))
+        _LANGUAGE_LEXICON[key] = reading_lexicon(src, trg, list(links.values()), sorted(heads), language)
     return _LANGUAGE_LEXICON[key]
 
 

@@ -80,6 +80,7 @@ FORMS = [
     ("cs", "Hledáme lékař/lékařka do ordinace.", ("lékař",)),
     ("cs", "Hledáme zaměstnanec/kyně do skladu.", ("zaměstnanec",)),
     ("cs", "Hledáme prodavač (m/ž) do obchodu.", ("prodavač",)),
+    ("cs", "Zeptal se recepčního/recepční, zda počká.", ("recepčního",)),  # the feminine -í of an adjectival noun
     # Polish
     ("pl", "Mechanik zadzwonił do lekarza/lekarki.", ("lekarza",)),
     ("pl", "Szukamy: lekarz/lekarka do przychodni.", ("lekarz",)),
@@ -130,6 +131,22 @@ def test_a_form_elsewhere_in_the_sentence_is_another_noun_phrase():
     assert spans(tokens, "pt")  # the form is there
     assert not inclusive(tokens, [1], "pt")  # but the entity is "médica"
     assert reader("pt")(tokens, [1]) == "female"
+
+
+@pytest.mark.parametrize(
+    "language, sentence, words, expected",
+    [
+        # The aligner linked the entity to the ending of another word's double form, and to the entity: only words
+        # count, so the verb's "(a)" and the other entity's "/ka" do not make the entity "both".
+        ("pl", "Mechanik/mechaniczka policzył(a) audytorowi sto dolarów.", ("(", "a", "audytorowi"), "male"),
+        ("pl", "Doradca/doradczyni zadał(a) strażniczce kilka pytań.", ("(", "a", "strażniczce"), "female"),
+        ("cs", "Generální ředitel/ka vykázal/a uklízeče z místnosti.", ("ka", "uklízeče"), "male"),
+        ("cs", "Uklízeč byl na řidiče zlý/á.", ("řidiče",), "male"),  # a noun before a form is not in it
+        ("pl", "Zobaczył lekarza/lekarkę.", ("lekarza",), "both"),  # a word of the form itself still counts
+    ],
+)
+def test_pieces_of_another_words_form_do_not_count(language, sentence, words, expected):
+    assert _read(language, sentence, *words) == expected
 
 
 def test_both_counts_as_wrong_for_accuracy_and_neither_gender_for_f1():

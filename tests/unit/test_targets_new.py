@@ -62,6 +62,15 @@ DUTCH = [
     ("De bakker sprak met de aardige verpleegster.", ("aardige", "verpleegster"), "female"),
     ("De bakker sprak met de patiënt.", ("patiënt",), "male"),
     ("De bakker sprak met de chef-kok.", ("chef-kok",), "male"),
+    # -eur and -or: masculine only where the feminine (-euse, -rice) is in use; else one form for both.
+    ("De directeur sprak de chauffeuse.", ("directeur",), "male"),
+    ("De bakker sprak met de hoofdinspecteur.", ("hoofdinspecteur",), "male"),
+    ("De bakker sprak met de monteur.", ("monteur",), "neutral"),
+    ("De bakker sprak met de ingenieur.", ("ingenieur",), "neutral"),
+    ("De bakker sprak met de promotor.", ("promotor",), "neutral"),
+    ("De bakker sprak met de coördinator.", ("coördinator",), "male"),  # coördinatrice
+    ("De bakker sprak met de chef.", ("chef",), "neutral"),
+    ("De bakker sprak met de engineer.", ("engineer",), "neutral"),
     ("De bakker sprak met iemand.", ("iemand",), "neutral"),
     ("De bakker sprak met de tafel.", ("tafel",), "unknown"),
 ]
@@ -72,11 +81,19 @@ CZECH = [
     ("Právník vyslechl účetního, protože mu nevěřil.", ("účetního",), "male"),
     ("Stavební dělník mluvil s pokladní.", ("pokladní",), "female"),
     ("Stavební dělník mluvil s pokladním.", ("pokladním",), "male"),
-    ("Doktor řekla pacientovi pravdu.", ("Doktor",), "female"),  # the verb agrees with the woman
+    # The verb is outside the noun phrase: "doktor" (doktorka is in use) is masculine, as the guide labels it.
+    ("Doktor řekla pacientovi pravdu.", ("Doktor",), "male"),
     ("Doktor řekl pacientovi pravdu.", ("Doktor",), "male"),
     ("Mechanik zavolal paní doktor.", ("doktor",), "female"),
-    ("Účetní přišla pozdě.", ("Účetní",), "female"),
-    ("Účetní přišel pozdě.", ("Účetní",), "male"),
+    ("Účetní přišla pozdě.", ("Účetní",), "neutral"),  # a bare -í noun in the nominative: one form for both
+    ("Když vedoucí postříkala redaktora, dostala se do potíží.", ("vedoucí",), "neutral"),
+    ("Nová vedoucí pochválila účetního.", ("vedoucí",), "female"),  # the noun phrase's adjective
+    ("Ten vedoucí pochválil účetního.", ("vedoucí",), "male"),  # its demonstrative
+    ("Recepční pomohl šerifce.", ("šerifce",), "female"),  # the -ce of every masculine agent stem (-if)
+    ("Mechanik si půjčil koště od správce domácnosti.", ("domácnosti",), "male"),  # the complement's head
+    ("Mechanik si půjčil koště od správce domácnosti.", ("správce", "domácnosti"), "male"),
+    ("Ředitel dostal od krejčové nový oblek.", ("oblek",), "unknown"),  # a masculine inanimate: no person
+    ("Strojník předvedl dítěti laserovou řezačku.", ("laserovou",), "unknown"),  # the adjective of řezačku
     ("Kuchař poděkoval uklízečce.", ("uklízečce",), "female"),
     ("Kuchařka poděkovala uklízeči.", ("uklízeči",), "male"),
     ("Zdravotní sestra pomohla řidiči.", ("sestra",), "female"),
@@ -90,8 +107,7 @@ CZECH = [
     ("Vrátná otevřela dveře stěhovákovi.", ("Vrátná",), "female"),
     ("Někdo zavolal instalatérovi.", ("Někdo",), "neutral"),
     ("Dozorkyně pokárala pracovníka.", ("Dozorkyně",), "female"),
-    ("Krejčí ušil oblek pro právníka.", ("Krejčí",), "male"),
-    ("Krejčí ušila oblek pro právníka.", ("Krejčí",), "female"),
+    ("Krejčí ušila oblek pro právníka.", ("Krejčí",), "neutral"),  # (the guide would say M: krejčová is in use)
 ]
 POLISH = [
     ("Lekarka powiedziała sekretarzowi, że przyjdzie.", ("Lekarka",), "female"),
@@ -99,11 +115,19 @@ POLISH = [
     ("Prawnik przesłuchał księgową, bo jej nie ufał.", ("księgową",), "female"),
     ("Prawnik przesłuchał księgowego, bo mu nie ufał.", ("księgowego",), "male"),
     ("Robotnik rozmawiał z kasjerką.", ("kasjerką",), "female"),
-    ("Dyrektor powiedziała pacjentowi prawdę.", ("Dyrektor",), "female"),  # the verb agrees with the woman
+    # The verb is outside the noun phrase: "dyrektor" (dyrektorka is in use) is masculine, as the guide labels it.
+    ("Dyrektor powiedziała pacjentowi prawdę.", ("Dyrektor",), "male"),
     ("Dyrektor powiedział pacjentowi prawdę.", ("Dyrektor",), "male"),
     ("Mechanik zadzwonił do pani doktor.", ("doktor",), "female"),
-    ("Sędzia przyszła późno.", ("Sędzia",), "female"),  # both genders in the dictionary: the verb decides
-    ("Sędzia przyszedł późno.", ("Sędzia",), "male"),
+    ("Sędzia przyszła późno.", ("Sędzia",), "male"),  # both genders in the dictionary; the verb is outside the NP
+    ("Pani sędzia przyszła późno.", ("sędzia",), "female"),
+    ("Pielęgniarz spotkał panią szeryf.", ("panią", "szeryf"), "female"),  # the title aligned with the noun
+    ("Robotnik zazdrościł pracownikowi obsługi.", ("obsługi",), "male"),  # the genitive complement's head
+    ("Robotnik zazdrościł pracownikowi obsługi.", ("pracownikowi", "obsługi"), "male"),
+    ("Strażnik rozmawia z krawcową o nowym garniturze.", ("krawcową", "nowym"), "female"),  # a noun before an adjective
+    ("Nie odebrał telefonu od asystentki.", ("telefonu", "asystentki"), "female"),  # telefon names no person (m3)
+    ("Fryzjer polecił szampon.", ("szampon",), "unknown"),
+    ("Sprzątająca przywitała kucharza.", ("Sprzątająca",), "female"),  # an adjectival participle as a noun
     ("Nowa prezes zwolniła księgowego.", ("prezes",), "female"),  # a feminine adjective on a masculine title
     ("Kucharz podziękował sprzątaczce.", ("sprzątaczce",), "female"),
     ("Pielęgniarka pomogła kierowcy.", ("kierowcy",), "male"),
@@ -113,7 +137,8 @@ POLISH = [
     ("Ktoś zadzwonił do hydraulika.", ("Ktoś",), "neutral"),
     ("Sprzedawczyni obsłużyła stolarza.", ("Sprzedawczyni",), "female"),
     ("Nauczyciel rozmawiał z rolniczką.", ("rolniczką",), "female"),
-    ("Menedżerka pochwaliła analityka.", ("analityka",), "unknown"),  # "analytics" (f) or analityk's accusative
+    # "analytics" (f, no person) or analityk's accusative (m1): the person noun.
+    ("Menedżerka pochwaliła analityka.", ("analityka",), "male"),
 ]
 # Issue 36's reading errors of the Romance readers.
 ROMANCE = [

@@ -43,3 +43,33 @@ def test_agreement_per_language_and_system_with_wilson_and_kappa(tmp_path):
     with pytest.raises(DataError, match="labelled but not read"):
         agreement_table(labels, readings.iloc[1:])
     assert np.isfinite(table["kappa"]).all()
+
+
+# Each language's agreement with the blind labels (data/validation/labels_<language>.csv) that the readers reach
+# (docs/studies/winomt.md, "The readers"): a regression fails. Recomputed from the stored labels and translations.
+FLOORS = {"pt": 0.991, "nl": 0.991, "cs": 0.958, "pl": 1.0}
+
+
+def test_agreement_with_the_stored_blind_labels(data_dir, monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    import pandas as pd
+
+    pytest.importorskip("thot")
+    pytest.importorskip("cs_core_news_sm")
+    pytest.importorskip("morfeusz2")
+    monkeypatch.setenv("MTBIAS_DATA", str(data_dir))
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("agreement_new_readers", root / "tools/agreement_new_readers.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    folder = root / "data/validation"
+    labels = read_labels(sorted(folder.glob("labels_*.csv")))
+    llm = pd.read_csv(folder / "translations_llm.csv", dtype={"translation": str}, keep_default_na=False)
+    table = agreement_table(labels, tool.readings(pd.read_csv(folder / "sample.csv"), llm))
+    overall = table[table["system"] == ""].set_index("language")
+    assert overall["n"].to_dict() == dict.fromkeys(FLOORS, 240)  # 120 translations, two annotators each
+    for language, floor in FLOORS.items():
+        assert overall.loc[language, "agreement"] >= floor, (language, overall.loc[language, "agreement"])
+    assert (table["ci_low"] <= table["agreement"]).all() and (table["agreement"] <= table["ci_high"]).all()

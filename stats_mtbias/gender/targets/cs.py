@@ -1,31 +1,39 @@
-"""Czech: the noun's gender from a UD-trained morphological tagger (spaCy ``cs_core_news_sm``), with agreement.
+"""Czech: the person noun's suffix, else a UD-trained morphological tagger (spaCy ``cs_core_news_sm``); its noun phrase.
 
-The aligned head noun is tagged in its sentence by ``cs_core_news_sm`` (a spaCy
-pipeline trained on the Universal Dependencies Czech treebanks: its
-morphologizer gives UD ``Gender`` and ``Case``). The small model's gender is
-right about nine times in ten, so the derivational suffixes of person nouns,
-which Czech marks in every case form, decide first (:data:`FEMALE_FORMS`,
-:data:`MALE_FORMS`: -ka/-ky/-ce/-ku/-kou of an agent stem, -ice, -yně, -ová:
-feminine; -ník, -ař/-ář, -tel, -ista, -or, -er/-ér, -ent/-ant, -log, -ik, -eč/-ič
-and their case endings: masculine); the tagger's gender reads the rest (sestra,
-žena, šerif). Adjectival nouns in -í (účetní, vedoucí, pokladní, recepční) have
-one form for the feminine singular in every case and distinct masculine ones
-(účetního, účetnímu, účetním): a form in -í outside the nominative is feminine
-("vyslechl účetní", "s pokladní"), in the nominative agreement decides. Then
-agreement decides where the noun cannot:
+The entity's own noun phrase decides, as the labelling guide defines it
+(``data/validation/LABELLING.md``): the head noun and the words inside its noun
+phrase, never a verb, pronoun or adjective outside it. The derivational suffixes
+of person nouns, which Czech marks in every case form, decide first
+(:data:`FEMALE_FORMS`, :data:`MALE_FORMS`: -ka/-ky/-ce/-ku/-kou, the -ce of every
+masculine agent stem (učitelce, šerifce), -ice, -yně, -ová: feminine; -ník,
+-ař/-ář, -tel, -ista, -or, -er/-ér, -ent/-ant, -log, -ik, -eč/-ič, -if and their
+case endings: masculine). The words no suffix covers are tagged in their sentence
+by ``cs_core_news_sm`` (a spaCy pipeline trained on the Universal Dependencies
+Czech treebanks: UD ``Gender``, ``Animacy``, ``Case``): a noun names a person
+when it is feminine or a masculine animate (správce, šerif); masculine inanimate
+and neuter nouns (oblek, místo) are another noun phrase's words that the aligner
+linked, and are not read. Then:
 
-- "paní" before the noun is female ("paní doktor"), "pan" male;
-- a masculine (or ungendered) noun in the nominative followed, in its clause, by
-  a past participle in the feminine singular names a woman ("doktor řekla"), as
-  in the Russian reader; the scan stops at punctuation and conjunctions.
+- adjectival nouns in -í (účetní, vedoucí, recepční) have one form for the
+  feminine singular in every case and distinct masculine ones (účetního,
+  účetnímu, účetním): a form in -í outside the nominative is feminine
+  ("vyslechl účetní", "s pokladní"); in the nominative the noun phrase decides
+  ("ten vedoucí" male, "nová vedoucí" female) and a bare "vedoucí" shows no
+  gender: ``neutral``;
+- "paní" before the noun or among the aligned words is female ("paní doktor"),
+  "pan" male;
+- a noun in the genitive right after a person noun is its complement ("správce
+  domácnosti"): the person noun is the head, also where the aligner linked only
+  the complement; an adjective followed by its noun ("laserovou řezačku") is that
+  noun's, not the entity.
 
-The tagger runs only where the suffixes leave the reading open (an adjectival
-noun in -í, a word no suffix covers, conflicting signals): for a masculine
-subject the l-participle after it is read by its ending (-la feminine, -l
-masculine), which keeps the reader as fast as the others.
-"někdo", "osoba", "dítě" and "oběť" are neutral
-(:data:`stats_mtbias.gender.targets.INDEFINITE`). Needs ``cs-core-news-sm``
-(``pip install 'stats_mtbias[all]'``; licence CC BY-NC-SA 3.0, from its training data).
+A feminine past participle after a masculine noun ("doktor řekla") is outside the
+noun phrase and does not count: the noun phrase is masculine, as the guide labels
+it. "někdo", "osoba", "dítě" and "oběť" are neutral
+(:data:`stats_mtbias.gender.targets.INDEFINITE`). The tagger runs only where the
+suffixes leave the reading open, which keeps the reader as fast as the others.
+Needs ``cs-core-news-sm`` (``pip install 'stats_mtbias[all]'``; licence CC BY-NC-SA
+3.0, from its training data).
 """
 
 from __future__ import annotations
@@ -40,13 +48,13 @@ FUNCTION = frozenset(
     "a i ale že protože aby když se si s se z ze k ke v ve na o u do od po pro při za před mezi nad pod který která "
     "které kterou kterého jeho její jejich on ona ono oni mu jí ho je to ten ta tu tento tato toto jako také už".split()
 )
-CLAUSE_BREAKS = frozenset("a i ale že protože aby když nebo či který která které což".split())
+DEMONSTRATIVES = {**dict.fromkeys("ten tento tenhle".split(), "male"), **dict.fromkeys("ta tato tahle".split(), "female")}
 _GENDER = {"Masc": "male", "Fem": "female"}
-# Case forms of the feminine agent suffixes: -ka after an agent stem (učitelka, učitelce, učitelku, učitelkou),
-# -ice, -yně, the adjectival -ová and -ná (vrátná).
+# Case forms of the feminine agent suffixes: -ka after an agent stem (učitelka, učitelce, učitelku, učitelkou; the -ce
+# of every masculine agent stem of MALE_FORMS: šerifce, psycholožce), -ice, -yně, the adjectival -ová and -ná (vrátná).
 FEMALE_FORMS = re.compile(
     r"(?:ka|ky|ku|kou|kám|kách|kami|ice|ici|icí|yně|yni|yní|ová|ové|ná|nou"
-    r"|(?:ař|ář|tel|er|ér|ent|ant|ist|or|ič|eč|ač|ák|ík)ce)$"
+    r"|(?:ař|ář|tel|er|ér|ent|ant|ist|or|ič|eč|ač|ák|ík|if|ož)ce)$"
 )
 # Case forms of the masculine agent suffixes, and the masculine case endings of adjectival nouns (účetního).
 MALE_FORMS = re.compile(
@@ -72,7 +80,7 @@ def _nlp():
 
 @lru_cache(maxsize=20_000)
 def _tagged(tokens: tuple[str, ...]) -> tuple[tuple[str, frozenset, frozenset, frozenset, bool], ...]:
-    """Per token: (POS, genders, cases, numbers, is a past participle), tagged in its sentence (memoised)."""
+    """Per token: (POS, genders, cases, animacy, is a past participle), tagged in its sentence (memoised)."""
     from spacy.tokens import Doc
 
     nlp = _nlp()
@@ -83,7 +91,7 @@ def _tagged(tokens: tuple[str, ...]) -> tuple[tuple[str, frozenset, frozenset, f
     for t in doc:
         m = t.morph
         past = m.get("VerbForm") == ["Part"] and m.get("Tense") == ["Past"]
-        out.append((t.pos_, frozenset(m.get("Gender")), frozenset(m.get("Case")), frozenset(m.get("Number")), past))
+        out.append((t.pos_, frozenset(m.get("Gender")), frozenset(m.get("Case")), frozenset(m.get("Animacy")), past))
     return tuple(out)
 
 
@@ -92,9 +100,6 @@ def _tag_gender(genders: frozenset) -> str:
     return found.pop() if len(found) == 1 and "Neut" not in genders else "unknown"
 
 
-# The nominative singular of the masculine agent suffixes: only a subject's verb can agree with the noun.
-NOMINATIVE_MALE = frozenset("ník ař ář tel ista or er ér ent ant log ik ák eč ič ec if ý".split())
-NOMINATIVE_LEXICAL = frozenset({"sestra", "žena", "dcera", "paní", "muž", "syn"})
 # Person nouns whose gender is their meaning, in all their case forms (dcera would look like manažera).
 LEXICAL = {
     **dict.fromkeys("sestra sestry sestře sestru sestrou žena ženy ženě ženu ženou dcera dcery dceři dceru dcerou "
@@ -103,20 +108,18 @@ LEXICAL = {
 }
 
 
-def _rule_gender(word: str) -> tuple[str | None, bool]:
-    """(gender by the suffix rules or the lexicon, or None; whether the form is a nominative singular)."""
+def _rule_gender(word: str) -> str | None:
+    """The gender by the suffix rules or the lexicon, or None."""
     w = word.lower()
     if w in LEXICAL:
-        return LEXICAL[w], w in NOMINATIVE_LEXICAL
+        return LEXICAL[w]
     if w.endswith("í"):
-        return None, False
+        return None
     # The longer suffix wins: zedníka is -níka (masculine), not -ka.
     female, male = FEMALE_FORMS.search(w), MALE_FORMS.search(w)
     if not (female or male):
-        return None, False
-    if len(female.group() if female else "") > len(male.group() if male else ""):
-        return "female", female.group() in ("ka", "ice", "yně", "ová", "ná")
-    return "male", male.group() in NOMINATIVE_MALE
+        return None
+    return "female" if len(female.group() if female else "") > len(male.group() if male else "") else "male"
 
 
 def noun_gender(word: str, genders: frozenset = frozenset(), cases: frozenset = frozenset()) -> str:
@@ -134,19 +137,34 @@ def noun_gender(word: str, genders: frozenset = frozenset(), cases: frozenset = 
     if w.endswith("í") and w not in LEXICAL:
         # účetní, vedoucí: the feminine singular in every case; the masculine only in the nominative (and vocative).
         return "female" if cases and not cases & {"Nom", "Voc"} else "unknown"
-    gender, _ = _rule_gender(w)
-    return gender or _tag_gender(genders)
+    return _rule_gender(w) or _tag_gender(genders)
 
 
-def _past_after(words: Sequence[str], tokens: Sequence[str], last: int) -> str | None:
-    """The gender of an l-participle after `last` in its clause ("doktor řekla"): -la feminine, -l masculine."""
-    for j in range(last + 1, min(len(tokens), last + 4)):
-        if not tokens[j].isalpha() or words[j] in CLAUSE_BREAKS:
+def _person(word: str, tag) -> bool:
+    """Whether `word` (with its tag) can name a person: a suffix rule, an adjectival noun in -í, a feminine or a
+    masculine animate noun; not a masculine inanimate or neuter noun."""
+    if _rule_gender(word) is not None or word.lower().endswith("í"):
+        return True
+    pos, genders, _, animacy, _ = tag
+    if pos not in ("NOUN", "PROPN", "ADJ"):
+        return False
+    if "Neut" in genders and len(genders) == 1:
+        return False
+    return not ("Masc" in genders and animacy == {"Inan"})
+
+
+def _np_agreement(words: Sequence[str], tags, head: int) -> str | None:
+    """The gender a word before the head inside its noun phrase shows: a title, a demonstrative, an adjective."""
+    for j in range(head - 1, max(-1, head - 3), -1):
+        if words[j] in TITLES:
+            return TITLES[words[j]]  # "paní doktor"
+        if words[j] in DEMONSTRATIVES:
+            return DEMONSTRATIVES[words[j]]  # "ten vedoucí"
+        if tags is None or tags[j][0] not in ("ADJ", "DET"):
             return None
-        if len(words[j]) > 3 and words[j].endswith("la"):
-            return "female"
-        if len(words[j]) > 2 and words[j].endswith("l"):
-            return "male"
+        gender = _tag_gender(tags[j][1])
+        if gender != "unknown" and words[j].endswith(("ý", "á", "í")):
+            return gender  # "nová vedoucí"
     return None
 
 
@@ -159,42 +177,43 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     >>> tokens = tokenize("Uklízečka zavolala mechanikovi, protože mu chtěla poděkovat.")
     >>> read(tokens, [0]), read(tokens, [2])
     ('female', 'male')
+    >>> read(tokenize("Vedoucí přišla pozdě."), [0]), read(tokenize("Nová vedoucí přišla."), [1])
+    ('neutral', 'female')
     """
     words = [t.lower() for t in tokens]
-    content = [j for j in sorted(positions) if tokens[j].isalpha() and words[j] not in FUNCTION and len(words[j]) > 1]
+    content = [j for j in sorted(positions) if tokens[j].isalpha() and words[j] not in FUNCTION and len(words[j]) > 2]
     if not content:
         return "unknown"
+    titles = [TITLES[words[j]] for j in content if words[j] in TITLES]
+    if titles:
+        return vote(titles)  # "paní" among the aligned words: inside the noun phrase
     # Fast path, without the tagger (most of the reading's time): the suffix rules decide the aligned words.
-    ruled = [(j, *_rule_gender(words[j])) for j in content]
-    decided = [(j, g, nom) for j, g, nom in ruled if g is not None]
-    if decided and len({g for _, g, _ in decided}) == 1 and not any(words[j].endswith("í") for j in content):
-        head, gender, _ = decided[0]
-        for j in range(head - 1, max(-1, head - 3), -1):
-            if words[j] in TITLES:
-                return TITLES[words[j]]  # "paní doktor"
-        if gender == "male" and any(nom for _, _, nom in decided):
-            verb = _past_after(words, tokens, max(j for j, _, _ in decided))
-            return "female" if verb == "female" else gender
-        return gender
+    decided = [(j, g) for j in content if (g := _rule_gender(words[j])) is not None]
+    if decided and len({g for _, g in decided}) == 1 and not any(words[j].endswith("í") for j in content):
+        head, gender = decided[0]
+        return _np_agreement(words, None, head) or gender
     tags = _tagged(tuple(tokens))
-    nouns = [j for j in content if tags[j][0] in ("NOUN", "PROPN")] or [j for j in content if tags[j][0] == "ADJ"]
+    heads = []
+    for j in content:
+        if (
+            tags[j][0] in ("NOUN", "PROPN") and "Gen" in tags[j][2] and j > 0 and j - 1 not in content
+            and tags[j - 1][0] in ("NOUN", "PROPN") and _person(tokens[j - 1], tags[j - 1])
+            and _rule_gender(words[j]) is None
+        ):
+            j = j - 1  # "správce domácnosti": only the complement was aligned
+        if _person(tokens[j], tags[j]) and j not in heads:
+            heads.append(j)
+    # A genitive complement after an aligned head, and an adjective before its noun, are not the entity.
+    heads = [j for j in heads if not (j - 1 in heads and "Gen" in tags[j][2] and _rule_gender(words[j]) is None)]
+    heads = [j for j in heads if not (tags[j][0] == "ADJ" and j + 1 < len(tokens) and tags[j + 1][0] == "NOUN")]
+    nouns = [j for j in heads if tags[j][0] in ("NOUN", "PROPN")] or [j for j in heads if tags[j][0] == "ADJ"]
     if not nouns:
         return "unknown"
-    readings = [noun_gender(tokens[j], tags[j][1], tags[j][2]) for j in nouns]
-    gender = vote([g for g in readings if g != "unknown"] or ["unknown"])
+    gender = vote([g for j in nouns if (g := noun_gender(tokens[j], tags[j][1], tags[j][2])) != "unknown"] or ["unknown"])
     head = nouns[0]
-    for j in range(head - 1, max(-1, head - 3), -1):
-        if words[j] in TITLES:
-            return TITLES[words[j]]  # "paní doktor"
-    subject = any("Nom" in tags[j][2] for j in nouns)
-    if gender in ("male", "unknown") and subject:
-        for j in range(max(nouns) + 1, min(len(tokens), max(nouns) + 4)):
-            if not tokens[j].isalpha() or words[j] in CLAUSE_BREAKS:
-                break
-            pos, genders, _, numbers, past = tags[j]
-            if past and pos in ("VERB", "AUX") and (not numbers or "Sing" in numbers):
-                verb = _tag_gender(genders - {"Neut"}) if genders != {"Fem", "Neut"} else "female"
-                if verb != "unknown":
-                    return verb if gender == "unknown" or verb == "female" else gender
-                break
+    agreed = _np_agreement(words, tags, head)
+    if agreed is not None and gender in ("male", "unknown"):
+        return agreed
+    if gender == "unknown" and words[head].endswith("í") and not (tags[head][2] - {"Nom", "Voc"}):
+        return "neutral"  # a bare "vedoucí": one form for both, no gendered word in its noun phrase
     return gender

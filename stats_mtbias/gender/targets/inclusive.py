@@ -26,7 +26,8 @@ The forms, by kind (every one has a test in ``tests/unit/test_inclusive.py``):
    médica", "Lehrerin oder Lehrer", "leraar/lerares", "lékař/lékařka",
    "lekarz/lekarka", "учитель/учительница": two words, one the feminine of the
    other (they share a stem and the language's reader reads the second female
-   and the first not), or two determiners of opposite genders.
+   and the first not; or, joined by "/" or "(…)", one reads male and the other
+   not: cs "recepčního/recepční"), or two determiners of opposite genders.
 4. **A gender note in parentheses after the noun**, as job titles write it:
    de "(m/w/d)", nl "(m/v)", "(m/v/x)", fr "(H/F)", es "(h/m)", pt and it "(m/f)",
    cs "(m/ž)", pl "(k/m)": two of the language's letters.
@@ -206,6 +207,10 @@ def _pair_span(tokens, j, language, read, articles) -> int | None:
         ga, gb = read([tokens[j]], [0]), read([tokens[k]], [0])
         if "female" in (ga, gb) and ga != gb:
             return end
+        if joint in ("/", "(") and "male" in (ga, gb) and ga != gb:
+            # Written alternatives of one noun, one of them masculine: the other is its feminine even where the
+            # form alone cannot say so (cs "recepčního/recepční": the adjectival noun's -í serves every feminine case).
+            return end
     return None
 
 
@@ -272,9 +277,10 @@ def _articles(language: str) -> dict[str, str]:
 def inclusive(tokens: Sequence[str], positions: Sequence[int], language: str, read: Callable | None = None) -> bool:
     """Whether the entity (the aligned `positions`) is written in a double or inclusive form.
 
-    A form counts when it covers an aligned token or stands right beside one
-    (the aligner often links only "médico" of "médico/a", or only the noun after
-    "o/a"). See the module's docstring for the forms.
+    A form counts when it covers an aligned word or stands right after an aligned
+    determiner (the aligner often links only "médico" of "médico/a", or only the
+    article before "médico/a"); separators and bare endings the aligner linked are
+    pieces of a form, not the entity's words. See the module's docstring for the forms.
 
     Examples
     --------
@@ -287,9 +293,19 @@ def inclusive(tokens: Sequence[str], positions: Sequence[int], language: str, re
         return False
     # Only the entity's neighbourhood: a form elsewhere in the sentence belongs to another noun phrase.
     start, stop = max(0, min(positions) - 4), min(len(tokens), max(positions) + 8)
-    aligned = {p - start for p in positions}
-    for first, last in spans(tokens[start:stop], language, read):
-        # The aligner may link only the article before the form ("o" of "o médico/a").
-        if any(first - 1 <= p <= last for p in aligned):
+    window = tokens[start:stop]
+    # A separator or a bare feminine ending that the aligner linked ("(", "a" of "policzył(a)", "ka" of
+    # "ředitel/ka") is a piece of another word's form, not the entity: only words count.
+    aligned = {p - start for p in positions if not _piece(tokens[p], language)}
+    articles = _articles(language)
+    for first, last in spans(window, language, read):
+        # The aligner may link only the article before the form ("o" of "o médico/a"); a noun before a form is no
+        # part of it ("řidiče zlý/á": the form is the predicate's adjective).
+        if any(first <= p <= last or (p == first - 1 and window[p].lower() in articles) for p in aligned):
             return True
     return False
+
+
+def _piece(token: str, language: str) -> bool:
+    """A token that is only a piece of a written double form: a separator, a bracket or a feminine ending."""
+    return not any(c.isalpha() for c in token) or token in SUFFIXES.get(language, ())

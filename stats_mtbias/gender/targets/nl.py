@@ -12,14 +12,20 @@ spaCy Dutch pipeline installs here; lemma tables know no gender), hence rules:
   agent noun (assistente, studente, receptioniste, advocate, psychologe:
   -ent, -ant, -ist, -aat, -oog, -eut, -iet, -ief with -e);
 - **male**: the agent suffixes whose feminine the language has (-er, -aar,
-  -eur, -ier, -ien, -man, -ent, -ant, -ist, -aat, -oog, -eut, -icus, -aris, -or
-  and the -e-less bases above): "de leraar" is the masculine of "de lerares",
-  read like German "der Lehrer";
+  -ier, -ien, -man, -ent, -ant, -ist, -aat, -oog, -eut, -icus, -aris and the
+  -e-less bases above): "de leraar" is the masculine of "de lerares", read like
+  German "der Lehrer"; -eur and -or only where the feminine in -euse or -rice
+  is in use (:data:`EUR_WITH_FEMININE`: directeur/directrice,
+  chauffeur/chauffeuse, inspecteur, redacteur, coördinator …);
 - **neutral**: nouns that name a person of either gender with one form
-  (:data:`EPICENE`: arts, dokter, verpleegkundige and the other -kundige
+  (:data:`EPICENE`: arts, dokter, chef, verpleegkundige and the other -kundige
   nominalisations, collega, conciërge, bediende, and loans without a Dutch
-  feminine: manager, designer, accountant, CEO, …): the noun phrase shows no
-  gender, so the reading is ``neutral`` (not ``unknown``: nothing is hidden);
+  feminine: manager, designer, engineer, accountant, CEO, …), and the -eur and
+  -or nouns without a feminine in use (monteur, ingenieur, auteur, promotor,
+  professor): the noun phrase shows no gender, so the reading is ``neutral``
+  (not ``unknown``: nothing is hidden). This is the labelling guide's line
+  (``data/validation/LABELLING.md``): a masculine form counts as male only
+  where the language has a distinct feminine in use;
 - ``unknown``: no aligned word is a person noun these rules know.
 
 The aligned words right after a determiner (de, het, een, deze, …; up to two
@@ -48,26 +54,36 @@ EPICENE = frozenset(
     "arts dokter chirurg collega concierge bediende hulp getuige persoon mens kind tiener baby lid gast klant auteur "
     "minister kapitein burgemeester manager designer developer planner supervisor counselor counsellor consultant "
     "accountant auditor ceo cfo sheriff coach babysitter nanny model tutor chief klerk undergraduate paralegal wacht "
-    "slachtoffer hoofd lid".split()
+    "slachtoffer hoofd lid chef engineer officer recruiter freelancer".split()
+)
+# -eur and -or nouns whose feminine (-euse, -rice, -trice) is in use (Taalunie's list of feminine occupation names):
+# these are masculine; the other -eur/-or nouns (monteur, ingenieur, auteur, amateur, procureur, promotor, professor,
+# tutor, sponsor) name either gender with one form.
+EUR_WITH_FEMININE = frozenset(
+    "directeur inspecteur redacteur instructeur acteur lecteur ambassadeur animateur organisateur administrateur "
+    "coördinateur coordinateur chauffeur coiffeur masseur controleur danseur souffleur regisseur adviseur "
+    "curator coördinator coordinator moderator presentator senator".split()
 )
 EPICENE_SUFFIXES = ("arts", "kundige", "manager", "designer", "collega", "persoon", "kracht", "hoofd", "slachtoffer")
 # The feminine in -in of these bases (boer -> boerin, kok -> kokkin).
-_IN_BASES = frozenset("boer vriend kok held koning graaf god chef waard herder baas leeuw buur".split())
+_IN_BASES = frozenset("boer vriend kok held koning graaf god waard herder baas leeuw buur".split())
 FEMININE = frozenset(
     "vrouw mevrouw dame zus zuster moeder dochter meid meisje prinses barones voogdes hertogin non weduwe bruid "
     "caissiere kassiere".split()
 )
 MASCULINE = frozenset(
-    "man meneer heer broer vader zoon jongen knecht kok boer chef held koning graaf god waard baas piloot monnik "
+    "man meneer heer broer vader zoon jongen knecht kok boer held koning graaf god waard baas piloot monnik "
     "bruidegom weduwnaar".split()
 )
 FEMININE_SUFFIXES = ("ster", "sters", "ares", "eres", "esse", "essen", "rice", "rices", "euse", "euses", "iere", "ieres",
                      "vrouw", "vrouwen", "zuster", "dame", "meid", "moeder", "dochter")  # fmt: skip
 NOT_FEMININE = ("meester", "priester", "minister", "monster", "venster", "klooster", "register", "orkester")
 # Agent suffixes whose feminine the language has (-ster, -es, -e, -rice …).
-MASCULINE_SUFFIXES = ("er", "ers", "aar", "aars", "eur", "eurs", "ier", "iers", "ien", "man", "mannen", "ent", "enten",
-                      "ant", "anten", "ist", "isten", "aat", "aten", "oog", "ogen", "eut", "euten", "icus", "aris", "or",
-                      "ors", "tect", "meester", "priester", "knecht", "jongen", "zoon", "vader", "broer", "heer")  # fmt: skip
+MASCULINE_SUFFIXES = ("er", "ers", "aar", "aars", "ier", "iers", "ien", "man", "mannen", "ent", "enten",
+                      "ant", "anten", "ist", "isten", "aat", "aten", "oog", "ogen", "eut", "euten", "icus", "aris",
+                      "tect", "meester", "priester", "knecht", "jongen", "zoon", "vader", "broer", "heer")  # fmt: skip
+# -eur and -or: masculine only with a feminine in use (EUR_WITH_FEMININE), else one form for both.
+EUR_SUFFIXES = ("eur", "eurs", "or", "ors")
 # Masculine bases whose feminine adds -e: assistent -> assistente, advocaat -> advocate.
 _E_BASES = ("ent", "ant", "ist", "aat", "oog", "eut", "iet", "ief", "ier")
 
@@ -110,6 +126,9 @@ def noun_gender(word: str) -> str | None:
         if stem.endswith(_E_BASES) or _doubled(stem).endswith(_E_BASES):
             return "female"  # assistente, advocate, psychologe
         return None
+    if w.endswith(EUR_SUFFIXES):
+        base = w[:-1] if w.endswith("s") else w
+        return "male" if base.endswith(tuple(EUR_WITH_FEMININE)) else "neutral"  # hoofdinspecteur: its head
     if w.endswith(MASCULINE_SUFFIXES):
         return "male"
     return None
@@ -128,7 +147,7 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     Examples
     --------
     >>> from stats_mtbias.alignment import tokenize
-    >>> tokens = tokenize("De monteur gaf de receptioniste een appel.")
+    >>> tokens = tokenize("De kapper gaf de receptioniste een appel.")
     >>> read(tokens, [1]), read(tokens, [3, 4]), read(tokenize("De arts belde."), [1])
     ('male', 'female', 'neutral')
     """

@@ -39,7 +39,6 @@ import pandas as pd
 from stats_mtbias._validation import check_rng
 from stats_mtbias.errors import UsageError
 from stats_mtbias.result import StudyResult
-from stats_mtbias.studies._common import melt as tidy
 
 RNG = "np.random.Generator | int"
 _TRANSLATIONS = "Mapping[str, str | Path | pd.DataFrame]"
@@ -167,10 +166,6 @@ def tgbi(
 # ---------------------------------------------------------------- WinoMT
 
 
-# What ``explain=True`` shows of each unread WinoMT item.
-UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligned", "reason", "why"]
-
-
 def winomt(
     systems: Sequence[str] | None = None,
     *,
@@ -189,6 +184,10 @@ def winomt(
     level: float = 0.95,
     interval: str = "percentile",
     correction: str = "holm",
+    family: str | Sequence[str] = "metric",
+    against: Sequence[str] | None = None,
+    missing: str = "shared",
+    validate: bool = False,
     engine: str = "auto",
 ) -> StudyResult:
     """WinoMT (Stanovsky et al. 2019): Acc, F1, ΔG, ΔS per system and target language.
@@ -204,11 +203,8 @@ def winomt(
         language), a directory of such files (every language it covers), a
         mapping ``{language: file or DataFrame}``, or a DataFrame with columns
         ``source, translation`` (and ``language``). Lines are matched to the items
-        by source sentence; items without a line are counted as ``missing``
-        (unknown, so wrong, while the files of a language cover nearly the same
-        items). When one file covers materially fewer items (more than 1% fewer),
-        the language is analysed on the items all its files cover, with a
-        warning naming the counts; a file with no WinoMT item is refused.
+        by source sentence; a file with no WinoMT item is refused. Items a file
+        does not translate follow ``missing``.
     judgements : path or DataFrame, optional
         Your own readings instead: ``item, system, language, gender`` (``item`` the
         0-based line of ``en.txt``).
@@ -238,8 +234,17 @@ def winomt(
         Also ``frames["unread"]``: every item whose entity came out unknown, with
         its translation, the target words read (``aligned``) and why (``why``), so
         you can see what the reader did on your outputs.
-    n_boot, rng, level, interval, correction
+    n_boot, rng, level, interval, correction, family, against
         As in :func:`tgbi`.
+    missing : {"shared", "wrong"}
+        One rule for items without a translation, whether a file stands alone,
+        beside others or comes as judgements: the language is analysed on the items
+        every system translated (default; ``coverage`` in ``frames["estimates"]``), or
+        on every item with an untranslated one counted as wrong (the paper's rule).
+        A file translating fewer than 99% of the items is named in a warning (exit
+        65 under ``--strict``).
+    validate : bool
+        Also ``frames["validation"]``: the reader's agreement with the shipped human labels.
     engine : {"auto", "processes", "dask"}
         Where translations not yet cached are read (alignment and morphology, a
         language a task): worker processes here (``"auto"``: one per CPU, at most
@@ -252,41 +257,21 @@ def winomt(
     -------
     StudyResult
         ``table`` metrics ``acc, f1_male, f1_female, delta_g, acc_pro, acc_anti,
-        delta_s`` as shares (differences of shares for ΔG, ΔS), subset ``all``.
+        delta_s`` as shares (differences of shares for ΔG, ΔS), subset ``all``;
+        ``n`` the items each rests on (Acc_pro: the pro-stereotypical items).
+        ``compare()``: test and interval from one method per metric (Tango and
+        McNemar's score test for accuracies, MOVER for ΔS, the item jackknife's t
+        for F1 and ΔG), so an interval excluding 0 always has p < 1 − level.
     """
     from stats_mtbias.studies import winomt as study
 
-    given = _translations(translations)
-    systems = _systems(systems)
-    result = study.run(
-        systems, translations=given, judgements=judgements, languages=None if languages is None else list(languages),
-        data_dir=data_dir, aligner=aligner, use_pronoun=use_pronoun, adjectives=adjectives, corrected=corrected,
-        annotations=annotations, explain=explain, n_boot=n_boot, rng=rng, level=level, interval=interval,
-        correction=correction, engine=engine,
+    return study.evaluate(
+        systems, translations=translations, judgements=judgements,
+        languages=None if languages is None else list(languages), data_dir=data_dir, aligner=aligner,
+        use_pronoun=use_pronoun, adjectives=adjectives, corrected=corrected, validate=validate, annotations=annotations,
+        explain=explain, n_boot=n_boot, rng=rng, level=level, interval=interval, correction=correction, family=family,
+        against=against, missing=missing, engine=engine,
     )  # fmt: skip
-    est = result.estimates
-    metrics = {m: (m, f"{m}_ci_low", f"{m}_ci_high") for m in study.METRICS}
-    table = tidy(est, metrics, keys={"system": "system", "language": "language"}, defaults={"subset": "all"}, scale=0.01)
-    comparisons = None
-    if len(result.comparisons):
-        cmp = result.comparisons.copy()
-        for column in ("diff", "ci_low", "ci_high"):
-            cmp[column] = cmp[column] / 100
-        comparisons = _compare_frame(cmp, subset="all")
-    frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
-    if result.adjectives is not None:
-        frames["adjectives"] = result.adjectives
-    if result.corrected is not None:
-        frames["corrected"] = result.corrected
-    if explain:
-        j = result.judgements
-        unread = j[j["gender"] == "unknown"]
-        frames["unread"] = unread.reindex(columns=UNREAD_COLUMNS).fillna("").reset_index(drop=True)
-    if result.annotations is not None:
-        frames["annotations"] = result.annotations["agreement"]
-        frames["annotators"] = result.annotations["between"]
-    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, result.notes,
-                       details=result)
 
 
 # ---------------------------------------------------------------- Prates

@@ -503,7 +503,7 @@ def _run_winomt(args: argparse.Namespace) -> tuple[object, list[str], dict]:
         unread = res.frames["unread"]
         counts = unread.groupby(["system", "language", "why"]).size()
         notes.append("unread items by reason:\n" + counts.to_string())
-        return unread, smb.api.UNREAD_COLUMNS, {"provenance": res.provenance, "notes": notes}
+        return unread, list(unread.columns), {"provenance": res.provenance, "notes": notes}
     if args.annotations and not args.corrected and not args.compare:
         between = res.frames["annotators"]
         if len(between):

@@ -1,7 +1,7 @@
 """WinoMT metrics (METHODS.md §3) as pure functions of per-item sufficient statistics.
 
 Each item contributes a vector of indicators (:data:`FEATURES`); sums over
-items (or bootstrap-weighted sums) give every metric, in percent:
+items (or bootstrap-weighted sums) give every metric, as shares in [0, 1] (differences of shares for ΔG, ΔS):
 
 - Acc: items whose found gender equals gold, over all items (``unknown`` is wrong);
 - F1 of male and of female, each gender as the positive class, ΔG = F1(male) − F1(female);
@@ -58,7 +58,7 @@ def item_features(gold, predicted, stereotype) -> np.ndarray:
 def _ratio(num, den):
     num, den = np.asarray(num, float), np.asarray(den, float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, 100.0 * num / np.where(den > 0, den, 1.0), np.nan)
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
 def winomt_metrics(totals) -> np.ndarray:

@@ -10,11 +10,13 @@ exist, Acc corrected for misreading. The CLI and the report call it.
 Intervals: bootstrap over items stratified by stereotype × gold gender (both
 fixed in size by WinoMT's design), so ΔS and ΔG are resampled with the design's
 sizes; one weight matrix serves every system of a language, which pairs the
-comparisons. Comparisons of two systems on the same language: McNemar's exact
-test on per-item correctness for Acc (and the pro/anti accuracies), the paired
-bootstrap for F1, ΔG and ΔS; Holm (or BH) over the whole family of rows.
-Metrics in this module's frames are in percent, as the paper prints them; the
-public API (:func:`stats_mtbias.winomt`) gives shares.
+comparisons. Comparisons of two systems on the same language, each from one method (the
+interval excludes 0 exactly when p < 1 − level): accuracies by Tango's score
+interval and the McNemar score test it inverts; ΔS by MOVER of the pro and anti
+Tango intervals, its p-value the one the MOVER interval implies; F1 and ΔG by the
+item jackknife's t. Holm (or BH) within each family (by default the system pairs
+of one language and metric).
+Metrics are shares in [0, 1] (the paper prints percent: multiply by 100 to compare).
 """
 
 from __future__ import annotations
@@ -33,16 +35,17 @@ from stats_mtbias.datasets._io import as_source, read_records
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS, item_features, winomt_metrics
 from stats_mtbias.provenance import Provenance
-from stats_mtbias.significance.effect_sizes import paired_difference_in_proportions
-from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
-from stats_mtbias.significance.paired import sign_test_pvalue
+from stats_mtbias.result import TABLE_COLUMNS, StudyResult
+from stats_mtbias.significance.mcnemar import paired_difference_test
+from stats_mtbias.significance.multitest import CORRECTIONS
+from stats_mtbias.studies._common import accounting as common_accounting
+from stats_mtbias.studies._common import adjust, check_systems, comparison_frame, melt, system_pairs
+from stats_mtbias.studies._common import provenance as record_provenance
 from stats_mtbias.uncertainty.bootstrap import (
-    CI_METHODS,
-    BootstrapResult,
     ConfidenceInterval,
     cluster_bootstrap,
-    paired_permutation,
 )
+from stats_mtbias.uncertainty.differences import paired_difference_interval
 
 PREDICTED = ("male", "female", "neutral", "both", "unknown")  # both: a double or inclusive form (issue 36)
 MCNEMAR_METRICS = {"acc": "correct", "acc_pro": "correct_pro", "acc_anti": "correct_anti"}
@@ -53,7 +56,9 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
     """A CSV ``item, system, language, gender`` (item = 0-based line of en.txt) joined with the items.
 
     Items a system/language pair does not list become ``unknown`` with the reason
-    ``missing``, so every WinoMT item is counted.
+    ``missing`` (absent: :func:`shared_items` decides how they count), so every
+    WinoMT item is accounted for; a listed item with an empty gender is an unread
+    one (``unknown``, reason ``no_reading``, counted as wrong).
     """
     path = as_source(path)
     _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True)
@@ -73,7 +78,8 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
         if key in seen:
             raise DataError(f"item {item} of {key[0]}/{key[1]} was already given on line {seen[key]}", path, line)
         seen[key] = line
-        rows.append((*key, gender, "" if record["gender"] else "missing"))
+        # An empty gender is a reading that failed (unknown, counted); an item not listed at all is absent ("missing").
+        rows.append((*key, gender, "" if record["gender"] else "no_reading"))
     if not rows:
         raise DataError("has a header but no readings", path, 2)
     given = pd.DataFrame(rows, columns=["system", "language", "item", "gender", "reason"])
@@ -215,29 +221,43 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], language: s
         raise UsageError(f"{', '.join(missing)} has no {language} judgements in the pilot; it has {', '.join(have) or 'none'}.")
     order, _, strata, data = language_arrays(part)
     data = data[:, [order.index(s) for s in systems]]
-    return PairedDesign(data, winomt_metrics, (METRICS.index(metric),), strata, scale=0.01,
+    return PairedDesign(data, winomt_metrics, (METRICS.index(metric),), strata,
                         label=f"{language} {metric}: {systems[0]} − {systems[1]}", unit="items")  # fmt: skip
 
 
 ABSENT = ("missing", "not_in_file")  # reasons of an item a file does not translate at all
-COVERAGE_TOLERANCE = 0.01  # the shipped files each miss 2 of 3,888 items (an older en.txt)
+MISSING_RULES = ("shared", "wrong")
+MIN_COVERAGE = 0.99  # below this share of the items translated, a file is named in a warning (exit 65 under --strict)
 
 
-def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: dict | None = None) -> pd.DataFrame:
-    """Per language, the items every system covers when coverage differs by more than 1%.
+def coverage(table: pd.DataFrame, n_items: int) -> pd.DataFrame:
+    """Items each (system, language) translated: ``system, language, translated, coverage`` (of `n_items`)."""
+    present = ~table["reason"].isin(ABSENT)
+    out = present.groupby([table["system"], table["language"]], sort=False).sum().rename("translated").reset_index()
+    out["coverage"] = out["translated"] / n_items
+    return out
 
-    An item absent from a system's file (``missing``) counts as an unknown
-    reading (wrong) when the files cover nearly the same items, as in the
-    shipped data. When one file covers materially fewer items than another,
-    counting its absent items as wrong would compare coverage, not gender
-    accuracy: the language is then analysed on the items all its systems cover,
-    with a :class:`~stats_mtbias.errors.DataQualityWarning` naming the counts.
-    A system that covers no item at all is refused.
+
+def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: dict | None = None, *,
+                 missing: str = "shared", n_items: int | None = None) -> pd.DataFrame:  # fmt: skip
+    """The items each language is analysed on: one rule, whether a file stands alone, beside others, or is judgements.
+
+    ``missing="shared"`` (default): the items every system of the language
+    translated, so that Acc measures gender accuracy, not coverage (a file alone
+    with half the items is analysed on that half). ``missing="wrong"``: the
+    paper's rule, every item, an untranslated one counted as an unknown reading
+    (wrong). Either way each (system, language) whose file translates fewer than
+    :data:`MIN_COVERAGE` of the items is named in a
+    :class:`~stats_mtbias.errors.DataQualityWarning` (exit 65 under ``--strict``),
+    and the coverage is a column of the estimates. A system that covers no item
+    at all is refused.
     """
     import warnings
 
     from stats_mtbias.errors import DataQualityWarning
 
+    check_choice(missing, MISSING_RULES, "missing")
+    n_items = n_items or int(table["item"].nunique())
     parts = []
     for language, part in table.groupby("language", sort=False):
         present = ~part["reason"].isin(ABSENT)
@@ -247,17 +267,21 @@ def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: di
             system = str(empty.index[0])
             raise DataError(f"{system}/{language}: no WinoMT item is translated (an empty file, or none of its lines "
                             "is a WinoMT sentence)", (origin or {}).get((system, language)))  # fmt: skip
-        if covered.max() - covered.min() <= COVERAGE_TOLERANCE * covered.max():
+        for system, n in covered.items():
+            if n < MIN_COVERAGE * n_items:
+                where = (origin or {}).get((system, language))
+                rule = ("analysed on the items every system of the language translated" if missing == "shared"
+                        else "its untranslated items count as wrong (missing='wrong')")  # fmt: skip
+                message = (f"WinoMT {system}/{language}{f' ({where})' if where else ''}: {int(n):,} of {n_items:,} items "
+                           f"translated ({n / n_items:.1%}); {rule}")  # fmt: skip
+                warnings.warn(message, DataQualityWarning, stacklevel=3)
+                if notes is not None:
+                    notes.append(message)
+        if missing == "wrong":
             parts.append(part)
             continue
         everyone = part.loc[present].groupby("item")["system"].nunique()
         keep = set(everyone[everyone == part["system"].nunique()].index)
-        counts = ", ".join(f"{system} {int(n):,}" for system, n in covered.items())
-        message = (f"WinoMT {language}: the files cover different numbers of items ({counts}); estimates and "
-                   f"comparisons use the {len(keep):,} items all of them cover")  # fmt: skip
-        warnings.warn(message, DataQualityWarning, stacklevel=3)
-        if notes is not None:
-            notes.append(message)
         parts.append(part[part["item"].isin(keep)])
     return pd.concat(parts, ignore_index=True)
 
@@ -266,7 +290,7 @@ SCORE_METRICS = ("acc", "acc_pro", "acc_anti", "delta_s")
 
 
 def score_bounds(data: np.ndarray, bounds, level: float, replicates: np.ndarray | None = None):
-    """The bootstrap bounds with score intervals for the accuracies and ΔS (in percent).
+    """The bootstrap bounds with score intervals for the accuracies and ΔS (shares).
 
     Acc, Acc_pro and Acc_anti are proportions of items: their interval is
     Wilson's, widened to exact Poisson bounds where ten or fewer items are wrong
@@ -293,13 +317,13 @@ def score_bounds(data: np.ndarray, bounds, level: float, replicates: np.ndarray 
                                "acc_anti": ("correct_anti", "anti")}.items():  # fmt: skip
             ok = f[n] > 0
             ci = modified_wilson_interval(f[k], np.where(ok, f[n], 1), level)
-            low[:, METRICS.index(metric)] = np.where(ok, 100 * ci.low, np.nan)
-            high[:, METRICS.index(metric)] = np.where(ok, 100 * ci.high, np.nan)
+            low[:, METRICS.index(metric)] = np.where(ok, ci.low, np.nan)
+            high[:, METRICS.index(metric)] = np.where(ok, ci.high, np.nan)
         ok = (f["pro"] > 0) & (f["anti"] > 0)
         if ok.all():
             ds = difference_in_proportions(f["correct_pro"], f["pro"], f["correct_anti"], f["anti"], level=level,
                                            poisson_ends=True)
-            low[:, METRICS.index("delta_s")], high[:, METRICS.index("delta_s")] = 100 * ds.low, 100 * ds.high
+            low[:, METRICS.index("delta_s")], high[:, METRICS.index("delta_s")] = ds.low, ds.high
         _few_error_f1(totals, low, high, level, replicates)
     return ConfidenceInterval(low, high)
 
@@ -331,115 +355,20 @@ def _few_error_f1(totals: np.ndarray, low: np.ndarray, high: np.ndarray, level: 
     dg = mover_interval(np.stack([f1m, f1f], -1), np.stack([lm, lf], -1), np.stack([hm, hf], -1), np.array([1.0, -1.0]), corr)
     for column, (lo, hi) in {"f1_male": (lm, hm), "f1_female": (lf, hf), "delta_g": (dg.low, dg.high)}.items():
         k = METRICS.index(column)
-        low[:, k] = np.where(few, 100 * lo, low[:, k])
-        high[:, k] = np.where(few, 100 * hi, high[:, k])
+        low[:, k] = np.where(few, lo, low[:, k])
+        high[:, k] = np.where(few, hi, high[:, k])
 
 
-FEW_DISCORDANT = 40  # items read differently by the two systems at or below which F1/ΔG differences leave the bootstrap
+FEW_DISCORDANT = 40  # items read differently by the two systems at or below which the jackknife t has fewer df
 _PROPORTIONS = {"acc": ("correct", "n"), "acc_pro": ("correct_pro", "pro"), "acc_anti": ("correct_anti", "anti")}
+PAIRED_ACCURACY = "tango"  # Tango's score interval; its test is McNemar's score (asymptotic) test
 
 
-def paired_bounds(data_a: np.ndarray, data_b: np.ndarray, bounds, level: float, *, bootstrap: str = "percentile"
-                  ) -> tuple[ConfidenceInterval, list[str]]:  # fmt: skip
-    """Intervals of every metric's difference A − B on the same items (percent points).
-
-    Accuracies: Newcombe's paired score interval (Wilson limits and the
-    correlation of the two systems' correctness), the interval that goes with
-    McNemar's test; ΔS: the MOVER sum of the pro and the anti differences,
-    which are measured on different items. F1 and ΔG keep the paired bootstrap
-    (`bounds`) unless the systems read at most :data:`FEW_DISCORDANT` items
-    differently: the difference then rests on those few items, its bootstrap
-    distribution has a few values only (the percentile interval covered 0.89
-    on 100 items), and the interval is the jackknife's ``t`` interval with
-    one degree of freedom less than the discordant items (at least one). With
-    no discordant item at all, two pseudo-items, one read better by each
-    system, give the jackknife a spread, so that the interval is never a point.
-
-    Parameters
-    ----------
-    data_a, data_b : arrays (items, FEATURES)
-        The two systems' item features.
-    bounds : ConfidenceInterval
-        The paired bootstrap's bounds per metric (``(METRICS,)``).
-    level : float
-        Confidence level.
-    bootstrap : str
-        The bootstrap interval behind `bounds`, for the methods' names.
-
-    Returns
-    -------
-    (interval, methods)
-        The bounds per metric and each metric's method (a ``ci_method`` column).
-    """
-    from scipy import stats
-
-    from stats_mtbias.uncertainty.analytic import mover_interval
-
-    a, b = np.asarray(data_a, float), np.asarray(data_b, float)
-    low, high = np.array(bounds.low, dtype=float), np.array(bounds.high, dtype=float)
-    parts = {}
-    for metric, (hit, of) in _PROPORTIONS.items():
-        on = a[:, FEATURE_INDEX[of]] > 0
-        x, y = a[on, FEATURE_INDEX[hit]], b[on, FEATURE_INDEX[hit]]
-        if not on.any():
-            low[METRICS.index(metric)] = high[METRICS.index(metric)] = np.nan
-            continue
-        es = paired_difference_in_proportions(np.sum(x * y), np.sum(x * (1 - y)), np.sum((1 - x) * y),
-                                              np.sum((1 - x) * (1 - y)), level=level)  # fmt: skip
-        parts[metric] = es
-        low[METRICS.index(metric)], high[METRICS.index(metric)] = 100 * es.low, 100 * es.high
-    if "acc_pro" in parts and "acc_anti" in parts:
-        pro, anti = parts["acc_pro"], parts["acc_anti"]
-        ds = mover_interval(np.array([pro.estimate, anti.estimate]), np.array([pro.low, anti.low]),
-                            np.array([pro.high, anti.high]), np.array([1.0, -1.0]), np.eye(2))  # fmt: skip
-        low[METRICS.index("delta_s")], high[METRICS.index("delta_s")] = 100 * ds.low, 100 * ds.high
-    discordant = int(np.sum(np.any(a != b, axis=1)))
-    few = discordant <= FEW_DISCORDANT
-    methods = [{"acc": "Newcombe paired", "acc_pro": "Newcombe paired", "acc_anti": "Newcombe paired",
-                "delta_s": "MOVER (Newcombe paired)"}.get(m, f"jackknife t ({discordant} discordant)" if few
-                                                          else f"paired bootstrap ({bootstrap})") for m in METRICS]  # fmt: skip
-    if few:
-        if discordant == 0:
-            pseudo = [item_features(np.array(["male", "female"]), np.array(p), np.array(["pro", "anti"]))
-                      for p in (["male", "male"], ["female", "female"])]  # fmt: skip
-            a, b = np.concatenate([a, pseudo[0]]), np.concatenate([b, pseudo[1]])
-        estimate = winomt_metrics(data_a.sum(axis=0)) - winomt_metrics(data_b.sum(axis=0))
-        left_out = winomt_metrics(a.sum(axis=0) - a) - winomt_metrics(b.sum(axis=0) - b)  # (items, METRICS)
-        n = len(a)
-        se = np.sqrt((n - 1) / n * np.sum((left_out - left_out.mean(axis=0)) ** 2, axis=0))
-        t = stats.t.ppf(0.5 + level / 2, max(discordant, 2) - 1)
-        for metric in ("f1_male", "f1_female", "delta_g"):
-            k = METRICS.index(metric)
-            low[k], high[k] = estimate[k] - t * se[k], estimate[k] + t * se[k]
-    return ConfidenceInterval(low, high), methods
-
-
-def paired_pvalues(data_a: np.ndarray, data_b: np.ndarray, *, n_perm: int, rng) -> tuple[np.ndarray, list[str]]:
-    """Two-sided p-values of every metric's difference between two systems on the same items.
-
-    Accuracies: McNemar's exact test on the discordant items. F1, ΔG, ΔS:
-    approximate randomisation (each item's two readings swapped at random,
-    ``n_perm`` times), exact in size whatever the number of items; the paired
-    bootstrap p-value rejected 7.7% of the time at a nominal 5% on 100 items.
-
-    Parameters
-    ----------
-    data_a, data_b : arrays (items, FEATURES)
-        The two systems' item features (:func:`~stats_mtbias.estimators.winomt.item_features`).
-    """
-    _, permuted = paired_permutation(data_a, data_b, winomt_metrics, n_perm=n_perm, rng=rng)
-    pvalues, methods = np.array(permuted, dtype=float), []
-    for m, metric in enumerate(METRICS):
-        if metric in MCNEMAR_METRICS:
-            k = FEATURE_INDEX[MCNEMAR_METRICS[metric]]
-            only_a = int(np.sum((data_a[:, k] == 1) & (data_b[:, k] == 0)))
-            only_b = int(np.sum((data_a[:, k] == 0) & (data_b[:, k] == 1)))
-            pvalues[m] = float(sign_test_pvalue(only_a, only_b, "two-sided"))
-            methods.append("McNemar exact")
-        else:
-            methods.append("approximate randomisation")
-    return pvalues, methods
-
+def _paired_table(a: np.ndarray, b: np.ndarray, hit: str, of: str) -> tuple[np.ndarray, ...]:
+    """The paired 2×2 table (both, a only, b only, neither) of a proportion over the items it is computed on."""
+    on = a[:, FEATURE_INDEX[of]] > 0
+    x, y = a[on, FEATURE_INDEX[hit]], b[on, FEATURE_INDEX[hit]]
+    return np.sum(x * y), np.sum(x * (1 - y)), np.sum((1 - x) * y), np.sum((1 - x) * (1 - y))
 
 
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
@@ -470,6 +399,90 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     return "simulate", design
 
 
+def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> dict[str, np.ndarray | list]:
+    """Every metric's difference A − B on the same items: interval, p-value and method, one method each.
+
+    - Acc, Acc_pro, Acc_anti: Tango's (1998) score interval for the paired
+      difference and the McNemar score test it inverts (at Δ = 0 Tango's
+      statistic is McNemar's ``(b − c)/√(b + c)``), so the interval excludes 0
+      exactly when p < 1 − level; no p-value floor.
+    - ΔS = (Acc_pro − Acc_anti): MOVER of the pro and the anti Tango intervals
+      (different items: uncorrelated), and the normal p-value whose interval is
+      that MOVER interval on the side of 0.
+    - F1 and ΔG: the item jackknife's t (standard error from the leave-one-item-out
+      differences; degrees of freedom the discordant items − 1 where at most
+      :data:`FEW_DISCORDANT` items are read differently, else the items − 1), test
+      and interval from the same t. With no discordant item at all, two
+      pseudo-items, one read better by each system, give the jackknife a spread,
+      so that the interval is never a point.
+
+    Parameters
+    ----------
+    data_a, data_b : arrays (items, FEATURES)
+        The two systems' item features (:func:`~stats_mtbias.estimators.winomt.item_features`).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    dict
+        ``diff, low, high, p_value`` (arrays over :data:`METRICS`), ``method`` (list)
+        and ``n`` (items each difference rests on).
+    """
+    from scipy import stats
+
+    from stats_mtbias.significance.mcnemar import paired_difference_test
+    from stats_mtbias.uncertainty.analytic import _interval_pvalue, mover_interval
+    from stats_mtbias.uncertainty.differences import paired_difference_interval
+
+    a, b = np.asarray(data_a, float), np.asarray(data_b, float)
+    k = len(METRICS)
+    diff = winomt_metrics(a.sum(axis=0)) - winomt_metrics(b.sum(axis=0))
+    low, high, pvalue = np.full(k, np.nan), np.full(k, np.nan), np.full(k, np.nan)
+    method = [""] * k
+    n = np.full(k, len(a), dtype=int)
+    parts = {}
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    for metric, (hit, of) in _PROPORTIONS.items():
+        m = METRICS.index(metric)
+        table = _paired_table(a, b, hit, of)
+        n[m] = int(sum(table))
+        method[m] = "Tango score interval, McNemar score test"
+        if n[m] == 0:
+            continue
+        es = paired_difference_interval(*table, level=level, method=PAIRED_ACCURACY)
+        parts[metric] = es
+        low[m], high[m] = float(es.low), float(es.high)
+        pvalue[m] = float(paired_difference_test(*table, method=PAIRED_ACCURACY).pvalue)
+    m = METRICS.index("delta_s")
+    n[m] = n[METRICS.index("acc_pro")] + n[METRICS.index("acc_anti")]
+    method[m] = "MOVER of the Tango intervals (pro, anti)"
+    if "acc_pro" in parts and "acc_anti" in parts:
+        pro, anti = parts["acc_pro"], parts["acc_anti"]
+        ds = mover_interval(np.array([pro.estimate, anti.estimate], float), np.array([pro.low, anti.low], float),
+                            np.array([pro.high, anti.high], float), np.array([1.0, -1.0]), np.eye(2))  # fmt: skip
+        low[m], high[m] = float(ds.low), float(ds.high)
+        pvalue[m] = float(_interval_pvalue(np.asarray(diff[m]), ds, z))
+    discordant = int(np.sum(np.any(a != b, axis=1)))
+    few = discordant <= FEW_DISCORDANT
+    if discordant == 0:
+        pseudo = [item_features(np.array(["male", "female"]), np.array(p), np.array(["pro", "anti"]))
+                  for p in (["male", "male"], ["female", "female"])]  # fmt: skip
+        a, b = np.concatenate([a, pseudo[0]]), np.concatenate([b, pseudo[1]])
+    left_out = winomt_metrics(a.sum(axis=0) - a) - winomt_metrics(b.sum(axis=0) - b)  # (items, METRICS)
+    size = len(a)
+    se = np.sqrt((size - 1) / size * np.sum((left_out - left_out.mean(axis=0)) ** 2, axis=0))
+    dof = max(discordant, 2) - 1 if few else size - 1
+    t = stats.t.ppf(0.5 + level / 2, dof)
+    for metric in ("f1_male", "f1_female", "delta_g"):
+        m = METRICS.index(metric)
+        low[m], high[m] = diff[m] - t * se[m], diff[m] + t * se[m]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pvalue[m] = 2 * stats.t.sf(abs(diff[m]) / se[m], dof) if se[m] > 0 else (1.0 if diff[m] == 0 else 0.0)
+        method[m] = f"jackknife t ({discordant} discordant items, {dof} df)"
+    return {"diff": diff, "low": low, "high": high, "p_value": pvalue, "method": method, "n": n}
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -478,8 +491,10 @@ def analyse(
     level: float = 0.95,
     correction: str = "holm",
     interval: str = "percentile",
+    against: list[str] | None = None,
+    family: str | list[str] = "metric",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Metrics with bootstrap intervals per (system, language), and paired comparisons.
+    """Metrics with intervals per (system, language), and paired comparisons.
 
     Parameters
     ----------
@@ -487,34 +502,43 @@ def analyse(
         ``system, language, item, gold, stereotype, gender``: every item of every
         (system, language) pair.
     n_boot : int
-        Bootstrap resamples.
+        Bootstrap resamples (F1 and ΔG intervals of each system).
     rng : Generator or int
         Source of the random numbers.
     level : float
         Confidence level.
     correction : {"holm", "bh", "none"}
-        Adjustment of the comparisons' p-values over all rows.
+        Adjustment of the comparisons' p-values within each family.
     interval : {"percentile", "bca"}
         Bootstrap interval (BCa adds the item jackknife).
+    against : list of str, optional
+        Compare these systems with every other one instead of every pair.
+    family : {"metric", "all"} or list of str
+        The family of ``p_adjusted`` (:func:`stats_mtbias.result.adjust`).
 
     Returns
     -------
     (estimates, comparisons)
         ``estimates``: ``system, language, n, n_unknown`` and per metric its value,
-        ``<metric>_ci_low``, ``<metric>_ci_high``. ``comparisons``: ``language,
-        system_a, system_b, metric, diff, ci_low, ci_high, ci_method, p_value, method, p_adjusted``.
+        ``<metric>_ci_low``, ``<metric>_ci_high``, ``<metric>_n`` (shares). ``comparisons``:
+        ``system_a, system_b, language, subset, metric, diff, ci_low, ci_high, p_value,
+        p_adjusted, method, ci_method, n, family`` (see :func:`paired_comparison`).
     """
     n_boot = check_positive_int(n_boot, "n_boot")
     level = check_level(level)
     rng = check_rng(rng)
     check_choice(correction, CORRECTIONS, "correction")
-    check_choice(interval, CI_METHODS, "interval")
+    check_choice(interval, ("percentile", "bca"), "interval")
     estimate_rows, compare_rows = [], []
     for language, part in judgements.groupby("language", sort=False):
         systems, items, strata, data = language_arrays(part)
         boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata, level=level, method=interval)
         point = boot.estimate
         bounds = score_bounds(data, boot.confidence_interval(), level, boot.replicates)
+        totals = data.sum(axis=0)
+        per_metric_n = {"acc": totals[:, FEATURE_INDEX["n"]], "acc_pro": totals[:, FEATURE_INDEX["pro"]],
+                        "acc_anti": totals[:, FEATURE_INDEX["anti"]],
+                        "delta_s": totals[:, FEATURE_INDEX["pro"]] + totals[:, FEATURE_INDEX["anti"]]}  # fmt: skip
         for s, system in enumerate(systems):
             row = {
                 "system": system,
@@ -523,31 +547,20 @@ def analyse(
                 "n_unknown": int(data[:, s, FEATURE_INDEX["unknown"]].sum()),
             }
             for m, metric in enumerate(METRICS):
-                row.update({metric: point[s, m], f"{metric}_ci_low": bounds.low[s, m], f"{metric}_ci_high": bounds.high[s, m]})
+                row.update({metric: point[s, m], f"{metric}_ci_low": bounds.low[s, m], f"{metric}_ci_high": bounds.high[s, m],
+                            f"{metric}_n": int(per_metric_n.get(metric, totals[:, FEATURE_INDEX["n"]])[s])})  # fmt: skip
             estimate_rows.append(row)
-        for a, b in combinations(range(len(systems)), 2):
-            diffs = BootstrapResult(
-                point[a] - point[b],
-                boot.replicates[:, a] - boot.replicates[:, b],
-                None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b],
-                level,
-                interval,
-            )
-            d_bounds, ci_methods = paired_bounds(data[:, a], data[:, b], diffs.confidence_interval(), level, bootstrap=interval)
-            pvalues, methods = paired_pvalues(data[:, a], data[:, b], n_perm=n_boot, rng=rng)
+        for a, b in system_pairs(systems, against):
+            res = paired_comparison(data[:, a], data[:, b], level)
             for m, metric in enumerate(METRICS):
-                pvalue, method = float(pvalues[m]), methods[m]
                 compare_rows.append(
-                    {"language": language, "system_a": systems[a], "system_b": systems[b], "metric": metric,
-                     "diff": point[a, m] - point[b, m], "ci_low": d_bounds.low[m], "ci_high": d_bounds.high[m],
-                     "ci_method": ci_methods[m], "p_value": pvalue, "method": method}
+                    {"language": language, "system_a": systems[a], "system_b": systems[b], "subset": "all",
+                     "metric": metric, "diff": res["diff"][m], "ci_low": res["low"][m], "ci_high": res["high"][m],
+                     "p_value": float(res["p_value"][m]), "method": res["method"][m], "ci_method": res["method"][m],
+                     "n": int(res["n"][m])}
                 )  # fmt: skip
     estimates = pd.DataFrame(estimate_rows)
-    comparisons = pd.DataFrame(
-        compare_rows,
-        columns=["language", "system_a", "system_b", "metric", "diff", "ci_low", "ci_high", "ci_method", "p_value", "method"],
-    )
-    comparisons["p_adjusted"] = adjust_pvalues(comparisons["p_value"].to_numpy(), correction) if len(comparisons) else []
+    comparisons = adjust(comparison_frame(compare_rows), correction, family)
     return estimates, comparisons
 
 
@@ -584,8 +597,9 @@ def adjective_effect(base: pd.DataFrame, adjective: pd.DataFrame, *, level: floa
     """Change in Acc when "handsome"/"pretty" is added, on the items both versions judged.
 
     Per (system, language): Acc without and with the adjective, the paired
-    difference with Newcombe's interval, the item-level transition counts
-    (right→right, right→wrong, wrong→right, wrong→wrong) and McNemar's exact p-value.
+    difference with Tango's score interval, the item-level transition counts
+    (right→right, right→wrong, wrong→right, wrong→wrong) and the McNemar score
+    test that interval inverts (shares; they agree).
     """
     level = check_level(level)
     keys = ["system", "language", "item"]
@@ -598,12 +612,13 @@ def adjective_effect(base: pd.DataFrame, adjective: pd.DataFrame, *, level: floa
         rr, rw = int(np.sum(before & after)), int(np.sum(before & ~after))
         wr, ww = int(np.sum(~before & after)), int(np.sum(~before & ~after))
         # Difference after - before on the same items: "first" = after, "second" = before.
-        effect = paired_difference_in_proportions(rr, wr, rw, ww, level=level)
+        effect = paired_difference_interval(rr, wr, rw, ww, level=level, method=PAIRED_ACCURACY)
         rows.append(
-            {"system": system, "language": language, "n": len(part), "acc": 100 * before.mean(), "acc_adj": 100 * after.mean(),
-             "change": 100 * float(effect.estimate), "change_ci_low": 100 * float(effect.low),
-             "change_ci_high": 100 * float(effect.high), "right_right": rr, "right_wrong": rw, "wrong_right": wr,
-             "wrong_wrong": ww, "p_mcnemar": float(sign_test_pvalue(wr, rw, "two-sided"))}
+            {"system": system, "language": language, "n": len(part), "acc": before.mean(), "acc_adj": after.mean(),
+             "change": float(effect.estimate), "change_ci_low": float(effect.low),
+             "change_ci_high": float(effect.high), "right_right": rr, "right_wrong": rw, "wrong_right": wr,
+             "wrong_wrong": ww, "p_value": float(paired_difference_test(rr, wr, rw, ww, method=PAIRED_ACCURACY).pvalue),
+             "method": "Tango score interval, McNemar score test"}
         )  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -666,7 +681,7 @@ def corrected_accuracy(
     Parameters
     ----------
     estimates : DataFrame
-        From :func:`analyse`: ``system, language, n, acc`` (Acc in percent).
+        From :func:`analyse`: ``system, language, n, acc`` (Acc a share).
     pairs : DataFrame
         ``system, language, item, gold, human, automatic``: the labelled rows
         (``pairs`` of :func:`validation`, attributed to the system that produced
@@ -682,8 +697,8 @@ def corrected_accuracy(
     -------
     DataFrame
         ``system, language, n, acc, acc_corrected, ci_low, ci_high, n_labelled,
-        p_human_correct_given_auto_correct, p_human_correct_given_auto_wrong,
-        n_conflict, n_conflict_pronoun, labels``, in percent, for every (system,
+        human_correct_given_auto_correct, human_correct_given_auto_wrong,
+        n_conflict, n_conflict_pronoun, labels``, as shares, for every (system,
         language) whose language has labelled rows; ``acc_corrected`` is NaN (and
         ``labels`` says why) for a system without labels of its own or whose
         labels measure the other construct.
@@ -700,7 +715,7 @@ def corrected_accuracy(
         language = est["language"]
         sample = pairs[(pairs["language"] == language) & (pairs["system"] == est["system"])]
         n = int(est["n"])
-        k = round(est["acc"] * n / 100)
+        k = round(est["acc"] * n)
         acc = k / n
         auto_right = (sample["automatic"] == sample["gold"]).to_numpy()
         human_right = (sample["human"] == sample["gold"]).to_numpy()
@@ -729,9 +744,9 @@ def corrected_accuracy(
             labels = f"{len(sample)} of {est['system']}'s translations, all read {'right' if n1 else 'wrong'}: not corrected"
             point = low = high = np.nan
         rows.append(
-            {"system": est["system"], "language": language, "n": n, "acc": 100 * acc, "acc_corrected": 100 * point,
-             "ci_low": 100 * low, "ci_high": 100 * high, "n_labelled": len(sample),
-             "p_human_correct_given_auto_correct": 100 * p1, "p_human_correct_given_auto_wrong": 100 * p0,
+            {"system": est["system"], "language": language, "n": n, "acc": acc, "acc_corrected": point,
+             "ci_low": low, "ci_high": high, "n_labelled": len(sample),
+             "human_correct_given_auto_correct": p1, "human_correct_given_auto_wrong": p0,
              "n_conflict": n_conflict, "n_conflict_pronoun": n_pronoun, "labels": labels}
         )  # fmt: skip
     return pd.DataFrame(rows)
@@ -740,9 +755,9 @@ def corrected_accuracy(
 # ---------------------------------------------------------------- the study, wired once
 
 ESTIMATE_COLUMNS = (
-    ["system", "language", "n", "n_unknown"] + [c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high")] + ["flag"]
-)
-COMPARE_COLUMNS = ["language", "system_a", "system_b", "metric", "diff", "ci_low", "ci_high", "p_value", "method", "p_adjusted"]
+    ["system", "language", "n", "n_unknown", "coverage"]
+    + [c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high")] + ["flag"]
+)  # fmt: skip
 VALIDATION_COLUMNS = [
     "file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa", "n_conflict",
     "n_conflict_pronoun", "agreement_outside", "ci_low_outside", "ci_high_outside",
@@ -752,14 +767,14 @@ _FILE_LANGUAGE = re.compile(r"^(?:adj\.)?en-(?P<lang>[a-z]{2})\.(?:txt|csv|tsv)$
 
 @dataclass(frozen=True)
 class WinoMTResult:
-    """Everything the WinoMT study reports (metrics in percent, as the paper prints them).
+    """Everything the WinoMT study reports (metrics as shares in [0, 1]).
 
     Attributes
     ----------
     estimates : DataFrame
         :data:`ESTIMATE_COLUMNS`: per system and language.
     comparisons : DataFrame
-        :data:`COMPARE_COLUMNS`: every pair of systems on each language.
+        :data:`stats_mtbias.result.COMPARE_COLUMNS`: the pairs of systems on each language.
     adjectives : DataFrame or None
         "+Adj" transitions (:func:`adjective_effect`), where the systems have "+Adj" files.
     corrected : DataFrame or None
@@ -1045,6 +1060,9 @@ def run(
     interval: str = "percentile",
     engine: str = "auto",
     progress=None,
+    missing: str = "shared",
+    against: list[str] | None = None,
+    family: str | list[str] = "metric",
 ) -> WinoMTResult:
     """Run the WinoMT study on shipped systems, a user's own translations and/or readings.
 
@@ -1081,6 +1099,12 @@ def run(
         directory and your files at the same paths). The tables are the same.
     progress : callable, optional
         ``progress(iterable, description)`` wraps the long loops (the report's progress bars).
+    missing : {"shared", "wrong"}
+        Items a file does not translate (:func:`shared_items`): the language is
+        analysed on the items every system translated (default), or, as the paper
+        did, every item with an untranslated one counted as wrong.
+    against, family
+        As in :func:`analyse`.
     """
     from stats_mtbias.datasets._io import source_sha256
     from stats_mtbias.datasets.registry import open_store
@@ -1165,9 +1189,12 @@ def run(
     table = pd.concat(base, ignore_index=True)
     if table.duplicated(["system", "language", "item"]).any():
         raise UsageError("two inputs give the same system and language; name user systems uniquely.")
-    analysed = shared_items(table, notes, origin)
+    analysed = shared_items(table, notes, origin, missing=missing, n_items=len(items))
     estimates, comparisons = analyse(analysed, n_boot=n_boot, rng=rng, level=level, correction=correction,
-                                     interval=interval)  # fmt: skip
+                                     interval=interval, against=check_systems(against, "against"),
+                                     family=family)  # fmt: skip
+    covered = coverage(table, len(items)).set_index(["system", "language"])["coverage"]
+    estimates.insert(4, "coverage", covered.reindex(pd.MultiIndex.from_frame(estimates[["system", "language"]])).to_numpy())
     estimates["flag"] = unread_flags(estimates)
     for row in estimates[estimates["flag"] != ""].itertuples():
         notes.append(f"{row.system}/{row.language}: {row.flag} (Acc counts unread items as wrong)")
@@ -1187,9 +1214,9 @@ def run(
         target = estimates if corrected else estimates.merge(user_pairs[["system", "language"]].drop_duplicates())
         corrected_frame = corrected_accuracy(target, pairs, n_draws=n_boot, rng=rng, level=level,
                                              construct="pronoun" if use_pronoun else "entity")  # fmt: skip
-        missing = sorted(set(estimates["language"]) - set(corrected_frame["language"]))
-        if missing:
-            notes.append(f"no human labels for {', '.join(missing)}: no corrected Acc")
+        no_labels = sorted(set(estimates["language"]) - set(corrected_frame["language"]))
+        if no_labels:
+            notes.append(f"no human labels for {', '.join(no_labels)}: no corrected Acc")
         if len(corrected_frame):
             unlabelled = corrected_frame[corrected_frame["n_labelled"] == 0]
             if len(unlabelled):
@@ -1201,22 +1228,61 @@ def run(
                 names = ", ".join(f"{r.system}/{r.language}" for r in other.itertuples())
                 notes.append(f"not corrected (their labels follow the {'translated pronoun' if not use_pronoun else 'entity'} "
                              f"in most conflicts, not what the metric reads): {names}")  # fmt: skip
-    accounting = (
-        table.assign(outcome=table["reason"].replace("", "read")).groupby(["system", "language", "outcome"], sort=False)
-        .size().rename("items").reset_index()
-    )  # fmt: skip
+    accounting = common_accounting(table.assign(outcome=table["reason"].replace("", "read")), ["system", "language"],
+                                   "outcome")  # fmt: skip
     data = {**dict(sorted(store.used.items())), **data}
-    provenance = Provenance(
-        method=f"{aligner} word alignment (grow-diag-final-and) + stats_mtbias.gender.targets readers; Acc, F1, ΔG, ΔS "
-        f"(percent); Acc, Acc_pro, Acc_anti: Wilson intervals with exact Poisson ends (<= 10 errors), ΔS: Newcombe's "
-        f"hybrid score interval; F1, ΔG and differences: bootstrap over items stratified by stereotype × gold "
-        f"gender, {interval}; differences: Newcombe paired (accuracies), MOVER (ΔS), paired bootstrap or, with "
-        f"<= {FEW_DISCORDANT} discordant items, jackknife t (F1, ΔG); McNemar exact "
-        f"(accuracies) and approximate randomisation (F1, ΔG, ΔS) between systems, {correction} over all comparisons",
-        data=data, n_boot=n_boot, seed=seed, level=level,
+    rule = ("items every system of a language translated" if missing == "shared"
+            else "every item, an untranslated one counted as wrong (the paper's rule)")  # fmt: skip
+    provenance = record_provenance(
+        f"{aligner} word alignment (grow-diag-final-and) + stats_mtbias.gender.targets readers; Acc, F1, ΔG, ΔS as "
+        f"shares over the {rule}; Acc, Acc_pro, Acc_anti: Wilson intervals with exact Poisson ends (<= 10 errors), "
+        f"ΔS: Newcombe's hybrid score interval; F1, ΔG: bootstrap over items stratified by stereotype × gold gender, "
+        f"{interval}; differences between systems, test and interval from one method: Tango score interval and McNemar "
+        f"score test (accuracies), MOVER of the Tango intervals (ΔS), item jackknife t (F1, ΔG)",
+        data, rng=seed, level=level, n_boot=n_boot, correction=correction, family=family,
         options={"aligner": aligner, "languages": list(languages), "readers": "stats_mtbias.gender.targets",
                  "use_pronoun": use_pronoun, "systems": list(dict.fromkeys(table["system"].astype(str))),
-                 "correction": correction, "interval": interval},
+                 "interval": interval, "missing": missing, "against": against},
     )  # fmt: skip
     return WinoMTResult(estimates, comparisons, adj_frame, corrected_frame, accounting, provenance, table, notes, found,
                         annotated)  # fmt: skip
+
+
+# What ``explain=True`` shows of each unread WinoMT item.
+UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligned", "reason", "why"]
+
+
+def evaluate(systems=None, *, translations=None, correction: str = "holm", family: str | list[str] = "metric",
+             explain: bool = False, **options) -> StudyResult:  # fmt: skip
+    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.winomt` returns)."""
+    result = run(check_systems(systems), translations=dict(translations or {}), correction=correction, family=family,
+                 explain=explain, **options)  # fmt: skip
+    est = result.estimates
+    parts = []
+    for metric in METRICS:
+        part = melt(est, {metric: (metric, f"{metric}_ci_low", f"{metric}_ci_high")},
+                    keys={"system": "system", "language": "language"}, defaults={"subset": "all"}, n=f"{metric}_n")  # fmt: skip
+        parts.append(part)
+    table = pd.concat(parts, ignore_index=True)
+    order = {m: i for i, m in enumerate(METRICS)}
+    table = table.sort_values(["language", "system", "metric"], key=lambda c: c.map(order) if c.name == "metric" else c,
+                              kind="stable").reset_index(drop=True)  # fmt: skip
+    table = table.set_index(["system", "language"]).loc[
+        pd.MultiIndex.from_frame(est[["system", "language"]])].reset_index()[TABLE_COLUMNS]
+    comparisons = result.comparisons if len(result.comparisons) else None
+    frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
+    if result.adjectives is not None:
+        frames["adjectives"] = result.adjectives
+    if result.corrected is not None:
+        frames["corrected"] = result.corrected
+    if result.validation is not None:
+        frames["validation"] = result.validation["validation"]
+    if explain:
+        j = result.judgements
+        unread = j[j["gender"] == "unknown"]
+        frames["unread"] = unread.reindex(columns=UNREAD_COLUMNS).fillna("").reset_index(drop=True)
+    if result.annotations is not None:
+        frames["annotations"] = result.annotations["agreement"]
+        frames["annotators"] = result.annotations["between"]
+    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, result.notes,
+                       family, details=result)  # fmt: skip

@@ -449,12 +449,12 @@ def _shipped_alignments(store, language, items, sources, translations, method):
 
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
-    """sha256 of the code that turns a translation into a gender (aligner, readers, this module)."""
+    """sha256 of the code that turns a translation into a gender (aligner, every module of stats_mtbias.gender, this module)."""
     import stats_mtbias.alignment
-    import stats_mtbias.gender.targets
+    import stats_mtbias.gender
 
     files = [Path(__file__), Path(stats_mtbias.alignment.__file__)]
-    files += sorted(Path(stats_mtbias.gender.targets.__file__).parent.glob("*.py"))
+    files += sorted(Path(stats_mtbias.gender.__file__).parent.rglob("*.py"))
     digest = hashlib.sha256()
     for file in files:
         digest.update(file.read_bytes())

@@ -40,7 +40,7 @@ def test_every_row_is_counted(result, recount):
         )
         assert row["n"] == c["Female"] + c["Male"] + c["Neutral"]
         assert row["female"] == pytest.approx(c["Female"] / row["n"])
-    assert result.accounting["rows"].sum() == 1019 * 17
+    assert result.accounting["n"].sum() == 1019 * 17
 
 
 def test_authors_convention_matches_the_recount(data_dir, recount):

@@ -26,7 +26,7 @@ import numpy as np
 from stats_mtbias.estimators.tgbi import p_s
 from stats_mtbias.estimators.winomt import METRICS, item_features, winomt_metrics
 from stats_mtbias.significance.paired import sign_test_pvalue
-from stats_mtbias.studies.winomt import FEW_DISCORDANT, paired_bounds, paired_pvalues, score_bounds
+from stats_mtbias.studies.winomt import FEW_DISCORDANT, paired_comparison, score_bounds
 from stats_mtbias.uncertainty.analytic import (
     FEW_EVENTS,
     clopper_pearson_interval,
@@ -37,7 +37,7 @@ from stats_mtbias.uncertainty.analytic import (
     proportion_interval,
     tgbi_index_interval,
 )
-from stats_mtbias.uncertainty.bootstrap import BootstrapResult, cluster_bootstrap
+from stats_mtbias.uncertainty.bootstrap import cluster_bootstrap
 
 COVERAGE_BAND = (0.935, 0.965)
 SIZE_LIMIT = 0.06
@@ -258,8 +258,8 @@ WINOMT_REGIMES = {
 
 def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000) -> list[Row]:
     """Coverage of Acc, F1, ΔG, ΔS intervals (the study's: bootstrap with strata stereotype x gold, score bounds)
-    and of their paired differences (the study's ``paired_bounds``); size of McNemar's exact test (Acc) and of
-    approximate randomisation (F1, ΔG, ΔS) between exchangeable systems."""
+    and of their paired differences and size of their tests (the study's ``paired_comparison``: Tango and McNemar's
+    score test for Acc, MOVER for ΔS, the item jackknife's t for F1 and ΔG) between exchangeable systems."""
     rng = np.random.default_rng(seed)
     rows = []
     wanted = ["acc", "f1_male", "delta_g", "delta_s"]
@@ -280,13 +280,10 @@ def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000)
                 boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata)
                 ci = score_bounds(data, boot.confidence_interval(), 0.95, boot.replicates)  # the study's (analyse)
                 hits += _cover(ci.low[0, cols], ci.high[0, cols], truth)
-                d = boot.replicates[:, 0] - boot.replicates[:, 1]
-                dci = BootstrapResult(boot.estimate[0] - boot.estimate[1], d, None, 0.95, "percentile").confidence_interval()
-                dci, _ = paired_bounds(data[:, 0], data[:, 1], dci, 0.95)
-                diff_hits += _cover(dci.low[cols], dci.high[cols], diff_truth)
+                res = paired_comparison(data[:, 0], data[:, 1], 0.95)  # the study's (analyse)
+                diff_hits += _cover(res["low"][cols], res["high"][cols], diff_truth)
                 if null:
-                    pv, _ = paired_pvalues(data[:, 0], data[:, 1], n_perm=n_boot, rng=rng)  # the study's tests
-                    rejected += pv[cols] <= ALPHA
+                    rejected += res["p_value"][cols] <= ALPHA
             # Discrete (conservative by design): 100 items; a system's intervals resting on 25 or fewer expected errors
             # (Wilson's oscillation); paired intervals where a tenth of the data sets have <= FEW_DISCORDANT
             # discordant items (the jackknife t with few degrees of freedom).
@@ -299,13 +296,12 @@ def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000)
                         metric, "bootstrap; score/MOVER if <= 10 errors")
                     rows.append(Row("winomt", metric, method, f"{regime}, {n} items", n, reps, "coverage",
                                     float(hits[j] / reps), single))  # fmt: skip
-                method = {"acc": "Newcombe paired", "delta_s": "MOVER of paired Newcombe"}.get(
-                    metric, "bootstrap; jackknife t if <= 40 discordant")
+                method = {"acc": "Tango", "delta_s": "MOVER of paired Tango"}.get(metric, "jackknife t")
                 label = f"null, {regime}" if null else regime
                 rows.append(Row("winomt", f"paired {metric}", method, f"{label}, {n} items", n, reps, "coverage",
                                 float(diff_hits[j] / reps), discrete))  # fmt: skip
                 if null:
-                    test = "McNemar exact" if metric == "acc" else "approximate randomisation"
+                    test = {"acc": "McNemar score", "delta_s": "MOVER p-value"}.get(metric, "jackknife t")
                     rows.append(Row("winomt", f"paired {metric}", test, f"null, {regime}, {n} items", n, reps, "size",
                                     float(rejected[j] / reps)))  # fmt: skip
     return rows
@@ -380,8 +376,8 @@ def corrected_accuracy(reps: int, seed: int = 11, n_items: int = 3888, n_label: 
         truths, rows, pairs = [], [], []
         for name, (acc, keep, turn) in READERS.items():
             human_right, auto_right = _reader(rng, n_items, acc, keep, turn)
-            truths.append(100 * human_right.mean())
-            rows.append({"system": name, "language": "xx", "n": n_items, "acc": 100 * auto_right.mean()})
+            truths.append(human_right.mean())
+            rows.append({"system": name, "language": "xx", "n": n_items, "acc": auto_right.mean()})
             sample = rng.choice(n_items, n_label, replace=False)
             pairs.append(pd.DataFrame({"system": name, "language": "xx", "item": sample, "gold": "male",
                                        "human": np.where(human_right[sample], "male", "female"),

@@ -21,12 +21,12 @@ def test_corrected_accuracy_by_hand():
     gold = ["male"] * 6
     automatic = ["male", "male", "male", "male", "female", "unknown"]
     human = ["male", "male", "male", "female", "male", "female"]
-    est = pd.DataFrame({"system": ["s", "t"], "language": ["de", "de"], "n": [100, 200], "acc": [50.0, 80.0]})
+    est = pd.DataFrame({"system": ["s", "t"], "language": ["de", "de"], "n": [100, 200], "acc": [0.5, 0.8]})
     labelled = pd.concat([_pairs("de", gold, human, automatic, "s"), _pairs("de", gold, human, automatic, "t")])
     out = corrected_accuracy(est, labelled, n_draws=2000, rng=1)
-    assert out["acc_corrected"].tolist() == pytest.approx([100 * (0.5 * 0.75 + 0.5 * 0.5), 100 * (0.8 * 0.75 + 0.2 * 0.5)])
-    assert out["p_human_correct_given_auto_correct"].tolist() == [75.0, 75.0]
-    assert out["p_human_correct_given_auto_wrong"].tolist() == [50.0, 50.0]
+    assert out["acc_corrected"].tolist() == pytest.approx([0.5 * 0.75 + 0.5 * 0.5, 0.8 * 0.75 + 0.2 * 0.5])
+    assert out["human_correct_given_auto_correct"].tolist() == [0.75, 0.75]
+    assert out["human_correct_given_auto_wrong"].tolist() == [0.5, 0.5]
     assert (out["ci_low"] < out["acc_corrected"]).all() and (out["acc_corrected"] < out["ci_high"]).all()
     # Same seed, same numbers; a language without labels gets no row.
     again = corrected_accuracy(est, labelled, n_draws=2000, rng=1)
@@ -42,9 +42,9 @@ def test_a_system_is_corrected_only_with_its_own_labels():
     gold = ["male"] * 6
     automatic = ["male", "male", "male", "male", "female", "unknown"]
     human = ["male", "male", "male", "female", "male", "female"]
-    est = pd.DataFrame({"system": ["s", "t"], "language": ["de", "de"], "n": [100, 200], "acc": [50.0, 80.0]})
+    est = pd.DataFrame({"system": ["s", "t"], "language": ["de", "de"], "n": [100, 200], "acc": [0.5, 0.8]})
     out = corrected_accuracy(est, _pairs("de", gold, human, automatic, "s"), n_draws=500, rng=1).set_index("system")
-    assert out.loc["s", "acc_corrected"] == pytest.approx(100 * (0.5 * 0.75 + 0.5 * 0.5))
+    assert out.loc["s", "acc_corrected"] == pytest.approx(0.5 * 0.75 + 0.5 * 0.5)
     assert np.isnan(out.loc["t", "acc_corrected"]) and out.loc["t", "n_labelled"] == 0
     assert out.loc["t", "labels"] == "none of t's translations: not corrected"
     with pytest.raises(ValueError, match="`system` column"):
@@ -58,7 +58,7 @@ def test_labels_that_follow_the_pronoun_in_most_conflicts_correct_nothing():
     entity = ["male"] * 6 + ["female", "male"]
     pronoun = ["female"] * 6 + ["unknown", "unknown"]
     human = ["female"] * 4 + ["male"] * 2 + ["female", "male"]
-    est = pd.DataFrame({"system": ["s"], "language": ["de"], "n": [100], "acc": [50.0]})
+    est = pd.DataFrame({"system": ["s"], "language": ["de"], "n": [100], "acc": [0.5]})
     labelled = _pairs("de", gold, human, entity).assign(entity=entity, pronoun=pronoun)
     out = corrected_accuracy(est, labelled, n_draws=500, rng=1)
     assert np.isnan(out["acc_corrected"].iloc[0])
@@ -72,7 +72,7 @@ def test_labels_that_follow_the_pronoun_in_most_conflicts_correct_nothing():
     half = labelled.assign(human=["female"] * 3 + ["male"] * 3 + ["female", "male"])
     out = corrected_accuracy(est, half, n_draws=500, rng=1)
     # automatic right on rows 0-5 and 7 (human right on 3 of 6 conflicts + row 7), wrong on row 6 (human wrong).
-    assert out["acc_corrected"].iloc[0] == pytest.approx(100 * (0.5 * 4 / 7 + 0.5 * 0.0))
+    assert out["acc_corrected"].iloc[0] == pytest.approx(0.5 * 4 / 7 + 0.5 * 0.0)
     # Under MIN_CONFLICTS conflicts nothing is judged: one or two translations are no majority.
     few = labelled.iloc[[0, 1, 2, 6, 7]]
     assert np.isfinite(corrected_accuracy(est, few, n_draws=500, rng=1)["acc_corrected"].iloc[0])

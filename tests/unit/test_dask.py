@@ -157,7 +157,8 @@ def test_the_cli_reads_and_counts_on_a_scheduler(client, capsys, tmp_path, data_
     on_cluster = json.loads(capsys.readouterr().out)
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out) == on_cluster
-    assert on_cluster[0]["system"] == "mine" and on_cluster[0]["n"] == 3888
+    # One rule for untranslated items (issue 34): a file of 60 lines is analysed on its 60 items, its coverage said.
+    assert on_cluster[0]["system"] == "mine" and on_cluster[0]["n"] == 60
     directory, _ = partitions
     args = ["optimal", "--data-dir", str(data_dir), "--judgements", str(directory / "*.parquet"), "--n-boot", "200",
             "--format", "json", "--by", "sector"]  # fmt: skip

@@ -18,13 +18,13 @@ PRED = ["male", "female", "female", "unknown", "neutral", "male"]
 
 def test_metrics_by_hand():
     values = dict(zip(METRICS, winomt_metrics(item_features(GOLD, PRED, STEREO).sum(axis=0))))
-    assert values["acc"] == pytest.approx(100 * 4 / 6)
+    assert values["acc"] == pytest.approx(4 / 6)
     # Male: TP 2, predicted 2, gold 3 -> P = 1, R = 2/3, F1 = 0.8. Female: TP 1, predicted 2, gold 2 -> 0.5.
-    assert values["f1_male"] == pytest.approx(80.0) and values["f1_female"] == pytest.approx(50.0)
+    assert values["f1_male"] == pytest.approx(0.8) and values["f1_female"] == pytest.approx(0.5)
     precision, recall = 2 / 2, 2 / 3
-    assert values["f1_male"] == pytest.approx(100 * 2 * precision * recall / (precision + recall))
-    assert values["delta_g"] == pytest.approx(30.0)
-    assert (values["acc_pro"], values["acc_anti"], values["delta_s"]) == (100.0, 0.0, 100.0)
+    assert values["f1_male"] == pytest.approx(2 * precision * recall / (precision + recall))
+    assert values["delta_g"] == pytest.approx(0.3)
+    assert (values["acc_pro"], values["acc_anti"], values["delta_s"]) == (1.0, 0.0, 1.0)
 
 
 def _items():
@@ -40,12 +40,14 @@ def test_analyse_and_mcnemar(tmp_path):
     assert b.loc[5, "gender"] == "unknown" and b.loc[5, "reason"] == "missing"  # not listed: counted, not dropped
     estimates, comparisons = winomt.analyse(judgements, n_boot=500, rng=1)
     a_row = estimates.set_index("system").loc["a"]
-    assert a_row["acc"] == pytest.approx(100 * 4 / 6) and a_row["acc_ci_low"] <= a_row["acc"] <= a_row["acc_ci_high"]
+    assert a_row["acc"] == pytest.approx(4 / 6) and a_row["acc_ci_low"] <= a_row["acc"] <= a_row["acc_ci_high"]
     acc = comparisons.set_index("metric").loc["acc"]
     # Correct: a = 1 0 1 0 1 1, b (male everywhere but item 5) = 1 1 0 0 0 0 -> a only: items 2, 4, 5; b only: item 1.
     table = [[1, 3], [1, 1]]  # rows a right/wrong, columns b right/wrong
-    assert acc["p_value"] == pytest.approx(mcnemar(table, exact=True).pvalue)
-    assert acc["method"] == "McNemar exact" and acc["diff"] == pytest.approx(100 * (4 - 2) / 6)
+    # McNemar's score test (no continuity correction), the test Tango's interval inverts: statsmodels by its formula.
+    assert acc["p_value"] == pytest.approx(mcnemar(table, exact=False, correction=False).pvalue)
+    assert acc["method"] == "Tango score interval, McNemar score test" and acc["diff"] == pytest.approx((4 - 2) / 6)
+    assert acc["n"] == 6 and acc["ci_method"] == acc["method"]
     assert set(comparisons["metric"]) == set(METRICS) and (comparisons["p_adjusted"] >= comparisons["p_value"]).all()
 
 
@@ -56,8 +58,8 @@ def test_adjective_transitions_by_hand():
     table = winomt.adjective_effect(base, adj).iloc[0]
     # Right->right item 0, wrong->right items 1 and 3, right->wrong item 2.
     assert (table["right_right"], table["wrong_right"], table["right_wrong"], table["wrong_wrong"]) == (1, 2, 1, 0)
-    assert table["acc"] == 50.0 and table["acc_adj"] == 75.0 and table["change"] == pytest.approx(25.0)
-    assert table["p_mcnemar"] == pytest.approx(mcnemar([[1, 1], [2, 0]], exact=True).pvalue)
+    assert table["acc"] == 0.5 and table["acc_adj"] == 0.75 and table["change"] == pytest.approx(0.25)
+    assert table["p_value"] == pytest.approx(mcnemar([[1, 1], [2, 0]], exact=False, correction=False).pvalue)
 
 
 def test_reader_on_the_shipped_files(data_dir):
@@ -101,7 +103,7 @@ def test_bootstrap_coverage_of_acc_and_delta_s():
     reps, n = 400, 600
     stereo = np.array(["pro"] * n + ["anti"] * n)
     gold = np.array(["male", "female"] * n)
-    truth = {"acc": 100 * (0.85 + 0.6) / 2, "delta_s": 100 * (0.85 - 0.6)}
+    truth = {"acc": (0.85 + 0.6) / 2, "delta_s": 0.85 - 0.6}
     hits = {k: 0 for k in truth}
     for r in range(reps):
         right = rng.random(2 * n) < np.where(stereo == "pro", 0.85, 0.6)
@@ -143,50 +145,56 @@ def _loo_by_loop(a, b):
     return np.sqrt((n - 1) / n * ((values - values.mean(0)) ** 2).sum(0))
 
 
-def test_paired_bounds_by_hand():
+def test_paired_comparison_by_hand():
     from scipy import stats
-
-    from stats_mtbias.significance.effect_sizes import paired_difference_in_proportions
-    from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
 
     a = item_features(GOLD, PRED, STEREO)
     b = item_features(GOLD, ["male"] * 6, STEREO)
-    wide = ConfidenceInterval(np.full(len(METRICS), -99.0), np.full(len(METRICS), 99.0))
-    ci, methods = winomt.paired_bounds(a, b, wide, 0.95)
-    assert methods[METRICS.index("delta_g")] == "jackknife t (4 discordant)" and methods[0] == "Newcombe paired"
-    # Acc: correct a = 1 0 1 0 1 1, b = 1 1 0 0 0 1 -> both 2, a only 2, b only 1, neither 1; Newcombe's interval.
-    acc = paired_difference_in_proportions(2, 2, 1, 1, level=0.95)
-    assert (ci.low[0], ci.high[0]) == pytest.approx((100 * acc.low, 100 * acc.high))
+    res = winomt.paired_comparison(a, b, 0.95)
+    k = METRICS.index("delta_g")
+    assert res["method"][k] == "jackknife t (4 discordant items, 3 df)"
+    # Acc: correct a = 1 0 1 0 1 1, b = 1 1 0 0 0 1 -> both 2, a only 2, b only 1, neither 1: McNemar's score test.
+    assert res["p_value"][0] == pytest.approx(mcnemar([[2, 2], [1, 1]], exact=False, correction=False).pvalue)
+    assert res["low"][0] < 1 / 6 < res["high"][0] and res["n"][0] == 6
     # F1 and ΔG: 4 discordant items (1 to 4; item 3 is wrong in both, unread vs 'male'): jackknife t, 3 degrees of freedom.
     diff = winomt_metrics(a.sum(0)) - winomt_metrics(b.sum(0))
     se = _loo_by_loop(a, b)
-    k = METRICS.index("delta_g")
     t = stats.t.ppf(0.975, 3)
-    assert (ci.low[k], ci.high[k]) == pytest.approx((diff[k] - t * se[k], diff[k] + t * se[k]))
-    # ΔS: MOVER of the pro (items 0, 2) and anti (items 1, 3) paired differences, independent.
-    pro = paired_difference_in_proportions(1, 1, 0, 0, level=0.95)
-    anti = paired_difference_in_proportions(0, 0, 1, 1, level=0.95)
-    ds = 100 * (pro.estimate - anti.estimate)
-    low = ds - 100 * np.hypot(pro.estimate - pro.low, anti.high - anti.estimate)
-    assert ci.low[METRICS.index("delta_s")] == pytest.approx(low)
+    assert (res["low"][k], res["high"][k]) == pytest.approx((diff[k] - t * se[k], diff[k] + t * se[k]))
+    assert res["p_value"][k] == pytest.approx(2 * stats.t.sf(abs(diff[k]) / se[k], 3))
+    # ΔS: MOVER of the pro (items 0, 2) and anti (items 1, 3) Tango intervals, independent.
+    from stats_mtbias.uncertainty.differences import paired_difference_interval
+
+    pro = paired_difference_interval(1, 1, 0, 0, method="tango")
+    anti = paired_difference_interval(0, 0, 1, 1, method="tango")
+    ds = float(pro.estimate - anti.estimate)
+    low = ds - np.hypot(float(pro.estimate - pro.low), float(anti.high - anti.estimate))
+    high = ds + np.hypot(float(pro.high - pro.estimate), float(anti.estimate - anti.low))
+    m = METRICS.index("delta_s")
+    assert (res["low"][m], res["high"][m]) == pytest.approx((low, high)) and res["n"][m] == 4
+    # The p-value is the MOVER interval's own: p < .05 exactly when the interval excludes 0.
+    assert (res["p_value"][m] < 0.05) == (low > 0 or high < 0)
 
 
-def test_paired_bounds_are_never_a_point_and_many_discordant_items_keep_the_bootstrap():
-    from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
-
+def test_paired_comparisons_are_never_a_point_and_agree_with_their_tests():
     a = item_features(GOLD, PRED, STEREO)
-    same, _ = winomt.paired_bounds(a, a.copy(), ConfidenceInterval(np.zeros(7), np.zeros(7)), 0.95)
-    assert np.all(same.low < 0) and np.all(same.high > 0)  # identical readings: still an interval around 0
+    same = winomt.paired_comparison(a, a.copy(), 0.95)
+    assert np.all(same["low"] < 0) and np.all(same["high"] > 0)  # identical readings: still an interval around 0
+    assert np.all(same["p_value"] == 1.0)
     rng = np.random.default_rng(0)
-    gold = rng.choice(["male", "female"], 400)
-    stereo = np.repeat(["pro", "anti"], 200)
-    x = item_features(gold, np.where(rng.random(400) < 0.7, gold, "unknown"), stereo)
-    y = item_features(gold, np.where(rng.random(400) < 0.7, gold, "unknown"), stereo)
-    boot = ConfidenceInterval(np.arange(7.0), np.arange(7.0) + 1)
-    kept, methods = winomt.paired_bounds(x, y, boot, 0.95)
-    assert methods[METRICS.index("f1_male")] == "paired bootstrap (percentile)"
-    for metric in ("f1_male", "f1_female", "delta_g"):  # ~170 discordant items: the bootstrap's bounds stay
-        assert kept.low[METRICS.index(metric)] == METRICS.index(metric)
+    for _ in range(20):
+        n = rng.integers(30, 300)
+        gold = rng.choice(["male", "female"], n)
+        stereo = rng.choice(["pro", "anti"], n)
+        x = item_features(gold, np.where(rng.random(n) < rng.uniform(.3, .99), gold, "unknown"), stereo)
+        y = item_features(gold, np.where(rng.random(n) < rng.uniform(.3, .99), gold, "unknown"), stereo)
+        res = winomt.paired_comparison(x, y, 0.95)
+        excludes = (res["low"] > 0) | (res["high"] < 0)
+        # One method each: the interval excludes 0 exactly when p < 1 - level (issue 34).
+        assert np.array_equal(excludes, res["p_value"] < 0.05), res
+        many = np.sum(np.any(x != y, axis=1)) > winomt.FEW_DISCORDANT
+        if many:
+            assert res["method"][METRICS.index("f1_male")].endswith(f"{n - 1} df)")
 
 
 def _labelled_run(data_dir, tmp_path):
@@ -229,9 +237,9 @@ def test_users_own_labels_give_agreement_kappa_between_annotators_and_corrected_
     # Corrected with the majority label per item (items 8 and 9 tie between a and b and are left out):
     # reading right on 0-7 (people agree on all 8: p1 = 1), wrong on 3000-3004 (people right on 4: p0 = 0.8).
     row = res.corrected.iloc[0]
-    acc = res.estimates.iloc[0]["acc"] / 100
+    acc = res.estimates.iloc[0]["acc"]
     assert row["n_labelled"] == 13
-    assert row["acc_corrected"] == pytest.approx(100 * (acc * 1.0 + (1 - acc) * 0.8))
+    assert row["acc_corrected"] == pytest.approx(acc * 1.0 + (1 - acc) * 0.8)
     assert row["ci_low"] < row["acc_corrected"] < row["ci_high"]
     assert str(labels) in res.provenance.to_dict()["data"]
 

@@ -24,23 +24,12 @@ a one-sided open interval (``correction="none"``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level
 from stats_mtbias.uncertainty.analytic import modified_wilson_interval, wilson_interval
-
-
-@dataclass(frozen=True)
-class EffectSize:
-    """An effect size and its interval (arrays broadcast like the inputs)."""
-
-    estimate: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    method: str
+from stats_mtbias.uncertainty.intervals import EffectSize
 
 
 def _counts(*values):

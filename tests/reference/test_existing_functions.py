@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from stats_mtbias.significance.agreement import cohens_kappa, kappa_interval
 from stats_mtbias.significance.effect_sizes import paired_difference_in_proportions
-from stats_mtbias.studies.winomt_reading import cohens_kappa, kappa_interval
 from stats_mtbias.uncertainty.analytic import mover_interval
 from stats_mtbias.uncertainty.differences import paired_difference_interval
 

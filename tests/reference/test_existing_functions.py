@@ -77,17 +77,7 @@ def test_mover_broadcasts_over_leading_axes():  # the two cases above at once
 
 
 # ------------------------------------------------------------------ the old paired interval
-def test_old_paired_interval_is_newcombe_method_8():  # [RS]: documents what it computes
-    ci = paired_difference_in_proportions(20, 12, 2, 16)
-    assert abs(ci.low - 0.0618) <= HALF and abs(ci.high - 0.3242) <= HALF
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="effect_sizes.paired_difference_in_proportions claims Newcombe's method 10 but uses the plain phi "
-    "(method 8): (20, 12, 2, 16) gives 0.0618 to 0.3242, Newcombe's method 10 is 0.0562 to 0.3292",
-)
-def test_old_paired_interval_against_method_10():  # [RS]
+def test_effect_sizes_paired_interval_is_method_10():  # [RS]: Newcombe's method 10, 0.0562 to 0.3292
     ci = paired_difference_in_proportions(20, 12, 2, 16)
     assert abs(ci.low - 0.0562) <= HALF and abs(ci.high - 0.3292) <= HALF
 

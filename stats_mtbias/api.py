@@ -370,7 +370,7 @@ def optimal(
         Your outputs: ``occupation, gender`` (optional ``system, language,
         category``; several rows per occupation = several samples), as CSV,
         Parquet or Arrow IPC, a directory or glob of such files, or a frame; they
-        are counted as they stream (:mod:`stats_mtbias.counting`), so files of
+        are counted as they stream (:mod:`stats_mtbias.datasets.counting`), so files of
         hundreds of millions of rows need memory for the count table only.
         Default: the twelve Prates languages (Google Translate).
     reference : "bls", path or DataFrame
@@ -434,7 +434,7 @@ def rates(
     judgements : path, glob, DataFrame or dask DataFrame
         One row per judgement: a CSV, Parquet or Arrow IPC file, a directory or
         glob of them, a DataFrame or a dask DataFrame. It is counted as it
-        streams (:mod:`stats_mtbias.counting`): memory grows with the number of
+        streams (:mod:`stats_mtbias.datasets.counting`): memory grows with the number of
         (cluster, system, group, gender) cells, not rows.
     outcome : str
         Column with the gender found (``female, male, neutral, both, unknown``,

@@ -24,8 +24,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import as_source, read_records
+from stats_mtbias.datasets._io import read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.datasets.sources import as_source
 from stats_mtbias.errors import DataError
 from stats_mtbias.schema import judgement_table
 

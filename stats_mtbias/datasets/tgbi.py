@@ -28,8 +28,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import FrameSource, as_source, read_lines, read_records
+from stats_mtbias.datasets._io import read_lines, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.datasets.sources import FrameSource, as_source
 from stats_mtbias.errors import DataError, DataQualityWarning
 
 CORPUS = "tgbi/gebnlp-tgbi/corpus"

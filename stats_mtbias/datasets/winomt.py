@@ -24,8 +24,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from stats_mtbias.datasets._io import FrameSource, as_source, read_lines, read_records
+from stats_mtbias.datasets._io import read_lines, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.datasets.sources import FrameSource, as_source
 from stats_mtbias.errors import DataError, UsageError
 
 ITEMS = "winomt/data/aggregates/en.txt"
@@ -318,7 +319,7 @@ def user_files(name: str, given, languages: list[str] | None) -> list[tuple[str,
     ``{language: path or DataFrame}``, or a DataFrame with columns ``source,
     translation`` (and ``language``, unless `languages` names exactly one).
     """
-    from stats_mtbias.datasets._io import FrameSource
+    from stats_mtbias.datasets.sources import FrameSource
 
     if isinstance(given, dict):
         return [(str(lang), src, False) for lang, src in given.items()]

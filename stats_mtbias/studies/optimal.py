@@ -22,8 +22,8 @@ import pandas as pd
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets import reference as reference_data
-from stats_mtbias.datasets._io import as_source, source_sha256
 from stats_mtbias.datasets.registry import open_store
+from stats_mtbias.datasets.sources import as_source, source_sha256
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.estimators.optimal import (
     NEUTRAL_RULES,
@@ -69,11 +69,11 @@ def read_judgements(path, *, engine: str = "auto") -> pd.DataFrame:
     neutral/both/unknown or Female/Male/Neutral/?); column names in any case.
     The source — a CSV, Parquet or Arrow file, a directory or glob of them, a
     DataFrame or a dask DataFrame — is counted as it streams
-    (:func:`stats_mtbias.counting.count_rows`): the result has one row per
+    (:func:`stats_mtbias.datasets.counting.count_rows`): the result has one row per
     distinct (system, language, occupation, category, gender) with ``n``
     judgements and the first ``line`` holding it.
     """
-    from stats_mtbias.counting import as_counting_source, count_rows, first_location, source_stem
+    from stats_mtbias.datasets.counting import as_counting_source, count_rows, first_location, source_stem
 
     source = as_counting_source(path)
     counts = count_rows(source, ["occupation", "gender", "system", "language", "category"],
@@ -525,7 +525,7 @@ def run(
         store = open_store(data_dir)
         judgements, _ = prates_study.load_judgements(store=store, languages=languages)
     else:
-        from stats_mtbias.counting import as_counting_source, source_digest, source_label
+        from stats_mtbias.datasets.counting import as_counting_source, source_digest, source_label
 
         source = as_counting_source(judgements_file)
         judgements = read_judgements(source, engine=engine)

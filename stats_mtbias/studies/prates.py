@@ -30,9 +30,9 @@ from scipy import special, stats
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets import prates as prates_data
-from stats_mtbias.datasets._io import as_source, source_sha256
 from stats_mtbias.datasets.prates import SYSTEM
 from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.datasets.sources import as_source, source_sha256
 from stats_mtbias.errors import UsageError
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import StudyResult

@@ -74,7 +74,7 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     """Count a judgement source into ``system, cluster, by:<column>…, stratum, gender, n, line``.
 
     The source (CSV/Parquet/Arrow file, directory or glob of them, DataFrame or
-    dask DataFrame) is counted as it streams (:func:`stats_mtbias.counting.count_rows`):
+    dask DataFrame) is counted as it streams (:func:`stats_mtbias.datasets.counting.count_rows`):
     one row per distinct (cluster, system, groups, stratum, gender), ``n``
     judgements each, ``line`` the first line holding it. Every row is kept: an
     empty or missing outcome is ``unknown`` (counted), an outcome that is not a
@@ -84,7 +84,7 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     of one), so millions of rows stay a table of their cells; :func:`analyse`
     takes it with ``rows_as_clusters=True``.
     """
-    from stats_mtbias.counting import as_counting_source, count_rows, first_location
+    from stats_mtbias.datasets.counting import as_counting_source, count_rows, first_location
 
     source = as_counting_source(source)
     needed = list(dict.fromkeys(c for c in (outcome, system, cluster, strata, *by) if c))
@@ -412,7 +412,7 @@ def run(
     family: str | list[str] = "metric",
 ) -> RatesResult:
     """Read (or take) a judgement table and analyse it; see the module docstring and :func:`stats_mtbias.rates`."""
-    from stats_mtbias.counting import is_dask_frame, source_digest, source_label
+    from stats_mtbias.datasets.counting import is_dask_frame, source_digest, source_label
 
     by = [by] if isinstance(by, str) else list(by)
     clash = [c for c in by if c in RESERVED_BY]

@@ -415,7 +415,7 @@ def run(
     rule (``"default"`` or the authors' ``"cho2019"``) and ``repeated_blocks``
     whether copy-paste defects are excluded (default) or kept as the authors did.
     """
-    from stats_mtbias.datasets._io import source_sha256
+    from stats_mtbias.datasets.sources import source_sha256
 
     judgements, store = load_judgements(
         systems, data_dir=data_dir, translations=translations, lexicon=lexicon, repeated_blocks=repeated_blocks,
@@ -474,7 +474,7 @@ def evaluate(
     of ``total_<system>_<set>.txt`` files) or a DataFrame; `systems` names shipped
     systems (default all three).
     """
-    from stats_mtbias.datasets._io import as_source
+    from stats_mtbias.datasets.sources import as_source
 
     given = dict(translations or {})
     systems = check_systems(systems)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import stats_mtbias as smb
-from stats_mtbias.counting import count_rows
+from stats_mtbias.datasets.counting import count_rows
 from stats_mtbias.errors import DataError
 
 dd = pytest.importorskip("dask.dataframe", reason="dask is an optional dependency (pip install 'stats_mtbias[all]')")

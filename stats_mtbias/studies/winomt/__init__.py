@@ -29,7 +29,7 @@ import pandas as pd
 
 from stats_mtbias._validation import check_rng, seed_of
 from stats_mtbias.datasets import winomt as winomt_data
-from stats_mtbias.datasets._io import as_source
+from stats_mtbias.datasets.sources import as_source
 from stats_mtbias.datasets.winomt import PREDICTED, read_annotations, read_user_judgements, user_files
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS
@@ -218,8 +218,8 @@ def run(
     against, family
         As in :func:`analyse`.
     """
-    from stats_mtbias.datasets._io import source_sha256
     from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.datasets.sources import source_sha256
     from stats_mtbias.gender.targets import LANGUAGES
 
     seed = seed_of(rng)

@@ -20,8 +20,8 @@ import pandas as pd
 from stats_mtbias._files import read_cache, write_atomic
 from stats_mtbias.alignment import align, tokenize
 from stats_mtbias.datasets import winomt as winomt_data
-from stats_mtbias.datasets._io import as_source
 from stats_mtbias.datasets.registry import DataStore
+from stats_mtbias.datasets.sources import as_source
 from stats_mtbias.datasets.winomt import annotation_language, annotation_rows
 from stats_mtbias.errors import UsageError
 from stats_mtbias.gender.entity import aligner_tokens, head_word, read_pairs, reading_lexicon

@@ -42,6 +42,7 @@ from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import melt
 from stats_mtbias.tables import judgement_table, wide_counts
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
+from stats_mtbias.uncertainty.linearization import ratio_se_from_sums
 
 BY_CHOICES = ("occupation", "category", "sector", "headline")
 # The gamma interval by default: B is 0 for most occupations and large for a few (a weighted sum of rare events),
@@ -193,19 +194,6 @@ def _b_replicates(part: pd.DataFrame, f_star: np.ndarray | None, neutral: str) -
     return np.where(np.isnan(f_star), np.nan, bias_b(np.nan_to_num(f_star, nan=0.5), et))
 
 
-def _ratio_and_se(s0, s1, s2, s3, s4, m):
-    """Ratio ``R = s0 / s1`` and its linearisation standard error from weighted sums.
-
-    ``s0..s4`` are the sums of num, den, num², num·den, den² (per replicate and
-    group); ``m`` the number of occupations in the group (for the m/(m-1) factor).
-    """
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = np.where(s1 > 0, s0 / np.where(s1 > 0, s1, 1.0), np.nan)
-        resid = np.maximum(s2 - 2 * ratio * s3 + ratio**2 * s4, 0.0)
-        se = np.sqrt(resid * m / np.maximum(m - 1, 1)) / np.where(s1 > 0, s1, np.nan)
-    return ratio, se
-
-
 def gamma_bounds(total, square_sum, largest, level: float) -> tuple[np.ndarray, np.ndarray]:
     """Fay and Feuer's (1997) gamma interval for a weighted sum of rare events ``y = sum_i s_i``.
 
@@ -257,7 +245,7 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
     num, den = w * np.nan_to_num(b), w
     m = (onehot * (w > 0)[:, None]).sum(axis=0)
     sums0 = [x @ onehot for x in (num, den, num**2, num * den, den**2)]
-    estimate, se0 = _ratio_and_se(*sums0, m)
+    estimate, se0 = ratio_se_from_sums(*sums0, m)
     if interval == "gamma":
         with np.errstate(invalid="ignore", divide="ignore"):
             total_w = np.where(sums0[1] > 0, sums0[1], np.nan)
@@ -282,7 +270,7 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
         ws = np.where(np.isnan(b_star), 0.0, ws)
         num_s = ws * np.nan_to_num(b_star)
         sums = [(w_boot * x) @ onehot for x in (num_s, ws, num_s**2, num_s * ws, ws**2)]
-    replicates, se_star = _ratio_and_se(*sums, m)
+    replicates, se_star = ratio_se_from_sums(*sums, m)
     boot = BootstrapResult(estimate, replicates, None, level, interval, se0, se_star)
     bounds = boot.confidence_interval()
     low, high = bounds.low, bounds.high

@@ -45,6 +45,7 @@ from stats_mtbias.studies._common import (
 )
 from stats_mtbias.uncertainty.analytic import proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
+from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
 
 METRICS = ("female", "male", "neutral", "gap")
 ALL = "all"
@@ -150,38 +151,6 @@ class RatesResult:
     provenance: Provenance
     judgements: pd.DataFrame = field(repr=False)
     rows_as_clusters: bool = False
-
-
-def _fsum(frequency: np.ndarray | None, x: np.ndarray) -> np.ndarray:
-    """Sum over clusters (axis 0), row ``i`` counted ``frequency[i]`` times (None: once)."""
-    return x.sum(axis=0) if frequency is None else np.tensordot(frequency.astype(float), x, axes=1)
-
-
-def _influence(y: np.ndarray, m: np.ndarray, theta: np.ndarray, frequency: np.ndarray | None) -> np.ndarray:
-    """Per-cluster linearised values ``(y_i − θ m_i) / Σm`` of the ratio ``θ = Σy / Σm`` (axis 0: clusters).
-
-    Row ``i`` stands for ``frequency[i]`` identical clusters (their sums count it that often).
-    """
-    total = _fsum(frequency, m)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (y - theta * m) / np.where(total > 0, total, np.nan)
-
-
-def _robust_se(u: np.ndarray, strata_codes: np.ndarray, frequency: np.ndarray | None) -> np.ndarray:
-    """Cluster-robust SE from per-cluster linearised values `u` (axis 0: clusters), stratified.
-
-    Within each stratum the values are centred and scaled by ``k_h / (k_h − 1)``,
-    the usual with-replacement survey variance; row ``i`` stands for
-    ``frequency[i]`` identical clusters (``k_h`` counts them all).
-    """
-    var = np.zeros(u.shape[1:])
-    for h in np.unique(strata_codes):
-        inside = strata_codes == h
-        uh, fh = u[inside], None if frequency is None else frequency[inside]
-        k = uh.shape[0] if fh is None else float(fh.sum())
-        if k > 1:
-            var = var + k / (k - 1) * _fsum(fh, (uh - _fsum(fh, uh) / k) ** 2)
-    return np.sqrt(var)
 
 
 def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarray]:
@@ -298,7 +267,7 @@ def analyse(
     by = list(by)
     counts, systems, labels, strata_codes, frequency = design_arrays(judgements, by, rows_as_clusters=rows_as_clusters)
     groups = labels[:-1] if by and len(labels) > 1 else labels  # without the added "all"
-    totals = _fsum(frequency, counts)
+    totals = weighted_sum(counts, frequency)
     estimate = _statistic(totals[None])[0]  # (systems, groups, metrics)
     z = special.ndtri(0.5 + level / 2)
     boot = None
@@ -311,21 +280,21 @@ def analyse(
         low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
         for k in range(len(METRICS)):
             y, m = _linear_parts(counts, k)
-            se = _robust_se(_influence(y, m, estimate[..., k], frequency), strata_codes, frequency)
+            se = np.sqrt(robust_variance(ratio_influence(y, m, estimate[..., k], frequency), strata_codes, frequency))
             if METRICS[k] == "gap":
                 low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
                 continue
-            n = _fsum(frequency, m)
+            n = weighted_sum(m, frequency)
             p = estimate[..., k]
             with np.errstate(invalid="ignore", divide="ignore"):
                 deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
             deff = np.maximum(np.nan_to_num(deff, nan=1.0), 1.0)
-            interval_ = proportion_interval(_fsum(frequency, y), n, level=level, deff=deff)
+            interval_ = proportion_interval(weighted_sum(y, frequency), n, level=level, deff=deff)
             low[..., k], high[..., k] = interval_.low, interval_.high
     unknown = totals[..., 4]
     identified = totals[..., :4].sum(axis=-1)
     present = counts[..., :4].sum(axis=-1) > 0  # (clusters, systems, groups): an identified output there
-    clusters = _fsum(frequency, present.astype(float))
+    clusters = weighted_sum(present.astype(float), frequency)
     group_values = {label: dict(zip(by, label.split(" | "))) if label != ALL else dict.fromkeys(by, ALL) for label in labels}
     rows = []
     for s, system in enumerate(systems):
@@ -341,7 +310,7 @@ def analyse(
         rows = []
         for a, b in system_pairs(systems, against):
             diff = estimate[a] - estimate[b]
-            both = _fsum(frequency, (present[:, a] & present[:, b]).astype(float))  # (groups,)
+            both = weighted_sum((present[:, a] & present[:, b]).astype(float), frequency)  # (groups,)
             if boot is not None:
                 reps = boot.replicates[:, a] - boot.replicates[:, b]
                 jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
@@ -356,9 +325,9 @@ def analyse(
                 for k in range(len(METRICS)):
                     y, m = _linear_parts(counts, k)
                     # The paired difference's influence per cluster: a's minus b's (same clusters).
-                    u = (_influence(y[:, a], m[:, a], estimate[a, :, k], frequency)
-                         - _influence(y[:, b], m[:, b], estimate[b, :, k], frequency))  # fmt: skip
-                    se[:, k] = _robust_se(u, strata_codes, frequency)
+                    u = (ratio_influence(y[:, a], m[:, a], estimate[a, :, k], frequency)
+                         - ratio_influence(y[:, b], m[:, b], estimate[b, :, k], frequency))  # fmt: skip
+                    se[:, k] = np.sqrt(robust_variance(u, strata_codes, frequency))
                 d_low, d_high = diff - z * se, diff + z * se
                 with np.errstate(invalid="ignore", divide="ignore"):
                     pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))

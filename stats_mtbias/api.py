@@ -40,9 +40,6 @@ from stats_mtbias._validation import check_rng
 from stats_mtbias.errors import UsageError
 from stats_mtbias.result import StudyResult
 
-RNG = "np.random.Generator | int"
-_TRANSLATIONS = "Mapping[str, str | Path | pd.DataFrame]"
-
 
 def _translations(translations) -> dict:
     if translations is None:

@@ -34,7 +34,6 @@ LANGUAGES = (
     "Malay", "Estonian", "Finnish", "Hungarian", "Armenian", "Bengali",
     "Japanese", "Turkish", "Yoruba", "Basque", "Swahili", "Chinese",
 )  # fmt: skip
-BENGALI_VARIANTS = ("HF", "HP", "TF", "TP", "EF", "EP")
 SYSTEM = "google"  # the authors translated with Google Translate (2018)
 JOBS = "prates/Results/job-genders.tsv"
 ADJECTIVES = "prates/Results/adj-genders.tsv"

@@ -44,7 +44,6 @@ from stats_mtbias.tables import judgement_table, wide_counts
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
 from stats_mtbias.uncertainty.linearization import ratio_se_from_sums
 
-BY_CHOICES = ("occupation", "category", "sector", "headline")
 # The gamma interval by default: B is 0 for most occupations and large for a few (a weighted sum of rare events),
 # where the bootstrap intervals covered 0.57-0.90 on the shipped sizes.
 INTERVALS = ("gamma", "studentized", "percentile")

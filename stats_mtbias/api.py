@@ -496,6 +496,60 @@ def rates(
                           engine=engine, against=against, family=family)  # fmt: skip
 
 
+# ---------------------------------------------------------------- agreement of labels
+
+
+def agreement(
+    labels,
+    *,
+    a: str,
+    b: str,
+    by: Sequence[str] | str = (),
+    mapping: Mapping[str, str] | None = None,
+    level: float = 0.95,
+) -> StudyResult:
+    """Agreement of two label columns, per group: an LLM judge against people, two annotators, two readers.
+
+    Parameters
+    ----------
+    labels : path or DataFrame
+        One row per labelled unit (CSV, Parquet, Arrow IPC, or a frame): the label
+        columns `a` and `b`, and the grouping columns `by`.
+    a, b : str
+        The two label columns. Any label set (``M/F/N/B``, ``male/female``, words);
+        compared after stripping spaces and lower-casing.
+    by : str or list of str
+        Grouping columns (``language``, ``system``, …): a row per group and one over all.
+    mapping : dict, optional
+        Labels to rewrite before comparing, in both columns (``{"error": "unknown"}``).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    StudyResult
+        ``table`` metrics ``agreement`` (share of equal labels, Wilson's interval)
+        and ``kappa`` (Cohen's κ, an interval that holds near 1), ``n`` the units
+        both columns label; ``frames["confusion"]`` (every pair of labels, counted),
+        ``frames["accounting"]`` (rows compared and rows with an empty label, left out).
+
+    Examples
+    --------
+    >>> import pandas as pd, stats_mtbias as smb
+    >>> frame = pd.DataFrame({"language": ["el"] * 4 + ["fi"] * 4, "human": list("MFFMMFNM"),
+    ...                       "llm": ["m", "f", "m", "m", "m", "f", "n", "error"]})
+    >>> res = smb.agreement(frame, a="human", b="llm", by="language", mapping={"error": "unknown"})
+    >>> print(res.table.query("metric == 'agreement'")[["language", "estimate", "n"]].to_string(index=False))
+    language  estimate  n
+          el      0.75  4
+          fi      0.75  4
+         all      0.75  8
+    """
+    from stats_mtbias.studies import agreement as study
+
+    return study.evaluate(labels, a=a, b=b, by=by, mapping=mapping, level=level)
+
+
 # ---------------------------------------------------------------- models and reports
 
 

@@ -108,15 +108,11 @@ def test_cohens_kappa_sas():  # [SAS]
     assert low < 0.4842 < high
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="winomt_reading.kappa_interval is not first-order equivalent to the published asymptotic interval: "
-    "for the SAS table its half-width is 0.0347 on 1,900 items (the table x 100) where 1.96 x ASE/10 = 0.0270 "
-    "(ASE 0.1380, SAS; Fleiss, Cohen & Everitt 1969). The p_o part alone (Wilson) has variance "
-    "p_o(1-p_o)/n/(1-p_e)^2 > var(kappa) here, so the 'rest' (p_e terms and their negative covariance with p_o) "
-    "is negative and is clipped to 0 instead of narrowing the interval: asymptotically 26% too wide.",
-)
 def test_kappa_interval_large_sample_matches_published_ase():  # [SAS]
+    # Its ASE (0.1380, SAS; Fleiss, Cohen & Everitt 1969) and kappa_variance agree; the interval is first-order it.
+    from stats_mtbias.significance.agreement import kappa_variance
+
+    assert kappa_variance(np.array(SAS_TABLE)) ** 0.5 == pytest.approx(0.1380, abs=5e-5)
     # The same proportions on 100 times the items: every consistent, first-order correct interval is then
     # kappa +- 1.96 * 0.1380 / sqrt(100) up to O(1/n) (Wilson's asymmetry at n = 1900 is below 0.001).
     a, b = _labels(SAS_TABLE, scale=100)

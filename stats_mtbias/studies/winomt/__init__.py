@@ -226,7 +226,13 @@ def run(
     rng = check_rng(rng)
     store = open_store(data_dir)
     items = winomt_data.read_items(store)
-    languages = [_check_language(lang) for lang in languages] if languages else None
+    # A reader is needed only where there is text to read: judgements in any language code are taken as they are.
+    given_judgements = judgement_source = None
+    if judgements is not None:
+        judgement_source = as_source(judgements, "judgements")
+        given_judgements = read_user_judgements(judgement_source, items)
+    judged = set() if given_judgements is None else set(given_judgements["language"])
+    languages = [lang if lang in judged else _check_language(lang) for lang in languages] if languages else None
     translations = dict(translations or {})
     user: list[tuple[str, str, object, bool]] = []
     without_reader: set[str] = set()
@@ -250,12 +256,14 @@ def run(
     if len(set(systems) | set(translations)) != len(systems) + len(translations):
         raise UsageError("a system is named twice (shipped systems and user systems must have distinct names).")
     if languages is None:
-        languages = sorted({lang for _, lang, _, _ in user}) if user else sorted(LANGUAGES)
+        languages = sorted({lang for _, lang, _, _ in user} | judged) if (user or judged) else sorted(LANGUAGES)
     user = [u for u in user if u[1] in languages]
     notes: list[str] = []
     shipped = {(s, lang, adj): rel for s, lang, adj, rel in winomt_data.translation_files() if lang in LANGUAGES}
     jobs = []  # (system, language, adjectives, user source or None)
     for language in languages:
+        if systems and language not in LANGUAGES:
+            _check_language(language)  # shipped systems' translations need a reader
         for system in systems:
             if system not in winomt_data.SYSTEMS:
                 shipped_names = ", ".join(winomt_data.SYSTEMS)
@@ -285,9 +293,8 @@ def run(
             label = f"{system}/{language}{' (+Adj)' if is_adj else ''}"
             notes.append(f"{label}: " + ", ".join(f"{k} {v}" for k, v in reasons.items()))
         (adj_tables if is_adj else base).append(table)
-    if judgements is not None:
-        source = as_source(judgements, "judgements")
-        given = read_user_judgements(source, items)
+    if given_judgements is not None:
+        source, given = judgement_source, given_judgements
         found = sorted(set(given["language"]))
         given = given[given["language"].isin(languages)] if languages else given
         if given.empty:

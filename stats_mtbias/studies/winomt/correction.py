@@ -28,7 +28,7 @@ def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *,
     (``system, language, item, gold, human, automatic``, the majority label over
     annotators, ties left out) for :func:`corrected_accuracy`.
     """
-    from stats_mtbias.significance.agreement import agreement, kappa_interval
+    from stats_mtbias.significance.agreement import agreement, agreement_table, kappa_interval
 
     merged = annotations.merge(judgements[["system", "language", "item", "gold", "gender"]],
                                on=["system", "language", "item"], how="left")  # fmt: skip
@@ -37,14 +37,9 @@ def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *,
         pairs = sorted({f"{r.system}/{r.language}" for r in merged[unknown].itertuples()})
         raise UsageError(f"annotations for {', '.join(pairs)}, which this run does not evaluate: add the system's "
                          "translations or readings, or its language.")  # fmt: skip
-    rows = []
-    for (system, language, annotator), part in merged.groupby(["system", "language", "annotator"], sort=False):
-        human, auto = part["human"].to_numpy(dtype=object), part["gender"].to_numpy(dtype=object)
-        kappa, k_low, k_high = kappa_interval(human, auto, level)
-        agree = agreement(human, auto)
-        rows.append({"system": system, "language": language, "annotator": annotator, "n_labelled": len(part),
-                     "agreement": agree["agreement"], "ci_low": agree["ci_low"], "ci_high": agree["ci_high"],
-                     "kappa": kappa, "kappa_ci_low": k_low, "kappa_ci_high": k_high})  # fmt: skip
+    by_annotator, _ = agreement_table(merged.assign(gender=merged["gender"].astype(object)), "human", "gender",
+                               ["system", "language", "annotator"], level=level, overall=False)  # fmt: skip
+    by_annotator = by_annotator.rename(columns={"n": "n_labelled"})
     between = []
     for (system, language), part in merged.groupby(["system", "language"], sort=False):
         wide = part.pivot(index="item", columns="annotator", values="human")
@@ -66,7 +61,7 @@ def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *,
     tied = best["n"].reindex(best.index).eq(second.reindex(best.index))
     majority = best[~tied.to_numpy()].reset_index()
     pairs = majority.rename(columns={"gender": "automatic"})[["system", "language", "item", "gold", "human", "automatic"]]
-    return (pd.DataFrame(rows, columns=ANNOTATION_COLUMNS), pd.DataFrame(between, columns=BETWEEN_COLUMNS), pairs)
+    return (by_annotator[ANNOTATION_COLUMNS], pd.DataFrame(between, columns=BETWEEN_COLUMNS), pairs)
 
 
 # Conflicts (entity and pronoun of opposite genders) a sample needs before its annotators' choice in them

@@ -31,13 +31,28 @@ def ignored(args: argparse.Namespace, rules: Sequence[Conditional]) -> list[str]
             if hasattr(args, rule.dest) and getattr(args, rule.dest) != rule.default and not rule.applies(args)]  # fmt: skip
 
 
-def inputs(args: argparse.Namespace) -> list[str]:
-    """Every input path given, so that no output overwrites one."""
+INPUTS = ("translations", "judgements", "reference", "annotations")
+
+
+def inputs(args: argparse.Namespace, *, options: bool = False) -> list:
+    """Every input path given (with its option: ``(option, path)``), so that no output overwrites one."""
     found: list = []
-    for name in ("translations", "judgements", "reference", "annotations"):
+    for name in INPUTS:
         value = getattr(args, name, None)
-        found += value if isinstance(value, list) else [value]
-    return [v for v in found if isinstance(v, str) and v != "bls"]
+        found += [(name, v) for v in (value if isinstance(value, list) else [value])]
+    found = [(name, v) for name, v in found if isinstance(v, str) and v != "bls"]
+    return found if options else [v for _, v in found]
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """An input that is not there is missing input (exit 66), said before the work; a glob is the library's to expand."""
+    from pathlib import Path
+
+    from stats_mtbias.errors import DataNotFoundError
+
+    for name, value in inputs(args, options=True):
+        if not any(c in value for c in "*?[") and not Path(value).expanduser().exists():
+            raise DataNotFoundError(f"--{name} {value}: no such file or directory.")
 
 
 def precheck(args: argparse.Namespace, *, out_dir: bool = False, cache: bool = False) -> None:
@@ -53,6 +68,7 @@ def precheck(args: argparse.Namespace, *, out_dir: bool = False, cache: bool = F
     from stats_mtbias._cache import check_cache_writable
     from stats_mtbias._files import check_output, check_writable_dir
 
+    check_inputs(args)
     out = getattr(args, "out", None)
     if out and out_dir:
         check_writable_dir(out, "--out")

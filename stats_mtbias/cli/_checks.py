@@ -67,7 +67,10 @@ def precheck(args: argparse.Namespace, *, out_dir: bool = False, cache: bool = F
     """
     from stats_mtbias._cache import check_cache_writable
     from stats_mtbias._files import check_output, check_writable_dir
+    from stats_mtbias.errors import UsageError
 
+    if getattr(args, "compare", False) and getattr(args, "view", None):
+        raise UsageError(f"--compare prints the comparisons; --view {args.view} another view: give one of them.")
     check_inputs(args)
     out = getattr(args, "out", None)
     if out and out_dir:

@@ -28,8 +28,6 @@ def comparisons(args: argparse.Namespace) -> dict:
 def chosen(args: argparse.Namespace, default: str) -> str:
     """The view asked for: ``compare`` with ``--compare``, else ``--view``, else the study's default."""
     if getattr(args, "compare", False):
-        if getattr(args, "view", None) not in (None, "compare"):
-            raise UsageError(f"--compare prints the comparisons; --view {args.view} another view: give one of them.")
         return "compare"
     return getattr(args, "view", None) or default
 

@@ -180,3 +180,8 @@ def test_out_file_is_the_json_in_shares_and_its_provenance(cli, files, data_dir,
     records = json.loads(out.read_text())
     assert all(0 <= r["female"] <= 1 for r in records if r["female"] is not None)
     assert json.loads((tmp_path / "res.json.provenance.json").read_text())["options"]["correction"] == "holm"
+
+
+def test_compare_and_another_view_are_refused(cli, files, data_dir):
+    code, _, err = cli(*_argv("rates", files, data_dir), "--compare", "--view", "accounting")
+    assert code == 64 and "--compare prints the comparisons; --view accounting another view" in err

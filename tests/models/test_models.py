@@ -160,7 +160,9 @@ def test_models_are_offered_only_where_they_exist(capsys):
     # "winomt" was offered only to raise (issue 32): it is no longer a choice, in the API or the CLI.
     with pytest.raises(UsageError, match="study"):
         smb.model("winomt")
-    assert main(["model", "--study", "winomt"]) == 64
+    with pytest.raises(SystemExit) as exc:
+        main(["model", "--study", "winomt"])
+    assert exc.value.code == 64 and "invalid choice: 'winomt'" in capsys.readouterr().err
 
 
 @pytest.mark.slow

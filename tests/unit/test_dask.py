@@ -162,7 +162,7 @@ def test_the_cli_reads_and_counts_on_a_scheduler(client, capsys, tmp_path, data_
     assert on_cluster[0]["system"] == "mine" and on_cluster[0]["n"] == 60
     directory, _ = partitions
     args = ["optimal", "--data-dir", str(data_dir), "--judgements", str(directory / "*.parquet"), "--n-boot", "200",
-            "--format", "json", "--by", "sector"]  # fmt: skip
+            "--format", "json", "--view", "sectors"]  # fmt: skip
     assert main([*args, "--scheduler", address]) == 0
     on_cluster = json.loads(capsys.readouterr().out)
     assert main(args) == 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from stats_mtbias import _defaults
 from stats_mtbias.alignment import METHODS as ALIGNERS
-from stats_mtbias.counting import ENGINES as COUNTING_ENGINES
+from stats_mtbias.datasets.counting import ENGINES as COUNTING_ENGINES
 from stats_mtbias.datasets.prates import ITEMS as PRATES_ITEMS
 from stats_mtbias.estimators.optimal import NEUTRAL_RULES
 from stats_mtbias.estimators.tgbi import BOTH_RULES
@@ -67,14 +67,14 @@ OPTIMAL_INTERVALS = _optimal.INTERVALS
 RATES_CI = _rates.CI_KINDS
 
 MODELS = _models.MODELS
-# studies.models.STUDIES still lists "winomt" only to refuse it: no model is offered for it.
-MODEL_STUDIES = tuple(s for s in _models.STUDIES if s != "winomt")
+MODEL_STUDIES = _models.STUDIES
 
 FRAMES = {
     "tgbi": ("estimates", "accounting", "rule_changes", "judgements"),
-    "winomt": ("estimates", "accounting", "judgements", "adjectives", "corrected", "validation", "unread",
-               "annotations", "annotators"),
+    "winomt": ("estimates", "accounting", "judgements", "adjectives", "corrected", "validation", "confusions",
+               "inter_annotator", "unread", "annotations", "annotators"),
     "prates": ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements"),
     "optimal": ("occupations", "categories", "sectors", "headline", "accounting", "judgements"),
     "rates": ("estimates", "accounting", "judgements", "group_differences"),
+    "agreement": ("agreement", "confusion", "accounting", "labels"),
 }  # fmt: skip

@@ -18,7 +18,6 @@ DESIGN_HELP = {
     "pilot": "simulate evaluations from a study's pilot outputs (shipped or yours) through its own test",
 }
 # The designs whose one-sided power does not depend on the direction (a difference −d as d).
-SYMMETRIC = ("paired", "normal", "pilot")
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -123,11 +122,7 @@ def precheck(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> Output:
     import stats_mtbias as smb
 
-    if args.alternative == "less" and args.design not in SYMMETRIC:
-        raise UsageError(f"--alternative less: the {args.design} design plans one-sided tests in the direction of a "
-                         "positive difference only; use greater (or two-sided).")  # fmt: skip
-    # smb.power names a one-sided test 'one-sided' (in the direction of the difference).
-    alternative = "two-sided" if args.alternative == "two-sided" else "one-sided"
+    alternative = args.alternative  # smb.power speaks the same two-sided|less|greater
     kw = dict(n=args.n, difference=args.difference, power=args.power, alpha=args.alpha, alternative=alternative,
               level=args.level)  # fmt: skip
     if args.design == "paired":

@@ -13,7 +13,7 @@ from stats_mtbias.cli._output import Output
 NAME = "tgbi"
 CHECK_DEGENERATE = True
 DEFAULT_VIEW = "estimates"
-SHARES = {"estimates": ("p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high")}
+SHARES = {"estimates": ("female", "male", "neutral", "p_s", "ci_low", "ci_high")}
 
 
 def _permutations(args) -> bool:
@@ -67,20 +67,16 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> Output:
     import stats_mtbias as smb
 
-    n_boot = args.n_boot
-    if _permutations(args) and args.ci != "bootstrap":
-        n_boot = args.n_permutations
-        if args.n_boot != _defaults.N_BOOT and args.n_permutations == _defaults.N_RESAMPLES:  # the old spelling
-            _options.deprecate(args, "--n-boot for the permutations of --test permutation", "--n-permutations")
-            n_boot = args.n_boot
+    n_permutations = args.n_permutations
+    if _permutations(args) and args.n_boot != _defaults.N_BOOT and args.n_permutations == _defaults.N_RESAMPLES:
+        _options.deprecate(args, "--n-boot for the permutations of --test permutation", "--n-permutations")
+        n_permutations = args.n_boot  # the old spelling
     res = smb.tgbi(
         _options.names(args.systems), translations=_options.named(args.translations, args.system),
-        data_dir=args.data_dir, lexicon=args.lexicon, n_boot=n_boot, repeated_blocks=args.repeated_blocks,
+        data_dir=args.data_dir, lexicon=args.lexicon, n_boot=args.n_boot, n_permutations=n_permutations,
+        repeated_blocks=args.repeated_blocks,
         rng=args.seed, level=args.level, ci=args.ci, interval=args.interval, test=args.test, both=args.both,
         **_views.comparisons(args),
     )  # fmt: skip
     notes = _views.accounting_notes(res, ("judged",), "{system} {subset}: {n} lines {outcome} (counted as unknown, not in n)")
-    if _permutations(args) and args.ci == "bootstrap" and args.n_permutations != _defaults.N_RESAMPLES:
-        notes.append(f"--n-permutations: with --ci bootstrap, smb.tgbi draws as many permutations as bootstrap "
-                     f"resamples ({args.n_boot})")  # fmt: skip
     return _views.view(res, _views.chosen(args, DEFAULT_VIEW), SHARES, notes=notes)

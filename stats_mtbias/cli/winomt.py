@@ -23,7 +23,8 @@ SHARES = {
     "annotators": AGREEMENT,
 }  # fmt: skip
 # The views that need the study to compute more: the API option each turns on.
-NEEDS = {"validation": "validate", "unread": "explain", "corrected": "corrected"}
+NEEDS = {"validation": "validate", "confusions": "validate", "inter_annotator": "validate", "unread": "explain",
+         "corrected": "corrected"}
 
 CONDITIONAL = [
     Conditional("correction", _defaults.CORRECTION, lambda a: a.compare, "--compare"),
@@ -101,7 +102,9 @@ def run(args: argparse.Namespace) -> Output:
     import stats_mtbias as smb
 
     name = _views.chosen(args, _default_view(args))
-    wanted = {option: getattr(args, option) or name == view for view, option in NEEDS.items()}
+    # Several views need one option (validation, confusions, inter_annotator): any of them turns it on.
+    wanted = {option: bool(getattr(args, option)) or any(name == v for v, o in NEEDS.items() if o == option)
+              for option in dict.fromkeys(NEEDS.values())}  # fmt: skip
     if name == "corrected" and args.annotations:
         wanted["corrected"] = args.corrected  # your labels correct your systems; --corrected adds the shipped ones
     with _options.dask_client(args.scheduler):

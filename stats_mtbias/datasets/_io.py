@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from stats_mtbias.datasets.sources import FrameSource, as_source, source_sha256  # noqa: F401 (re-exported)
-from stats_mtbias.errors import DataError
+from stats_mtbias.errors import DataError, InputNotFoundError
 
 
 def read_lines(path: str | Path | FrameSource) -> list[str]:
@@ -28,6 +28,8 @@ def read_lines(path: str | Path | FrameSource) -> list[str]:
     if isinstance(path, FrameSource):
         return path.csv_lines()
     path = Path(path)
+    if not path.exists():
+        raise InputNotFoundError("does not exist", path)
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from stats_mtbias.errors import DataError
+from stats_mtbias.errors import DataError, InputNotFoundError
 
 
 class FrameSource:
@@ -138,7 +138,7 @@ def files(source: str | Path) -> list[Path]:
             raise DataError("is a directory without Parquet, Arrow or CSV files", path)
         return found
     if not path.exists():
-        raise DataError("does not exist", path)
+        raise InputNotFoundError("does not exist", path)
     return [path]
 
 

@@ -27,7 +27,7 @@ import pandas as pd
 from stats_mtbias.datasets._io import read_lines, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import FrameSource, as_source
-from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.errors import DataError, InputNotFoundError, UsageError
 
 ITEMS = "winomt/data/aggregates/en.txt"
 PRO = "winomt/data/aggregates/en_pro.txt"
@@ -337,7 +337,7 @@ def user_files(name: str, given, languages: list[str] | None) -> list[tuple[str,
             raise DataError("contains no translation files named en-XX.txt (XX the target language)", path)
         return found
     if not path.exists():
-        raise DataError("does not exist", path)
+        raise InputNotFoundError("does not exist", path)
     match = _FILE_LANGUAGE.match(path.name)
     if match:
         return [(match["lang"], path, path.name.startswith("adj."))]

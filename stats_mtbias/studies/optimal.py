@@ -154,14 +154,15 @@ def occupation_table(judgements: pd.DataFrame, reference: pd.DataFrame, *, neutr
     safe_f = np.nan_to_num(f, nan=0.5)
     et = e_t(safe_f, table["n_female"], table["n_male"], table["n_other"], neutral=neutral)
     et = np.where(np.isnan(f), np.nan, et)
-    table["e_0"] = np.where(np.isnan(f), np.nan, e_0(safe_f))
-    table["e_t"] = et
+    # The errors are shares of the workers an output does not represent (the paper's points / 100); B is a ratio.
+    table["e_0"] = np.where(np.isnan(f), np.nan, e_0(safe_f)) / 100
+    table["e_t"] = et / 100
     table["b"] = np.where(np.isnan(f), np.nan, bias_b(safe_f, et))
     table["status"] = b_status(f, et)
     table["dominated"] = np.where(np.isnan(f), "", np.where(f > 0.5, "female", np.where(f < 0.5, "male", "balanced")))
     he_she = table["n_female"] + table["n_male"]
     table["female_rate"] = np.where(he_she > 0, table["n_female"] / he_she.where(he_she > 0, 1), np.nan)
-    table["e_prob"] = np.where(np.isnan(f), np.nan, e_probabilistic(safe_f))
+    table["e_prob"] = np.where(np.isnan(f), np.nan, e_probabilistic(safe_f)) / 100
     return table
 
 

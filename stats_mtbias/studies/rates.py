@@ -39,6 +39,8 @@ from stats_mtbias.studies._common import (
     adjust,
     check_systems,
     comparison_frame,
+    integrity,
+    noted,
     provenance,
     resample_pvalue,
     system_pairs,
@@ -394,6 +396,12 @@ def run(
                 raise UsageError(f"the frame has no column {column!r}; name yours with {keyword}=... "
                                  "(or None: one system / every row its own cluster).")  # fmt: skip
     table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata, engine=engine)
+    if cluster is not None and table["system"].nunique() > 1:  # copies and unequal benchmarks, by item and group
+        keys = ["cluster", *[f"by:{c}" for c in by]]
+        cells = table.assign(cell=table["gender"].astype(str) + ":" + table["n"].astype(str))
+        units = cells.groupby(["system", *keys], sort=False, observed=True)["cell"].agg(lambda v: ",".join(sorted(v)))
+        integrity(units.rename("value").reset_index(), units=keys, groups=[f"by:{c}" for c in by], value="value",
+                  source=source_label(table.attrs["source"]), what="clusters")  # fmt: skip
     source = table.attrs["source"]
     estimates, comparisons, group_differences = analyse(
         table, by=by, n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
@@ -419,7 +427,9 @@ def run(
 def evaluate(judgements, *, against: list[str] | None = None, family: str | list[str] = "metric",
              correction: str = "holm", **options) -> StudyResult:  # fmt: skip
     """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.rates` returns)."""
-    result = run(judgements, against=against, family=family, correction=correction, **options)
+    notes: list[str] = []
+    with noted(notes):
+        result = run(judgements, against=against, family=family, correction=correction, **options)
     by = result.provenance.options["by"]
     extra = [c for c in by if c != "language"]
     est = result.estimates
@@ -429,4 +439,4 @@ def evaluate(judgements, *, against: list[str] | None = None, family: str | list
     if result.group_differences is not None:
         frames["group_differences"] = result.group_differences
     return StudyResult("rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames,
-                       correction, [], family, result)  # fmt: skip
+                       correction, notes, family, result)  # fmt: skip

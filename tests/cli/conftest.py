@@ -29,7 +29,9 @@ class Run:
 
 
 @pytest.fixture
-def cli(capsys) -> Run:
+def cli(capsys, monkeypatch) -> Run:
+    # Tables are fitted to COLUMNS when it is set; the views' tests read whole header lines.
+    monkeypatch.delenv("COLUMNS", raising=False)
     return Run(capsys)
 
 

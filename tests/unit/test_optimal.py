@@ -75,7 +75,7 @@ def test_worked_examples_through_the_api(files):
     assert occ.loc["surgeon", "b"] == pytest.approx(46 / 27)
     assert occ.loc["clerk", "b"] == 0.0 and occ.loc["teller", "b"] == pytest.approx(16 / 42)
     assert occ.loc["welder", "b"] == pytest.approx((70 - 30) / 30)
-    assert occ.loc["dancer", "b"] == 0.0 and occ.loc["dancer", "e_0"] == 50.0
+    assert occ.loc["dancer", "b"] == 0.0 and occ.loc["dancer", "e_0"] == 0.5
     assert np.isnan(occ.loc["mystery", "b"]) and occ.loc["mystery", "status"] == "no reference share"
     cats = result.categories.set_index("category")
     # Category B = mean of its occupations' B: (0 + 0.38) / 2 = 0.19.

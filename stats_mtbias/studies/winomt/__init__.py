@@ -36,7 +36,7 @@ from stats_mtbias.estimators.winomt import FEATURES, METRICS
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.studies._common import accounting as common_accounting
-from stats_mtbias.studies._common import check_systems, melt
+from stats_mtbias.studies._common import check_systems, integrity, melt, noted
 from stats_mtbias.studies._common import provenance as record_provenance
 from stats_mtbias.studies.winomt.analysis import (
     ABSENT,
@@ -175,6 +175,7 @@ def run(
     missing: str = "shared",
     against: list[str] | None = None,
     family: str | list[str] = "metric",
+    n_draws: int = 10_000,
 ) -> WinoMTResult:
     """Run the WinoMT study on shipped systems, a user's own translations and/or readings.
 
@@ -308,6 +309,10 @@ def run(
     table = pd.concat(base, ignore_index=True)
     if table.duplicated(["system", "language", "item"]).any():
         raise UsageError("two inputs give the same system and language; name user systems uniquely.")
+    present = table[~table["reason"].isin(ABSENT)]
+    text = present["translation"] if "translation" in present else pd.Series(None, index=present.index, dtype=object)
+    integrity(present.assign(value=text.where(text.notna(), present["gender"].astype(str))), units=["language", "item"],
+              groups=[], value="value", source={s: f for (s, _), f in origin.items()}, what="items")  # fmt: skip
     analysed = shared_items(table, notes, origin, missing=missing, n_items=len(items))
     estimates, comparisons = analyse(analysed, n_boot=n_boot, rng=rng, level=level, correction=correction,
                                      interval=interval, against=check_systems(against, "against"),
@@ -331,7 +336,7 @@ def run(
         pairs = pd.concat([found["pairs"], user_pairs], ignore_index=True) if corrected else user_pairs
         # Without the shipped labels only the systems the user labelled are corrected.
         target = estimates if corrected else estimates.merge(user_pairs[["system", "language"]].drop_duplicates())
-        corrected_frame = corrected_accuracy(target, pairs, n_draws=n_boot, rng=rng, level=level,
+        corrected_frame = corrected_accuracy(target, pairs, n_draws=n_draws, rng=rng, level=level,
                                              construct="pronoun" if use_pronoun else "entity")  # fmt: skip
         no_labels = sorted(set(estimates["language"]) - set(corrected_frame["language"]))
         if no_labels:
@@ -374,8 +379,11 @@ UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligne
 def evaluate(systems=None, *, translations=None, correction: str = "holm", family: str | list[str] = "metric",
              explain: bool = False, **options) -> StudyResult:  # fmt: skip
     """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.winomt` returns)."""
-    result = run(check_systems(systems), translations=dict(translations or {}), correction=correction, family=family,
-                 explain=explain, **options)  # fmt: skip
+    notes: list[str] = []
+    with noted(notes):
+        result = run(check_systems(systems), translations=dict(translations or {}), correction=correction, family=family,
+                     explain=explain, **options)  # fmt: skip
+    notes = list(dict.fromkeys([*result.notes, *notes]))
     est = result.estimates
     parts = []
     for metric in METRICS:
@@ -396,6 +404,11 @@ def evaluate(systems=None, *, translations=None, correction: str = "holm", famil
         frames["corrected"] = result.corrected
     if result.validation is not None:
         frames["validation"] = result.validation["validation"]
+        confusions = [c.stack().rename("n").reset_index().assign(file=file)
+                      for file, c in result.validation["confusions"].items()]  # fmt: skip
+        frames["confusions"] = (pd.concat(confusions, ignore_index=True)[["file", "human", "automatic", "n"]]
+                                if confusions else pd.DataFrame(columns=["file", "human", "automatic", "n"]))  # fmt: skip
+        frames["inter_annotator"] = result.validation["annotators"]
     if explain:
         j = result.judgements
         unread = j[j["gender"] == "unknown"]
@@ -403,5 +416,29 @@ def evaluate(systems=None, *, translations=None, correction: str = "holm", famil
     if result.annotations is not None:
         frames["annotations"] = result.annotations["agreement"]
         frames["annotators"] = result.annotations["between"]
-    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, result.notes,
+    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, notes,
                        family, details=result)  # fmt: skip
+
+
+READ_COLUMNS = ["system", "language", "item", "entity", "gold", "translation", "gender", "reason", "aligned", "why"]
+
+
+def read(translations, *, name: str = "system", languages=None, data_dir=None, aligner: str = "fastalign",
+         use_pronoun: bool = False) -> pd.DataFrame:  # fmt: skip
+    """Every translated WinoMT item of a system read, with the target words read and why: ``winomt(judgements=...)``'s table.
+
+    `translations`: an ``en-XX.txt`` file, a directory of them, ``{language: file or frame}`` or a frame
+    with ``source, translation`` (and ``language``), as in :func:`stats_mtbias.winomt`; `name` the system.
+    """
+    from stats_mtbias.datasets.registry import open_store
+
+    store = open_store(data_dir)
+    items = winomt_data.read_items(store)
+    jobs = [(name, _check_language(lang), False, src) for lang, src, adj in user_files(name, translations, languages)
+            if not adj and (not languages or lang in languages)]  # fmt: skip
+    if not jobs:
+        raise UsageError(f"no translations of {name} to read in the languages asked ({', '.join(languages or [])}).")
+    tables = judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=True, progress=None)
+    out = pd.concat(tables, ignore_index=True)
+    out = out[~out["reason"].isin(ABSENT)]  # an item without a line has no output to read (absent, not unread)
+    return out.reindex(columns=READ_COLUMNS).fillna({"aligned": "", "why": "", "reason": ""}).reset_index(drop=True)

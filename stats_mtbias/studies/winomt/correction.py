@@ -126,7 +126,7 @@ def corrected_accuracy(
     pairs : DataFrame
         ``system, language, item, gold, human, automatic``: the labelled rows
         (``pairs`` of :func:`validation`, attributed to the system that produced
-        them by :func:`~stats_mtbias.studies.winomt_reading.attribute_pairs`).
+        them by :func:`~stats_mtbias.studies.winomt.validation.attribute_pairs`).
     n_draws : int
         Monte Carlo draws of the interval.
     rng : Generator or int

@@ -203,6 +203,7 @@ def winomt(
     missing: str = "shared",
     validate: bool = False,
     engine: str = "auto",
+    sample: str | None = None,
 ) -> StudyResult:
     """WinoMT (Stanovsky et al. 2019): Acc, F1, ΔG, ΔS per system and target language.
 
@@ -268,6 +269,17 @@ def winomt(
         ``distributed.Client`` connected, its workers, which must see the data
         directory and your files at the same paths). Same tables either way;
         the readings are cached here as well.
+    sample : str, optional
+        The column of ``judgements`` that tells several outputs of one item apart
+        (an LLM sampled k times: ``item, system, language, gender, sample``). An
+        item's metrics average over its samples (every item weighs the same; a
+        ``DataQualityWarning`` where items have different numbers of samples);
+        items stay the unit of the bootstrap and of the pairing; the accuracies'
+        intervals are Wilson's on the effective sample size and their
+        comparisons McNemar/Tango on the table deflated by the clustered design
+        effect (Durkalski et al. 2003), so duplicating samples changes nothing.
+        Adds ``frames["consistency"]`` (samples that disagree, mean within-item
+        female share, intraclass correlations). See the "Sampled outputs" page.
 
     Returns
     -------
@@ -286,7 +298,7 @@ def winomt(
         languages=None if languages is None else list(languages), data_dir=data_dir, aligner=aligner,
         use_pronoun=use_pronoun, adjectives=adjectives, corrected=corrected, validate=validate, annotations=annotations,
         explain=explain, n_boot=n_boot, n_draws=n_draws, rng=rng, level=level, interval=interval, correction=correction,
-        family=family, against=against, missing=missing, engine=engine,
+        family=family, against=against, missing=missing, engine=engine, sample=sample,
     )  # fmt: skip
 
 
@@ -442,6 +454,7 @@ def rates(
     family: str | Sequence[str] = "metric",
     against: Sequence[str] | None = None,
     engine: str = "auto",
+    sample: str | None = None,
 ) -> StudyResult:
     """Female, male and neutral shares and the male − female gap of any gender judgement table.
 
@@ -466,6 +479,14 @@ def rates(
         so millions of rows cost what their cells cost).
     strata : str or None
         Column of fixed-size strata the clusters are resampled within.
+    sample : str or None
+        Column telling several outputs of a cluster apart (an LLM sampled k
+        times per prompt). Each cluster's samples are averaged, so every cluster
+        weighs the same (a ``DataQualityWarning`` where clusters have different
+        numbers of samples) and duplicating samples changes no number; the
+        analytic design effect may then fall below 1 (averaged samples are worth
+        more than one output). Without it the outputs of a cluster are pooled,
+        weighted by their number, and the design effect is at least 1.
     n_boot : int
         Bootstrap resamples (at least 100).
     rng : int or Generator
@@ -512,7 +533,7 @@ def rates(
 
     return study.evaluate(judgements, outcome=outcome, by=by, system=system, cluster=cluster, strata=strata,
                           n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
-                          engine=engine, against=against, family=family)  # fmt: skip
+                          engine=engine, against=against, family=family, sample=sample)  # fmt: skip
 
 
 # ---------------------------------------------------------------- readers

@@ -137,5 +137,7 @@ def count_cube(judgements: pd.DataFrame, dims: Sequence[str]) -> CountCube:
     shape = tuple(len(coords[d]) for d in (*dims, "gender"))
     flat = np.ravel_multi_index(tuple(codes), shape)
     weights = table["n"].to_numpy(dtype=np.float64) if "n" in table else None
-    counts = np.bincount(flat, weights=weights, minlength=int(np.prod(shape))).astype(np.int64).reshape(shape)
+    counts = np.bincount(flat, weights=weights, minlength=int(np.prod(shape)))
+    # Whole counts stay integers; fractional weights (an item's samples averaged, issue 37) stay as they are.
+    counts = (counts.astype(np.int64) if weights is None or np.all(weights == np.floor(weights)) else counts).reshape(shape)
     return CountCube(counts=counts, dims=(*dims, "gender"), coords=coords)

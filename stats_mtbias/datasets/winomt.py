@@ -22,6 +22,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from stats_mtbias.datasets._io import read_lines, read_records
@@ -231,42 +232,60 @@ def annotation_language(name: str) -> str | None:
 PREDICTED = ("male", "female", "neutral", "both", "unknown")  # both: a double or inclusive form (issue 36)
 
 
-def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
+def read_user_judgements(path: str | Path, items: pd.DataFrame, *, sample: str | None = None) -> pd.DataFrame:
     """A CSV ``item, system, language, gender`` (item = 0-based line of en.txt) joined with the items.
 
     Items a system/language pair does not list become ``unknown`` with the reason
     ``missing`` (absent: :func:`shared_items` decides how they count), so every
     WinoMT item is accounted for; a listed item with an empty gender is an unread
     one (``unknown``, reason ``no_reading``, counted as wrong).
+
+    `sample` names a column that tells several outputs of one item apart (an LLM
+    sampled k times): an item may then appear once per sample, and the table has a
+    ``sample`` column (``""`` without one). A repeated (system, language, item,
+    sample) is refused with its line.
     """
     path = as_source(path)
-    _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True)
-    rows, seen = [], {}
-    n_items = len(items)
-    for line, record in records:
-        try:
-            item = int(record["item"])
-        except ValueError:
-            raise DataError(f"item {record['item']!r} is not a line number of en.txt (0-based)", path, line) from None
-        if not 0 <= item < n_items:
-            raise DataError(f"item {item} is outside en.txt's items 0–{n_items - 1}", path, line)
-        gender = record["gender"].lower() or "unknown"
-        if gender not in PREDICTED:
-            raise DataError(f"gender {record['gender']!r} is not one of {', '.join(PREDICTED)}", path, line)
-        key = (record["system"], record["language"], item)
-        if key in seen:
-            raise DataError(f"item {item} of {key[0]}/{key[1]} was already given on line {seen[key]}", path, line)
-        seen[key] = line
-        # An empty gender is a reading that failed (unknown, counted); an item not listed at all is absent ("missing").
-        rows.append((*key, gender, "" if record["gender"] else "no_reading"))
-    if not rows:
+    required = ("item", "system", "language", "gender") + ((sample.lower(),) if sample else ())
+    _, records = read_records(path, required=required, lower=True)
+    if not records:
         raise DataError("has a header but no readings", path, 2)
-    given = pd.DataFrame(rows, columns=["system", "language", "item", "gender", "reason"])
+    lines = np.array([line for line, _ in records])
+    frame = pd.DataFrame.from_records([r for _, r in records])
+    n_items = len(items)
+    bad = ~frame["item"].str.fullmatch(r"[+-]?\d+")
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise DataError(f"item {frame['item'].iloc[i]!r} is not a line number of en.txt (0-based)", path, int(lines[i]))
+    item = frame["item"].astype(np.int64)
+    outside = (item < 0) | (item >= n_items)
+    if outside.any():
+        i = int(np.flatnonzero(outside.to_numpy())[0])
+        raise DataError(f"item {int(item.iloc[i])} is outside en.txt's items 0–{n_items - 1}", path, int(lines[i]))
+    gender = frame["gender"].str.lower().replace("", "unknown")
+    wrong = ~gender.isin(PREDICTED)
+    if wrong.any():
+        i = int(np.flatnonzero(wrong.to_numpy())[0])
+        raise DataError(f"gender {frame['gender'].iloc[i]!r} is not one of {', '.join(PREDICTED)}", path, int(lines[i]))
+    given = pd.DataFrame({"system": frame["system"], "language": frame["language"], "item": item,
+                          "sample": frame[sample.lower()].astype(str) if sample else "", "gender": gender,
+                          "reason": np.where(frame["gender"] == "", "no_reading", "")})  # fmt: skip
+    keys = ["system", "language", "item", "sample"]
+    repeated = given.duplicated(keys).to_numpy()
+    if repeated.any():
+        later = int(np.flatnonzero(repeated)[0])
+        row = given.iloc[later]
+        earlier = int(lines[np.flatnonzero((given[keys] == row[keys]).all(axis=1).to_numpy())[0]])
+        what = f" sample {row['sample']}" if sample else ""
+        hint = "" if sample else " (several outputs per item? name the column that tells them apart: sample=...)"
+        raise DataError(f"item {row['item']}{what} of {row['system']}/{row['language']} was already given on line "
+                        f"{earlier}{hint}", path, int(lines[later]))  # fmt: skip
     frames = []
     for (system, language), part in given.groupby(["system", "language"], sort=False):
         full = items[["item", "gold", "stereotype"]].merge(part.drop(columns=["system", "language"]), on="item", how="left")
         full["reason"] = full["reason"].where(full["gender"].notna(), "missing")
         full["gender"] = full["gender"].fillna("unknown")
+        full["sample"] = full["sample"].fillna("")
         frames.append(full.assign(system=system, language=language))
     return pd.concat(frames, ignore_index=True)
 

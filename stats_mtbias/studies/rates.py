@@ -45,7 +45,7 @@ from stats_mtbias.studies._common import (
     resample_pvalue,
     system_pairs,
 )
-from stats_mtbias.uncertainty.analytic import proportion_interval
+from stats_mtbias.uncertainty.analytic import FEW_EVENTS, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
 
@@ -73,7 +73,7 @@ def _with_all(counts: np.ndarray, add_all: bool) -> np.ndarray:
 
 
 def read_judgements(source, *, outcome: str, system: str | None, cluster: str | None, by: list[str],
-                    strata: str | None, engine: str = "auto") -> pd.DataFrame:
+                    strata: str | None, engine: str = "auto", sample: str | None = None) -> pd.DataFrame:
     """Count a judgement source into ``system, cluster, by:<column>…, stratum, gender, n, line``.
 
     The source (CSV/Parquet/Arrow file, directory or glob of them, DataFrame or
@@ -86,11 +86,20 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     cell (``cluster`` names the cell, ``n`` counts its judgements, each a cluster
     of one), so millions of rows stay a table of their cells; :func:`analyse`
     takes it with ``rows_as_clusters=True``.
+
+    With `sample` (the column telling several outputs of a cluster apart, which
+    needs `cluster`), ``n`` is each cell's judgements divided by the number of
+    samples of its cluster and system, so that every cluster weighs one per
+    system (an item's samples averaged), and ``outputs`` keeps the judgements;
+    clusters with unequal numbers of samples are named in a
+    :class:`~stats_mtbias.errors.DataQualityWarning`.
     """
     from stats_mtbias.datasets.counting import as_counting_source, count_rows, first_location
 
     source = as_counting_source(source)
-    needed = list(dict.fromkeys(c for c in (outcome, system, cluster, strata, *by) if c))
+    if sample and not cluster:
+        raise UsageError("`sample` needs `cluster` (the item whose samples it tells apart).")
+    needed = list(dict.fromkeys(c for c in (outcome, system, cluster, strata, *by, sample) if c))
     counts = count_rows(source, needed, required=needed, engine=engine)
     if counts.attrs["rows"] == 0:
         raise DataError("has a header but no judgements", source, 2)
@@ -113,6 +122,8 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
         "line": counts["line"].to_numpy(),
     })  # fmt: skip
     keys = ["system", "cluster", *[f"by:{c}" for c in by], "stratum", "gender"]
+    if sample:
+        out = _average_samples(out.assign(_sample=counts[sample].astype(str).to_numpy()), keys, source)
     if raw.nunique() != gender.nunique():  # labels that mean one gender ("f", "Female") merged
         out = out.groupby(keys, sort=False, observed=True).agg(n=("n", "sum"), line=("line", "min")).reset_index()
         out = out.sort_values("line", kind="stable").reset_index(drop=True)
@@ -126,6 +137,24 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     out.attrs["source"] = source
     out.attrs["rows"] = counts.attrs.get("rows", int(out["n"].sum()))
     return out
+
+
+def _average_samples(out: pd.DataFrame, keys: list[str], source) -> pd.DataFrame:
+    """Cells counted with their sample: ``n`` divided by the samples of the cell's (system, cluster), then summed."""
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+
+    per = out.groupby(["system", "cluster"], sort=False, observed=True)["_sample"].nunique().rename("_k")
+    spread = per.groupby(level="system", sort=False).agg(["min", "max"])
+    for system, row in spread[spread["min"] != spread["max"]].iterrows():
+        warnings.warn(f"{system}: clusters have {row['min']}–{row['max']} samples; each cluster's samples are "
+                      "averaged (every cluster weighs the same)", DataQualityWarning, stacklevel=4)  # fmt: skip
+    out = out.join(per, on=["system", "cluster"])
+    out = out.assign(outputs=out["n"], n=out["n"] / out["_k"])
+    out = out.groupby(keys, sort=False, observed=True).agg(n=("n", "sum"), outputs=("outputs", "sum"),
+                                                            line=("line", "min")).reset_index()  # fmt: skip
+    return out.sort_values("line", kind="stable").reset_index(drop=True)
 
 
 @dataclass(frozen=True)
@@ -246,6 +275,7 @@ def analyse(
     rows_as_clusters: bool = False,
     against: list[str] | None = None,
     family: str | list[str] = "metric",
+    samples: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame | None]:
     """Estimates, system comparisons and group differences from a validated judgement table (:func:`read_judgements`).
 
@@ -259,6 +289,12 @@ def analyse(
     systems have an identified output in. `against` compares the named systems
     with each other system instead of every pair; `family` is the family of
     ``p_adjusted`` (:func:`stats_mtbias.result.adjust`).
+
+    `samples`: the counts are clusters' samples averaged (:func:`read_judgements`
+    with ``sample``). The analytic design effect is then not floored at 1 (an
+    item's averaged samples may be worth more than one output, and a floor on the
+    outputs would make duplicated samples look like information), except where
+    the effective minority count is at most ``FEW_EVENTS`` (the worst case there).
     """
     n_boot = check_positive_int(n_boot, "n_boot", minimum=100 if ci == "bootstrap" else 1)
     level = check_level(level)
@@ -290,7 +326,14 @@ def analyse(
             p = estimate[..., k]
             with np.errstate(invalid="ignore", divide="ignore"):
                 deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
-            deff = np.maximum(np.nan_to_num(deff, nan=1.0), 1.0)
+            deff = np.nan_to_num(deff, nan=1.0)
+            if samples:  # no floor (duplicated samples must not count), but the worst case with few events
+                deff = np.where(deff > 0, deff, 1.0)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    few = np.minimum(p, 1 - p) * n / deff <= FEW_EVENTS
+                deff = np.where(few, np.maximum(deff, 1.0), deff)
+            else:
+                deff = np.maximum(deff, 1.0)
             interval_ = proportion_interval(weighted_sum(y, frequency), n, level=level, deff=deff)
             low[..., k], high[..., k] = interval_.low, interval_.high
     unknown = totals[..., 4]
@@ -381,6 +424,7 @@ def run(
     engine: str = "auto",
     against: list[str] | None = None,
     family: str | list[str] = "metric",
+    sample: str | None = None,
 ) -> RatesResult:
     """Read (or take) a judgement table and analyse it; see the module docstring and :func:`stats_mtbias.rates`."""
     from stats_mtbias.datasets.counting import is_dask_frame, source_digest, source_label
@@ -395,7 +439,8 @@ def run(
                 keyword = "system" if column == "system" else "cluster"
                 raise UsageError(f"the frame has no column {column!r}; name yours with {keyword}=... "
                                  "(or None: one system / every row its own cluster).")  # fmt: skip
-    table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata, engine=engine)
+    table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata, engine=engine,
+                            sample=sample)  # fmt: skip
     if cluster is not None and table["system"].nunique() > 1:  # copies and unequal benchmarks, by item and group
         keys = ["cluster", *[f"by:{c}" for c in by]]
         cells = table.assign(cell=table["gender"].astype(str) + ":" + table["n"].astype(str))
@@ -406,11 +451,13 @@ def run(
     estimates, comparisons, group_differences = analyse(
         table, by=by, n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
         rows_as_clusters=cluster is None, against=check_systems(against, "against"), family=family,
+        samples=sample is not None,
     )
     method = (
         "shares of identified outputs (both as neutral; unknown counted, left out); gap = male - female; "
         + (f"cluster bootstrap over {cluster or 'rows'}" + (f" stratified by {strata}" if strata else "") + f", {interval}"
            if ci == "bootstrap" else "Wilson on the effective sample size (cluster design effect); gap: cluster-robust normal")
+        + (f"; the samples ({sample}) of a cluster averaged, clusters the unit" if sample else "")
         + "; systems compared paired on clusters"
         + (" (bootstrap p-values: the replicates' percentile tail, a normal tail beyond them)" if ci == "bootstrap" else "")
     )  # fmt: skip
@@ -418,9 +465,11 @@ def run(
         method, {source_label(source): source_digest(source)}, rng=rng, level=level,
         n_boot=n_boot if ci == "bootstrap" else None, correction=correction, family=family,
         options={"outcome": outcome, "by": by, "system": system, "cluster": cluster, "strata": strata, "ci": ci,
-                 "interval": interval, "rows": int(table["n"].sum()), "engine": engine, "against": against},
+                 "interval": interval, "rows": int(table["outputs" if sample else "n"].sum()), "engine": engine,
+                 "against": against, "sample": sample},
     )  # fmt: skip
-    return RatesResult(estimates, comparisons, group_differences, accounting(table, ["system"], "gender", "n"), record,
+    counted = table.assign(n=table["outputs"]) if sample else table
+    return RatesResult(estimates, comparisons, group_differences, accounting(counted, ["system"], "gender", "n"), record,
                        table, cluster is None)  # fmt: skip
 
 

@@ -48,6 +48,8 @@ from stats_mtbias.studies.winomt.analysis import (
     PAIRED_ACCURACY,
     adjective_effect,
     analyse,
+    check_samples,
+    consistency,
     coverage,
     language_arrays,
     paired_comparison,
@@ -71,8 +73,9 @@ __all__ = [
     "ABSENT", "ANNOTATION_COLUMNS", "BETWEEN_COLUMNS", "ESTIMATE_COLUMNS", "FEATURES", "FEATURE_INDEX", "FEW_DISCORDANT",
     "MCNEMAR_METRICS", "METRICS", "MIN_CONFLICTS", "MIN_COVERAGE", "MISSING_RULES", "PAIRED_ACCURACY", "PREDICTED",
     "READING_ENGINES", "UNREAD_COLUMNS", "VALIDATION_COLUMNS", "WinoMTResult", "adjective_effect", "analyse",
-    "annotation_agreement", "corrected_accuracy", "coverage", "evaluate", "judge", "judge_all", "language_arrays",
-    "paired_comparison", "pilot", "pilot_design", "read_annotations", "read_user_judgements", "reading_workers", "run",
+    "annotation_agreement", "check_samples", "consistency", "corrected_accuracy", "coverage", "evaluate", "judge",
+    "judge_all", "language_arrays", "paired_comparison", "pilot", "pilot_design", "read_annotations",
+    "read_user_judgements", "reading_workers", "run",
     "score_bounds", "shared_items", "unread_flags", "user_files", "validation",
 ]  # fmt: skip
 
@@ -105,6 +108,8 @@ class WinoMTResult:
     notes : list of str
     validation : dict or None
         The shipped labels' agreement (:func:`validation`), with ``validate`` or ``corrected``.
+    consistency : DataFrame or None
+        With several samples per item: their consistency (:func:`consistency`).
     annotations : dict or None
         With ``annotations``: ``{"agreement": DataFrame (ANNOTATION_COLUMNS), "between":
         DataFrame (BETWEEN_COLUMNS)}`` (:func:`annotation_agreement`).
@@ -120,6 +125,7 @@ class WinoMTResult:
     notes: list = field(default_factory=list)
     validation: dict | None = field(default=None, repr=False)
     annotations: dict | None = field(default=None, repr=False)
+    consistency: pd.DataFrame | None = None
 
 
 
@@ -176,6 +182,7 @@ def run(
     against: list[str] | None = None,
     family: str | list[str] = "metric",
     n_draws: int = 10_000,
+    sample: str | None = None,
 ) -> WinoMTResult:
     """Run the WinoMT study on shipped systems, a user's own translations and/or readings.
 
@@ -218,6 +225,11 @@ def run(
         did, every item with an untranslated one counted as wrong.
     against, family
         As in :func:`analyse`.
+    sample : str, optional
+        The column of `judgements` that tells several outputs of an item apart (an
+        LLM sampled k times). An item's metrics average over its samples; items
+        stay the unit of the bootstrap, the intervals and the pairing
+        (:mod:`stats_mtbias.uncertainty.clustered`).
     """
     from stats_mtbias.datasets.registry import open_store
     from stats_mtbias.datasets.sources import source_sha256
@@ -231,7 +243,7 @@ def run(
     given_judgements = judgement_source = None
     if judgements is not None:
         judgement_source = as_source(judgements, "judgements")
-        given_judgements = read_user_judgements(judgement_source, items)
+        given_judgements = read_user_judgements(judgement_source, items, sample=sample)
     judged = set() if given_judgements is None else set(given_judgements["language"])
     languages = [lang if lang in judged else _check_language(lang) for lang in languages] if languages else None
     translations = dict(translations or {})
@@ -307,13 +319,18 @@ def run(
     if not base:
         raise UsageError("no system/language pair to evaluate: give shipped `systems`, `translations` or `judgements`.")
     table = pd.concat(base, ignore_index=True)
-    if table.duplicated(["system", "language", "item"]).any():
+    if "sample" not in table:
+        table["sample"] = ""
+    table["sample"] = table["sample"].fillna("").astype(str)
+    if table.duplicated(["system", "language", "item", "sample"]).any():
         raise UsageError("two inputs give the same system and language; name user systems uniquely.")
     present = table[~table["reason"].isin(ABSENT)]
     text = present["translation"] if "translation" in present else pd.Series(None, index=present.index, dtype=object)
-    integrity(present.assign(value=text.where(text.notna(), present["gender"].astype(str))), units=["language", "item"],
+    integrity(present.assign(value=text.where(text.notna(), present["gender"].astype(str))),
+              units=["language", "item", "sample"],
               groups=[], value="value", source={s: f for (s, _), f in origin.items()}, what="items")  # fmt: skip
     analysed = shared_items(table, notes, origin, missing=missing, n_items=len(items))
+    samples = check_samples(analysed, notes)
     estimates, comparisons = analyse(analysed, n_boot=n_boot, rng=rng, level=level, correction=correction,
                                      interval=interval, against=check_systems(against, "against"),
                                      family=family)  # fmt: skip
@@ -362,14 +379,17 @@ def run(
         f"shares over the {rule}; Acc, Acc_pro, Acc_anti: Wilson intervals with exact Poisson ends (<= 10 errors), "
         f"ΔS: Newcombe's hybrid score interval; F1, ΔG: bootstrap over items stratified by stereotype × gold gender, "
         f"{interval}; differences between systems, test and interval from one method: Tango score interval and McNemar "
-        f"score test (accuracies), MOVER of the Tango intervals (ΔS), item jackknife t (F1, ΔG)",
+        f"score test (accuracies), MOVER of the Tango intervals (ΔS), item jackknife t (F1, ΔG)"
+        + ("; several samples per item: an item's metrics the means over its samples, items the unit of resampling "
+           "and pairing; Wilson on the effective sample size (cluster-robust design effect), Tango/McNemar on the "
+           "table deflated by Durkalski's clustered design effect" if samples else ""),
         data, rng=seed, level=level, n_boot=n_boot, correction=correction, family=family,
         options={"aligner": aligner, "languages": list(languages), "readers": "stats_mtbias.gender.targets",
                  "use_pronoun": use_pronoun, "systems": list(dict.fromkeys(table["system"].astype(str))),
-                 "interval": interval, "missing": missing, "against": against},
+                 "interval": interval, "missing": missing, "against": against, "sample": sample},
     )  # fmt: skip
     return WinoMTResult(estimates, comparisons, adj_frame, corrected_frame, accounting, provenance, table, notes, found,
-                        annotated)  # fmt: skip
+                        annotated, consistency(analysed, level=level) if samples else None)  # fmt: skip
 
 
 # What ``explain=True`` shows of each unread WinoMT item.
@@ -398,6 +418,8 @@ def evaluate(systems=None, *, translations=None, correction: str = "holm", famil
         pd.MultiIndex.from_frame(est[["system", "language"]])].reset_index()[TABLE_COLUMNS]
     comparisons = result.comparisons if len(result.comparisons) else None
     frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
+    if result.consistency is not None:
+        frames["consistency"] = result.consistency
     if result.adjectives is not None:
         frames["adjectives"] = result.adjectives
     if result.corrected is not None:

@@ -37,20 +37,37 @@ def language_arrays(part: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarr
     """One language's judgements as the bootstrap's arrays: ``(systems, items, strata, data)``.
 
     ``data`` has shape ``(items, systems, FEATURES)``; ``strata`` is stereotype × gold
-    gender of every item (both fixed in number by WinoMT's design).
+    gender of every item (both fixed in number by WinoMT's design). Several rows of
+    an item and system (its samples, :func:`sample_counts`) are averaged: an item's
+    features are the means over its samples, so every item weighs the same.
     """
+    systems, items, strata, data, _ = _arrays(part)
+    return systems, items, strata, data
+
+
+def sample_counts(part: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """``(systems, items, samples)``: the samples of each item and system of one language, ``(items, systems)``."""
+    systems, items, _, _, samples = _arrays(part)
+    return systems, items, samples
+
+
+def _arrays(part: pd.DataFrame):
     language = part["language"].iloc[0]
     systems = list(dict.fromkeys(part["system"]))
     items = np.sort(part["item"].unique())
     first = part.drop_duplicates("item").set_index("item").reindex(items)
     strata = (first["stereotype"].astype(str) + ":" + first["gold"].astype(str)).to_numpy()
-    features = []
-    for system in systems:
-        rows = part[part["system"] == system].set_index("item").reindex(items)
-        if rows["gender"].isna().any():
-            raise DataError(f"{system}/{language}: judgements do not cover the same items as the other systems")
-        features.append(item_features(rows["gold"], rows["gender"], rows["stereotype"]))
-    return systems, items, strata, np.stack(features, axis=1)
+    rows = item_features(part["gold"].to_numpy(), part["gender"].to_numpy(), part["stereotype"].to_numpy())
+    cell = np.searchsorted(items, part["item"].to_numpy()) * len(systems) + pd.Categorical(
+        part["system"], categories=systems).codes  # fmt: skip
+    size = len(items) * len(systems)
+    samples = np.bincount(cell, minlength=size).astype(float)
+    if (samples == 0).any():
+        system = systems[int(np.flatnonzero(samples == 0)[0] % len(systems))]
+        raise DataError(f"{system}/{language}: judgements do not cover the same items as the other systems")
+    sums = np.stack([np.bincount(cell, weights=rows[:, f], minlength=size) for f in range(rows.shape[1])], axis=-1)
+    data = (sums / samples[:, None]).reshape(len(items), len(systems), rows.shape[1])
+    return systems, items, strata, data, samples.reshape(len(items), len(systems))
 
 
 def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], language: str, metric: str):
@@ -85,8 +102,10 @@ MIN_COVERAGE = 0.99  # below this share of the items translated, a file is named
 
 def coverage(table: pd.DataFrame, n_items: int) -> pd.DataFrame:
     """Items each (system, language) translated: ``system, language, translated, coverage`` (of `n_items`)."""
-    present = ~table["reason"].isin(ABSENT)
-    out = present.groupby([table["system"], table["language"]], sort=False).sum().rename("translated").reset_index()
+    present = table.loc[~table["reason"].isin(ABSENT), ["system", "language", "item"]].drop_duplicates()
+    out = (present.groupby(["system", "language"], sort=False).size().rename("translated")
+           .reindex(table[["system", "language"]].drop_duplicates().set_index(["system", "language"]).index,
+                    fill_value=0).reset_index())  # fmt: skip
     out["coverage"] = out["translated"] / n_items
     return out
 
@@ -114,7 +133,8 @@ def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: di
     parts = []
     for language, part in table.groupby("language", sort=False):
         present = ~part["reason"].isin(ABSENT)
-        covered = present.groupby(part["system"], sort=False).sum()
+        covered = part.loc[present].groupby("system", sort=False)["item"].nunique().reindex(
+            part["system"].unique(), fill_value=0)  # items, not rows: an item may have several samples
         empty = covered[covered == 0]
         if len(empty):
             system = str(empty.index[0])
@@ -139,6 +159,105 @@ def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: di
     return pd.concat(parts, ignore_index=True)
 
 
+def check_samples(table: pd.DataFrame, notes: list[str] | None = None) -> bool:
+    """Whether any item has several samples (rows) of a system; warn where their number differs between items.
+
+    An item's metrics are the means over its samples, so every item weighs the
+    same; with unequal numbers of samples that is a choice the reader should know
+    of (a :class:`~stats_mtbias.errors.DataQualityWarning`, in `notes` too).
+    """
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+
+    if "sample" not in table:
+        return False
+    present = table[~table["reason"].isin(ABSENT)]
+    per_item = present.groupby(["system", "language", "item"], sort=False).size()
+    if not len(per_item) or per_item.max() <= 1:
+        return False
+    spread = per_item.groupby(level=["system", "language"], sort=False).agg(["min", "max"])
+    for (system, language), row in spread[spread["min"] != spread["max"]].iterrows():
+        message = (f"WinoMT {system}/{language}: items have {row['min']}–{row['max']} samples; each item's samples "
+                   "are averaged (every item weighs the same)")  # fmt: skip
+        warnings.warn(message, DataQualityWarning, stacklevel=3)
+        if notes is not None:
+            notes.append(message)
+    return True
+
+
+CONSISTENCY_COLUMNS = ["system", "language", "gold", "n", "samples", "disagree", "disagree_ci_low", "disagree_ci_high",
+                       "female", "female_ci_low", "female_ci_high", "icc_female", "icc_correct"]  # fmt: skip
+
+
+def icc_anova(means: np.ndarray, sizes: np.ndarray) -> float:
+    """One-way ANOVA intraclass correlation of a 0/1 indicator from its item means and samples per item.
+
+    ``(MSB − MSW) / (MSB + (k₀ − 1) MSW)`` with ``k₀`` the unbalanced mean size
+    (Searle), clipped to [0, 1]; NaN with fewer than two items or one sample each.
+
+    Examples
+    --------
+    >>> round(icc_anova(np.array([1.0, 1, 0, 0]), np.array([3, 3, 3, 3])), 6)
+    1.0
+    """
+    y, k = np.asarray(means, float), np.asarray(sizes, float)
+    g, total = len(y), k.sum()
+    if g < 2 or total <= g:
+        return float("nan")
+    grand = np.sum(k * y) / total
+    msb = np.sum(k * (y - grand) ** 2) / (g - 1)
+    msw = np.sum(k * y * (1 - y)) / (total - g)
+    k0 = (total - np.sum(k**2) / total) / (g - 1)
+    den = msb + (k0 - 1) * msw
+    return float(np.clip((msb - msw) / den, 0.0, 1.0)) if den > 0 else float("nan")
+
+
+def consistency(judgements: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+    """Consistency of sampled outputs per system, language and gold gender (``all`` too): :data:`CONSISTENCY_COLUMNS`.
+
+    - ``disagree``: the share of items (of those with two samples or more) whose
+      samples are read as different genders, Wilson's interval over items;
+    - ``female``: the mean over items of the share of an item's samples read
+      female, with Wilson's interval on the effective sample size
+      (:func:`~stats_mtbias.uncertainty.clustered.effective_counts`);
+    - ``icc_female``, ``icc_correct``: the intraclass correlation of the female
+      and the correct indicator between samples of an item (:func:`icc_anova`),
+      the design effect's ingredient for planning (``1 + (k − 1) ICC``).
+
+    ``n`` is the items, ``samples`` their mean number of samples.
+    """
+    from stats_mtbias.uncertainty.analytic import modified_wilson_interval
+    from stats_mtbias.uncertainty.clustered import effective_counts
+
+    present = judgements[~judgements["reason"].isin(ABSENT)]
+    keyed = present.assign(_female=(present["gender"] == "female").astype(float),
+                           _correct=(present["gender"] == present["gold"]).astype(float))  # fmt: skip
+    items = keyed.groupby(["system", "language", "item"], sort=False).agg(
+        gold=("gold", "first"), k=("gender", "size"), kinds=("gender", "nunique"), female=("_female", "mean"),
+        correct=("_correct", "mean")).reset_index()  # fmt: skip
+    rows = []
+    for (system, language), part in items.groupby(["system", "language"], sort=False):
+        for gold in ("all", "male", "female", "neutral"):
+            sub = part if gold == "all" else part[part["gold"] == gold]
+            if not len(sub):
+                continue
+            several = sub[sub["k"] > 1]
+            d = int((several["kinds"] > 1).sum())
+            ci = modified_wilson_interval(d, max(len(several), 1), level)
+            x, n = effective_counts(sub["female"].to_numpy(), np.ones(len(sub)), level=level)
+            fci = modified_wilson_interval(x, n, level)
+            k = sub["k"].to_numpy()
+            rows.append({"system": system, "language": language, "gold": gold, "n": len(sub),
+                         "samples": float(k.mean()), "disagree": d / len(several) if len(several) else np.nan,
+                         "disagree_ci_low": float(ci.low) if len(several) else np.nan,
+                         "disagree_ci_high": float(ci.high) if len(several) else np.nan,
+                         "female": float(sub["female"].mean()), "female_ci_low": float(fci.low),
+                         "female_ci_high": float(fci.high), "icc_female": icc_anova(sub["female"].to_numpy(), k),
+                         "icc_correct": icc_anova(sub["correct"].to_numpy(), k)})  # fmt: skip
+    return pd.DataFrame(rows, columns=CONSISTENCY_COLUMNS)
+
+
 def score_bounds(data: np.ndarray, bounds, level: float, replicates: np.ndarray | None = None):
     """The bootstrap bounds with score intervals for the accuracies and ΔS (shares).
 
@@ -158,24 +277,29 @@ def score_bounds(data: np.ndarray, bounds, level: float, replicates: np.ndarray 
     """
     from stats_mtbias.significance.effect_sizes import difference_in_proportions
     from stats_mtbias.uncertainty.analytic import modified_wilson_interval
+    from stats_mtbias.uncertainty.clustered import effective_counts
 
     low, high = np.array(bounds.low, dtype=float), np.array(bounds.high, dtype=float)
     totals = data.sum(axis=0)  # (systems, FEATURES)
-    f = {name: totals[:, FEATURE_INDEX[name]] for name in ("n", "correct", "pro", "anti", "correct_pro", "correct_anti")}
+    # Samples (item means between 0 and 1): effective counts of each proportion; 0/1 means give the counts.
+    eff = {metric: effective_counts(data[..., FEATURE_INDEX[k]], data[..., FEATURE_INDEX[n]], level=level)
+           for metric, (k, n) in _PROPORTIONS.items()}  # fmt: skip
     with np.errstate(invalid="ignore", divide="ignore"):
-        for metric, (k, n) in {"acc": ("correct", "n"), "acc_pro": ("correct_pro", "pro"),
-                               "acc_anti": ("correct_anti", "anti")}.items():  # fmt: skip
-            ok = f[n] > 0
-            ci = modified_wilson_interval(f[k], np.where(ok, f[n], 1), level)
+        for metric, (x, n) in eff.items():
+            ok = n > 0
+            ci = modified_wilson_interval(x, np.where(ok, n, 1), level)
             low[:, METRICS.index(metric)] = np.where(ok, ci.low, np.nan)
             high[:, METRICS.index(metric)] = np.where(ok, ci.high, np.nan)
-        ok = (f["pro"] > 0) & (f["anti"] > 0)
+        (x_pro, n_pro), (x_anti, n_anti) = eff["acc_pro"], eff["acc_anti"]
+        ok = (n_pro > 0) & (n_anti > 0)
         if ok.all():
-            ds = difference_in_proportions(f["correct_pro"], f["pro"], f["correct_anti"], f["anti"], level=level,
-                                           poisson_ends=True)
+            ds = difference_in_proportions(x_pro, n_pro, x_anti, n_anti, level=level, poisson_ends=True)
             low[:, METRICS.index("delta_s")], high[:, METRICS.index("delta_s")] = ds.low, ds.high
         _few_error_f1(totals, low, high, level, replicates)
     return ConfidenceInterval(low, high)
+
+
+_PROPORTIONS = {"acc": ("correct", "n"), "acc_pro": ("correct_pro", "pro"), "acc_anti": ("correct_anti", "anti")}
 
 
 def _few_error_f1(totals: np.ndarray, low: np.ndarray, high: np.ndarray, level: float, replicates) -> None:
@@ -212,17 +336,20 @@ def _few_error_f1(totals: np.ndarray, low: np.ndarray, high: np.ndarray, level: 
 FEW_DISCORDANT = 40  # items read differently by the two systems at or below which the jackknife t has fewer df
 
 
-_PROPORTIONS = {"acc": ("correct", "n"), "acc_pro": ("correct_pro", "pro"), "acc_anti": ("correct_anti", "anti")}
-
-
 PAIRED_ACCURACY = "tango"  # Tango's score interval; its test is McNemar's score (asymptotic) test
 
 
 def _paired_table(a: np.ndarray, b: np.ndarray, hit: str, of: str) -> tuple[np.ndarray, ...]:
-    """The paired 2×2 table (both, a only, b only, neither) of a proportion over the items it is computed on."""
+    """The paired 2×2 table (both, a only, b only, neither) of a proportion over the items it is computed on.
+
+    With samples (item means between 0 and 1) the clustered table of
+    :func:`~stats_mtbias.uncertainty.clustered.clustered_paired_table` (Durkalski's
+    statistic at Δ = 0); with one sample per item the ordinary counts.
+    """
+    from stats_mtbias.uncertainty.clustered import clustered_paired_table
+
     on = a[:, FEATURE_INDEX[of]] > 0
-    x, y = a[on, FEATURE_INDEX[hit]], b[on, FEATURE_INDEX[hit]]
-    return np.sum(x * y), np.sum(x * (1 - y)), np.sum((1 - x) * y), np.sum((1 - x) * (1 - y))
+    return clustered_paired_table(a[on, FEATURE_INDEX[hit]], b[on, FEATURE_INDEX[hit]])
 
 
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
@@ -300,7 +427,7 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
     for metric, (hit, of) in _PROPORTIONS.items():
         m = METRICS.index(metric)
         table = _paired_table(a, b, hit, of)
-        n[m] = int(sum(table))
+        n[m] = int(np.sum(a[:, FEATURE_INDEX[of]] > 0))
         method[m] = "Tango score interval, McNemar score test"
         if n[m] == 0:
             continue

@@ -72,7 +72,7 @@ MODEL_STUDIES = _models.STUDIES
 FRAMES = {
     "tgbi": ("estimates", "accounting", "rule_changes", "judgements"),
     "winomt": ("estimates", "accounting", "judgements", "adjectives", "corrected", "validation", "confusions",
-               "inter_annotator", "unread", "annotations", "annotators"),
+               "inter_annotator", "unread", "annotations", "annotators", "consistency"),
     "prates": ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements"),
     "optimal": ("occupations", "categories", "sectors", "headline", "accounting", "judgements"),
     "rates": ("estimates", "accounting", "judgements", "group_differences"),

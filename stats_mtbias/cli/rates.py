@@ -50,6 +50,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument("--cluster", type=_column, default="item", metavar="COL",
                         help="column of the resampling unit (prompt, template): its judgements are resampled together "
                         "(default item; '' for every row its own)")  # fmt: skip
+    parser.add_argument("--sample", type=_column, default=None, metavar="COL",
+                        help="column telling several outputs of a cluster apart (an LLM sampled k times): each "
+                        "cluster's samples are averaged, clusters stay the unit")  # fmt: skip
     parser.add_argument("--strata", type=_column, default=None, metavar="COL",
                         help="column of fixed-size strata the clusters are resampled within")  # fmt: skip
     parser.add_argument("--ci", choices=vocabulary.RATES_CI, default="bootstrap",
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> Output:
         res = smb.rates(
             args.judgements, outcome=args.outcome, by=_options.names(args.by), system=args.system, cluster=args.cluster,
             strata=args.strata, n_boot=args.n_boot, rng=args.seed, level=args.level, ci=args.ci, interval=args.interval,
-            engine=_options.engine(args), **_views.comparisons(args),
+            engine=_options.engine(args), sample=args.sample, **_views.comparisons(args),
         )  # fmt: skip
     notes = _views.accounting_notes(res, ("female", "male", "neutral", "both"),
                                     "{system}: {n} judgements {outcome} (not in n)")  # fmt: skip

@@ -21,6 +21,7 @@ SHARES = {
     "validation": (*AGREEMENT, "agreement_outside", "ci_low_outside", "ci_high_outside"),
     "annotations": AGREEMENT,
     "annotators": AGREEMENT,
+    "consistency": ("disagree", "disagree_ci_low", "disagree_ci_high", "female", "female_ci_low", "female_ci_high"),
 }  # fmt: skip
 # The views that need the study to compute more: the API option each turns on.
 NEEDS = {"validation": "validate", "confusions": "validate", "inter_annotator": "validate", "unread": "explain",
@@ -32,6 +33,7 @@ CONDITIONAL = [
     Conditional("against", None, lambda a: a.compare, "--compare"),
     Conditional("aligner", "fastalign", lambda a: not a.judgements, "with --judgements (nothing is read here)"),
     Conditional("use_pronoun", False, lambda a: not a.judgements, "with --judgements (nothing is read here)"),
+    Conditional("sample", None, lambda a: bool(a.judgements), "--judgements"),
 ]
 
 
@@ -52,6 +54,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the matching --translations")
     parser.add_argument("--judgements", metavar="FILE",
                         help="your own readings instead: CSV item,system,language,gender (any language code)")  # fmt: skip
+    parser.add_argument("--sample", default=None, metavar="COL",
+                        help="column of --judgements telling several outputs of an item apart (an LLM sampled k "
+                        "times): an item's samples are averaged, items stay the unit (view consistency)")  # fmt: skip
     parser.add_argument("--missing", choices=vocabulary.MISSING_RULES, default="shared",
                         help="items a system did not translate: analyse each language on the items every system "
                         "translated (shared, the default; coverage in the estimates), or count them as wrong "
@@ -113,7 +118,7 @@ def run(args: argparse.Namespace) -> Output:
             judgements=args.judgements, languages=_options.names(args.languages) or None, data_dir=args.data_dir,
             aligner=args.aligner, use_pronoun=args.use_pronoun, adjectives=not args.no_adjectives,
             annotations=args.annotations, n_boot=args.n_boot, rng=args.seed, level=args.level, interval=args.interval,
-            missing=args.missing, engine=_options.engine(args), **wanted, **_views.comparisons(args),
+            missing=args.missing, engine=_options.engine(args), sample=args.sample, **wanted, **_views.comparisons(args),
         )  # fmt: skip
     metrics = list(dict.fromkeys(res.table["metric"]))
     shares = {**SHARES, "estimates": ("coverage", *[f"{m}{s}" for m in metrics for s in ("", "_ci_low", "_ci_high")])}

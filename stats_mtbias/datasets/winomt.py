@@ -277,7 +277,8 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame, *, sample: str |
         row = given.iloc[later]
         earlier = int(lines[np.flatnonzero((given[keys] == row[keys]).all(axis=1).to_numpy())[0]])
         what = f" sample {row['sample']}" if sample else ""
-        hint = "" if sample else " (several outputs per item? name the column that tells them apart: sample=...)"
+        hint = ("" if sample else
+                " (several outputs per item? name the column that tells them apart: sample=... or --sample COL)")
         raise DataError(f"item {row['item']}{what} of {row['system']}/{row['language']} was already given on line "
                         f"{earlier}{hint}", path, int(lines[later]))  # fmt: skip
     frames = []

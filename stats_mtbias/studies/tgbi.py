@@ -200,7 +200,34 @@ def design_arrays(judgements: pd.DataFrame) -> tuple[np.ndarray, list[str], np.n
     """``(counts, systems, strata)``: counts ``(lexicon items, systems, sets, genders)``, strata = item content."""
     cube = count_cube(judgements, ("lexicon_item", "system", "subset"))
     item_content = judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")["content"]
-    return cube.counts, list(cube.coords["system"]), item_content.reindex(cube.coords["lexicon_item"]).to_numpy()
+    counts = cube.counts
+    if "sample" in judgements and (judgements["sample"].astype(str) != "").any():
+        counts = _average_samples(counts)
+    return counts, list(cube.coords["system"]), item_content.reindex(cube.coords["lexicon_item"]).to_numpy()
+
+
+def _average_samples(counts: np.ndarray) -> np.ndarray:
+    """Counts of items with unequal numbers of samples reweighted so that each item's samples are averaged.
+
+    A cell (item, system, set) of ``k`` outputs is multiplied by ``k̄ / k`` (``k̄``
+    the mean over cells with outputs): every item weighs the same and the totals
+    stay on the scale of the outputs. Equal numbers of samples change nothing
+    (pooled counts are then proportional to the averages), nor does duplicating
+    every sample. Unequal ones are named in a :class:`~stats_mtbias.errors.DataQualityWarning`.
+    """
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+
+    k = counts.sum(axis=-1)
+    filled = k[k > 0]
+    if not len(filled) or filled.min() == filled.max():
+        return counts
+    warnings.warn(f"TGBI: items have {int(filled.min())}–{int(filled.max())} samples; each item's samples are averaged "
+                  "(every item weighs the same)", DataQualityWarning, stacklevel=4)  # fmt: skip
+    with np.errstate(invalid="ignore", divide="ignore"):
+        weight = np.where(k > 0, filled.mean() / np.where(k > 0, k, 1), 0.0)
+    return counts * weight[..., None]
 
 
 def set_names(judgements: pd.DataFrame) -> list[str]:

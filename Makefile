@@ -30,8 +30,9 @@ test-fast: install
 # The full report: every study (the same sections analyses/<study>.py writes one at a time),
 # report.html/.md/.tex and, where Chromium is installed, a screenshot of the HTML.
 # Without Chromium a previous screenshot would show an older report: it is removed, and the run says so.
+# It runs stats_mtbias.reporting directly (what `stats-mtbias report` calls), so it needs no command-line front end.
 report: install
-	$(BIN)/stats-mtbias report --out reports $(if $(shell command -v chromium),--screenshot reports/screenshot.png)
+	$(BIN)/python -m stats_mtbias.reporting --out reports $(if $(shell command -v chromium),--screenshot reports/screenshot.png)
 	@command -v chromium >/dev/null || { rm -f reports/screenshot.png; \
 	  echo "no Chromium on PATH: reports/screenshot.png removed rather than left stale (apt-get install chromium)" >&2; }
 

@@ -55,7 +55,7 @@ LANGUAGE_NAMES = {
 METRIC_LABELS = {
     "acc": "Acc", "acc_pro": "Acc pro", "acc_anti": "Acc anti", "delta_g": "ΔG", "delta_s": "ΔS", "f1_male": "F1 male",
     "f1_female": "F1 female", "p_s": "P_S", "p_female": "female", "p_male": "male", "p_neutral": "neutral",
-    "gap": "gap (male − female)", "minority": "minority pronoun", "he_given_female_dominated": "he | female-dominated",
+    "gap": "male − female", "minority": "minority pronoun", "he_given_female_dominated": "he | female-dominated",
     "she_given_male_dominated": "she | male-dominated", "b": "B",
 }  # fmt: skip
 # Differences of shares are shown in points; ratios (B) and coefficients (κ) as they are.
@@ -104,7 +104,7 @@ SPECS = {
                  "TGBI is the mean over the seven sets.", ("p_s",), ("p_s",), ("p_s",), subset="set"),
     "rates": Spec("Shares of female, male and neutral outputs among those whose gender was read, and the gap male − "
                   "female, per group.", ("female", "male", "neutral", "gap"), ("female", "male", "gap"),
-                  ("female", "male", "neutral", "gap"), subset="group"),
+                  ("female", "gap"), subset="group"),
     "prates": Spec("Shares of female, male and neutral English pronouns for gender-neutral source sentences.",
                    ("female", "male", "neutral"), ("female",), ("female", "male"), subset="category"),
     "optimal": Spec("Outputs with the pronoun of the occupation's minority gender, and 'he' for female-dominated / "

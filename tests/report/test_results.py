@@ -97,7 +97,7 @@ def test_headline_is_first_in_percent_with_the_users_systems_first(rates_all_pai
     header, rows = head[0], head[1:]
     # 4 metrics × 4 groups is wider than MAX_COLUMNS: one row per group × system, the user's systems first.
     assert header[:2] == ["group", "system"] and header[2:] == ["female (%)", "male (%)", "neutral (%)",
-                                                                 "gap (male − female) (pt)"]  # fmt: skip
+                                                                 "male − female (pt)"]  # fmt: skip
     assert [r[1] for r in rows[:4]] == ["my-llm", "my-mt", "google", "aws"]
     assert parsed.classes["rates/headline"][1:5] == ["mine", "mine", "", ""]
     # Each cell is 100 × the table's share and its interval, rounded to one decimal.

@@ -44,7 +44,7 @@ def built(tmp_path_factory, data_dir):
 
 @pytest.fixture(scope="module")
 def winomt_result(data_dir):
-    return smb.winomt(data_dir=data_dir, n_boot=N_BOOT, rng=SEED, corrected=True, validate=True)
+    return smb.winomt(data_dir=data_dir, n_boot=N_BOOT, rng=SEED, corrected=True, validate=True, explain=True)
 
 
 class _Tables(html.parser.HTMLParser):
@@ -169,6 +169,8 @@ def test_tables_equal_the_api_before_rounding(built, data_dir, winomt_result):
     # items.csv.gz: one row per system × item of the judgements.
     items = pd.read_csv(io.BytesIO(gzip.decompress((out / "winomt" / "items.csv.gz").read_bytes())))
     assert len(items) == len(w.frame("judgements"))
+    unread = items[items["gender"] == "unknown"]
+    assert len(unread) == len(w.frame("unread")) and unread["why"].notna().all()  # why each one went unread
     # The planning table: the same simulation through smb.power, and every comparison carries its MDE.
     planned = _csv(out, "winomt", "planning")
     for row in planned.itertuples():

@@ -23,8 +23,9 @@ def section(settings: Settings) -> Section:
     s = settings
     notes: list[str] = []
     with collect_warnings(notes, s.data_root):
+        # explain: items.csv.gz says for every unread item why, and which target words were read.
         study = smb.winomt(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level, corrected=True,
-                           validate=True)  # fmt: skip
+                           validate=True, explain=True)  # fmt: skip
         planning, curve_png, plan_provenance = _planning(study, s)
     out = result_section(study, "winomt", title=TITLE, compress_items=True, items_drop=ITEMS_DROP)
     out.notes = _condensed([*notes, *out.notes])

@@ -779,12 +779,15 @@ def check_formats(formats: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(FORMAT_NAMES[check_choice(f, tuple(FORMAT_NAMES), "formats")] for f in formats))
 
 
-def check_screenshot(screenshot: str | Path | None, formats: Sequence[str]) -> Path | None:
-    """Refuse a screenshot that cannot be taken — no HTML, no Chromium, an unwritable path — before the work."""
-    if screenshot is None:
-        return None
-    from stats_mtbias._files import check_output
+def check_screenshot(screenshot: str | Path | None, formats: Sequence[str], out: str | Path) -> Path | None:
+    """Refuse a screenshot that cannot be taken — no HTML, no Chromium, an unwritable path — and an unwritable `out`,
+    before the work (the output directory is created only once the browser is known to be there)."""
+    from stats_mtbias._files import check_output, check_writable_dir
     from stats_mtbias.errors import UsageError
+
+    if screenshot is None:
+        check_writable_dir(out, "`out`")
+        return None
     from stats_mtbias.report.screenshot import find_browser
 
     if "html" not in formats:
@@ -792,6 +795,7 @@ def check_screenshot(screenshot: str | Path | None, formats: Sequence[str]) -> P
     if find_browser() is None:
         raise UsageError("`screenshot`: no Chromium on PATH to render report.html (Debian: apt-get install chromium); "
                          "install it, or leave `screenshot` out.")  # fmt: skip
+    check_writable_dir(out, "`out`")  # first: the screenshot may go into it
     return check_output(screenshot, what="screenshot")
 
 
@@ -804,7 +808,6 @@ def write_results(results: Sequence[StudyResult], out: str | Path, *, formats: S
     With `screenshot`, the first screen of ``report.html`` (1280 × 900 pixels) is
     saved there by headless Chromium, and appended to the files returned.
     """
-    from stats_mtbias._files import check_writable_dir
     from stats_mtbias.errors import UsageError
 
     if not results:
@@ -818,8 +821,7 @@ def write_results(results: Sequence[StudyResult], out: str | Path, *, formats: S
     unknown = [s for s in mine if s not in everyone]
     if unknown:
         raise UsageError(f"`mine`: {', '.join(unknown)} is in none of the results; their systems: {', '.join(everyone)}.")
-    png = check_screenshot(screenshot, formats)
-    check_writable_dir(out, "`out`")
+    png = check_screenshot(screenshot, formats, out)
     sections, seen = [], {}
     for result in results:
         seen[result.study] = seen.get(result.study, 0) + 1

@@ -77,13 +77,11 @@ def run(
         unwritable `out`, or a screenshot that cannot be taken (no Chromium on PATH,
         no HTML among `formats`, an unwritable path).
     """
-    from stats_mtbias._files import check_writable_dir
     from stats_mtbias.report.results import check_screenshot
 
     formats = [check_choice(f, FORMATS, "format") for f in formats]
     studies = [check_choice(s, STUDIES, "studies") for s in studies]
-    png = check_screenshot(screenshot, formats)
-    check_writable_dir(out, "`out`")
+    png = check_screenshot(screenshot, formats, out)
     report, timing = build_report(studies, settings)
     written = write_report(report, out, formats)
     if png is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import html.parser
 import io
+import os
 
 import matplotlib.image
 import numpy as np
@@ -290,3 +291,11 @@ def test_format_aliases_and_the_title(rates_against, tmp_path):
     assert {"report.md", "report.tex"} <= names and "report.html" not in names
     assert (tmp_path / "report.md").read_text("utf-8").startswith("# My benchmark")
     assert r"\title{My benchmark}" in (tmp_path / "report.tex").read_text("utf-8")
+
+
+def test_the_screenshot_may_go_into_the_report_folder_it_creates(rates_against, tmp_path):
+    if browser.find_browser() is None and not os.environ.get("MTBIAS_REQUIRE_BROWSER"):
+        pytest.skip("no Chromium on PATH")
+    out = tmp_path / "new" / "report"
+    written = smb.report(rates_against, out=out, formats=["html"], screenshot=out / "first.png")
+    assert written[-1] == out / "first.png" and (out / "first.png").stat().st_size > 10_000

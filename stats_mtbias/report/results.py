@@ -447,7 +447,8 @@ def metric_figures(result: StudyResult, mine: Sequence[str] = ()) -> list[Figure
                                      reference=0.0 if difference else None,
                                      xlabel=metric_label(metric, scale).replace("(%)", "(percent)"))  # fmt: skip
         where = _where_name(varying, spec)
-        out.append(Figure(f"figure_{metric}", f"{name} per {where if varying else 'system'}", png,
+        heading = f"{name[:1].upper()}{name[1:]} per {where if varying else 'system'}"
+        out.append(Figure(f"figure_{metric}", heading, png,
                           f"Dots: {name}; bars: {_pct(level)} intervals. "
                           + ("Your systems are filled shapes (legend), the others hollow grey circles. " if mine else "")
                           + ("Every panel shares one axis." if panel else "")))  # fmt: skip

@@ -85,7 +85,9 @@ def section(settings: Settings) -> Section:
               ["system", "subset", "observed_p_s", "ci_low", "ci_high", "posterior_mean", "hdi_low", "hdi_high"],
               "In percent: the observed P_S with the TGBI section's intervals (score for sets, MOVER for the index) "
               "beside the posterior mean and highest-density interval.", digits=1,
-              percent=("observed_p_s", "ci_low", "ci_high", "posterior_mean", "hdi_low", "hdi_high")),
+              percent=("observed_p_s", "ci_low", "ci_high", "posterior_mean", "hdi_low", "hdi_high"),
+              headers={"subset": "set", "observed_p_s": "observed P_S (%)", "ci_low": "low", "ci_high": "high",
+                       "posterior_mean": "posterior mean (%)", "hdi_low": "HDI low", "hdi_high": "HDI high"}),
         Table("tgbi_predictive_check", "TGBI: posterior predictive check of P_S per system and set",
               rate.derived["predictive_check"],
               ["system", "subset", "observed", "predicted", "pred_low", "pred_high", "p_value", "inside"],

@@ -295,3 +295,30 @@ def test_mde_from_interval_reads_the_standard_error_off_the_width():
         (Z975 + stats.norm.ppf(0.9)) * se)  # fmt: skip
     z_alpha10 = stats.norm.ppf(0.95)
     assert float(closed.mde_from_interval(low, high, alpha=0.1)) == pytest.approx((z_alpha10 + stats.norm.ppf(0.8)) * se)
+
+
+def test_defaults_and_levels_reach_the_formulas():
+    """The default level is 0.95 and a level passed on is used (each checked against its formula)."""
+    assert float(an.jeffreys_interval(7, 50).low) == pytest.approx(stats.beta.ppf(0.025, 7.5, 43.5))
+    assert float(an.clopper_pearson_interval(7, 50).low) == pytest.approx(stats.beta.ppf(0.025, 7, 44))
+    counts = np.zeros((60, 5))
+    counts[:25, 0], counts[25:, 1] = 1, 1
+    wide, narrow = an.p_s_interval(counts, 0.99), an.p_s_interval(counts, 0.8)
+    usual = an.p_s_interval(counts)
+    assert float(wide.high - wide.low) > float(usual.high - usual.low) > float(narrow.high - narrow.low)
+    # The normal designs at alpha = 0.1, one-sided: (z_{0.9} + z_{0.8}) se, and the size that goes with it.
+    one = stats.norm.ppf(0.9) + stats.norm.ppf(0.8)
+    assert float(closed.normal_mde(0.1, alpha=0.1, alternative="one-sided")) == pytest.approx(one * 0.1)
+    assert float(closed.normal_mde(0.1)) == pytest.approx((Z975 + stats.norm.ppf(0.8)) * 0.1)
+    n = closed.normal_sample_size(0.05, 0.1, 100, alpha=0.1, alternative="one-sided")
+    assert int(n) == int(np.ceil(100 * (one * 0.1 / 0.05) ** 2 - 1e-9))
+    # An exact integer n·k: ceil leaves it (0.1 se at 100 units, difference = mde/2: n = 400 exactly).
+    mde = float(closed.normal_mde(0.1))
+    assert int(closed.normal_sample_size(mde / 2, 0.1, 100)) == 400
+
+
+def test_odds_ratio_without_correction_is_zero_or_infinite_and_its_interval_open():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = odds_ratio([[5, 2], [3, 0]], correction="none")  # a d = 0: the odds ratio is 0
+    assert float(res.estimate) == 0.0 and float(res.low) == 0.0 and float(res.high) == np.inf

@@ -8,7 +8,7 @@ in a fresh process (peak memory = that process's maximum resident set):
 
 1. pyarrow: ``pyarrow.csv.read_csv`` + ``Table.group_by(keys).aggregate(count)``,
    the physical lower bound the issue measured (2.6 s, 1.3 GB on 2 cores);
-2. ``stats_mtbias.counting.count_rows`` on the same CSV (target: <= 2x the time,
+2. ``stats_mtbias.datasets.counting.count_rows`` on the same CSV (target: <= 2x the time,
    <= 1.5x the memory of 1), and the whole ``stats-mtbias optimal --judgements``;
 3. the same judgements as one Parquet file (target: <= 2 s), and ``smb.rates``
    on it with every judgement its own cluster (``cluster=None``, 1,000 resamples);
@@ -96,7 +96,7 @@ def generate(directory: Path, rows: int, big_rows: int) -> dict[str, Path]:
 
 
 _GROUP = "r = t.group_by(K).aggregate([([], 'count_all')]); N = r.num_rows"
-_OURS = "from stats_mtbias.counting import count_rows; r = count_rows(P, K); N = len(r)"
+_OURS = "from stats_mtbias.datasets.counting import count_rows; r = count_rows(P, K); N = len(r)"
 TASKS = {
     "arrow-csv": f"import pyarrow.csv as c; t = c.read_csv(P); {_GROUP}",
     "count-csv": _OURS,
@@ -113,7 +113,7 @@ def _measure(task: str, path: Path) -> dict:
     """Run one task in a fresh interpreter: wall seconds (import excluded) and that process's peak memory."""
     code = (
         "import json, time, warnings; warnings.simplefilter('ignore')\n"
-        "import numpy, pandas, pyarrow, pyarrow.csv, pyarrow.parquet, stats_mtbias.counting\n"
+        "import numpy, pandas, pyarrow, pyarrow.csv, pyarrow.parquet, stats_mtbias.datasets.counting\n"
         f"P, K = {str(path)!r}, {KEYS!r}\n"
         "start = time.perf_counter()\n"
         f"{TASKS[task]}\n"
@@ -152,7 +152,7 @@ def _dask(big: Path, csv_path: Path) -> None:
     from distributed import Client, LocalCluster
 
     import stats_mtbias as smb
-    from stats_mtbias.counting import count_rows
+    from stats_mtbias.datasets.counting import count_rows
 
     warnings.simplefilter("ignore")
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \

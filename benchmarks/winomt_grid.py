@@ -34,7 +34,8 @@ def run_grid(data_dir, n_boot: int) -> dict[str, float]:
     from stats_mtbias.datasets import winomt as winomt_data
     from stats_mtbias.datasets.registry import open_store
     from stats_mtbias.gender.targets import LANGUAGES
-    from stats_mtbias.studies import winomt, winomt_reading
+    from stats_mtbias.studies import winomt
+    from stats_mtbias.studies.winomt import reading as winomt_reading
 
     winomt_reading._LANGUAGE_LINKS.clear()  # the in-process memo: "from cache" means from the disk cache
     times = {}
@@ -44,7 +45,7 @@ def run_grid(data_dir, n_boot: int) -> dict[str, float]:
     jobs = [(s, lang, adj, None) for s, lang, adj, _ in winomt_data.translation_files() if lang in LANGUAGES]
     languages = {lang for _, lang, _, _ in jobs}
     times["workers"] = winomt.reading_workers(len(languages))
-    tables = winomt._judge_all(store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None)
+    tables = winomt.reading.judge_all(store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None)
     times["read"] = time.perf_counter() - start
     start = time.perf_counter()
     base = pd.concat([t for t, job in zip(tables, jobs) if not job[2]], ignore_index=True)
@@ -61,8 +62,8 @@ def stage_rates(data_dir) -> pd.DataFrame:
     from stats_mtbias.alignment import align, tokenize, translation_lexicon
     from stats_mtbias.datasets import winomt as winomt_data
     from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.gender import entity as winomt_reading
     from stats_mtbias.gender.targets import LANGUAGES
-    from stats_mtbias.studies import winomt_reading
 
     store = open_store(data_dir)
     items = winomt_data.read_items(store)
@@ -90,7 +91,7 @@ def stage_rates(data_dir) -> pd.DataFrame:
         links = align(src, trg, method="fastalign", cache=False)
         times["align"] = time.perf_counter() - start
         start = time.perf_counter()
-        heads = [winomt_reading._head_word(x, i) for x, i in zip(sources, indices)]
+        heads = [winomt_reading.head_word(x, i) for x, i in zip(sources, indices)]
         lexicon = translation_lexicon(src, trg, links, sorted(set(heads)))
         times["lexicon"] = time.perf_counter() - start
         start = time.perf_counter()
@@ -161,7 +162,7 @@ def dask_cold(data_dir, workers: int) -> float:
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster):  # fmt: skip
         start = time.perf_counter()
-        winomt._judge_all(store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None,
+        winomt.reading.judge_all(store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None,
                           engine="dask")  # fmt: skip
         return time.perf_counter() - start
 

@@ -36,12 +36,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias._validation import check_rng
 from stats_mtbias.errors import UsageError
 from stats_mtbias.result import StudyResult
-
-RNG = "np.random.Generator | int"
-_TRANSLATIONS = "Mapping[str, str | Path | pd.DataFrame]"
 
 
 def _translations(translations) -> dict:
@@ -82,10 +78,13 @@ def tgbi(
     systems: Sequence[str] | None = None,
     *,
     translations: Mapping | None = None,
+    outputs=None,
+    sample: str | None = None,
     data_dir: str | Path | None = None,
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
     n_boot: int = 10_000,
+    n_permutations: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
     ci: str = "analytic",
@@ -109,6 +108,18 @@ def tgbi(
         line of the set's source file, ``set`` one of ``informal, formal,
         impolite, polite, negative, positive, occupation``), or a directory of
         ``total_<system>_<set>.txt`` files laid out like the authors'.
+    outputs : path or DataFrame, optional
+        **A benchmark of your own**, any sentence sets and any source language:
+        ``system, set, item, translation`` (English outputs, read by the package's
+        cues) or ``system, set, item, gender`` (already read); optional ``language``,
+        ``stratum``. ``item`` names the lexicon entry, the resampling cluster (one
+        entry may appear in several sets, as in Cho et al.). CSV, Parquet or a frame.
+        P_S per system and set, the index (the unweighted mean of your sets) and
+        paired comparisons, as for the shipped data; not mixed with the shipped
+        systems (``systems`` defaults to none).
+    sample : str, optional
+        The column of ``outputs`` numbering several outputs of one item (an LLM
+        sampled k times): they stay in their item's cluster.
     data_dir : path, optional
         The public datasets (else ``$MTBIAS_DATA``, else the download cache).
     lexicon : {"default", "cho2019"}
@@ -119,7 +130,9 @@ def tgbi(
         your outputs (``"all"``; by default yours are kept, with a warning naming the
         lines), or kept everywhere as the authors did (``"keep"``).
     n_boot : int
-        Bootstrap resamples (and permutations with ``test="permutation"``).
+        Bootstrap resamples (``ci="bootstrap"``).
+    n_permutations : int
+        Permutations of the approximate randomisation test (``test="permutation"``).
     rng : int or Generator
         Source of every random number (keyword-only).
     level : float
@@ -151,14 +164,14 @@ def tgbi(
     Returns
     -------
     StudyResult
-        ``table`` metrics: ``p_s`` (per set and ``TGBI``), ``p_female``,
-        ``p_male``, ``p_neutral`` (per set, no interval); ``compare()`` on ``p_s``.
+        ``table`` metrics: ``p_s`` (Cho et al.'s P_S, per set and ``TGBI``), ``female``,
+        ``male``, ``neutral`` (shares per set, no interval); ``compare()`` on ``p_s``.
     """
     from stats_mtbias.studies import tgbi as study
 
     return study.evaluate(
-        systems, translations=translations, data_dir=data_dir, lexicon=lexicon, repeated_blocks=repeated_blocks,
-        n_boot=n_boot, rng=check_rng(rng) if not isinstance(rng, (int, np.integer)) else rng, level=level, ci=ci,
+        systems, translations=translations, outputs=outputs, sample=sample, data_dir=data_dir, lexicon=lexicon,
+        repeated_blocks=repeated_blocks, n_boot=n_boot, n_permutations=n_permutations, rng=rng, level=level, ci=ci,
         interval=interval, test=test, both=both, correction=correction, family=family, against=against,
     )  # fmt: skip
 
@@ -180,6 +193,7 @@ def winomt(
     annotations=None,
     explain: bool = False,
     n_boot: int = 10_000,
+    n_draws: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
     interval: str = "percentile",
@@ -235,7 +249,9 @@ def winomt(
         its translation, the target words read (``aligned``) and why (``why``), so
         you can see what the reader did on your outputs.
     n_boot, rng, level, interval, correction, family, against
-        As in :func:`tgbi`.
+        As in :func:`tgbi` (``n_boot``: the bootstrap of F1 and ΔG intervals).
+    n_draws : int
+        Monte-Carlo draws of the corrected Acc's interval (``corrected`` or ``annotations``).
     missing : {"shared", "wrong"}
         One rule for items without a translation, whether a file stands alone,
         beside others or comes as judgements: the language is analysed on the items
@@ -269,8 +285,8 @@ def winomt(
         systems, translations=translations, judgements=judgements,
         languages=None if languages is None else list(languages), data_dir=data_dir, aligner=aligner,
         use_pronoun=use_pronoun, adjectives=adjectives, corrected=corrected, validate=validate, annotations=annotations,
-        explain=explain, n_boot=n_boot, rng=rng, level=level, interval=interval, correction=correction, family=family,
-        against=against, missing=missing, engine=engine,
+        explain=explain, n_boot=n_boot, n_draws=n_draws, rng=rng, level=level, interval=interval, correction=correction,
+        family=family, against=against, missing=missing, engine=engine,
     )  # fmt: skip
 
 
@@ -370,7 +386,7 @@ def optimal(
         Your outputs: ``occupation, gender`` (optional ``system, language,
         category``; several rows per occupation = several samples), as CSV,
         Parquet or Arrow IPC, a directory or glob of such files, or a frame; they
-        are counted as they stream (:mod:`stats_mtbias.counting`), so files of
+        are counted as they stream (:mod:`stats_mtbias.datasets.counting`), so files of
         hundreds of millions of rows need memory for the count table only.
         Default: the twelve Prates languages (Google Translate).
     reference : "bls", path or DataFrame
@@ -434,7 +450,7 @@ def rates(
     judgements : path, glob, DataFrame or dask DataFrame
         One row per judgement: a CSV, Parquet or Arrow IPC file, a directory or
         glob of them, a DataFrame or a dask DataFrame. It is counted as it
-        streams (:mod:`stats_mtbias.counting`): memory grows with the number of
+        streams (:mod:`stats_mtbias.datasets.counting`): memory grows with the number of
         (cluster, system, group, gender) cells, not rows.
     outcome : str
         Column with the gender found (``female, male, neutral, both, unknown``,
@@ -497,6 +513,124 @@ def rates(
     return study.evaluate(judgements, outcome=outcome, by=by, system=system, cluster=cluster, strata=strata,
                           n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
                           engine=engine, against=against, family=family)  # fmt: skip
+
+
+# ---------------------------------------------------------------- readers
+
+
+READERS = ("tgbi", "prates", "winomt")
+
+
+def read(study: str, source=None, **options) -> pd.DataFrame:
+    """Read outputs into genders, one row per output with the gender read and why (no statistics).
+
+    The table is the one each study's ``judgements``/``outputs`` takes, so that a
+    reading can be checked, corrected by hand, or kept, and the statistics run on it.
+
+    Parameters
+    ----------
+    study : {"tgbi", "prates", "winomt"}
+        ``"tgbi"``: English outputs by the package's cues (``lexicon="cho2019"``: the
+        authors' lists); `source` a benchmark of your own (``system, set, item,
+        translation``; ``sample=``), or none and ``systems=`` shipped ones.
+        ``"prates"``: English outputs by the authors' rule (a neutral pronoun for
+        neutral); `source` ``item, language, translation`` (``system, category, variant``).
+        ``"winomt"``: a system's translations into a gendered language (``name=``,
+        ``languages=``; alignment and the language's reader), with the target words read
+        (``aligned``) and why an item is unknown (``why``).
+    source : path or DataFrame
+        What to read.
+    **options
+        ``tgbi``: ``systems, lexicon, sample, data_dir, repeated_blocks``; ``winomt``:
+        ``name, languages, data_dir, aligner, use_pronoun``.
+
+    Returns
+    -------
+    DataFrame
+        One row per output: its keys, the text, ``gender`` (female, male, neutral,
+        both, unknown) and ``reason`` (why unknown, else empty).
+
+    Examples
+    --------
+    >>> import pandas as pd, stats_mtbias as smb
+    >>> mine = pd.DataFrame({"system": "llm", "set": "formal", "item": ["teacher", "nurse", "guard"],
+    ...                      "translation": ["She teaches.", "They care.", ""]})
+    >>> print(smb.read("tgbi", mine)[["item", "gender", "reason"]].to_string(index=False))
+       item  gender reason
+    teacher  female
+      nurse neutral
+      guard unknown  empty
+    """
+    from stats_mtbias._validation import check_choice
+
+    check_choice(study, READERS, "study")
+    if study == "tgbi":
+        from stats_mtbias.studies import tgbi as module
+
+        return module.read(source, **options)
+    if source is None:
+        raise UsageError(f"read({study!r}) needs `source`: the outputs to read.")
+    if study == "prates":
+        from stats_mtbias.studies import prates as module
+
+        return module.read(source, **options)
+    from stats_mtbias.studies import winomt as module
+
+    return module.read(source, **options)
+
+
+# ---------------------------------------------------------------- agreement of labels
+
+
+def agreement(
+    labels,
+    *,
+    a: str,
+    b: str,
+    by: Sequence[str] | str = (),
+    mapping: Mapping[str, str] | None = None,
+    level: float = 0.95,
+) -> StudyResult:
+    """Agreement of two label columns, per group: an LLM judge against people, two annotators, two readers.
+
+    Parameters
+    ----------
+    labels : path or DataFrame
+        One row per labelled unit (CSV, Parquet, Arrow IPC, or a frame): the label
+        columns `a` and `b`, and the grouping columns `by`.
+    a, b : str
+        The two label columns. Any label set (``M/F/N/B``, ``male/female``, words);
+        compared after stripping spaces and lower-casing.
+    by : str or list of str
+        Grouping columns (``language``, ``system``, …): a row per group and one over all.
+    mapping : dict, optional
+        Labels to rewrite before comparing, in both columns (``{"error": "unknown"}``).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    StudyResult
+        ``table`` metrics ``agreement`` (share of equal labels, Wilson's interval)
+        and ``kappa`` (Cohen's κ, an interval that holds near 1), ``n`` the units
+        both columns label; ``frames["confusion"]`` (every pair of labels, counted),
+        ``frames["accounting"]`` (rows compared and rows with an empty label, left out).
+
+    Examples
+    --------
+    >>> import pandas as pd, stats_mtbias as smb
+    >>> frame = pd.DataFrame({"language": ["el"] * 4 + ["fi"] * 4, "human": list("MFFMMFNM"),
+    ...                       "llm": ["m", "f", "m", "m", "m", "f", "n", "error"]})
+    >>> res = smb.agreement(frame, a="human", b="llm", by="language", mapping={"error": "unknown"})
+    >>> print(res.table.query("metric == 'agreement'")[["language", "estimate", "n"]].to_string(index=False))
+    language  estimate  n
+          el      0.75  4
+          fi      0.75  4
+         all      0.75  8
+    """
+    from stats_mtbias.studies import agreement as study
+
+    return study.evaluate(labels, a=a, b=b, by=by, mapping=mapping, level=level)
 
 
 # ---------------------------------------------------------------- models and reports

@@ -47,6 +47,12 @@ class DataError(MtbiasError, ValueError):
         return (type(self), (self.problem, self.path, self.line))
 
 
+class InputNotFoundError(DataError):
+    """A user's input file or directory that does not exist (exit 66, like a missing dataset file)."""
+
+    exit_code = 66  # EX_NOINPUT
+
+
 class DataNotFoundError(MtbiasError, FileNotFoundError):
     """A dataset file is neither in the data directory nor downloadable."""
 

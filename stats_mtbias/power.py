@@ -31,6 +31,7 @@ def power(
     alternative: str = "two-sided",
     discordance: float | None = None,
     rate: float | None = None,
+    null: float | None = None,
     reference: float | None = None,
     half_width: float | None = None,
     level: float = 0.95,
@@ -63,8 +64,8 @@ def power(
         male/female), McNemar's test — Connor's (1987) formula, or with
         ``method="exact"`` the exact power of the exact test the package runs;
         needs ``discordance``. ``rate``: one share — the Wilson half-width at
-        ``rate``, or the score test of ``reference + difference`` against
-        ``reference``. ``normal``: any estimate with standard error ``se`` measured
+        ``rate``, or the score test of ``null + difference`` against
+        ``null``. ``normal``: any estimate with standard error ``se`` measured
         on ``n_pilot`` units (SE ∝ 1/√n). ``pilot`` (the default when ``pilot`` is
         given): simulate evaluations from a pilot result.
     pilot : StudyResult, optional
@@ -81,11 +82,16 @@ def power(
         Target power (default 0.8), or leave out and give ``n`` and ``difference``.
     alpha : float
         Level of the test.
-    alternative : {"two-sided", "one-sided"}
+    alternative : {"two-sided", "less", "greater"}
+        A one-sided plan names its direction (``greater``: a > b, with a positive
+        ``difference``; ``less``: a < b). ``"one-sided"`` is deprecated (read as the
+        direction of ``difference``).
     discordance : float, optional
         ``paired``: share of items where the two outcomes differ (from a pilot or a guess).
-    rate, reference : float, optional
-        ``rate``: the expected share; ``reference`` the share under the null (e.g. 0.5).
+    rate, null : float, optional
+        ``rate``: the expected share; ``null`` the share under the null hypothesis (e.g. 0.5).
+    reference : float, optional
+        Deprecated spelling of ``null``.
     half_width : float, optional
         Target half-width of the ``level`` interval (→ the sample size for it).
     level : float
@@ -138,6 +144,14 @@ def power(
     >>> smb.power("rate", rate=0.3, half_width=0.03).n
     894
     """
+    if reference is not None:
+        import warnings
+
+        if null is not None:
+            raise UsageError("give `null` (the share under the null hypothesis), not also its old name `reference`.")
+        warnings.warn("smb.power(reference=) is deprecated: call it `null` (the share under the null hypothesis).",
+                      FutureWarning, stacklevel=2)  # fmt: skip
+        null = reference
     if design is None:
         design = "pilot" if pilot is not None else None
     if design is None:
@@ -155,7 +169,7 @@ def power(
         provenance = {"study": pilot.study, "data": pilot.provenance.get("data", {}), "method": pilot.provenance.get("method")}
     return designs.plan(
         design, pilot=from_pilot, pilot_provenance=provenance, n=n, difference=difference, power=power, alpha=alpha,
-        alternative=alternative, discordance=discordance, rate=rate, reference=reference, half_width=half_width,
+        alternative=alternative, discordance=discordance, rate=rate, reference=null, half_width=half_width,
         level=level, cluster_size=cluster_size, icc=icc, se=se, n_pilot=n_pilot, method=method, test=test, n_sim=n_sim,
         n_boot=n_boot, rng=rng,
     )  # fmt: skip

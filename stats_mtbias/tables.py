@@ -6,7 +6,7 @@ at least the columns ``system``, ``item`` and ``gender`` (one of
 lexicon item, language, gold gender, stereotype, reason, …). Everything
 downstream reads counts, never text.
 
-A judgement table may be counted already (:mod:`stats_mtbias.counting`): a
+A judgement table may be counted already (:mod:`stats_mtbias.datasets.counting`): a
 column ``n`` then says how many judgements each row stands for, and every count
 below sums it.
 """

@@ -7,7 +7,7 @@ WinoMT data. Each language's translations are aligned together with every shippe
 translation into it and every LLM translation into it (the aligner learns from all of them,
 and the entities' usual translations are learned from all of them too, as :func:`judge` does
 for a shipped language) and read by the language's reader;
-the agreement is :func:`stats_mtbias.gender.validation.agreement_table`.
+the agreement is :func:`stats_mtbias.studies.winomt.labels.agreement_table`.
 
 Usage: MTBIAS_DATA=../shared/data python tools/agreement_new_readers.py [--csv OUT]
 """
@@ -30,7 +30,8 @@ def readings(sample: pd.DataFrame, llm: pd.DataFrame | None, *, explain: bool = 
     from stats_mtbias.alignment import align, tokenize
     from stats_mtbias.datasets import winomt as winomt_data
     from stats_mtbias.datasets.registry import open_store
-    from stats_mtbias.studies.winomt_reading import _aligner_tokens, _head_word, _shipped_pairs, read_pairs, reading_lexicon
+    from stats_mtbias.gender.entity import aligner_tokens, head_word, read_pairs, reading_lexicon
+    from stats_mtbias.studies.winomt.reading import shipped_pairs
 
     store = open_store()
     items = winomt_data.read_items(store).set_index("item")
@@ -50,7 +51,7 @@ def readings(sample: pd.DataFrame, llm: pd.DataFrame | None, *, explain: bool = 
             rows += [(system, int(i), t) for i, t in zip(sub["item"], text)]
         frame = pd.DataFrame(rows, columns=["system", "item", "translation"])
         sources = items.loc[frame["item"], "sentence"].tolist()
-        src, trg = _shipped_pairs(store, language, items.reset_index(), adjectives=True)
+        src, trg = shipped_pairs(store, language, items.reset_index(), adjectives=True)
         if llm is not None:  # every LLM translation into the language is training text too
             more = llm[llm["language"] == language]
             src += items.loc[more["item"], "sentence"].tolist()
@@ -60,9 +61,9 @@ def readings(sample: pd.DataFrame, llm: pd.DataFrame | None, *, explain: bool = 
         pairs = list(dict.fromkeys(zip(sources + src, frame["translation"].tolist() + trg)))
         src_tokens = [tokenize(s) for s, _ in pairs]
         trg_tokens = [tokenize(t) if t else [] for _, t in pairs]
-        links = align(src_tokens, _aligner_tokens(trg_tokens, language))
+        links = align(src_tokens, aligner_tokens(trg_tokens, language))
         index = {pair: k for k, pair in enumerate(pairs)}
-        heads = sorted({_head_word(s, i) for s, i in zip(items["sentence"], items["entity_index"])})
+        heads = sorted({head_word(s, i) for s, i in zip(items["sentence"], items["entity_index"])})
         lexicon = reading_lexicon(src_tokens, trg_tokens, links, heads, language)
         details: list[dict] | None = [] if explain else None
         frame["gender"] = read_pairs(sources, items.loc[frame["item"], "entity_index"].to_numpy(), frame["translation"].tolist(),
@@ -78,7 +79,7 @@ def readings(sample: pd.DataFrame, llm: pd.DataFrame | None, *, explain: bool = 
 
 
 def main() -> None:
-    from stats_mtbias.gender.validation import agreement_table, read_labels
+    from stats_mtbias.studies.winomt.labels import agreement_table, read_labels
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--csv", help="also write the table here")

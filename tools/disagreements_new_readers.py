@@ -71,7 +71,7 @@ def classify(row: pd.Series) -> str:
 
 def disagreements(languages=None) -> pd.DataFrame:
     """One row per disagreeing label: the reading, the label, the evidence and the class."""
-    from stats_mtbias.gender.validation import read_labels
+    from stats_mtbias.studies.winomt.labels import read_labels
 
     tool = _agreement_tool()
     sample = pd.read_csv(ROOT / "sample.csv")

@@ -8,100 +8,10 @@ file, and both give the same tables.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
-from typing import Any
 
-import pandas as pd
-
-from stats_mtbias.errors import DataError
-
-
-class FrameSource:
-    """A DataFrame given where a file is expected, with the name errors and provenance use.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        The rows, with the columns the file format names.
-    name : str
-        What to call it in messages (``DataFrame 'mine'``).
-    """
-
-    def __init__(self, frame: pd.DataFrame, name: str = "frame", *, file: Path | None = None):
-        if not isinstance(frame, pd.DataFrame):
-            raise TypeError(f"expected a pandas DataFrame, got {type(frame).__name__}")
-        self.frame = frame
-        self.name = str(name)
-        self.file = file
-        self.stem = file.stem if file is not None else self.name
-
-    @classmethod
-    def from_columnar(cls, path: Path) -> FrameSource:
-        """A Parquet or Arrow IPC/Feather file, read whole (its rows are numbered as its CSV's lines would be)."""
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        try:
-            if path.suffix.lower() in (".parquet", ".pq"):
-                table = pq.read_table(path)
-            else:
-                try:
-                    table = pa.ipc.open_file(path).read_all()
-                except pa.ArrowInvalid:
-                    table = pa.ipc.open_stream(path).read_all()
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise DataError(f"cannot be read as {'Parquet' if 'parquet' in path.suffix else 'Arrow IPC'} ({exc})", path) from None
-        return cls(table.to_pandas(), str(path), file=path)
-
-    def __str__(self) -> str:
-        return self.name if self.file is not None else f"<DataFrame {self.name!r}>"
-
-    __fspath__ = __str__  # so that DataError(path=...) can name it like a file
-
-    def csv_lines(self) -> list[str]:
-        """The frame as the lines of its CSV (header first), missing values as empty fields."""
-        import csv
-
-        # Every field quoted: a carriage return or separator inside a cell stays inside its field.
-        text = self.frame.to_csv(index=False, lineterminator="\n", quoting=csv.QUOTE_ALL)
-        return text.split("\n")[:-1]
-
-    def sha256(self) -> str:
-        """sha256 of the file it was read from, else of the frame's CSV text (the digest of the same data as a file)."""
-        if self.file is not None:
-            from stats_mtbias.provenance import sha256_file
-
-            return sha256_file(self.file)
-        return hashlib.sha256(self.frame.to_csv(index=False, lineterminator="\n").encode("utf-8")).hexdigest()
-
-
-Source = "str | Path | FrameSource | pd.DataFrame"
-# Read through pyarrow into a frame wherever a CSV is read line by line (errors name "lines" as row + 2).
-COLUMNAR_SUFFIXES = (".parquet", ".pq", ".arrow", ".feather", ".ipc")
-
-
-def as_source(obj: Any, name: str | None = None) -> Path | FrameSource:
-    """A path (``str``/``Path``) as a :class:`~pathlib.Path`; a DataFrame, Parquet or Arrow file as a :class:`FrameSource`."""
-    if isinstance(obj, FrameSource):
-        return obj
-    if isinstance(obj, pd.DataFrame):
-        return FrameSource(obj, name or "frame")
-    if isinstance(obj, (str, Path)):
-        path = Path(obj)
-        if path.suffix.lower() in COLUMNAR_SUFFIXES and path.is_file():
-            return FrameSource.from_columnar(path)
-        return path
-    raise DataError(f"expected a file path or a pandas DataFrame, got {type(obj).__name__}")
-
-
-def source_sha256(source: Path | FrameSource) -> str:
-    """sha256 of a file, or of a frame's CSV text."""
-    if isinstance(source, FrameSource):
-        return source.sha256()
-    from stats_mtbias.provenance import sha256_file
-
-    return sha256_file(source)
+from stats_mtbias.datasets.sources import FrameSource, as_source, source_sha256  # noqa: F401 (re-exported)
+from stats_mtbias.errors import DataError, InputNotFoundError
 
 
 def read_lines(path: str | Path | FrameSource) -> list[str]:
@@ -118,6 +28,8 @@ def read_lines(path: str | Path | FrameSource) -> list[str]:
     if isinstance(path, FrameSource):
         return path.csv_lines()
     path = Path(path)
+    if not path.exists():
+        raise InputNotFoundError("does not exist", path)
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -24,8 +24,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import as_source, read_records
+from stats_mtbias.datasets._io import read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.datasets.sources import as_source
 from stats_mtbias.errors import DataError
 from stats_mtbias.schema import judgement_table
 
@@ -33,7 +34,6 @@ LANGUAGES = (
     "Malay", "Estonian", "Finnish", "Hungarian", "Armenian", "Bengali",
     "Japanese", "Turkish", "Yoruba", "Basque", "Swahili", "Chinese",
 )  # fmt: skip
-BENGALI_VARIANTS = ("HF", "HP", "TF", "TP", "EF", "EP")
 SYSTEM = "google"  # the authors translated with Google Translate (2018)
 JOBS = "prates/Results/job-genders.tsv"
 ADJECTIVES = "prates/Results/adj-genders.tsv"

@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias.datasets import prates as prates_data
-from stats_mtbias.datasets._io import as_source, read_records
+from stats_mtbias.datasets._io import read_records
 from stats_mtbias.datasets.registry import DataStore
+from stats_mtbias.datasets.sources import as_source
 from stats_mtbias.errors import DataError
 
 REFERENCE_COLUMNS = ["occupation", "female_share", "weight", "category", "sector", "n_female", "n_total", "line"]

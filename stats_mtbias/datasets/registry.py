@@ -258,3 +258,130 @@ def open_store(
 
         check_writable_dir(root, f"the download cache ({ENV_CACHE} or the user cache directory)")
     return DataStore(root=root, origin="cache", download=download, mirror=mirror)
+
+
+# ---------------------------------------------------------------- inventories (``stats-mtbias data``)
+
+ACTIONS = ("list", "download", "verify")
+FILE_COLUMNS = ["dataset", "path", "size", "status"]  # and "action" after a download
+SUMMARY_COLUMNS = ["dataset", "files", "megabytes", "ok", "differs", "missing"]
+
+
+@dataclass
+class Inventory:
+    """The public files of some datasets in one data directory, and what was done to them.
+
+    Attributes
+    ----------
+    files : DataFrame
+        One row per file: ``dataset, path, size, status`` (``ok``, ``differs``,
+        ``missing``), and ``action`` (``present``, ``downloaded``, ``replaced``)
+        after a download.
+    store : DataStore
+        The data directory and how it was chosen.
+    """
+
+    files: object
+    store: DataStore
+    action: str
+
+    def summary(self):
+        """One row per dataset: ``dataset, files, megabytes, ok, differs, missing``."""
+        import pandas as pd
+
+        files = self.files
+        if not len(files):
+            return pd.DataFrame(columns=SUMMARY_COLUMNS)
+        out = files.groupby("dataset", as_index=False, sort=False).agg(files=("path", "size"), megabytes=("size", "sum"))
+        out["megabytes"] = out["megabytes"] / 1e6
+        for state in ("ok", "differs", "missing"):
+            counts = files[files["status"] == state].groupby("dataset").size()
+            out[state] = out["dataset"].map(counts).fillna(0).astype(int)
+        return out[SUMMARY_COLUMNS]
+
+    def provenance(self) -> dict:
+        """What was checked against what: the sha256 of every file present, the datasets and the directory."""
+        from stats_mtbias.provenance import Provenance
+
+        entries = manifest()
+        paths = self.files["path"].tolist() if len(self.files) else []
+        return Provenance(
+            method=f"stats-mtbias data {self.action}: sha256 of every file against data/manifest.json",
+            data={p: entries[p].sha256 for p in paths if (self.store.root / p).is_file()},
+            options={"datasets": sorted(set(self.files["dataset"])) if len(self.files) else [],
+                     "root": str(self.store.root), "origin": self.store.origin},
+        ).to_dict()  # fmt: skip
+
+    def check(self) -> None:
+        """Raise when a file differs from the published one (:class:`ChecksumError`, exit 65) or is missing (66)."""
+        from stats_mtbias.errors import DataError
+
+        files = self.files
+        differs = files.loc[files["status"] == "differs", "path"].tolist() if len(files) else []
+        missing = files.loc[files["status"] == "missing", "path"].tolist() if len(files) else []
+        if differs:
+            raise DataError(f"{len(differs)} file(s) differ from the published ones (e.g. {self.store.root / differs[0]}); "
+                            "run `stats-mtbias data download` to replace them in the cache, or fix the copy.")  # fmt: skip
+        if missing:
+            raise DataNotFoundError(f"{len(missing)} file(s) missing from {self.store.root} (e.g. {missing[0]}); "
+                                    "`stats-mtbias data download` fetches them.")  # fmt: skip
+
+
+def check_datasets(names: list[str] | None) -> list[str]:
+    """The datasets named (default: all), refusing an unknown name with the list of known ones."""
+    from stats_mtbias.errors import UsageError
+
+    known = datasets()
+    wanted = list(names) if names else sorted(known)
+    unknown = sorted(set(wanted) - set(known))
+    if unknown:
+        raise UsageError(f"unknown dataset(s) {', '.join(unknown)}; the datasets are {', '.join(sorted(known))}.")
+    return wanted
+
+
+def inventory(names: list[str] | None = None, *, data_dir: str | Path | None = None, action: str = "list",
+              progress=None) -> Inventory:  # fmt: skip
+    """List, download or verify the public files of some datasets (default: all) in the data directory.
+
+    Parameters
+    ----------
+    names : list of str, optional
+        Datasets (``tgbi``, ``winomt``, ``prates``); default all.
+    data_dir : path, optional
+        The data directory (else ``MTBIAS_DATA``, else the cache). A download fills
+        the directory named, not only the cache.
+    action : {"list", "download", "verify"}
+        ``list`` and ``verify`` read the files' sha256; ``download`` fetches what is
+        missing or differs (resumable: files already right are kept). ``verify``
+        does not raise: :meth:`Inventory.check` does.
+    progress : callable, optional
+        Called after each file of a download as ``progress(index, total, entry, state)``.
+
+    Returns
+    -------
+    Inventory
+    """
+    import pandas as pd
+
+    from stats_mtbias._validation import check_choice
+
+    check_choice(action, ACTIONS, "action")
+    wanted = check_datasets(names)
+    store = open_store(data_dir)
+    if action == "download" and store.origin != "cache":  # fill the directory the user named
+        store = DataStore(root=store.root, origin=store.origin, download=True, mirror=store.mirror)
+    known, entries = datasets(), manifest()
+    paths = [p for d in wanted for p in sorted(known[d])]
+    rows = []
+    for i, path in enumerate(paths, 1):
+        entry = entries[path]
+        row = {"dataset": entry.dataset, "path": path, "size": entry.size}
+        if action == "download":
+            state = store.fetch(path)
+            rows.append({**row, "status": "ok", "action": state})
+            if progress is not None:
+                progress(i, len(paths), entry, state)
+        else:
+            rows.append({**row, "status": store.status(path)})
+    columns = FILE_COLUMNS + (["action"] if action == "download" else [])
+    return Inventory(pd.DataFrame(rows, columns=columns), store, action)

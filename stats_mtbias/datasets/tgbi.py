@@ -28,8 +28,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import FrameSource, as_source, read_lines, read_records
+from stats_mtbias.datasets._io import read_lines, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.datasets.sources import FrameSource, as_source
 from stats_mtbias.errors import DataError, DataQualityWarning
 
 CORPUS = "tgbi/gebnlp-tgbi/corpus"
@@ -428,3 +429,92 @@ def _read_user_csv(
         frame.loc[absent, "reason"] = "missing"
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
+
+
+# ---------------------------------------------------------------- a user's own benchmark
+
+GENDER_LABELS = {"female": "female", "f": "female", "male": "male", "m": "male", "neutral": "neutral", "n": "neutral",
+                 "both": "both", "b": "both", "unknown": "unknown", "?": "unknown", "": "unknown"}  # fmt: skip
+
+
+def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") -> pd.DataFrame:
+    """A user's own TGBI-style benchmark: one row per output, any sentence sets, any source language.
+
+    Columns: ``system, set, item`` and ``translation`` (English output, read by the
+    package's cues) or ``gender`` (already read: female/male/neutral/both/unknown or
+    f/m/n/b/?; with both, ``gender`` is used); optional ``language`` (the source language), ``stratum`` (fixed-size
+    strata the items are resampled within) and the `sample` column (several outputs
+    of one item, e.g. an LLM sampled k times). ``item`` names the lexicon entry — the
+    resampling cluster: one entry may appear in several sets, as in Cho et al.
+
+    Every row is kept: an empty translation is ``unknown`` (reason ``empty``); a
+    repeated (system, set, item[, sample]), an empty set or item, or a label that is
+    not a gender is an error naming the file and line.
+
+    Returns
+    -------
+    DataFrame
+        ``system, subset, item, lexicon_item, line, sample, translation, given, reason,
+        origin, content, language`` (``given``: the gender given, or None).
+    """
+    source = as_source(source, name)
+    required = ("system", "set", "item")
+    if isinstance(source, FrameSource):
+        frame = source.frame.copy()
+        frame.columns = [str(c).strip().lower() for c in frame.columns]
+        missing = [c for c in required if c not in frame.columns]
+        if missing:
+            raise DataError(f"lacks column(s) {', '.join(missing)} (found {', '.join(frame.columns)})", source, 1)
+        frame = frame.astype(object).where(frame.notna(), "")
+        frame = frame.map(lambda v: str(v).strip()) if hasattr(frame, "map") else frame.applymap(lambda v: str(v).strip())
+        frame["line"] = np.arange(len(frame)) + 2
+        header = list(frame.columns)
+    else:
+        header, records = read_records(source, required=required, lower=True)
+        frame = pd.DataFrame([{**r, "line": n} for n, r in records], columns=[*header, "line"])
+    sample = sample.lower() if sample else None
+    if "translation" not in header and "gender" not in header:
+        raise DataError("needs a column 'translation' (English outputs) or 'gender' (already read; it wins over "
+                        "'translation' when both are given, as in a table of smb.read)", source, 1)  # fmt: skip
+    if sample and sample not in header:
+        raise DataError(f"has no sample column {sample!r} (found {', '.join(header)})", source, 1)
+    if not len(frame):
+        raise DataError("has a header but no outputs", source, 2)
+    for column in ("system", "set", "item"):
+        empty = frame[column].astype(str).str.strip() == ""
+        if empty.any():
+            raise DataError(f"column {column!r} is empty", source, int(frame.loc[empty, "line"].iloc[0]))
+    keys = ["system", "set", "item", *([sample] if sample else [])]
+    repeated = frame.duplicated(keys, keep="first")
+    if repeated.any():
+        row = frame[repeated].iloc[0]
+        first = frame[(frame[keys] == row[keys]).all(axis=1)]["line"].iloc[0]
+        what = "/".join(str(row[k]) for k in keys)
+        hint = "" if sample else " (several outputs of one item? name their sample column: sample=...)"
+        raise DataError(f"{what} was already given on line {first}{hint}", source, int(row["line"]))
+    out = pd.DataFrame({
+        "system": frame["system"].astype(str), "subset": frame["set"].astype(str), "item": frame["item"].astype(str),
+        "line": frame["line"].astype(int), "sample": frame[sample].astype(str) if sample else "",
+        "content": frame["stratum"].astype(str) if "stratum" in frame else "all",
+        "language": frame["language"].astype(str) if "language" in frame else "",
+    })  # fmt: skip
+    out["lexicon_item"] = out["item"]
+    out["origin"] = str(source)
+    if "gender" not in header:
+        text = frame["translation"].astype(str)
+        out["translation"] = text.where(text.str.strip() != "", None).to_numpy()
+        out["given"] = None
+        out["reason"] = np.where(text.str.strip() == "", "empty",
+                                 np.where(text.str.strip().isin(BROKEN), "broken", ""))  # fmt: skip
+    else:
+        raw = frame["gender"].astype(str).str.strip().str.lower()
+        given = raw.map(GENDER_LABELS)
+        bad = given.isna()
+        if bad.any():
+            row = frame[bad.to_numpy()].iloc[0]
+            raise DataError(f"gender {row['gender']!r} is not one of female, male, neutral, both, unknown (or f/m/n/b/?)",
+                            source, int(row["line"]))  # fmt: skip
+        out["translation"] = frame["translation"].astype(str).to_numpy() if "translation" in header else None
+        out["given"] = given.to_numpy()
+        out["reason"] = np.where(raw == "", "empty", "")
+    return out

@@ -17,15 +17,17 @@ so those two items are ``missing`` and the two lines are reported as surplus.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections import defaultdict
 from pathlib import Path
 
 import pandas as pd
 
-from stats_mtbias.datasets._io import FrameSource, as_source, read_lines
+from stats_mtbias.datasets._io import read_lines, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
-from stats_mtbias.errors import DataError
+from stats_mtbias.datasets.sources import FrameSource, as_source
+from stats_mtbias.errors import DataError, InputNotFoundError, UsageError
 
 ITEMS = "winomt/data/aggregates/en.txt"
 PRO = "winomt/data/aggregates/en_pro.txt"
@@ -190,3 +192,158 @@ def translation_files(store: DataStore | None = None) -> list[tuple[str, str, bo
         if match and match.group(3) in LANGUAGES:
             out.append((match.group(1), match.group(3), bool(match.group(2)), relpath))
     return sorted(out)
+
+
+# ---------------------------------------------------------------- users' files and labels
+
+HUMAN = {"m": "male", "f": "female", "n": "neutral"}
+
+
+def annotation_rows(path: Path, items: pd.DataFrame) -> tuple[list, list[tuple[int, str, str]]]:
+    """Every row of a human-annotation CSV, and the labelled ones as (item, translation, label)."""
+    rows, labelled = [], []
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            reader_ = csv.reader(handle)
+            next(reader_, None)  # header
+            for row in reader_:
+                rows.append(row)
+                if len(row) < 5 or not row[0].strip().isdigit():
+                    continue
+                item = int(row[0])
+                if item >= len(items):
+                    raise DataError(f"Index {item} is not a line of en.txt (0–{len(items) - 1})", path, reader_.line_num)
+                label = HUMAN.get(row[4].strip().lower())
+                if label is not None:
+                    labelled.append((item, row[2], label))
+    except UnicodeDecodeError as exc:
+        raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path) from None
+    return rows, labelled
+
+
+def annotation_language(name: str) -> str | None:
+    for code in ("ar", "de", "es", "fr", "he", "it", "ru", "uk"):
+        if re.search(rf"(^|[._]){code}([._]|$)", name):
+            return code
+    return "it" if name.lower().startswith("italian") else None
+
+
+PREDICTED = ("male", "female", "neutral", "both", "unknown")  # both: a double or inclusive form (issue 36)
+
+
+def read_user_judgements(path: str | Path, items: pd.DataFrame) -> pd.DataFrame:
+    """A CSV ``item, system, language, gender`` (item = 0-based line of en.txt) joined with the items.
+
+    Items a system/language pair does not list become ``unknown`` with the reason
+    ``missing`` (absent: :func:`shared_items` decides how they count), so every
+    WinoMT item is accounted for; a listed item with an empty gender is an unread
+    one (``unknown``, reason ``no_reading``, counted as wrong).
+    """
+    path = as_source(path)
+    _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True)
+    rows, seen = [], {}
+    n_items = len(items)
+    for line, record in records:
+        try:
+            item = int(record["item"])
+        except ValueError:
+            raise DataError(f"item {record['item']!r} is not a line number of en.txt (0-based)", path, line) from None
+        if not 0 <= item < n_items:
+            raise DataError(f"item {item} is outside en.txt's items 0–{n_items - 1}", path, line)
+        gender = record["gender"].lower() or "unknown"
+        if gender not in PREDICTED:
+            raise DataError(f"gender {record['gender']!r} is not one of {', '.join(PREDICTED)}", path, line)
+        key = (record["system"], record["language"], item)
+        if key in seen:
+            raise DataError(f"item {item} of {key[0]}/{key[1]} was already given on line {seen[key]}", path, line)
+        seen[key] = line
+        # An empty gender is a reading that failed (unknown, counted); an item not listed at all is absent ("missing").
+        rows.append((*key, gender, "" if record["gender"] else "no_reading"))
+    if not rows:
+        raise DataError("has a header but no readings", path, 2)
+    given = pd.DataFrame(rows, columns=["system", "language", "item", "gender", "reason"])
+    frames = []
+    for (system, language), part in given.groupby(["system", "language"], sort=False):
+        full = items[["item", "gold", "stereotype"]].merge(part.drop(columns=["system", "language"]), on="item", how="left")
+        full["reason"] = full["reason"].where(full["gender"].notna(), "missing")
+        full["gender"] = full["gender"].fillna("unknown")
+        frames.append(full.assign(system=system, language=language))
+    return pd.concat(frames, ignore_index=True)
+
+
+HUMAN_LABELS = {"m": "male", "f": "female", "n": "neutral", "b": "both", "male": "male", "female": "female",
+                "neutral": "neutral", "both": "both"}  # fmt: skip
+
+
+def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
+    """A user's human labels: CSV ``item, system, language, gender`` and optionally ``annotator``.
+
+    ``item`` is the 0-based line of en.txt (as in :func:`read_user_judgements`),
+    ``gender`` one of M/F/N/B (or male/female/neutral/both, any case; B: a double form). Every row must
+    parse: a bad item, label or a repeated (system, language, item, annotator) is
+    refused with its line. Returns ``system, language, item, annotator, human``.
+    """
+    path = as_source(path)
+    _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True)
+    n_items, rows, seen = len(items), [], {}
+    for line, record in records:
+        try:
+            item = int(record["item"])
+        except ValueError:
+            raise DataError(f"item {record['item']!r} is not a line number of en.txt (0-based)", path, line) from None
+        if not 0 <= item < n_items:
+            raise DataError(f"item {item} is outside en.txt's items 0–{n_items - 1}", path, line)
+        label = HUMAN_LABELS.get(record["gender"].lower())
+        if label is None:
+            raise DataError(f"gender {record['gender']!r} is not a label (M, F or N)", path, line)
+        annotator = record.get("annotator", "") or "1"
+        key = (record["system"], record["language"], item, annotator)
+        if key in seen:
+            raise DataError(f"item {item} of {key[0]}/{key[1]} was already labelled by annotator {annotator} on "
+                            f"line {seen[key]}", path, line)  # fmt: skip
+        seen[key] = line
+        rows.append((*key, label))
+    if not rows:
+        raise DataError("has a header but no labels", path, 2)
+    return pd.DataFrame(rows, columns=["system", "language", "item", "annotator", "human"])
+
+
+_FILE_LANGUAGE = re.compile(r"^(?:adj\.)?en-(?P<lang>[a-z]{2})\.(?:txt|csv|tsv)$")
+
+
+def user_files(name: str, given, languages: list[str] | None) -> list[tuple[str, object, bool]]:
+    """``(language, source, adjectives)`` of every translation file a user gave for system `name`.
+
+    `given` is a path to an ``en-XX.txt`` file (``adj.en-XX.txt`` for "+Adj"), a
+    directory of such files (every language it covers), a mapping
+    ``{language: path or DataFrame}``, or a DataFrame with columns ``source,
+    translation`` (and ``language``, unless `languages` names exactly one).
+    """
+    from stats_mtbias.datasets.sources import FrameSource
+
+    if isinstance(given, dict):
+        return [(str(lang), src, False) for lang, src in given.items()]
+    if isinstance(given, pd.DataFrame):
+        if "language" in given.columns:
+            return [(str(lang), FrameSource(part.reset_index(drop=True), f"{name}/{lang}"), False)
+                    for lang, part in given.groupby("language", sort=False)]  # fmt: skip
+        if languages and len(languages) == 1:
+            return [(languages[0], FrameSource(given, name), False)]
+        raise UsageError(f"translations[{name!r}]: a DataFrame needs a 'language' column, or give exactly one language.")
+    path = Path(given)
+    if path.is_dir():
+        found = [(m["lang"], f, f.name.startswith("adj.")) for f in sorted(path.iterdir()) if (m := _FILE_LANGUAGE.match(f.name))]
+        if not found:
+            raise DataError("contains no translation files named en-XX.txt (XX the target language)", path)
+        return found
+    if not path.exists():
+        raise InputNotFoundError("does not exist", path)
+    match = _FILE_LANGUAGE.match(path.name)
+    if match:
+        return [(match["lang"], path, path.name.startswith("adj."))]
+    if languages and len(languages) == 1:
+        return [(languages[0], path, False)]
+    raise UsageError(
+        f"translations[{name!r}]: cannot tell the target language of {path.name!r}; name the file en-XX.txt "
+        "or give exactly one language."
+    )

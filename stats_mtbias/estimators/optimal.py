@@ -114,15 +114,6 @@ def e_probabilistic(f) -> np.ndarray:
     return 200.0 * f * (1.0 - f)
 
 
-def weighted_b(b, weights, axis: int = -1) -> np.ndarray:
-    """Weighted mean of B over `axis`, ignoring NaN B (and their weights)."""
-    b = np.asarray(b, dtype=float)
-    w = np.broadcast_to(np.asarray(weights, dtype=float), b.shape)
-    ok = ~np.isnan(b)
-    num = np.sum(np.where(ok, b * w, 0.0), axis=axis)
-    den = np.sum(np.where(ok, w, 0.0), axis=axis)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
 def dominance_weights(f, employed) -> tuple[np.ndarray, np.ndarray]:

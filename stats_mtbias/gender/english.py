@@ -44,7 +44,6 @@ RULES = ("default", "cho2019")
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
 _SLASHED = re.compile(r"\(s\)he|s/he|\bshe\s*/\s*he\b|\bhe\s*/\s*she\b")
-_WORD = re.compile(r"[a-z]+")
 _CHO_WORD = re.compile(r"[a-z']+")
 _COORD = {"or", "and", "/"}
 

@@ -140,7 +140,7 @@ def wrong_language(
 
 
 def mark_wrong_language(table, language: str, label: str, *, line_numbers=None, cache: bool = True):
-    """A judgement table (:func:`stats_mtbias.studies.winomt_reading.judge`) with its wrong-language lines marked.
+    """A judgement table (:func:`stats_mtbias.studies.winomt.reading.judge`) with its wrong-language lines marked.
 
     Lines with a translation (reason ``""`` or ``no_reading``) that
     :func:`wrong_language` flags get gender ``unknown`` and reason

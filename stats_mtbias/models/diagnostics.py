@@ -46,10 +46,6 @@ def _rhat_rank(split: np.ndarray, z: np.ndarray) -> np.ndarray:
     return np.maximum(_rhat(z), _rhat(_z_scale(folded)))
 
 
-def rhat(x: np.ndarray) -> np.ndarray:
-    """Rank-normalised split R-hat: the larger of the bulk and the folded (tail) values."""
-    split = _split(_inside(x))
-    return _rhat_rank(split, _z_scale(split))
 
 
 def _autocov(x: np.ndarray) -> np.ndarray:

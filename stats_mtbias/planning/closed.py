@@ -34,7 +34,20 @@ from scipy import optimize, special, stats
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 
-ALTERNATIVES = ("two-sided", "one-sided")
+# One vocabulary for every test of the package (scipy's): a one-sided plan names its direction, and the planned
+# difference (a − b) must lie in it. "one-sided" (before 0.2) is read as the difference's own direction.
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+
+def check_alternative(alternative: str, difference: float | None = None) -> str:
+    """`alternative` in :data:`ALTERNATIVES`; the old ``"one-sided"`` becomes the difference's direction, with a warning."""
+    import warnings
+
+    if alternative == "one-sided":
+        warnings.warn("alternative='one-sided' is deprecated: say 'greater' (a > b) or 'less' (a < b); read as the "
+                      "direction of `difference`.", FutureWarning, stacklevel=3)  # fmt: skip
+        return "less" if difference is not None and difference < 0 else "greater"
+    return check_choice(alternative, ALTERNATIVES, "alternative")
 
 
 def _check_alpha(alpha: float) -> float:
@@ -53,7 +66,7 @@ def _check_power(power: float) -> float:
 
 def z_alpha(alpha: float, alternative: str = "two-sided") -> float:
     """Critical value of the normal test: ``z_{1−α/2}`` (two-sided) or ``z_{1−α}``."""
-    check_choice(alternative, ALTERNATIVES, "alternative")
+    alternative = check_alternative(alternative)
     alpha = _check_alpha(alpha)
     return float(special.ndtri(1.0 - (alpha / 2.0 if alternative == "two-sided" else alpha)))
 
@@ -100,7 +113,7 @@ def paired_sample_size(difference, discordance, *, alpha: float = 0.05, power: f
         Level of the test.
     power : float
         Target power 1 − β.
-    alternative : {"two-sided", "one-sided"}
+    alternative : {"two-sided", "less", "greater"}
 
     Returns
     -------
@@ -179,7 +192,7 @@ def _rejection_region(m: np.ndarray, alpha: float, alternative: str, test: str) 
         low = np.floor((m - z * np.sqrt(m)) / 2.0 + 1e-9)
         low = np.where(m > 0, low, -1.0)
     high = m - low  # symmetric under 1/2
-    if alternative == "one-sided":
+    if alternative != "two-sided":  # one-sided in the direction of the difference
         low = np.full_like(low, -1.0)
     return low, high
 
@@ -210,7 +223,7 @@ def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alter
     0.803
     """
     alpha = _check_alpha(alpha)
-    check_choice(alternative, ALTERNATIVES, "alternative")
+    alternative = check_alternative(alternative)
     check_choice(test, PAIRED_TESTS, "test")
     _check_paired(difference, discordance)
     shape = np.broadcast_shapes(np.shape(n), np.shape(difference), np.shape(discordance))

@@ -130,6 +130,9 @@ def rate_outputs(n, difference, power, alpha, alternative, rate, reference, half
     p0 = float(reference)
     if difference is None and rate is not None and n is None:
         difference = float(rate) - p0
+        if alternative != "two-sided" and (difference < 0) != (alternative == "less"):
+            raise UsageError(f"alternative={alternative!r} plans for a rate {'below' if alternative == 'less' else 'above'} "
+                             f"the null {p0:g}; `rate` is {rate:g}.")  # fmt: skip
     question = which_question(n, difference, None)
     target = 0.8 if power is None else power
     method = "score test of one proportion (normal approximation)" + (f", design effect {deff:g}" if deff != 1 else "")
@@ -302,7 +305,10 @@ def plan(design: str, *, pilot: tuple[str, object] | None = None, pilot_provenan
     ``("simulate", PairedDesign)``, or ``("paired" | "rate" | "normal", keywords)``.
     """
     check_choice(design, DESIGNS, "design")
-    check_choice(alternative, closed.ALTERNATIVES, "alternative")
+    alternative = closed.check_alternative(alternative, difference)
+    if difference is not None and alternative != "two-sided" and (difference < 0) != (alternative == "less"):
+        side = "below" if alternative == "less" else "above"
+        raise UsageError(f"alternative={alternative!r} plans for a difference a − b {side} 0; `difference` is {difference:g}.")
     closed._check_alpha(alpha)
     level = check_level(level)
     if power is not None:

@@ -38,7 +38,7 @@ from scipy import special
 
 from stats_mtbias._validation import check_choice, check_positive_int, check_rng
 from stats_mtbias.errors import UsageError
-from stats_mtbias.planning.closed import ALTERNATIVES, _check_alpha, _check_power, z_alpha
+from stats_mtbias.planning.closed import _check_alpha, _check_power, check_alternative, z_alpha
 
 TESTS = ("bootstrap", "wald")
 _MULTINOMIAL_PATTERNS = 64  # above this many patterns a stratum is resampled by index draws
@@ -230,15 +230,15 @@ class Simulation:
             t = np.where(np.isnan(est) | np.isnan(self.se), 0.0, t)
             if self.alternative == "two-sided":
                 return np.abs(t) > z
-            return np.sign(difference if difference != 0 else 1.0) * t > z
+            return (t if self.alternative == "greater" else -t) > z
         d = self.replicates + shift
         valid = np.sum(~np.isnan(d), axis=0)
         below = (np.sum(d <= 0, axis=0) + 1.0) / (valid + 1.0)
         above = (np.sum(d >= 0, axis=0) + 1.0) / (valid + 1.0)
         if self.alternative == "two-sided":
             p = np.minimum(1.0, 2.0 * np.minimum(below, above))
-        else:  # one-sided in the direction of the difference (positive when 0)
-            p = below if difference >= 0 else above
+        else:  # one-sided: "greater" rejects for large differences, "less" for small ones
+            p = below if self.alternative == "greater" else above
         return (p <= self.alpha) & ~np.isnan(est)
 
     def power(self, differences) -> np.ndarray:
@@ -295,12 +295,12 @@ def simulate(design: PairedDesign, n: int, *, n_sim: int = 1000, rng: np.random.
         Resamples of the bootstrap test inside every simulated evaluation.
     alpha : float
         Level of the test.
-    alternative : {"two-sided", "one-sided"}
+    alternative : {"two-sided", "less", "greater"}
     """
     n = check_positive_int(n, "n")
     n_sim = check_positive_int(n_sim, "n_sim", minimum=10)
     check_choice(test, TESTS, "test")
-    check_choice(alternative, ALTERNATIVES, "alternative")
+    alternative = check_alternative(alternative)
     alpha = _check_alpha(alpha)
     rng = check_rng(rng)
     patterns = _patterns(design)

@@ -13,7 +13,7 @@ Wald interval collapses:
 
       L = d - sqrt((p1 - l1)^2 - 2 phi (p1 - l1)(u2 - p2) + (u2 - p2)^2)
 
-  (phi uncorrected; phi = 0 when a margin is empty). For two exclusive outcomes
+  with Newcombe's corrected phi (:mod:`stats_mtbias.uncertainty.differences`). For two exclusive outcomes
   of one output (male vs female pronoun of the same occupation) the table has
   no "both" cell and phi is negative, which widens the interval as it should.
 
@@ -24,23 +24,12 @@ a one-sided open interval (``correction="none"``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level
 from stats_mtbias.uncertainty.analytic import modified_wilson_interval, wilson_interval
-
-
-@dataclass(frozen=True)
-class EffectSize:
-    """An effect size and its interval (arrays broadcast like the inputs)."""
-
-    estimate: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    method: str
+from stats_mtbias.uncertainty.intervals import EffectSize
 
 
 def _counts(*values):
@@ -73,7 +62,11 @@ def difference_in_proportions(x1, n1, x2, n2, *, level: float = 0.95, poisson_en
 
 
 def paired_difference_in_proportions(both, first_only, second_only, neither, *, level: float = 0.95) -> EffectSize:
-    """Difference of two proportions measured on the same items, with Newcombe's paired interval.
+    """Difference of two proportions measured on the same items, with Newcombe's paired interval (method 10).
+
+    Wilson limits of each margin combined with Newcombe's (1998) corrected φ; see
+    :func:`stats_mtbias.uncertainty.differences.paired_difference_interval`, which
+    also offers Tango's score and the Agresti–Min and Bonett–Price intervals.
 
     Parameters
     ----------
@@ -81,21 +74,13 @@ def paired_difference_in_proportions(both, first_only, second_only, neither, *, 
         The paired 2×2 table: items with both outcomes, only the first, only the
         second, neither. For exclusive outcomes ``both`` is 0.
     """
+    from stats_mtbias.uncertainty.differences import paired_difference_interval
+
     level = check_level(level)
     a, b, c, d_ = _counts(both, first_only, second_only, neither)
-    n = a + b + c + d_
-    if np.any(n == 0):
+    if np.any(a + b + c + d_ == 0):
         raise ValueError("the paired table is empty.")
-    p1, p2 = (a + b) / n, (a + c) / n
-    w1, w2 = wilson_interval(a + b, n, level), wilson_interval(a + c, n, level)
-    margins = (a + b) * (c + d_) * (a + c) * (b + d_)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        phi = np.where(margins > 0, (a * d_ - b * c) / np.sqrt(np.where(margins > 0, margins, 1.0)), 0.0)
-    dl1, du1, dl2, du2 = p1 - w1.low, w1.high - p1, p2 - w2.low, w2.high - p2
-    diff = p1 - p2
-    low = diff - np.sqrt(np.maximum(dl1**2 - 2 * phi * dl1 * du2 + du2**2, 0.0))
-    high = diff + np.sqrt(np.maximum(du1**2 - 2 * phi * du1 * dl2 + dl2**2, 0.0))
-    return EffectSize(diff, np.maximum(low, -1.0), np.minimum(high, 1.0), "Newcombe square-and-add (paired, Wilson limits)")
+    return paired_difference_interval(a, b, c, d_, level=level, method="newcombe")
 
 
 def cohens_h(p1, p2) -> np.ndarray:

@@ -171,3 +171,97 @@ def melt(frame: pd.DataFrame, metrics: dict[str, tuple[str, str, str]], *, keys:
         part["n"] = frame[n].to_numpy() if n else pd.NA
         parts.append(part)
     return pd.concat(parts, ignore_index=True)[TABLE_COLUMNS]
+
+
+IDENTICAL = 0.99  # share of shared items on which two systems' outputs agree verbatim, from which it is flagged
+
+
+def integrity(table: pd.DataFrame, *, units: Sequence[str], groups: Sequence[str], value: str,
+              source: dict | str | None = None, what: str = "items") -> list[str]:  # fmt: skip
+    """Warn (and return the messages) where a benchmark's systems look wrong: copies, different sizes, blank outputs.
+
+    - two systems whose `value` (the output text, or the reading where there is no
+      text) is the same on at least :data:`IDENTICAL` of the `units` both have: a
+      copied file or a system named twice;
+    - systems with different numbers of `units` in a group (a set, a language);
+    - blank outputs (``reason`` ``empty``), per system, with their first lines.
+
+    Each is a :class:`~stats_mtbias.errors.DataQualityWarning` naming the systems and
+    their files (`source`: ``{system: file}`` or one file), so ``--strict`` exits 65.
+    """
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+
+    def where(system) -> str:
+        file = source.get(system) if isinstance(source, dict) else source
+        return f" ({file})" if file else ""
+
+    messages = []
+    if not len(table):  # nothing read: the study says so with its own error
+        return messages
+    systems = list(dict.fromkeys(table["system"].astype(str)))
+    keyed = table.assign(_key=table[list(units)].astype(str).agg("\x1f".join, axis=1))
+    values = {s: part.set_index("_key")[value].astype(str) for s, part in keyed.groupby(keyed["system"].astype(str), sort=False)}
+    for a, b in combinations(systems, 2):
+        shared = values[a].index.intersection(values[b].index)
+        if len(shared) == 0:
+            continue
+        same = float(np.mean(values[a].loc[shared].to_numpy() == values[b].loc[shared].to_numpy()))
+        if same >= IDENTICAL:
+            messages.append(f"systems {a}{where(a)} and {b}{where(b)} give the same output on {same:.1%} of the "
+                            f"{len(shared):,} {what} they share: a copied file or one system under two names?")  # fmt: skip
+    if groups:
+        sizes = table.groupby([*groups, "system"], sort=False, observed=True)[list(units)[-1]].size().unstack("system")
+        for group, row in sizes.iterrows():
+            counts = row.dropna().astype(int)
+            if counts.nunique() > 1:
+                label = group if isinstance(group, str) else " / ".join(map(str, group))
+                listed = ", ".join(f"{s} {n:,}" for s, n in counts.items())
+                messages.append(f"{label}: the systems have different numbers of {what} ({listed}); compare them on "
+                                "the shared ones only")  # fmt: skip
+    if "reason" in table:
+        blank = table[table["reason"] == "empty"]
+        for system, part in blank.groupby(blank["system"].astype(str), sort=False):
+            lines = part["line"].astype(int).head(5).astype(str).tolist() if "line" in part else []
+            shown = f" (lines {', '.join(lines)}{', …' if len(part) > 5 else ''})" if lines else ""
+            messages.append(f"{system}{where(system)}: {len(part):,} blank output(s){shown}, counted as unknown")
+    for message in messages:
+        warnings.warn(message, DataQualityWarning, stacklevel=3)
+    return messages
+
+
+class noted:
+    """Keep every data-quality warning raised inside the block as a note of the result, and raise it on as usual.
+
+    >>> import warnings
+    >>> from stats_mtbias.errors import DataQualityWarning
+    >>> notes = []
+    >>> with warnings.catch_warnings(record=True), noted(notes):
+    ...     warnings.warn("system b is a copy of a", DataQualityWarning)
+    >>> notes
+    ['system b is a copy of a']
+    """
+
+    def __init__(self, notes: list[str]):
+        self.notes = notes
+
+    def __enter__(self):
+        import warnings
+
+        self._catcher = warnings.catch_warnings(record=True)
+        self._caught = self._catcher.__enter__()
+        warnings.simplefilter("always")
+        return self.notes
+
+    def __exit__(self, *exc):
+        import warnings
+
+        from stats_mtbias.errors import DataQualityWarning
+
+        self._catcher.__exit__(*exc)
+        for w in self._caught:
+            if issubclass(w.category, DataQualityWarning) and str(w.message) not in self.notes:
+                self.notes.append(str(w.message))
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return False

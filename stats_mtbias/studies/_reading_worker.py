@@ -1,4 +1,4 @@
-"""Reads one language's WinoMT translations in a separate interpreter (see ``winomt._judge_all``).
+"""Reads one language's WinoMT translations in a separate interpreter (see ``winomt.judge_all``).
 
 Started as ``python -m stats_mtbias.studies._reading_worker`` with the pickled
 arguments on stdin; writes the pickled ``(tables, files used, warnings)`` — or
@@ -19,10 +19,10 @@ def main() -> int:
     # The pickle goes to the original stdout; anything a library prints goes to stderr.
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    from stats_mtbias.studies.winomt import _judge_language
+    from stats_mtbias.studies.winomt.reading import judge_language
 
     try:
-        reply = ("ok", _judge_language(*request["args"], **request["kwargs"]))
+        reply = ("ok", judge_language(*request["args"], **request["kwargs"]))
     except Exception as exc:  # handed to the parent, which raises it
         reply = ("error", exc)
     pickle.dump(reply, out, protocol=pickle.HIGHEST_PROTOCOL)

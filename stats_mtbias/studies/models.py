@@ -29,7 +29,7 @@ from stats_mtbias.models import data as model_data
 from stats_mtbias.models.fit import SUMMARY_COLUMNS, check, diagnose, fit
 from stats_mtbias.provenance import Provenance, dependency_versions
 
-STUDIES = ("tgbi", "prates", "winomt")
+STUDIES = ("tgbi", "prates")
 MODELS = ("rate", "calibration")
 # What a fit's draws depend on, beyond its data, code and options. nutpie's gradients are compiled by
 # numba on llvmlite, so they are here too: a change in the last bit of one gradient is carried by the
@@ -103,8 +103,6 @@ def run(
     check_rng(seed)
     check_choice(model, MODELS, "model")
     level = check_level(level)
-    if study == "winomt":
-        raise UsageError("`study`: the WinoMT study (its readers and judgements) is not in this version yet; use tgbi or prates.")
     if model == "calibration" and study != "prates":
         raise UsageError("`model`: the calibration model needs a reference share per occupation: use it with --study prates.")
     store = open_store(data_dir)

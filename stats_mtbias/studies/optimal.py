@@ -22,8 +22,8 @@ import pandas as pd
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets import reference as reference_data
-from stats_mtbias.datasets._io import as_source, source_sha256
 from stats_mtbias.datasets.registry import open_store
+from stats_mtbias.datasets.sources import as_source, source_sha256
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.estimators.optimal import (
     NEUTRAL_RULES,
@@ -42,8 +42,8 @@ from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import melt
 from stats_mtbias.tables import judgement_table, wide_counts
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
+from stats_mtbias.uncertainty.linearization import ratio_se_from_sums
 
-BY_CHOICES = ("occupation", "category", "sector", "headline")
 # The gamma interval by default: B is 0 for most occupations and large for a few (a weighted sum of rare events),
 # where the bootstrap intervals covered 0.57-0.90 on the shipped sizes.
 INTERVALS = ("gamma", "studentized", "percentile")
@@ -69,11 +69,11 @@ def read_judgements(path, *, engine: str = "auto") -> pd.DataFrame:
     neutral/both/unknown or Female/Male/Neutral/?); column names in any case.
     The source — a CSV, Parquet or Arrow file, a directory or glob of them, a
     DataFrame or a dask DataFrame — is counted as it streams
-    (:func:`stats_mtbias.counting.count_rows`): the result has one row per
+    (:func:`stats_mtbias.datasets.counting.count_rows`): the result has one row per
     distinct (system, language, occupation, category, gender) with ``n``
     judgements and the first ``line`` holding it.
     """
-    from stats_mtbias.counting import as_counting_source, count_rows, first_location, source_stem
+    from stats_mtbias.datasets.counting import as_counting_source, count_rows, first_location, source_stem
 
     source = as_counting_source(path)
     counts = count_rows(source, ["occupation", "gender", "system", "language", "category"],
@@ -154,14 +154,15 @@ def occupation_table(judgements: pd.DataFrame, reference: pd.DataFrame, *, neutr
     safe_f = np.nan_to_num(f, nan=0.5)
     et = e_t(safe_f, table["n_female"], table["n_male"], table["n_other"], neutral=neutral)
     et = np.where(np.isnan(f), np.nan, et)
-    table["e_0"] = np.where(np.isnan(f), np.nan, e_0(safe_f))
-    table["e_t"] = et
+    # The errors are shares of the workers an output does not represent (the paper's points / 100); B is a ratio.
+    table["e_0"] = np.where(np.isnan(f), np.nan, e_0(safe_f)) / 100
+    table["e_t"] = et / 100
     table["b"] = np.where(np.isnan(f), np.nan, bias_b(safe_f, et))
     table["status"] = b_status(f, et)
     table["dominated"] = np.where(np.isnan(f), "", np.where(f > 0.5, "female", np.where(f < 0.5, "male", "balanced")))
     he_she = table["n_female"] + table["n_male"]
     table["female_rate"] = np.where(he_she > 0, table["n_female"] / he_she.where(he_she > 0, 1), np.nan)
-    table["e_prob"] = np.where(np.isnan(f), np.nan, e_probabilistic(safe_f))
+    table["e_prob"] = np.where(np.isnan(f), np.nan, e_probabilistic(safe_f)) / 100
     return table
 
 
@@ -191,19 +192,6 @@ def _b_replicates(part: pd.DataFrame, f_star: np.ndarray | None, neutral: str) -
         neutral=neutral,
     )
     return np.where(np.isnan(f_star), np.nan, bias_b(np.nan_to_num(f_star, nan=0.5), et))
-
-
-def _ratio_and_se(s0, s1, s2, s3, s4, m):
-    """Ratio ``R = s0 / s1`` and its linearisation standard error from weighted sums.
-
-    ``s0..s4`` are the sums of num, den, num², num·den, den² (per replicate and
-    group); ``m`` the number of occupations in the group (for the m/(m-1) factor).
-    """
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = np.where(s1 > 0, s0 / np.where(s1 > 0, s1, 1.0), np.nan)
-        resid = np.maximum(s2 - 2 * ratio * s3 + ratio**2 * s4, 0.0)
-        se = np.sqrt(resid * m / np.maximum(m - 1, 1)) / np.where(s1 > 0, s1, np.nan)
-    return ratio, se
 
 
 def gamma_bounds(total, square_sum, largest, level: float) -> tuple[np.ndarray, np.ndarray]:
@@ -257,7 +245,7 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
     num, den = w * np.nan_to_num(b), w
     m = (onehot * (w > 0)[:, None]).sum(axis=0)
     sums0 = [x @ onehot for x in (num, den, num**2, num * den, den**2)]
-    estimate, se0 = _ratio_and_se(*sums0, m)
+    estimate, se0 = ratio_se_from_sums(*sums0, m)
     if interval == "gamma":
         with np.errstate(invalid="ignore", divide="ignore"):
             total_w = np.where(sums0[1] > 0, sums0[1], np.nan)
@@ -282,7 +270,7 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
         ws = np.where(np.isnan(b_star), 0.0, ws)
         num_s = ws * np.nan_to_num(b_star)
         sums = [(w_boot * x) @ onehot for x in (num_s, ws, num_s**2, num_s * ws, ws**2)]
-    replicates, se_star = _ratio_and_se(*sums, m)
+    replicates, se_star = ratio_se_from_sums(*sums, m)
     boot = BootstrapResult(estimate, replicates, None, level, interval, se0, se_star)
     bounds = boot.confidence_interval()
     low, high = bounds.low, bounds.high
@@ -525,7 +513,7 @@ def run(
         store = open_store(data_dir)
         judgements, _ = prates_study.load_judgements(store=store, languages=languages)
     else:
-        from stats_mtbias.counting import as_counting_source, source_digest, source_label
+        from stats_mtbias.datasets.counting import as_counting_source, source_digest, source_label
 
         source = as_counting_source(judgements_file)
         judgements = read_judgements(source, engine=engine)

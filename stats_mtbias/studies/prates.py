@@ -30,9 +30,9 @@ from scipy import special, stats
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets import prates as prates_data
-from stats_mtbias.datasets._io import as_source, source_sha256
 from stats_mtbias.datasets.prates import SYSTEM
 from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.datasets.sources import as_source, source_sha256
 from stats_mtbias.errors import UsageError
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import StudyResult
@@ -42,7 +42,7 @@ from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.paired import PAIRED_METHODS, paired_test
 from stats_mtbias.studies._common import accounting as common_accounting
-from stats_mtbias.studies._common import adjust, check_systems, comparison_frame, melt, provenance
+from stats_mtbias.studies._common import adjust, check_systems, comparison_frame, integrity, melt, noted, provenance
 from stats_mtbias.tables import wide_counts
 from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS, design_effect, proportion_interval
 
@@ -554,7 +554,7 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     return "paired", dict(discordance=(row["n_positive"] + row["n_negative"]) / n_items,
                           observed=(row["n_positive"] - row["n_negative"]) / n_items,
                           metric=f"{language} {metric}", comparison=metric, unit_scale=1.0,
-                          alternative="one-sided")  # fmt: skip
+                          alternative="greater")  # fmt: skip
 
 
 def _per_system(function, judgements: pd.DataFrame, *args, **kwargs) -> pd.DataFrame | None:
@@ -605,6 +605,10 @@ def run(
         store=store, items=items, languages=languages, judgements_file=judgements_file, bengali=bengali
     )
     systems = list(dict.fromkeys(judgements["system"].astype(str)))
+    if len(systems) > 1 and not pool:
+        origin = str(as_source(judgements_file, "judgements")) if judgements_file is not None else None
+        integrity(judgements.assign(value=judgements["gender"].astype(str)), units=["language", "item", "variant"],
+                  groups=["language"], value="value", source=origin, what="outputs")  # fmt: skip
     if pool and len(systems) > 1:
         judgements = judgements.assign(system="+".join(systems))
     rng = check_rng(rng)
@@ -658,8 +662,10 @@ def evaluate(judgements=None, *, reference=None, against=None, family="metric", 
     translated (the cluster bootstrap of :mod:`stats_mtbias.studies.rates`,
     ``n_boot`` resamples), with `against`, `family` and `correction`.
     """
-    result = run(judgements_file=judgements, reference_file=reference, correction=correction, rng=rng, level=level,
-                 pool=pool, **options)  # fmt: skip
+    notes: list[str] = []
+    with noted(notes):
+        result = run(judgements_file=judgements, reference_file=reference, correction=correction, rng=rng, level=level,
+                     pool=pool, **options)  # fmt: skip
     rates = result.rates
     metrics = {g: (g, f"{g}_ci_low", f"{g}_ci_high") for g in ("female", "male", "neutral")}
     table = melt(rates, metrics, keys={"system": "system", "language": "language", "subset": "category"}, n="n_items")
@@ -673,7 +679,6 @@ def evaluate(judgements=None, *, reference=None, against=None, family="metric", 
     if result.reference is not None:
         frames["reference"] = result.reference
         frames["calibration"] = result.calibration
-    notes = []
     if result.provenance.options.get("pooled"):
         notes.append(f"systems pooled on request into one: {systems[0]}")
     return StudyResult("prates", table, comparisons, result.provenance.to_dict(), frames, correction, notes, family,
@@ -696,3 +701,20 @@ def _between_systems(judgements: pd.DataFrame, *, by: str, n_boot: int, rng, lev
     cmp = cmp[cmp["metric"] != "gap"].copy()
     cmp["subset"] = cmp["category"] if "category" in keys else ALL
     return adjust(comparison_frame(cmp), correction, family)
+
+
+READ_COLUMNS = ["system", "item", "language", "category", "variant", "translation", "gender", "reason"]
+
+
+def read(judgements) -> pd.DataFrame:
+    """English outputs read as the authors did (a neutral pronoun for ``neutral``; no pronoun is ``unknown``).
+
+    `judgements`: a CSV or frame ``item, language, translation`` (optional ``system, category, variant``);
+    returns one row per output with ``gender`` and ``reason``: the table ``prates(judgements=...)`` takes.
+    """
+    raw = prates_data.read_user_judgements(as_source(judgements, "judgements"))
+    if "translation" not in raw or raw["translation"].isna().all():
+        raise UsageError("`judgements` has no 'translation' column to read (its genders are read already).")
+    judged = judge(raw)
+    return judged.assign(item=judged["occupation"], translation=raw["translation"].to_numpy(),
+                         gender=judged["gender"].astype(str))[READ_COLUMNS].reset_index(drop=True)  # fmt: skip

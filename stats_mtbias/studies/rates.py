@@ -39,12 +39,15 @@ from stats_mtbias.studies._common import (
     adjust,
     check_systems,
     comparison_frame,
+    integrity,
+    noted,
     provenance,
     resample_pvalue,
     system_pairs,
 )
 from stats_mtbias.uncertainty.analytic import proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
+from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
 
 METRICS = ("female", "male", "neutral", "gap")
 ALL = "all"
@@ -74,7 +77,7 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     """Count a judgement source into ``system, cluster, by:<column>…, stratum, gender, n, line``.
 
     The source (CSV/Parquet/Arrow file, directory or glob of them, DataFrame or
-    dask DataFrame) is counted as it streams (:func:`stats_mtbias.counting.count_rows`):
+    dask DataFrame) is counted as it streams (:func:`stats_mtbias.datasets.counting.count_rows`):
     one row per distinct (cluster, system, groups, stratum, gender), ``n``
     judgements each, ``line`` the first line holding it. Every row is kept: an
     empty or missing outcome is ``unknown`` (counted), an outcome that is not a
@@ -84,7 +87,7 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     of one), so millions of rows stay a table of their cells; :func:`analyse`
     takes it with ``rows_as_clusters=True``.
     """
-    from stats_mtbias.counting import as_counting_source, count_rows, first_location
+    from stats_mtbias.datasets.counting import as_counting_source, count_rows, first_location
 
     source = as_counting_source(source)
     needed = list(dict.fromkeys(c for c in (outcome, system, cluster, strata, *by) if c))
@@ -150,38 +153,6 @@ class RatesResult:
     provenance: Provenance
     judgements: pd.DataFrame = field(repr=False)
     rows_as_clusters: bool = False
-
-
-def _fsum(frequency: np.ndarray | None, x: np.ndarray) -> np.ndarray:
-    """Sum over clusters (axis 0), row ``i`` counted ``frequency[i]`` times (None: once)."""
-    return x.sum(axis=0) if frequency is None else np.tensordot(frequency.astype(float), x, axes=1)
-
-
-def _influence(y: np.ndarray, m: np.ndarray, theta: np.ndarray, frequency: np.ndarray | None) -> np.ndarray:
-    """Per-cluster linearised values ``(y_i − θ m_i) / Σm`` of the ratio ``θ = Σy / Σm`` (axis 0: clusters).
-
-    Row ``i`` stands for ``frequency[i]`` identical clusters (their sums count it that often).
-    """
-    total = _fsum(frequency, m)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (y - theta * m) / np.where(total > 0, total, np.nan)
-
-
-def _robust_se(u: np.ndarray, strata_codes: np.ndarray, frequency: np.ndarray | None) -> np.ndarray:
-    """Cluster-robust SE from per-cluster linearised values `u` (axis 0: clusters), stratified.
-
-    Within each stratum the values are centred and scaled by ``k_h / (k_h − 1)``,
-    the usual with-replacement survey variance; row ``i`` stands for
-    ``frequency[i]`` identical clusters (``k_h`` counts them all).
-    """
-    var = np.zeros(u.shape[1:])
-    for h in np.unique(strata_codes):
-        inside = strata_codes == h
-        uh, fh = u[inside], None if frequency is None else frequency[inside]
-        k = uh.shape[0] if fh is None else float(fh.sum())
-        if k > 1:
-            var = var + k / (k - 1) * _fsum(fh, (uh - _fsum(fh, uh) / k) ** 2)
-    return np.sqrt(var)
 
 
 def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarray]:
@@ -298,7 +269,7 @@ def analyse(
     by = list(by)
     counts, systems, labels, strata_codes, frequency = design_arrays(judgements, by, rows_as_clusters=rows_as_clusters)
     groups = labels[:-1] if by and len(labels) > 1 else labels  # without the added "all"
-    totals = _fsum(frequency, counts)
+    totals = weighted_sum(counts, frequency)
     estimate = _statistic(totals[None])[0]  # (systems, groups, metrics)
     z = special.ndtri(0.5 + level / 2)
     boot = None
@@ -311,21 +282,21 @@ def analyse(
         low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
         for k in range(len(METRICS)):
             y, m = _linear_parts(counts, k)
-            se = _robust_se(_influence(y, m, estimate[..., k], frequency), strata_codes, frequency)
+            se = np.sqrt(robust_variance(ratio_influence(y, m, estimate[..., k], frequency), strata_codes, frequency))
             if METRICS[k] == "gap":
                 low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
                 continue
-            n = _fsum(frequency, m)
+            n = weighted_sum(m, frequency)
             p = estimate[..., k]
             with np.errstate(invalid="ignore", divide="ignore"):
                 deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
             deff = np.maximum(np.nan_to_num(deff, nan=1.0), 1.0)
-            interval_ = proportion_interval(_fsum(frequency, y), n, level=level, deff=deff)
+            interval_ = proportion_interval(weighted_sum(y, frequency), n, level=level, deff=deff)
             low[..., k], high[..., k] = interval_.low, interval_.high
     unknown = totals[..., 4]
     identified = totals[..., :4].sum(axis=-1)
     present = counts[..., :4].sum(axis=-1) > 0  # (clusters, systems, groups): an identified output there
-    clusters = _fsum(frequency, present.astype(float))
+    clusters = weighted_sum(present.astype(float), frequency)
     group_values = {label: dict(zip(by, label.split(" | "))) if label != ALL else dict.fromkeys(by, ALL) for label in labels}
     rows = []
     for s, system in enumerate(systems):
@@ -341,7 +312,7 @@ def analyse(
         rows = []
         for a, b in system_pairs(systems, against):
             diff = estimate[a] - estimate[b]
-            both = _fsum(frequency, (present[:, a] & present[:, b]).astype(float))  # (groups,)
+            both = weighted_sum((present[:, a] & present[:, b]).astype(float), frequency)  # (groups,)
             if boot is not None:
                 reps = boot.replicates[:, a] - boot.replicates[:, b]
                 jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
@@ -356,9 +327,9 @@ def analyse(
                 for k in range(len(METRICS)):
                     y, m = _linear_parts(counts, k)
                     # The paired difference's influence per cluster: a's minus b's (same clusters).
-                    u = (_influence(y[:, a], m[:, a], estimate[a, :, k], frequency)
-                         - _influence(y[:, b], m[:, b], estimate[b, :, k], frequency))  # fmt: skip
-                    se[:, k] = _robust_se(u, strata_codes, frequency)
+                    u = (ratio_influence(y[:, a], m[:, a], estimate[a, :, k], frequency)
+                         - ratio_influence(y[:, b], m[:, b], estimate[b, :, k], frequency))  # fmt: skip
+                    se[:, k] = np.sqrt(robust_variance(u, strata_codes, frequency))
                 d_low, d_high = diff - z * se, diff + z * se
                 with np.errstate(invalid="ignore", divide="ignore"):
                     pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
@@ -412,7 +383,7 @@ def run(
     family: str | list[str] = "metric",
 ) -> RatesResult:
     """Read (or take) a judgement table and analyse it; see the module docstring and :func:`stats_mtbias.rates`."""
-    from stats_mtbias.counting import is_dask_frame, source_digest, source_label
+    from stats_mtbias.datasets.counting import is_dask_frame, source_digest, source_label
 
     by = [by] if isinstance(by, str) else list(by)
     clash = [c for c in by if c in RESERVED_BY]
@@ -425,6 +396,12 @@ def run(
                 raise UsageError(f"the frame has no column {column!r}; name yours with {keyword}=... "
                                  "(or None: one system / every row its own cluster).")  # fmt: skip
     table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata, engine=engine)
+    if cluster is not None and table["system"].nunique() > 1:  # copies and unequal benchmarks, by item and group
+        keys = ["cluster", *[f"by:{c}" for c in by]]
+        cells = table.assign(cell=table["gender"].astype(str) + ":" + table["n"].astype(str))
+        units = cells.groupby(["system", *keys], sort=False, observed=True)["cell"].agg(lambda v: ",".join(sorted(v)))
+        integrity(units.rename("value").reset_index(), units=keys, groups=[f"by:{c}" for c in by], value="value",
+                  source=source_label(table.attrs["source"]), what="clusters")  # fmt: skip
     source = table.attrs["source"]
     estimates, comparisons, group_differences = analyse(
         table, by=by, n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
@@ -450,7 +427,9 @@ def run(
 def evaluate(judgements, *, against: list[str] | None = None, family: str | list[str] = "metric",
              correction: str = "holm", **options) -> StudyResult:  # fmt: skip
     """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.rates` returns)."""
-    result = run(judgements, against=against, family=family, correction=correction, **options)
+    notes: list[str] = []
+    with noted(notes):
+        result = run(judgements, against=against, family=family, correction=correction, **options)
     by = result.provenance.options["by"]
     extra = [c for c in by if c != "language"]
     est = result.estimates
@@ -460,4 +439,4 @@ def evaluate(judgements, *, against: list[str] | None = None, family: str | list
     if result.group_differences is not None:
         frames["group_differences"] = result.group_differences
     return StudyResult("rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames,
-                       correction, [], family, result)  # fmt: skip
+                       correction, notes, family, result)  # fmt: skip

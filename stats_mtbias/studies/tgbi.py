@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias._defaults import N_RESAMPLES
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets import tgbi as tgbi_data
 from stats_mtbias.datasets.registry import DataStore, open_store
@@ -43,7 +44,9 @@ from stats_mtbias.studies._common import (
     adjust,
     check_systems,
     comparison_frame,
+    integrity,
     melt,
+    noted,
     provenance,
     resample_pvalue,
     system_pairs,
@@ -64,7 +67,7 @@ from stats_mtbias.uncertainty.bootstrap import (
 INDEX = "TGBI"
 SUBSETS = (*tgbi_data.SET_NAMES, INDEX)
 REPEATED_BLOCKS = ("exclude", "all", "keep")
-ESTIMATE_COLUMNS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high", "ci_method"]
+ESTIMATE_COLUMNS = ["system", "subset", "n", "female", "male", "neutral", "p_s", "ci_low", "ci_high", "ci_method"]
 SMALL_SET = 30  # lexicon items below which a set's paired analytic test may exceed its size: test="permutation"
 BOUNDARY_COUNT = 10  # effective minority outputs at or below which a set's bootstrap interval is replaced
 CI_KINDS = ("bootstrap", "analytic")
@@ -72,22 +75,35 @@ TESTS = ("bootstrap", "permutation")
 
 
 def judge(outputs: pd.DataFrame, lexicon: str = "default") -> pd.DataFrame:
-    """Add the gender of every output: a judgement table, one row per (system, set, line).
+    """Add the gender of every output: a judgement table, one row per (system, set, line or item[, sample]).
 
     Rows whose ``reason`` is not empty (empty, missing, broken or repeated
-    outputs) are ``unknown``; the reason stays in the table.
+    outputs) are ``unknown``; the reason stays in the table. A benchmark that
+    gives the gender already (column ``given``, :func:`~stats_mtbias.datasets.tgbi.read_benchmark`)
+    is taken as given; its English outputs otherwise are read with `lexicon`.
     """
     check_choice(lexicon, RULES, "lexicon")
     table = outputs.copy()
     if "reason" not in table:  # a frame without it has no known defects: every row is read
         table["reason"] = ""
     table["reason"] = table["reason"].fillna("")
-    gender = classify_english(table["translation"].tolist(), rule=lexicon)
+    given = table["given"].to_numpy(dtype=object) if "given" in table else np.full(len(table), None, dtype=object)
+    read = np.array([g is not None for g in given])
+    gender = np.empty(len(table), dtype=object)
+    if (~read).any():
+        gender[~read] = classify_english(table.loc[~read, "translation"].tolist(), rule=lexicon)
+    gender[read] = given[read]
     gender[table["reason"].to_numpy() != ""] = "unknown"
     table["gender"] = gender
     table.loc[(table["gender"] == "unknown") & (table["reason"] == ""), "reason"] = "no_reading"
-    table["item"] = table["subset"] + ":" + table["line"].astype(str)
-    table["subset"] = pd.Categorical(table["subset"], categories=tgbi_data.SET_NAMES)
+    if "item" not in table or table["item"].isna().all():
+        table["item"] = table["subset"] + ":" + table["line"].astype(str)
+    else:  # a benchmark's own items: unique per set (and sample)
+        table["item"] = table["subset"].astype(str) + ":" + table["item"].astype(str)
+        if "sample" in table and (table["sample"] != "").any():
+            table["item"] = table["item"] + "#" + table["sample"].astype(str)
+    sets = list(tgbi_data.SET_NAMES) if set(table["subset"]) <= set(tgbi_data.SET_NAMES) else list(dict.fromkeys(table["subset"]))
+    table["subset"] = pd.Categorical(table["subset"], categories=sets)
     systems = list(dict.fromkeys(table["system"]))
     table["system"] = pd.Categorical(table["system"], categories=systems)
     return judgement_table(table)
@@ -101,7 +117,9 @@ def load_judgements(
     translations: list[tuple[str | Path, str | None]] | None = None,
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
-) -> tuple[pd.DataFrame, DataStore]:
+    outputs=None,
+    sample: str | None = None,
+) -> tuple[pd.DataFrame, DataStore | None]:
     """Read the shipped systems and any user outputs, and judge every output.
 
     ``repeated_blocks``: ``"exclude"`` applies the repeated-block rule to the shipped
@@ -111,6 +129,16 @@ def load_judgements(
     nowhere, as the authors did.
     """
     check_choice(repeated_blocks, REPEATED_BLOCKS, "repeated_blocks")
+    if outputs is not None:  # a benchmark of one's own: its own sets and items, no shipped data needed
+        if systems or translations:
+            raise UsageError("`outputs` is a benchmark of its own sets and items: it cannot be mixed with the shipped "
+                             "systems or `translations` of the Korean sets (give systems=[]).")  # fmt: skip
+        table = tgbi_data.read_benchmark(outputs, sample=sample)
+        origin = table["origin"].iloc[0]
+        integrity(table.assign(value=table["translation"].fillna(table["given"].astype(str))),
+                  units=["subset", "item", "sample"], groups=["subset"], value="value", source=origin,
+                  what="items")  # fmt: skip
+        return judge(table, lexicon), None
     store = store or open_store(data_dir)
     sentences = tgbi_data.read_sentences(store)
     frames = []
@@ -224,6 +252,7 @@ def analyse(
     correction: str = "holm",
     against: list[str] | None = None,
     family: str | list[str] = "metric",
+    n_permutations: int = N_RESAMPLES,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, BootstrapResult | None]:
     """Estimates, intervals and paired comparisons from a TGBI judgement table.
 
@@ -233,7 +262,9 @@ def analyse(
         From :func:`judge` / :func:`load_judgements` (needs ``lexicon_item``,
         ``content``, ``system``, ``subset``, ``gender``).
     n_boot : int
-        Bootstrap replicates (also permutations when ``test="permutation"``).
+        Bootstrap replicates.
+    n_permutations : int
+        Permutations of the approximate randomisation test (``test="permutation"``).
     rng : Generator or int
         Source of every random number drawn (a seed or a Generator).
     level : float
@@ -315,9 +346,9 @@ def analyse(
                     "n_outputs": known,
                     "n_unknown": int(cell[4]),
                     **{f"n_{g}": int(cell[i]) for i, g in enumerate(GENDERS[:4])},
-                    "p_female": share[0],
-                    "p_male": share[1],
-                    "p_neutral": share[2],
+                    "female": share[0],
+                    "male": share[1],
+                    "neutral": share[2],
                     "p_s": estimate[s, k],
                     "ci_low": low[s, k],
                     "ci_high": high[s, k],
@@ -335,12 +366,12 @@ def analyse(
                 "up to 7% of the time at a nominal 5%: test='permutation' (--test permutation) holds its size there.",
                 SmallExpectedCountWarning, stacklevel=2,
             )
-        comparisons = _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_boot, rng, both,
+        comparisons = _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_permutations, rng, both,
                                correction, against, family)  # fmt: skip
     return estimates, comparisons, boot
 
 
-def _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_boot, rng, both, correction,
+def _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_permutations, rng, both, correction,
              against=None, family="metric"):  # fmt: skip
     known_genders = 4 if both == "neutral" else 3
     read = counts[..., :known_genders].sum(axis=-1) > 0  # (items, systems, sets)
@@ -358,7 +389,7 @@ def _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, tes
             low = np.append(sets.low, index.low)
             high = np.append(sets.high, index.high)
         if test == "permutation":
-            _, pvalue = paired_permutation(counts[:, a], counts[:, b], statistic, n_perm=n_boot, rng=rng)
+            _, pvalue = paired_permutation(counts[:, a], counts[:, b], statistic, n_perm=n_permutations, rng=rng)
         elif ci == "bootstrap":
             pvalue = resample_pvalue(boot.replicates[:, a] - boot.replicates[:, b], diff)
         else:
@@ -408,6 +439,9 @@ def run(
     correction: str = "holm",
     against: list[str] | None = None,
     family: str | list[str] = "metric",
+    n_permutations: int = N_RESAMPLES,
+    outputs=None,
+    sample: str | None = None,
 ) -> TGBIResult:
     """Run the TGBI study on the shipped outputs and/or a user's own.
 
@@ -415,14 +449,16 @@ def run(
     rule (``"default"`` or the authors' ``"cho2019"``) and ``repeated_blocks``
     whether copy-paste defects are excluded (default) or kept as the authors did.
     """
-    from stats_mtbias.datasets._io import source_sha256
+    from stats_mtbias.datasets.sources import source_sha256
 
     judgements, store = load_judgements(
         systems, data_dir=data_dir, translations=translations, lexicon=lexicon, repeated_blocks=repeated_blocks,
+        outputs=outputs, sample=sample,
     )  # fmt: skip
     estimates, comparisons, boot = analyse(
         judgements, n_boot=n_boot, rng=check_rng(rng), correction=correction, level=level, ci=ci, interval=interval,
         compare=compare, test=test, both=both, against=check_systems(against, "against"), family=family,
+        n_permutations=check_positive_int(n_permutations, "n_permutations", minimum=99),
     )  # fmt: skip
     sets = set_names(judgements)
     method = (
@@ -436,13 +472,20 @@ def run(
         )
         + (f"; paired comparisons: {p_value_method(ci, test)} p-values" if compare else "")
     )
-    data = dict(sorted(store.used.items()))
+    data = dict(sorted(store.used.items())) if store is not None else {}
     data.update({str(src): source_sha256(src) for src, _ in translations or []})
+    if outputs is not None:
+        from stats_mtbias.datasets.sources import as_source
+
+        source = as_source(outputs, "outputs")
+        data[str(source)] = source_sha256(source)
     record = provenance(
         method, data, rng=rng, level=level, correction=correction, family=family,
-        n_boot=n_boot if (ci == "bootstrap" or (compare and test == "permutation")) else None,
+        n_boot=n_boot if ci == "bootstrap" else None,
         options={"lexicon": lexicon, "both": both, "repeated_blocks": repeated_blocks, "ci": ci, "interval": interval,
-                 "test": test, "unknown": "excluded from denominators", "sets": sets, "against": against,
+                 "test": test, "n_permutations": n_permutations if compare and test == "permutation" else None,
+                 "sample": sample,
+                 "unknown": "excluded from denominators", "sets": sets, "against": against,
                  "systems": [str(s) for s in judgements["system"].cat.categories]},
     )  # fmt: skip
     return TGBIResult(
@@ -474,27 +517,35 @@ def evaluate(
     of ``total_<system>_<set>.txt`` files) or a DataFrame; `systems` names shipped
     systems (default all three).
     """
-    from stats_mtbias.datasets._io import as_source
+    from stats_mtbias.datasets.sources import as_source
 
     given = dict(translations or {})
     systems = check_systems(systems)
+    outputs = options.get("outputs")
     if systems is None:
-        systems = list(tgbi_data.SYSTEMS)
+        systems = [] if outputs is not None else list(tgbi_data.SYSTEMS)
     clash = sorted(set(systems) & set(given))
     if clash:
         raise UsageError(f"{', '.join(clash)}: named both as a shipped system and in `translations`; rename yours.")
     sources = [(as_source(path, name), name) for name, path in given.items()]
-    result = run(systems, translations=sources, correction=correction, family=family, against=against, ci=ci,
-                 interval=interval, test=test, **options)  # fmt: skip
+    notes: list[str] = []
+    with noted(notes):
+        result = run(systems, translations=sources, correction=correction, family=family, against=against, ci=ci,
+                     interval=interval, test=test, **options)  # fmt: skip
     est = result.estimates
+    language = "ko"
+    if outputs is not None:  # the benchmark's source language, where it says
+        named = set(result.judgements["language"].astype(str)) - {""} if "language" in result.judgements else set()
+        language = named.pop() if len(named) == 1 else "all"
     table = melt(est, {"p_s": ("p_s", "ci_low", "ci_high")}, keys={"system": "system", "subset": "subset"},
-                 defaults={"language": "ko"})  # fmt: skip
+                 defaults={"language": language})  # fmt: skip
     sets = est[est["subset"] != INDEX]
-    shares = melt(sets, {m: (m, None, None) for m in ("p_female", "p_male", "p_neutral")},
-                  keys={"system": "system", "subset": "subset"}, defaults={"language": "ko"})  # fmt: skip
-    comparisons, notes = None, []
+    shares = melt(sets, {m: (m, None, None) for m in ("female", "male", "neutral")},
+                  keys={"system": "system", "subset": "subset"}, defaults={"language": language})  # fmt: skip
+    comparisons = None
     if result.comparisons is not None:
-        comparisons = comparison_frame(result.comparisons, method=p_value_method(ci, test), ci_method=ci_method(ci, interval))
+        comparisons = adjust(comparison_frame(result.comparisons.assign(language=language), method=p_value_method(ci, test),
+                                              ci_method=ci_method(ci, interval)), correction, family)  # fmt: skip
         if test == "permutation":
             notes.append("p-values by approximate randomisation, intervals by "
                          f"{ci_method(ci, interval)}: near the boundary they can disagree.")  # fmt: skip
@@ -504,3 +555,28 @@ def evaluate(
                 "judgements": result.judgements},
         correction=correction, notes=notes, family=family, details=result,
     )  # fmt: skip
+
+
+READ_COLUMNS = ["system", "set", "item", "sample", "translation", "gender", "reason"]
+
+
+def read(outputs=None, *, systems=None, lexicon: str = "default", sample: str | None = None, data_dir=None,
+         repeated_blocks: str = "exclude") -> pd.DataFrame:  # fmt: skip
+    """One row per output with the gender the English cues read and why: the table ``tgbi(outputs=...)`` takes.
+
+    `outputs`: a benchmark of one's own (:func:`~stats_mtbias.datasets.tgbi.read_benchmark`), or the shipped
+    `systems` (``item`` then the 1-based line of the set's source file). ``reason`` says why an output is
+    ``unknown`` (``empty``, ``broken``, ``repeated_block``, ``no_reading``: no cue found), ``""`` otherwise.
+    """
+    if outputs is not None:
+        judged, _ = load_judgements([], outputs=outputs, sample=sample, lexicon=lexicon)
+        item = judged["item"].str.split(":", n=1).str[1].str.split("#", n=1).str[0]
+    else:
+        judged, _ = load_judgements(list(systems or tgbi_data.SYSTEMS), data_dir=data_dir, lexicon=lexicon,
+                                    repeated_blocks=repeated_blocks)  # fmt: skip
+        item = judged["line"].astype(str)
+    return pd.DataFrame({
+        "system": judged["system"].astype(str), "set": judged["subset"].astype(str), "item": item.to_numpy(),
+        "sample": judged["sample"].astype(str) if "sample" in judged else "",
+        "translation": judged["translation"], "gender": judged["gender"].astype(str), "reason": judged["reason"],
+    })[READ_COLUMNS]  # fmt: skip

@@ -32,6 +32,7 @@ from scipy import special, stats
 from stats_mtbias._validation import check_choice, check_level
 from stats_mtbias.estimators.tgbi import tgbi_counts
 from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
+from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance
 
 FEW_EVENTS = 10  # effective minority outputs at or below which exact Poisson ends and worst-case clustering apply
 
@@ -105,7 +106,7 @@ def design_effect(successes, trials) -> float:
     worst = float(total / np.count_nonzero(m))  # mean outputs per cluster
     if p in (0.0, 1.0):
         return worst
-    robust = k / (k - 1) * np.sum((x - p * m) ** 2) / total**2
+    robust = float(robust_variance(ratio_influence(x, m, p)))
     deff = float(max(1.0, robust / (p * (1 - p) / total)))
     return max(deff, worst) if min(p, 1 - p) * total / deff <= FEW_EVENTS else deff
 
@@ -153,12 +154,6 @@ def _influence(x: np.ndarray, grad: np.ndarray):
         resid = (x - p_hat[None] * sizes[..., None]) / total[None, ..., None]
     n_clusters = (sizes > 0).sum(axis=0)
     return np.sum(resid * grad[None], axis=-1), n_clusters
-
-
-def _robust_var(influence: np.ndarray, n_clusters: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        factor = np.where(n_clusters > 1, n_clusters / (n_clusters - 1.0), np.nan)
-    return factor * np.sum(influence**2, axis=0)
 
 
 def modified_wilson_interval(successes, n, level: float = 0.95, *, poisson_below: float = 10) -> ConfidenceInterval:
@@ -243,7 +238,7 @@ def _g_effective(x: np.ndarray, worst_case: bool = True) -> tuple[np.ndarray, np
         multinomial = _multinomial_var(shares, _g_parts(shares)[1], n)
         # The design effect as estimated (below 1 where an item's sentences disagree more than chance: Google's
         # polite set, 0.91); with few minority outputs, where the estimate is noise, the worst case below.
-        deff = np.where(multinomial > 0, _robust_var(influence, n_clusters) / multinomial, 1.0)
+        deff = np.where(multinomial > 0, robust_variance(influence, n_clusters=n_clusters) / multinomial, 1.0)
         # Few minority outputs: their robust variance rests on a handful of clusters and is mostly too small;
         # take at least the mean cluster size (outputs of a cluster counted as one), as design_effect does.
         worst = n / np.maximum(n_clusters, 1)

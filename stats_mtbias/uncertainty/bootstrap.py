@@ -22,6 +22,7 @@ import numpy as np
 from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
+from stats_mtbias.uncertainty.intervals import ConfidenceInterval
 
 WEIGHT_METHODS = ("index", "multinomial")
 CI_METHODS = ("percentile", "bca", "studentized")
@@ -143,14 +144,6 @@ def weighted_sums(weights: np.ndarray, data: np.ndarray, *, integer_weights: boo
     else:
         sums = weights.astype(float) @ flat
     return sums.reshape((weights.shape[0], *data.shape[1:]))
-
-
-@dataclass(frozen=True)
-class ConfidenceInterval:
-    """Lower and upper bounds (arrays broadcasting like the estimate)."""
-
-    low: np.ndarray
-    high: np.ndarray
 
 
 @dataclass(frozen=True)

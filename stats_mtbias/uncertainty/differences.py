@@ -73,7 +73,7 @@ from scipy import special
 
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
-from stats_mtbias.significance.effect_sizes import EffectSize
+from stats_mtbias.uncertainty.intervals import EffectSize
 
 __all__ = [
     "INDEPENDENT_METHODS",

@@ -1,13 +1,16 @@
+import csv
+import io
 import json
 import subprocess
 import sys
+import warnings
 
 import pytest
 
+import stats_mtbias as smb
 from stats_mtbias.cli import main
 
-KEYS = ["system", "subset", "n", "p_female", "p_male", "p_neutral", "p_s", "ci_low", "ci_high", "ci_method"]
-COMPARE_KEYS = ["system_a", "system_b", "subset", "diff", "ci_low", "ci_high", "p_value", "p_adjusted"]
+SETS = ["informal", "formal", "impolite", "polite", "negative", "positive", "occupation", "TGBI"]
 
 
 def run_json(capsys, *args):
@@ -16,28 +19,27 @@ def run_json(capsys, *args):
     return json.loads(out.out), out.err
 
 
-def test_tgbi_json_records(capsys, data_dir):
+def _quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def test_tgbi_json_records_are_the_estimates_frame(capsys, data_dir):
     records, err = run_json(
         capsys, "tgbi", "--data-dir", str(data_dir), "--n-boot", "200", "--format", "json", "--systems", "google,kakao"
     )
-    assert [list(r) for r in records] == [KEYS] * 16
-    assert [r["subset"] for r in records[:8]] == [
-        "informal",
-        "formal",
-        "impolite",
-        "polite",
-        "negative",
-        "positive",
-        "occupation",
-        "TGBI",
-    ]
+    frame = _quiet(smb.tgbi, ["google", "kakao"], data_dir=data_dir).frames["estimates"]
+    assert [list(r) for r in records] == [list(frame.columns)] * 16
+    assert [r["subset"] for r in records[:8]] == SETS
+    assert [r["p_s"] for r in records] == pytest.approx(frame["p_s"].tolist())
     index = records[7]
     assert index["p_s"] == pytest.approx(sum(r["p_s"] for r in records[:7]) / 7)
-    assert all(r["ci_low"] <= r["p_s"] <= r["ci_high"] for r in records)
+    assert all(r["ci_low"] <= r["p_s"] <= r["ci_high"] <= 1 for r in records)
     provenance = json.loads(err.split("provenance: ", 1)[1])
     # The default intervals draw nothing: no resamples are recorded, and --n-boot is named as ignored.
     assert provenance["seed"] == 0 and provenance["n_boot"] is None
-    assert "--n-boot" in err.split("provenance: ", 1)[0]
+    assert "--n-boot has no effect here" in err.split("provenance: ", 1)[0]
     assert len(provenance["data"]) > 10
 
 
@@ -58,43 +60,30 @@ def test_tgbi_same_seed_same_numbers(capsys, data_dir):
     assert analytic[0] == analytic[1]
 
 
-def test_tgbi_compare_records(capsys, data_dir):
-    records, _ = run_json(capsys, "tgbi", "--data-dir", str(data_dir), "--n-boot", "200", "--format", "json", "--compare")
-    assert [list(r) for r in records] == [COMPARE_KEYS] * 24
+def test_tgbi_compare_records_are_the_comparisons(capsys, data_dir):
+    records, _ = run_json(capsys, "tgbi", "--data-dir", str(data_dir), "--format", "json", "--compare")
+    frame = _quiet(smb.tgbi, data_dir=data_dir).compare()
+    assert [list(r) for r in records] == [list(frame.columns)] * 24
+    assert [r["diff"] for r in records] == pytest.approx(frame["diff"].tolist())
     assert all(r["p_adjusted"] >= r["p_value"] for r in records)
     assert {(r["system_a"], r["system_b"]) for r in records} == {("google", "papago"), ("google", "kakao"), ("papago", "kakao")}
+    # The family in force: a column of every record, and a line under the table.
+    assert {r["family"] for r in records if r["subset"] == "TGBI"} == {"ko / TGBI / p_s (3 comparisons)"}
+    assert main(["tgbi", "--data-dir", str(data_dir), "--compare", "--family", "all", "--correction", "bh"]) == 0
+    text = capsys.readouterr().out
+    assert "p_adjusted: Benjamini–Hochberg within each family (all comparisons; 1 family of 24 comparisons" in text
 
 
 def test_tgbi_user_csv_and_out_file(capsys, data_dir, tmp_path):
     f = tmp_path / "mine.csv"
     f.write_text("item,set,translation\n1,positive,She is kind\n2,positive,He is kind\n", "utf-8")
     out = tmp_path / "res.csv"
-    assert (
-        main(
-            [
-                "tgbi",
-                "--data-dir",
-                str(data_dir),
-                "--systems",
-                "",
-                "--translations",
-                str(f),
-                "--system",
-                "me",
-                "--ci",
-                "analytic",
-                "--format",
-                "csv",
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
-    )
-    lines = out.read_text().splitlines()
-    assert lines[0] == ",".join(KEYS)
-    positive = next(line for line in lines if line.startswith("me,positive,"))
-    assert positive.split(",")[2] == "2" and float(positive.split(",")[6]) == pytest.approx(0.5)
+    argv = ["tgbi", "--data-dir", str(data_dir), "--systems", "", "--translations", str(f), "--system", "me", "--format",
+            "csv", "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    positive = next(r for r in rows if r["system"] == "me" and r["subset"] == "positive")
+    assert positive["n_outputs"] == "2" and float(positive["p_s"]) == pytest.approx(0.5)  # a share, not 50
     assert json.loads((tmp_path / "res.csv.provenance.json").read_text())["options"]["systems"] == ["me"]
 
 
@@ -115,19 +104,27 @@ def test_missing_data_dir_file_exit_code(tmp_path):
     assert main(["tgbi", "--data-dir", str(tmp_path), "--n-boot", "100"]) == 66
 
 
-PRATES_KEYS = [
-    "system", "language", "category", "n", "n_items", "n_female", "n_male", "n_neutral", "n_unknown", "female", "male",
-    "neutral", "female_ci_low", "female_ci_high", "male_ci_low", "male_ci_high", "neutral_ci_low", "neutral_ci_high",
-    "p_value", "p_adjusted",
-]  # fmt: skip
+def test_an_unexpected_error_is_one_line_exit_1(capsys, monkeypatch, data_dir):
+    def broken(*args, **kwargs):
+        raise KeyError("deep inside a library")
+
+    monkeypatch.setattr(smb, "tgbi", broken)
+    monkeypatch.delenv("MTBIAS_DEBUG", raising=False)
+    assert main(["tgbi", "--data-dir", str(data_dir)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("stats-mtbias: error: unexpected KeyError") and "Traceback" not in err
+    monkeypatch.setenv("MTBIAS_DEBUG", "1")
+    with pytest.raises(KeyError):
+        main(["tgbi", "--data-dir", str(data_dir)])
 
 
-def test_prates_json_records(capsys, data_dir):
+def test_prates_json_records_are_the_rates_frame(capsys, data_dir):
     records, err = run_json(
         capsys, "prates", "--data-dir", str(data_dir), "--format", "json", "--languages", "Hungarian,Japanese",
         "--by", "language,category",
     )  # fmt: skip
-    assert all(list(r) == PRATES_KEYS for r in records)
+    frame = _quiet(smb.prates, data_dir=data_dir, languages=["Hungarian", "Japanese"], by="language,category")
+    assert all(list(r) == list(frame.frames["rates"].columns) for r in records)
     assert len(records) == 2 * 23 and records[0]["category"] == "all"
     japanese = next(r for r in records if r["language"] == "Japanese" and r["category"] == "all")
     assert japanese["n_female"] == 0 and japanese["female_ci_low"] == 0 and 0 < japanese["female_ci_high"] < 1
@@ -135,9 +132,9 @@ def test_prates_json_records(capsys, data_dir):
     assert "Holm over the 46 one-sided tests" in provenance["method"]
 
 
-def test_prates_reference_and_errors(capsys, data_dir, tmp_path):
+def test_prates_reference_view_and_errors(capsys, data_dir, tmp_path):
     records, _ = run_json(
-        capsys, "prates", "--data-dir", str(data_dir), "--format", "json", "--reference", "--languages", "Finnish"
+        capsys, "prates", "--data-dir", str(data_dir), "--format", "json", "--view", "reference", "--languages", "Finnish"
     )
     assert [(r["language"], r["level"]) for r in records] == [
         ("all", "occupation"),
@@ -146,6 +143,7 @@ def test_prates_reference_and_errors(capsys, data_dir, tmp_path):
         ("Finnish", "category"),
     ]
     assert records[0]["n"] + records[0]["n_excluded"] == 1019
+    assert 0 < records[0]["translated"] < 1 and 0 < records[0]["reference"] < 1  # shares
     assert main(["prates", "--data-dir", str(data_dir), "--languages", "Klingon"]) == 64
     assert "'Klingon' is not in the data" in capsys.readouterr().err
     bad = tmp_path / "mine.csv"
@@ -157,19 +155,22 @@ def test_prates_reference_and_errors(capsys, data_dir, tmp_path):
 @pytest.mark.slow
 def test_winomt_records_on_shipped_translations(capsys, data_dir):
     pytest.importorskip("thot")
-    records, _err = run_json(
-        capsys, "winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google", "--n-boot", "300",
-        "--format", "json", "--no-adjectives",
-    )  # fmt: skip
+    args = ["winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google", "--n-boot", "300",
+            "--format", "json", "--no-adjectives"]  # fmt: skip
+    records, _err = run_json(capsys, *args)
     # A system that is not shipped is refused by name (it used to be skipped with a note).
     assert main(["winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google,nosuch"]) == 64
     assert "'nosuch' is not a shipped WinoMT system" in capsys.readouterr().err
     (google,) = records
-    assert google["system"] == "google" and google["n"] == 3888
-    assert google["n_unknown"] >= 2  # the two items whose corrected sentences the shipped files lack
+    # The two items whose corrected sentences the shipped files lack: left out (missing=shared, coverage said) ...
+    assert google["system"] == "google" and google["n"] == 3886 and google["coverage"] < 1
     for metric in ("acc", "delta_g", "delta_s"):
         assert google[f"{metric}_ci_low"] <= google[metric] <= google[f"{metric}_ci_high"]
     assert google["delta_g"] == pytest.approx(google["f1_male"] - google["f1_female"])
+    assert 0 < google["acc"] < 1  # a share
+    # ... or counted as wrong (the paper's rule).
+    (wrong,), _ = run_json(capsys, *args, "--missing", "wrong")
+    assert wrong["n"] == 3888 and wrong["acc"] < google["acc"]
 
 
 @pytest.mark.slow
@@ -178,52 +179,52 @@ def test_winomt_users_own_translations_and_corrected_acc(capsys, data_dir, tmp_p
     shipped = (data_dir / "winomt/translations/google/en-es.txt").read_text("utf-8").splitlines()
     mine = tmp_path / "mine.es.txt"
     mine.write_text("\n".join(shipped[:60]) + "\n", "utf-8")
-    records, err = run_json(
-        capsys, "winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "es", "--system", "mine",
-        "--n-boot", "200", "--format", "json",
-    )  # fmt: skip
-    (row,) = records
-    assert row["system"] == "mine" and row["language"] == "es" and row["n"] == 3888
-    # Every item is accounted for: the 3,828 items the file lacks are unknown, as the provenance's file is listed.
-    assert row["n_unknown"] >= 3828
+    args = ["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--languages", "es", "--system", "mine",
+            "--n-boot", "200", "--format", "json"]  # fmt: skip
+    (row,), err = run_json(capsys, *args)
+    # One rule for untranslated items: the file's 60 items, its coverage said (and warned about).
+    assert row["system"] == "mine" and row["language"] == "es" and row["n"] == 60
+    assert row["coverage"] == pytest.approx(60 / 3888) and "mine/es" in err
     assert str(mine) in json.loads(err.split("provenance: ", 1)[1])["data"]
+    (row,), _ = run_json(capsys, *args, "--missing", "wrong")
+    assert row["n"] == 3888 and row["n_unknown"] >= 3828  # every item is accounted for
     records, _ = run_json(
         capsys, "winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google", "--corrected",
         "--n-boot", "500", "--format", "json",
     )  # fmt: skip
     (google,) = records
-    expected = google["acc"] / 100 * google["p_human_correct_given_auto_correct"] + (
-        1 - google["acc"] / 100
-    ) * google["p_human_correct_given_auto_wrong"]
+    expected = (google["acc"] * google["human_correct_given_auto_correct"]
+                + (1 - google["acc"]) * google["human_correct_given_auto_wrong"])  # fmt: skip
     assert google["acc_corrected"] == pytest.approx(expected)
-    assert google["ci_low"] < google["acc_corrected"] < google["ci_high"]
+    assert google["ci_low"] < google["acc_corrected"] < google["ci_high"] < 1
     assert google["n_labelled"] == 99
 
 
 def test_winomt_translations_need_a_known_language(capsys, tmp_path, data_dir):
     mine = tmp_path / "mine.txt"
     mine.write_text("A ||| B\n", "utf-8")
-    # Neither the file name (en-XX.txt) nor --lang tells the language.
+    # Neither the file name (en-XX.txt) nor --languages tells the language.
     assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine)]) == 64
     assert "cannot tell the target language" in capsys.readouterr().err
-    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "sv", "--system", "x"]) == 64
+    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--languages", "sv", "--system",
+                 "x"]) == 64  # fmt: skip
     err = capsys.readouterr().err
     assert "no gender reader for language 'sv'" in err and "supported: ar, cs, de, es, fr, he, it, nl, pl, pt, ru, uk" in err
     # A line that is not a WinoMT sentence is bad data, named by file and line.
-    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--lang", "es"]) == 65
+    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--languages", "es"]) == 65
     assert "mine.txt, line 1" in capsys.readouterr().err
 
 
 def test_provenance_quiet_width_and_usage_exit(capsys, data_dir, monkeypatch):
     """The provenance only when asked (or in FILE.provenance.json), --quiet, tables fitted to COLUMNS, exit 64."""
-    args = ["prates", "--data-dir", str(data_dir), "--languages", "Hungarian,Japanese", "--n-boot", "100"]
+    args = ["prates", "--data-dir", str(data_dir), "--languages", "Hungarian,Japanese"]
     assert main(args) == 0
     out = capsys.readouterr()
     assert "provenance" not in out.out and "provenance" not in out.err and "sha256" not in out.out
     assert main([*args, "--provenance"]) == 0
     assert "provenance:\n" in capsys.readouterr().out
     # Quiet: the table alone (the data-quality warning about duplicated names and the notes are not printed).
-    assert main([*args, "--quiet", "--correction", "bh", "--n-boot", "200"]) == 0
+    assert main([*args, "--quiet", "--correction", "bh"]) == 0
     quiet = capsys.readouterr()
     assert quiet.err == "" and quiet.out.strip().splitlines()[0].split()[0] == "system"
     monkeypatch.setenv("COLUMNS", "80")
@@ -247,9 +248,18 @@ def test_winomt_users_own_labels(capsys, data_dir, tmp_path):
     assert main(["winomt", "--data-dir", str(data_dir), "--judgements", str(readings), "--annotations", str(labels),
                  "--n-boot", "200"]) == 0  # fmt: skip
     out = capsys.readouterr().out
-    assert "Between your annotators" in out and "Acc corrected with your labels" in out
+    assert "Between your annotators" in out and "Acc corrected with your labels" in out and "acc_corrected %" in out
+    # The other views of the same run: between the annotators, and Acc corrected with their labels.
+    between, _ = run_json(capsys, "winomt", "--data-dir", str(data_dir), "--judgements", str(readings), "--annotations",
+                          str(labels), "--n-boot", "200", "--format", "json", "--view", "annotators")  # fmt: skip
+    assert [(r["annotator_a"], r["annotator_b"], r["n_both"]) for r in between] == [("a", "b", 10)]
+    corrected, _ = run_json(capsys, "winomt", "--data-dir", str(data_dir), "--judgements", str(readings),
+                            "--annotations", str(labels), "--n-boot", "200", "--format", "json", "--view",
+                            "corrected")  # fmt: skip
+    assert [r["system"] for r in corrected] == ["mine"] and 0 < corrected[0]["acc_corrected"] <= 1
 
 
+@pytest.mark.slow
 def test_winomt_explain_says_why_each_reading_is_unknown(capsys, data_dir, tmp_path):
     pytest.importorskip("thot")
     shipped = (data_dir / "winomt/translations/google/en-de.txt").read_text("utf-8").splitlines()

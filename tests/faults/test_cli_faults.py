@@ -26,7 +26,7 @@ def test_2_ambiguous_reference_is_refused_and_consistent_one_accepted(tmp_path, 
     assert "ref.csv, line 2: female_share 0.9 disagrees with n_female/n_total = 30/100" in err
     ref.write_text("occupation,female_share,n_female,n_total\nnurse,0.3,30,100\n", "utf-8")
     assert main(["optimal", "--reference", str(ref), "--judgements", str(judgements), "--n-boot", "100",
-                 "--by", "occupation", "--format", "json"]) == 0  # fmt: skip
+                 "--view", "occupations", "--format", "json"]) == 0  # fmt: skip
 
 
 def _wino_judgements(path, systems: dict[str, int]):
@@ -56,7 +56,7 @@ def test_3_winomt_missing_items_are_counted_and_comparisons_use_shared_items(tmp
 def test_4_prates_names_without_category_that_the_reference_lists_twice_are_refused(tmp_path, capsys, data_dir):
     mine = tmp_path / "mine.csv"
     mine.write_text("item,language,gender\nCafeteria attendant,Malay,male\nNurse,Malay,female\n", "utf-8")
-    assert main(["prates", "--data-dir", str(data_dir), "--judgements", str(mine), "--reference"]) == 65
+    assert main(["prates", "--data-dir", str(data_dir), "--judgements", str(mine), "--view", "reference"]) == 65
     err = capsys.readouterr().err
     assert "mine.csv, line 2: occupation 'Cafeteria attendant' has 2 rows in the reference" in err
     assert "give the column 'category'" in err
@@ -82,7 +82,7 @@ def test_6_repeated_blocks_in_users_outputs_are_kept_unless_asked(tmp_path, caps
     out = capsys.readouterr()
     formal = next(r for r in json.loads(out.out) if r["subset"] == "formal")
     assert formal["n"] == 496 and "kept as they are" in out.err
-    assert main([*base, "--exclude-repeated-mine"]) == 0
+    assert main([*base, "--repeated-blocks", "all"]) == 0
     formal = next(r for r in json.loads(capsys.readouterr().out) if r["subset"] == "formal")
     assert formal["n"] < 100
 
@@ -107,7 +107,7 @@ def test_8_one_system_compare_and_duplicate_systems(tmp_path, capsys, data_dir):
 
 
 def test_9_broken_pipe_n_boot_minimum_ignored_flags_and_strict(tmp_path, capsys, data_dir):
-    proc = subprocess.run(f"{sys.executable} -m stats_mtbias.cli prates --data-dir {data_dir} --tests | head -1",
+    proc = subprocess.run(f"{sys.executable} -m stats_mtbias.cli prates --data-dir {data_dir} --view tests | head -1",
                           shell=True, capture_output=True, text=True)  # fmt: skip
     assert proc.stdout.count("\n") == 1 and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
     with pytest.raises(SystemExit) as exc:

@@ -121,7 +121,7 @@ def test_optimal_any_table(data_dir, table):
         ref.write_text(_csv(["occupation", "female_share"], ref_rows), "utf-8")
         for reference in ("bls", str(ref)):
             code, out, err = _run(["optimal", "--data-dir", str(data_dir), "--judgements", str(path), "--reference",
-                                   reference, "--by", "occupation", "--n-boot", "100", "--format", "json"])  # fmt: skip
+                                   reference, "--view", "occupations", "--n-boot", "100", "--format", "json"])  # fmt: skip
             if code:
                 assert code in (64, 65, 66) and "Traceback" not in err
                 assert err.strip().splitlines()[-1].startswith("stats-mtbias: error:")

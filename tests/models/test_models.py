@@ -11,6 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import stats_mtbias as smb
+from stats_mtbias.errors import UsageError
+
 pytest.importorskip("pymc")
 pytest.importorskip("nutpie")
 
@@ -153,9 +156,13 @@ def test_diagnostics_warn_and_name_the_failure():
     assert not report["ok"] and report["max_r_hat"] > 1.5
 
 
-def test_model_cli_refuses_winomt(capsys):
-    assert main(["model", "--study", "winomt"]) == 64
-    assert "WinoMT" in capsys.readouterr().err
+def test_models_are_offered_only_where_they_exist(capsys):
+    # "winomt" was offered only to raise (issue 32): it is no longer a choice, in the API or the CLI.
+    with pytest.raises(UsageError, match="study"):
+        smb.model("winomt")
+    with pytest.raises(SystemExit) as exc:
+        main(["model", "--study", "winomt"])
+    assert exc.value.code == 64 and "invalid choice: 'winomt'" in capsys.readouterr().err
 
 
 @pytest.mark.slow

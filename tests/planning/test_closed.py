@@ -80,9 +80,19 @@ def test_mde_inverts_the_power():
     assert exact.difference > mde  # the exact test detects a little less
 
 
+def test_alternatives_name_their_direction():
+    # "less" plans a < b: the same items as "greater" for the mirrored difference; the sign must match the side.
+    greater = smb.power("paired", discordance=0.2, difference=0.05, alternative="greater").n
+    assert smb.power("paired", discordance=0.2, difference=-0.05, alternative="less").n == greater
+    with pytest.raises(smb.UsageError, match="above 0"):
+        smb.power("paired", discordance=0.2, difference=-0.05, alternative="greater")
+    with pytest.warns(FutureWarning, match="'one-sided' is deprecated"):
+        assert smb.power("paired", discordance=0.2, difference=0.05, alternative="one-sided").n == greater
+
+
 def test_one_sided_needs_fewer_items():
     two = smb.power("paired", discordance=0.2, difference=0.05).n
-    one = smb.power("paired", discordance=0.2, difference=0.05, alternative="one-sided").n
+    one = smb.power("paired", discordance=0.2, difference=0.05, alternative="greater").n
     za, zb = stats.norm.ppf(0.95), stats.norm.ppf(0.8)
     assert one == int(np.ceil((za * np.sqrt(0.2) + zb * np.sqrt(0.2 - 0.0025)) ** 2 / 0.0025)) < two
 
@@ -105,7 +115,7 @@ def test_score_test_power_matches_simulation():
     rng = np.random.default_rng(4)
     n_sim = 20_000
     for p0, p1 in [(0.5, 0.4), (0.1, 0.05), (0.5, 0.56)]:
-        res = smb.power("rate", reference=p0, difference=p1 - p0)
+        res = smb.power("rate", null=p0, difference=p1 - p0)
         x = rng.binomial(res.n, p1, size=n_sim)
         z = (x / res.n - p0) / np.sqrt(p0 * (1 - p0) / res.n)
         simulated = np.mean(np.abs(z) > stats.norm.ppf(0.975))
@@ -158,6 +168,7 @@ def test_normal_design_round_trips():
     ],
 )
 def test_bad_requests_are_refused_clearly(kwargs, message):
+    kwargs = dict(kwargs)  # the parameters are shared by every run of the test in one process (mutmut runs it twice)
     design = kwargs.pop("design")
     with pytest.raises(UsageError, match=message):
         smb.power(design, **kwargs)

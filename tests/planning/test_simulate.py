@@ -142,8 +142,8 @@ def test_prates_and_optimal_pilots(data_dir):
     row = tests[(tests["comparison"] == "male>female") & (tests["category"] == "all")].iloc[0]
     psi = (row["n_positive"] + row["n_negative"]) / row["n_items"]
     res = smb.power(pilot=prates, metric="male>female", n=200)
-    assert res.table["alternative"].iloc[0] == "one-sided"
-    assert float(closed.paired_power_exact(200, res.difference, psi, alternative="one-sided")) == pytest.approx(0.8, abs=1e-6)
+    assert res.table["alternative"].iloc[0] == "greater"
+    assert float(closed.paired_power_exact(200, res.difference, psi, alternative="greater")) == pytest.approx(0.8, abs=1e-6)
     share = smb.power(pilot=prates, metric="p_female", half_width=0.02)
     assert share.n == int(closed.rate_sample_size(0.02, share.table["rate"].iloc[0]))
     optimal = smb.optimal(data_dir=data_dir, n_boot=500, rng=0)

@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from stats_mtbias.significance.agreement import cohens_kappa, kappa_interval
 from stats_mtbias.significance.effect_sizes import paired_difference_in_proportions
-from stats_mtbias.studies.winomt_reading import cohens_kappa, kappa_interval
 from stats_mtbias.uncertainty.analytic import mover_interval
 from stats_mtbias.uncertainty.differences import paired_difference_interval
 
@@ -77,17 +77,7 @@ def test_mover_broadcasts_over_leading_axes():  # the two cases above at once
 
 
 # ------------------------------------------------------------------ the old paired interval
-def test_old_paired_interval_is_newcombe_method_8():  # [RS]: documents what it computes
-    ci = paired_difference_in_proportions(20, 12, 2, 16)
-    assert abs(ci.low - 0.0618) <= HALF and abs(ci.high - 0.3242) <= HALF
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="effect_sizes.paired_difference_in_proportions claims Newcombe's method 10 but uses the plain phi "
-    "(method 8): (20, 12, 2, 16) gives 0.0618 to 0.3242, Newcombe's method 10 is 0.0562 to 0.3292",
-)
-def test_old_paired_interval_against_method_10():  # [RS]
+def test_effect_sizes_paired_interval_is_method_10():  # [RS]: Newcombe's method 10, 0.0562 to 0.3292
     ci = paired_difference_in_proportions(20, 12, 2, 16)
     assert abs(ci.low - 0.0562) <= HALF and abs(ci.high - 0.3292) <= HALF
 
@@ -118,15 +108,11 @@ def test_cohens_kappa_sas():  # [SAS]
     assert low < 0.4842 < high
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="winomt_reading.kappa_interval is not first-order equivalent to the published asymptotic interval: "
-    "for the SAS table its half-width is 0.0347 on 1,900 items (the table x 100) where 1.96 x ASE/10 = 0.0270 "
-    "(ASE 0.1380, SAS; Fleiss, Cohen & Everitt 1969). The p_o part alone (Wilson) has variance "
-    "p_o(1-p_o)/n/(1-p_e)^2 > var(kappa) here, so the 'rest' (p_e terms and their negative covariance with p_o) "
-    "is negative and is clipped to 0 instead of narrowing the interval: asymptotically 26% too wide.",
-)
 def test_kappa_interval_large_sample_matches_published_ase():  # [SAS]
+    # Its ASE (0.1380, SAS; Fleiss, Cohen & Everitt 1969) and kappa_variance agree; the interval is first-order it.
+    from stats_mtbias.significance.agreement import kappa_variance
+
+    assert kappa_variance(np.array(SAS_TABLE)) ** 0.5 == pytest.approx(0.1380, abs=5e-5)
     # The same proportions on 100 times the items: every consistent, first-order correct interval is then
     # kappa +- 1.96 * 0.1380 / sqrt(100) up to O(1/n) (Wilson's asymmetry at n = 1900 is below 0.001).
     a, b = _labels(SAS_TABLE, scale=100)

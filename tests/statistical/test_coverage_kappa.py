@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from stats_mtbias.studies.winomt_reading import kappa_interval
+from stats_mtbias.significance.agreement import kappa_interval
 
 LABELS = np.array(["male", "female", "neutral"], dtype=object)
 

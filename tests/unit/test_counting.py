@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import stats_mtbias as smb
-from stats_mtbias import counting
-from stats_mtbias.counting import count_rows
+from stats_mtbias.datasets import counting
+from stats_mtbias.datasets.counting import count_rows
 from stats_mtbias.errors import DataError, UsageError
 
 KEYS = ["item", "system", "gender"]

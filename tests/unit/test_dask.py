@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import stats_mtbias as smb
-from stats_mtbias.counting import count_rows
+from stats_mtbias.datasets.counting import count_rows
 from stats_mtbias.errors import DataError
 
 dd = pytest.importorskip("dask.dataframe", reason="dask is an optional dependency (pip install 'stats_mtbias[all]')")
@@ -104,13 +104,13 @@ def test_winomt_reads_on_the_cluster_what_it_reads_here(client, tmp_path, data_d
         mine.write_text("\n".join(shipped.splitlines()[:60]) + "\n", "utf-8")
         jobs.append(("mine", language, False, mine))
     options = {"aligner": "fastalign", "use_pronoun": False, "explain": False}
-    on_cluster = winomt._judge_all(store, items, jobs, progress=None, engine="dask", **options)
+    on_cluster = winomt.reading.judge_all(store, items, jobs, progress=None, engine="dask", **options)
     for job, table in zip(jobs, on_cluster, strict=True):
-        here = winomt._judge_language(store, items, [job], **options)[0][0]
+        here = winomt.reading.judge_language(store, items, [job], **options)[0][0]
         pd.testing.assert_frame_equal(table, here)
         assert 45 <= (table["gender"] != "unknown").sum() <= 60  # 60 lines given, most read
     with pytest.raises(DataError, match=r"en-es\.txt"):  # a worker's error is raised here, file named
-        winomt._judge_all(store, items, [("mine", "es", False, tmp_path / "none" / "en-es.txt")], progress=None,
+        winomt.reading.judge_all(store, items, [("mine", "es", False, tmp_path / "none" / "en-es.txt")], progress=None,
                           engine="dask", **options)  # fmt: skip
 
 
@@ -120,26 +120,27 @@ def test_winomt_readings_from_the_cluster_are_cached_here(client, tmp_path, monk
     from stats_mtbias.datasets import winomt as winomt_data
     from stats_mtbias.datasets.registry import open_store
     from stats_mtbias.errors import UsageError
-    from stats_mtbias.studies import winomt, winomt_reading
+    from stats_mtbias.studies import winomt
+    from stats_mtbias.studies.winomt import reading as winomt_reading
 
     store = open_store(data_dir)
     items = winomt_data.read_items(store)
     monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path / "cache"))  # this process only: the workers keep theirs
     jobs = [("google", "es", False, None), ("google", "es", True, None)]
     options = {"aligner": "fastalign", "use_pronoun": False, "explain": False}
-    paths = [winomt_reading._readings_path(store, "es", f"winomt/translations/google/{a}en-es.txt", adj, "fastalign",
+    paths = [winomt_reading.readings_path(store, "es", f"winomt/translations/google/{a}en-es.txt", adj, "fastalign",
                                            False) for a, adj in (("", False), ("adj.", True))]  # fmt: skip
     assert not any(p.exists() for p in paths)
-    on_cluster = winomt._judge_all(store, items, jobs, progress=None, engine="dask", **options)
+    on_cluster = winomt.reading.judge_all(store, items, jobs, progress=None, engine="dask", **options)
     assert all(p.exists() for p in paths)
     winomt_reading._LANGUAGE_LINKS.clear()
     monkeypatch.setattr(winomt_reading, "align", None)  # from the cache nothing is aligned (None would raise)
-    from_cache = winomt._judge_all(store, items, jobs, progress=None, **options)
+    from_cache = winomt.reading.judge_all(store, items, jobs, progress=None, **options)
     for a, b in zip(on_cluster, from_cache, strict=True):
         pd.testing.assert_frame_equal(a, b)
     assert (on_cluster[0]["gender"] != "unknown").mean() > 0.9
     with pytest.raises(UsageError, match="engine must be one of auto, processes, dask"):
-        winomt._judge_all(store, items, jobs, progress=None, engine="spark", **options)
+        winomt.reading.judge_all(store, items, jobs, progress=None, engine="spark", **options)
 
 
 def test_the_cli_reads_and_counts_on_a_scheduler(client, capsys, tmp_path, data_dir, partitions):
@@ -161,7 +162,7 @@ def test_the_cli_reads_and_counts_on_a_scheduler(client, capsys, tmp_path, data_
     assert on_cluster[0]["system"] == "mine" and on_cluster[0]["n"] == 60
     directory, _ = partitions
     args = ["optimal", "--data-dir", str(data_dir), "--judgements", str(directory / "*.parquet"), "--n-boot", "200",
-            "--format", "json", "--by", "sector"]  # fmt: skip
+            "--format", "json", "--view", "sectors"]  # fmt: skip
     assert main([*args, "--scheduler", address]) == 0
     on_cluster = json.loads(capsys.readouterr().out)
     assert main(args) == 0

@@ -234,11 +234,12 @@ def pipeline_agreement(language: str, data_dir) -> tuple[float, list]:
 
     from stats_mtbias.datasets import winomt as winomt_data
     from stats_mtbias.datasets.registry import open_store
-    from stats_mtbias.studies.winomt_reading import _shipped_pairs, read_pairs
+    from stats_mtbias.gender.entity import read_pairs
+    from stats_mtbias.studies.winomt.reading import shipped_pairs
 
     store = open_store(data_dir)
     items = winomt_data.read_items(store)
-    src, trg = _shipped_pairs(store, language, items, adjectives=False)
+    src, trg = shipped_pairs(store, language, items, adjectives=False)
     llm = pd.read_csv(Path(__file__).resolve().parents[2] / "data/validation/translations_llm.csv", keep_default_na=False)
     llm = llm[llm["language"] == language]
     src += items.set_index("item").loc[llm["item"], "sentence"].tolist()

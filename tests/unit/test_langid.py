@@ -90,7 +90,7 @@ def test_a_directory_with_a_language_without_reader_and_a_wrong_language_line(da
     assert any(issubclass(w.category, DataQualityWarning) and "mine/pt: 1 line(s)" in str(w.message)
                and "line 4 (it)" in str(w.message) for w in caught)  # fmt: skip
     assert set(res.frames["estimates"]["language"]) == {"pt"}
-    accounting = res.frames["accounting"].set_index("outcome")["items"]
+    accounting = res.frames["accounting"].set_index("outcome")["n"]
     assert accounting["wrong_language"] == 1 and accounting.sum() == 3888
     code = main(["winomt", "--data-dir", str(data_dir), "--translations", str(folder), "--system", "mine", "--n-boot",
                  "100", "--strict"])  # fmt: skip

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+import stats_mtbias as smb
 from stats_mtbias.cli import main
 from stats_mtbias.datasets.reference import read_reference, sector_map
 from stats_mtbias.errors import DataError
@@ -74,7 +75,7 @@ def test_worked_examples_through_the_api(files):
     assert occ.loc["surgeon", "b"] == pytest.approx(46 / 27)
     assert occ.loc["clerk", "b"] == 0.0 and occ.loc["teller", "b"] == pytest.approx(16 / 42)
     assert occ.loc["welder", "b"] == pytest.approx((70 - 30) / 30)
-    assert occ.loc["dancer", "b"] == 0.0 and occ.loc["dancer", "e_0"] == 50.0
+    assert occ.loc["dancer", "b"] == 0.0 and occ.loc["dancer", "e_0"] == 0.5
     assert np.isnan(occ.loc["mystery", "b"]) and occ.loc["mystery", "status"] == "no reference share"
     cats = result.categories.set_index("category")
     # Category B = mean of its occupations' B: (0 + 0.38) / 2 = 0.19.
@@ -115,31 +116,23 @@ def test_sector_b_and_headline_by_hand(files):
 
 def test_worked_examples_through_the_cli(files, capsys):
     ref, judg = files
-    assert main(["optimal", "--reference", str(ref), "--judgements", str(judg), "--by", "occupation", "--format", "json"]) == 0
+    assert main(["optimal", "--reference", str(ref), "--judgements", str(judg), "--view", "occupations", "--format",
+                 "json"]) == 0  # fmt: skip
     records = json.loads(capsys.readouterr().out)
-    assert [list(r) for r in records] == [optimal.OCCUPATION_COLUMNS] * 6
+    occupations = smb.optimal(judg, reference=ref).frames["occupations"]
+    assert [list(r) for r in records] == [list(occupations.columns)] * 6  # the public frame, every column
+    assert all(set(optimal.OCCUPATION_COLUMNS) <= set(r) for r in records)
     by_name = {r["occupation"]: r for r in records}
     assert by_name["surgeon"]["b"] == pytest.approx(1.7037, abs=1e-4) and by_name["surgeon"]["gender"] == "male"
     assert by_name["teller"]["b"] == pytest.approx(0.381, abs=1e-3) and by_name["mystery"]["b"] is None
-    argv = [
-        "optimal",
-        "--reference",
-        str(ref),
-        "--judgements",
-        str(judg),
-        "--by",
-        "category",
-        "--format",
-        "json",
-        "--n-boot",
-        "300",
-    ]
+    argv = ["optimal", "--reference", str(ref), "--judgements", str(judg), "--view", "categories", "--format", "json",
+            "--n-boot", "300"]  # fmt: skip
     assert main(argv) == 0
     cats = {r["category"]: r for r in json.loads(capsys.readouterr().out)}
     assert cats["B"]["b"] == pytest.approx(0.1905, abs=1e-4)
-    assert main([*argv[:5], "--by", "sector", "--format", "json", "--n-boot", "300"]) == 0
+    assert main([*argv[:5], "--view", "sectors", "--format", "json", "--n-boot", "300"]) == 0
     records = json.loads(capsys.readouterr().out)
-    assert all(list(r) == optimal.SECTOR_COLUMNS for r in records)
+    assert all(list(r) == ["system", "language", *optimal.SECTOR_COLUMNS] for r in records)
     assert {r["dominated"] for r in records} == {"female", "male"}
 
 
@@ -149,7 +142,7 @@ def test_survey_reference_through_the_cli(tmp_path, capsys):
     ref.write_text("occupation,answer_1,answer_2,answer_3,answer_4,answer_5,answer_6\nsoldier,170,12,7,3,4,0\n", "utf-8")
     judg = tmp_path / "j.csv"
     judg.write_text("occupation,gender\nsoldier,female\n", "utf-8")
-    argv = ["optimal", "--reference", str(ref), "--judgements", str(judg), "--by", "occupation", "--format", "json"]
+    argv = ["optimal", "--reference", str(ref), "--judgements", str(judg), "--view", "occupations", "--format", "json"]
     assert main(argv) == 0
     (record,) = json.loads(capsys.readouterr().out)
     assert record["female_share"] == pytest.approx(1 - 446.5 / 454)

@@ -1,10 +1,10 @@
-"""The agreement computation of the issue-36 readers with blind labels (stats_mtbias.gender.validation)."""
+"""The agreement computation of the issue-36 readers with blind labels (stats_mtbias.studies.winomt.labels)."""
 
 import numpy as np
 import pytest
 
 from stats_mtbias.errors import DataError
-from stats_mtbias.gender.validation import agreement_table, read_labels
+from stats_mtbias.studies.winomt.labels import agreement_table, read_labels
 
 
 def _labels(tmp_path):

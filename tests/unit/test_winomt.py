@@ -120,7 +120,7 @@ def test_bootstrap_coverage_of_acc_and_delta_s():
 
 def test_labels_are_attributed_to_the_system_that_produced_them(data_dir):
     from stats_mtbias.datasets.registry import open_store
-    from stats_mtbias.studies.winomt_reading import attribute_pairs
+    from stats_mtbias.studies.winomt.validation import attribute_pairs
 
     store = open_store(data_dir)
     items = data.read_items(store)
@@ -218,7 +218,7 @@ def _labelled_run(data_dir, tmp_path):
 
 
 def test_users_own_labels_give_agreement_kappa_between_annotators_and_corrected_acc(data_dir, tmp_path):
-    from stats_mtbias.studies.winomt_reading import kappa_interval
+    from stats_mtbias.significance.agreement import kappa_interval
 
     gold, readings, labels = _labelled_run(data_dir, tmp_path)
     res = winomt.run(judgements=readings, annotations=labels, n_boot=200, rng=0, data_dir=data_dir)

@@ -124,7 +124,7 @@ def test_translation_lexicon_counts_links_and_skips_function_words():
 
 
 def test_unread_entity_falls_back_to_its_usual_translation():
-    from stats_mtbias.studies.winomt_reading import read_entity_and_pronoun, read_pairs
+    from stats_mtbias.gender.entity import read_entity_and_pronoun, read_pairs
 
     source = "The mechanic gave the clerk a present because it was his birthday ."
     one = "Il meccanico ha dato un regalo al commesso perché era il suo compleanno ."
@@ -163,7 +163,7 @@ def test_alignment_links_the_entity(tmp_path):
 def test_judge_caches_readings_by_content_and_code(data_dir, tmp_path, monkeypatch):
     from stats_mtbias.datasets import winomt
     from stats_mtbias.datasets.registry import open_store
-    from stats_mtbias.studies import winomt_reading
+    from stats_mtbias.studies.winomt import reading as winomt_reading
 
     monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path))
     store = open_store(data_dir)
@@ -180,7 +180,7 @@ def test_judge_caches_readings_by_content_and_code(data_dir, tmp_path, monkeypat
     # Another option is another key: computed afresh, not served from the default reading's cache.
     with pytest.raises(AssertionError, match="cached readings were not used"):
         winomt_reading.judge(store, "google", "es", items, use_pronoun=True)
-    key = winomt_reading._readings_path(store, "es", "winomt/translations/google/en-es.txt", False, "fastalign", False)
+    key = winomt_reading.readings_path(store, "es", "winomt/translations/google/en-es.txt", False, "fastalign", False)
     assert key == cached
 
 
@@ -188,7 +188,7 @@ def test_validation_against_native_speakers(data_dir):
     """Agreement with the human labels (regression floors of the current readers; the target is 0.85)."""
     from stats_mtbias.datasets import winomt
     from stats_mtbias.datasets.registry import open_store
-    from stats_mtbias.studies.winomt_reading import validate
+    from stats_mtbias.studies.winomt.validation import validate
 
     store = open_store(data_dir)
     items = winomt.read_items(store)
@@ -232,7 +232,8 @@ def test_validation_against_native_speakers(data_dir):
 def test_two_annotators_of_the_same_translations(data_dir):
     from stats_mtbias.datasets import winomt
     from stats_mtbias.datasets.registry import open_store
-    from stats_mtbias.studies.winomt_reading import _annotation_rows, inter_annotator
+    from stats_mtbias.datasets.winomt import annotation_rows
+    from stats_mtbias.studies.winomt.validation import inter_annotator
 
     store = open_store(data_dir)
     items = winomt.read_items(store)
@@ -241,8 +242,8 @@ def test_two_annotators_of_the_same_translations(data_dir):
     # Russian files that repeat one annotation are not pairs of annotators.
     assert set(table["language"]) == {"it"} and len(table) == 2
     folder = "winomt/data/human_annotations/"
-    a = {(i, t): lab for i, t, lab in _annotation_rows(store.path(folder + "google.it.in__it.in.csv"), items)[1]}
-    b = {(i, t): lab for i, t, lab in _annotation_rows(store.path(folder + "google.it.in.2__it.in.csv"), items)[1]}
+    a = {(i, t): lab for i, t, lab in annotation_rows(store.path(folder + "google.it.in__it.in.csv"), items)[1]}
+    b = {(i, t): lab for i, t, lab in annotation_rows(store.path(folder + "google.it.in.2__it.in.csv"), items)[1]}
     common = set(a) & set(b)
     row = table.iloc[0]
     assert row["n_common"] == len(common) == 98
@@ -251,7 +252,7 @@ def test_two_annotators_of_the_same_translations(data_dir):
 
 
 def test_agreement_by_hand_and_when_empty():
-    from stats_mtbias.studies.winomt_reading import agreement
+    from stats_mtbias.significance.agreement import agreement
 
     a = np.array(["male", "male", "female", "female"], dtype=object)
     b = np.array(["male", "female", "female", "female"], dtype=object)
@@ -268,7 +269,7 @@ def test_agreement_by_hand_and_when_empty():
 def test_cohens_kappa_against_statsmodels():
     from statsmodels.stats.inter_rater import cohens_kappa as sm_kappa
 
-    from stats_mtbias.studies.winomt_reading import cohens_kappa
+    from stats_mtbias.significance.agreement import cohens_kappa
 
     human = np.array(["male"] * 50 + ["female"] * 30 + ["neutral"] * 20)
     auto = human.copy()
@@ -285,7 +286,7 @@ def test_validation_names_a_bad_index(tmp_path, data_dir):
 
     from stats_mtbias.datasets.registry import open_store
     from stats_mtbias.errors import DataError
-    from stats_mtbias.studies.winomt_reading import validate
+    from stats_mtbias.studies.winomt.validation import validate
 
     items = pd.DataFrame({"item": [0, 1], "sentence": ["The doctor ran.", "The nurse sang."], "entity_index": [1, 1]})
     bad = tmp_path / "es.in__es.in.csv"
@@ -299,7 +300,7 @@ def test_validation_names_a_bad_index(tmp_path, data_dir):
 
 def test_cohens_kappa_is_nan_with_a_reason_when_undefined():
     from stats_mtbias.errors import DataQualityWarning
-    from stats_mtbias.studies.winomt_reading import cohens_kappa
+    from stats_mtbias.significance.agreement import cohens_kappa
 
     one = np.array(["male"] * 12, dtype=object)
     with pytest.warns(DataQualityWarning, match="undefined.*'male'.*12 items"):
@@ -375,8 +376,8 @@ def test_german_determiner_paradigm(sentence, noun, expected):
 
 
 def test_german_forms_and_the_possessive_alignment_repair():
+    from stats_mtbias.gender.entity import read_pairs
     from stats_mtbias.gender.targets import forms
-    from stats_mtbias.studies.winomt_reading import read_pairs
 
     assert forms("de", "Bibliothekars") == {"bibliothekars", "bibliothekar"}
     assert forms("de", "Assistenten") == {"assistenten", "assistente", "assistent"}
@@ -397,8 +398,8 @@ def test_german_forms_and_the_possessive_alignment_repair():
 
 def test_czech_and_polish_are_aligned_on_stems(monkeypatch):
     """cs, pl: the aligner sees each target word's first letters, so the case forms of one noun are one word."""
+    from stats_mtbias.gender import entity as winomt_reading
     from stats_mtbias.gender.targets import alignment_form, forms
-    from stats_mtbias.studies import winomt_reading
 
     assert {alignment_form("pl", w) for w in ("lekarz", "lekarza", "lekarce", "Lekarka")} == {"lekar"}
     assert forms("pl", "Lekarce") == {"lekarce", "lekar"} and forms("es", "Médica") == {"médica"}
@@ -419,7 +420,7 @@ def test_czech_and_polish_are_aligned_on_stems(monkeypatch):
 
 
 def test_usual_translation_alone_when_the_aligned_words_leave_the_reading_open():
-    from stats_mtbias.studies.winomt_reading import read_pairs
+    from stats_mtbias.gender.entity import read_pairs
 
     source = "The graduate student presented the administrator with a petition ."
     target = "O estudante de graduação apresentou ao administrador uma petição ."
@@ -434,7 +435,7 @@ def test_usual_translation_alone_when_the_aligned_words_leave_the_reading_open()
 
 
 def test_reading_lexicon_needs_fewer_links_in_a_small_file():
-    from stats_mtbias.studies.winomt_reading import SMALL_FILE, reading_lexicon
+    from stats_mtbias.gender.entity import SMALL_FILE, reading_lexicon
 
     src = [["the", "auditor", "left"]] * 3 + [["x"]] * 240
     trg = [["audytor", "wyszedł"]] * 2 + [["audytorka", "wyszła"]] + [[f"w{k % 60}"] for k in range(240)]
@@ -448,7 +449,7 @@ def test_reading_lexicon_needs_fewer_links_in_a_small_file():
 
 
 def test_function_words_are_those_in_one_line_of_ten():
-    from stats_mtbias.studies.winomt_reading import reading_lexicon
+    from stats_mtbias.gender.entity import reading_lexicon
 
     # 100 lines: "i" in 40 of them is a function word; "asystent" in 5 is among the 50 most frequent words, yet a
     # translation (in WinoMT the occupations are that frequent: verkoper, monteur in the Dutch files).

@@ -30,8 +30,8 @@ OPTIONS = {"aligner": "fastalign", "use_pronoun": False, "explain": False}
 def test_a_worker_reads_what_this_process_reads(store_items):
     store, items = store_items
     jobs = [("google", "es", False, None), ("google", "es", True, None)]
-    here, _, _ = winomt._judge_language(store, items, jobs, **OPTIONS)
-    there, used, caught = winomt._judge_in_process(store, items, jobs, OPTIONS)
+    here, _, _ = winomt.reading.judge_language(store, items, jobs, **OPTIONS)
+    there, used, caught = winomt.reading._judge_in_process(store, items, jobs, OPTIONS)
     for a, b in zip(here, there, strict=True):
         pd.testing.assert_frame_equal(a, b)
     assert any(p.endswith("en-es.txt") for p in used)  # the worker's files reach the provenance
@@ -42,7 +42,7 @@ def test_a_workers_error_is_raised_here(store_items, tmp_path):
     store, items = store_items
     missing = tmp_path / "en-es.txt"
     with pytest.raises(DataError, match=r"en-es\.txt"):
-        winomt._judge_in_process(store, items, [("mine", "es", False, missing)], OPTIONS)
+        winomt.reading._judge_in_process(store, items, [("mine", "es", False, missing)], OPTIONS)
 
 
 def test_worker_count_follows_cpus_languages_and_the_cap(monkeypatch):
@@ -69,7 +69,7 @@ def test_a_script_without_a_main_guard_reads_in_parallel(store_items, tmp_path, 
         store = open_store({str(data_dir)!r})
         items = winomt_data.read_items(store)
         jobs = [("google", "es", False, "{tmp_path}/es/en-es.txt"), ("google", "it", False, "{tmp_path}/it/en-it.txt")]
-        tables = winomt._judge_all(store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None)
+        tables = winomt.judge_all(store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None)
         print(json.dumps({{"genders": [t["gender"].astype(str).tolist() for t in tables],
                           "workers": winomt.reading_workers(2)}}))
     """))
@@ -84,6 +84,6 @@ def test_a_script_without_a_main_guard_reads_in_parallel(store_items, tmp_path, 
     store, items = store_items
     for (language, genders) in zip(("es", "it"), reply["genders"], strict=True):
         job = ("google", language, False, tmp_path / language / f"en-{language}.txt")
-        here = winomt._judge_language(store, items, [job], **OPTIONS)[0][0]
+        here = winomt.reading.judge_language(store, items, [job], **OPTIONS)[0][0]
         assert genders == here["gender"].astype(str).tolist()
         assert 30 <= sum(g != "unknown" for g in genders) <= 40  # 40 lines given, most read

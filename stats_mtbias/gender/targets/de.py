@@ -93,7 +93,6 @@ def _paradigm() -> dict[str, frozenset[tuple[str, str]]]:
 
 
 PARADIGM = _paradigm()
-GENDER = {M: "male", F: "female"}
 # Nouns ending in -in that are not feminine forms of a person noun.
 NOT_FEMININE = frozenset({"medizin", "termin", "benzin", "kamin", "magazin", "protein", "vitamin", "disziplin", "routine"})
 FEMININE_HEADS = ("frau", "schwester", "dame", "mutter", "tochter")

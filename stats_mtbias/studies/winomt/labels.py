@@ -7,7 +7,7 @@ output, on the items of ``data/validation/sample.csv`` (drawn with a fixed seed
 before any reader existed). :func:`agreement_table` compares them with the
 readings: per language, per language and system, and per annotator, the share of
 labels the reader matches with its Wilson interval, and Cohen's κ with the
-interval of :func:`stats_mtbias.studies.winomt_reading.kappa_interval`. A label
+interval of :func:`stats_mtbias.significance.agreement.kappa_interval`. A label
 whose labeller did not find the entity (``found`` N) counts as ``unknown``: the
 reader agrees by reading nothing.
 
@@ -57,7 +57,7 @@ def read_labels(paths) -> pd.DataFrame:
 
 
 def _row(part: pd.DataFrame, **keys) -> dict:
-    from stats_mtbias.studies.winomt_reading import agreement, kappa_interval
+    from stats_mtbias.significance.agreement import agreement, kappa_interval
 
     human, auto = part["human"].to_numpy(dtype=object), part["automatic"].to_numpy(dtype=object)
     agree = agreement(human, auto)

@@ -36,8 +36,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import glob
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -45,12 +43,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import FrameSource
+from stats_mtbias.datasets.sources import (  # noqa: F401 (re-exported: the counting API)
+    IPC_SUFFIXES,
+    PARQUET_SUFFIXES,
+    FrameSource,
+    as_counting_source,
+    is_dask_frame,
+    source_digest,
+    source_label,
+    source_stem,
+)
+from stats_mtbias.datasets.sources import (
+    files as source_files,
+)
 from stats_mtbias.errors import DataError, UsageError
 
 ENGINES = ("auto", "arrow", "dask")
-PARQUET_SUFFIXES = (".parquet", ".pq")
-IPC_SUFFIXES = (".arrow", ".feather", ".ipc")
 # A batch of CSV bytes (pyarrow's block): large enough to keep its parser busy, small enough to bound memory.
 CSV_BLOCK_BYTES = 16 << 20
 # Partial count tables are merged once they hold this many rows (the cells of several batches).
@@ -58,84 +66,16 @@ MERGE_ROWS = 2_000_000
 RESERVED = ("n", "line", "part")  # the count table's own columns beside the keys
 
 
-def is_dask_frame(obj: Any) -> bool:
-    """Whether ``obj`` is a ``dask.dataframe.DataFrame`` (without importing dask when it is not loaded)."""
-    import sys
-
-    if "dask.dataframe" not in sys.modules:
-        return False
-    import dask.dataframe as dd
-
-    return isinstance(obj, dd.DataFrame)
 
 
-def _files(source: str | Path) -> list[Path]:
-    """The files a path names: itself, a directory's Parquet/IPC/CSV files, or a glob pattern's matches (sorted)."""
-    text = str(source)
-    if any(ch in text for ch in "*?["):
-        found = sorted(Path(p) for p in glob.glob(text, recursive=True) if Path(p).is_file())
-        if not found:
-            raise DataError("no file matches this pattern", text)
-        return found
-    path = Path(source)
-    if path.is_dir():
-        suffixes = (*PARQUET_SUFFIXES, *IPC_SUFFIXES, ".csv")
-        found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
-        if not found:
-            raise DataError("is a directory without Parquet, Arrow or CSV files", path)
-        return found
-    if not path.exists():
-        raise DataError("does not exist", path)
-    return [path]
 
 
-def source_label(source: Any) -> str:
-    """How a source is named in messages and provenance."""
-    if is_dask_frame(source):
-        return f"<dask DataFrame, {source.npartitions} partitions>"
-    return str(source)
 
 
-def source_stem(source: Any, default: str = "system") -> str:
-    """The name a source gives a system by default: a file's or directory's stem, a frame's name; else ``default``."""
-    if isinstance(source, FrameSource):
-        return source.stem
-    if isinstance(source, (str, Path)) and not any(ch in str(source) for ch in "*?["):
-        return Path(source).stem or default
-    return default
 
 
-def as_counting_source(obj: Any, name: str = "judgements") -> Any:
-    """Paths, globs and dask frames as they are (streamed by :func:`count_rows`); a pandas frame as a named source."""
-    if isinstance(obj, (str, Path, FrameSource)) or is_dask_frame(obj):
-        return obj
-    if isinstance(obj, pd.DataFrame):
-        return FrameSource(obj, name)
-    raise DataError(f"expected a file path, a glob, a pandas or a dask DataFrame, got {type(obj).__name__}")
 
 
-def source_digest(source: Any) -> str:
-    """sha256 of a source: a file's bytes, a frame's CSV text, or (several files) of their names and digests.
-
-    A Dask frame has no bytes here; its digest is Dask's deterministic token of the graph (``dask:<token>``).
-    """
-    from stats_mtbias.provenance import sha256_file
-
-    if isinstance(source, pd.DataFrame):
-        source = FrameSource(source)
-    if isinstance(source, FrameSource):
-        return source.sha256()
-    if is_dask_frame(source):
-        from dask.base import tokenize
-
-        return f"dask:{tokenize(source)}"
-    files = _files(source)
-    if len(files) == 1 and not any(ch in str(source) for ch in "*?[") and not Path(source).is_dir():
-        return sha256_file(files[0])
-    digest = hashlib.sha256()
-    for file in files:
-        digest.update(f"{file.name}\t{sha256_file(file)}\n".encode())
-    return digest.hexdigest()
 
 
 def _match_columns(header: Sequence[str], columns: Sequence[str], required: Sequence[str], *,
@@ -461,7 +401,7 @@ def count_rows(
             reducer.add(_frame_table(source, mapping))
         counts, rows = _pandas_merge([_finish(reducer.result(), mapping, None)], list(mapping)), reducer.rows
     else:
-        files = _files(source)
+        files = source_files(source)
         several = len(files) > 1
         if engine == "dask":  # a map-reduce over the files: each worker streams its files through Arrow
             import dask

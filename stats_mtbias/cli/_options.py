@@ -1,0 +1,231 @@
+"""The options every subcommand shares, their parsing helpers, and the old spellings that still work.
+
+Every ``choices=`` comes from :mod:`stats_mtbias.options` (the library's own
+constants) and every default from :mod:`stats_mtbias._defaults`, so the command
+line accepts what the API accepts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import ClassVar
+
+from stats_mtbias import _defaults
+from stats_mtbias import options as vocabulary
+from stats_mtbias._version import __version__
+from stats_mtbias.errors import UsageError
+
+MIN_BOOT = _defaults.MIN_BOOT
+# The release in which the old spellings listed in CHANGELOG.md stop working.
+REMOVED_IN = "0.3.0"
+DATA_DIR_HELP = "directory of the public datasets (else $MTBIAS_DATA, else the download cache)"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the package's exit code for usage errors (64, EX_USAGE) instead of argparse's 2."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(64, f"{self.prog}: error: {message}\n")
+
+
+def n_boot(text: str) -> int:
+    """``--n-boot``: at least MIN_BOOT, or the 2.5% and 97.5% percentiles and small p-values cannot be read off."""
+    value = whole(text)
+    if value < MIN_BOOT:
+        raise argparse.ArgumentTypeError(
+            f"{value} is too few: at least {MIN_BOOT} resamples are needed to place a 95% interval's 2.5% and 97.5% "
+            "percentiles and to give p-values below 0.01 (10000 for published numbers)"
+        )
+    return value
+
+
+def whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def names(text: str | None) -> list[str] | None:
+    """A comma-separated list (None stays None; '' is the empty list)."""
+    return None if text is None else [s.strip() for s in text.split(",") if s.strip()]
+
+
+def named(paths: list[str], systems: list[str]) -> dict[str, str]:
+    """``--translations`` paired with ``--system`` names (default: the file's stem)."""
+    if len(systems) > len(paths):
+        raise UsageError("--system was given more often than --translations.")
+    out: dict[str, str] = {}
+    for i, path in enumerate(paths):
+        name = systems[i] if i < len(systems) else Path(path).stem
+        if name in out:
+            raise UsageError(f"two --translations are called {name!r}; name them with --system.")
+        out[name] = path
+    return out
+
+
+# ---------------------------------------------------------------- old spellings
+
+
+def deprecate(namespace: argparse.Namespace, old: str, new: str) -> None:
+    """Record that `old` was used: main prints it once as a FutureWarning naming `new`."""
+    message = f"{old} is deprecated and stops working in {REMOVED_IN}: use {new} (see CHANGELOG.md)"
+    namespace.deprecated = [*getattr(namespace, "deprecated", []), message]
+
+
+class Renamed(argparse.Action):
+    """An old option that stores into the new option's `dest`, mapped through `mapping` (or `const` for a flag)."""
+
+    def __init__(self, option_strings, dest, *, new: str, mapping: dict | None = None, **kwargs):
+        self.new, self.mapping = new, mapping
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        value = self.const if self.nargs == 0 else values
+        if self.mapping is not None:
+            value = self.mapping[value]
+        shown = f"{option_string} {values}" if self.nargs != 0 and self.mapping is not None else option_string
+        new = self.new.format(value=value)
+        deprecate(namespace, shown, new)
+        setattr(namespace, self.dest, value)
+
+
+def renamed(parser, old: str, dest: str, new: str, *, flag_value=None, mapping: dict | None = None, **kwargs) -> None:
+    """Keep `old` working for one release: it sets `dest` as `new` would, with a FutureWarning.
+
+    A flag (``flag_value`` given) sets ``dest`` to that value; an option with a value
+    passes it through `mapping` if given. Hidden from ``--help`` (the new spelling is shown).
+    """
+    if flag_value is not None:
+        parser.add_argument(old, dest=dest, action=Renamed, nargs=0, const=flag_value, new=new, default=argparse.SUPPRESS,
+                            help=argparse.SUPPRESS)  # fmt: skip
+    else:
+        parser.add_argument(old, dest=dest, action=Renamed, new=new, mapping=mapping, default=argparse.SUPPRESS,
+                            help=argparse.SUPPRESS, **kwargs)  # fmt: skip
+
+
+class Alternative(argparse.Action):
+    """``--alternative``: two-sided, less or greater; the old ``one-sided`` is ``greater``, with a FutureWarning."""
+
+    OLD: ClassVar[dict] = {"one-sided": "greater"}
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values in self.OLD:
+            deprecate(namespace, f"{option_string} {values}", f"{option_string} {self.OLD[values]}")
+            values = self.OLD[values]
+        setattr(namespace, self.dest, values)
+
+
+def add_alternative(parser, help: str) -> None:
+    parser.add_argument("--alternative", choices=(*vocabulary.ALTERNATIVES, *Alternative.OLD), action=Alternative,
+                        default="two-sided", metavar="{" + ",".join(vocabulary.ALTERNATIVES) + "}",
+                        help=help)  # fmt: skip
+
+
+# ---------------------------------------------------------------- shared options
+
+
+def add_data_dir(parser) -> None:
+    parser.add_argument("--data-dir", help=DATA_DIR_HELP)
+
+
+def add_seed(parser) -> None:
+    parser.add_argument("--seed", type=int, default=_defaults.SEED,
+                        help=f"seed of every random number (default {_defaults.SEED})")  # fmt: skip
+
+
+def add_n_boot(parser, default: int = _defaults.N_BOOT, help: str | None = None) -> None:
+    parser.add_argument("--n-boot", type=n_boot, default=default,
+                        help=help or f"bootstrap resamples (default {default}, at least {MIN_BOOT})")  # fmt: skip
+
+
+def add_level(parser, help: str | None = None) -> None:
+    parser.add_argument("--level", type=float, default=_defaults.LEVEL,
+                        help=help or f"confidence level of every interval (default {_defaults.LEVEL})")  # fmt: skip
+
+
+def add_format(parser, out_help: str | None = None) -> None:
+    parser.add_argument("--format", choices=vocabulary.FORMATS, default="table",
+                        help="table: for a person (shares shown as percent, labelled %%); json (a list of flat "
+                        "records whose keys are the columns) or csv: shares in [0, 1], as the API gives them")  # fmt: skip
+    parser.add_argument("--out", help=out_help or "write the output to this file instead of stdout (its provenance "
+                        "beside it: FILE.provenance.json)")  # fmt: skip
+
+
+def add_show(parser) -> None:
+    """What is printed besides the result: the provenance on request, nothing else with --quiet."""
+    parser.add_argument("--provenance", action="store_true",
+                        help="also print the provenance: under a table, or as one JSON line on stderr with json/csv")  # fmt: skip
+    parser.add_argument("--quiet", action="store_true", help="print the result only: no notes, warnings or progress")
+
+
+def add_strict(parser) -> None:
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 65 after the output when a data-quality warning or a degenerate result occurs")  # fmt: skip
+
+
+def add_comparisons(parser) -> None:
+    """``--correction``, ``--family`` and ``--against``: how the systems are compared and adjusted."""
+    parser.add_argument("--correction", choices=vocabulary.CORRECTIONS, default=_defaults.CORRECTION,
+                        help="multiplicity adjustment of p_adjusted within each family "
+                        f"(default {_defaults.CORRECTION})")  # fmt: skip
+    parser.add_argument("--family", choices=vocabulary.FAMILIES, default="metric",
+                        help="the comparisons adjusted together: the system pairs of one language × subset × metric "
+                        "(metric, the default) or all of them (all)")  # fmt: skip
+    parser.add_argument("--against", metavar="A,B",
+                        help="compare these systems (yours) with every other system (the baselines) instead of all "
+                        "pairs")  # fmt: skip
+
+
+def add_view(parser, frames: tuple[str, ...], default: str, help: str = "") -> None:
+    """``--view NAME``: which public view to print: ``table`` (the tidy estimates) or one of the study's frames."""
+    parser.add_argument("--view", choices=("table", *frames), default=None, metavar="NAME",
+                        help=f"what to print: table (the tidy estimates: system, language, subset, metric, estimate, "
+                        f"ci_low, ci_high, n) or a frame of the result: {', '.join(frames)} "
+                        f"(default {default}){help}")  # fmt: skip
+
+
+def add_study(parser) -> None:
+    """The options of every study subcommand."""
+    add_data_dir(parser)
+    add_seed(parser)
+    add_n_boot(parser)
+    add_strict(parser)
+    add_level(parser)
+    add_format(parser)
+    add_show(parser)
+
+
+def version() -> str:
+    return __version__
+
+
+def add_engine(parser, engines: tuple[str, ...], help: str) -> None:
+    """``--engine`` and ``--scheduler ADDRESS`` (which implies ``--engine dask``)."""
+    parser.add_argument("--engine", choices=engines, default="auto", help=help)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="the Dask scheduler to work on (tcp://host:8786; its workers see your files at the same "
+                        "paths); implies --engine dask")  # fmt: skip
+
+
+def engine(args: argparse.Namespace) -> str:
+    return "dask" if args.scheduler else args.engine
+
+
+def dask_client(address: str | None):
+    """A client of the Dask scheduler at ``address`` for the block (nothing without one)."""
+    import contextlib
+
+    if not address:
+        return contextlib.nullcontext()
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageError("--scheduler needs dask.distributed: pip install 'stats_mtbias[all]'") from None
+    try:
+        return Client(address, timeout="20s")
+    except OSError as exc:
+        raise UsageError(f"--scheduler {address}: cannot connect ({exc}).") from None

@@ -1,0 +1,78 @@
+"""The public views of a :class:`~stats_mtbias.result.StudyResult` a study subcommand prints.
+
+``table`` is ``res.table``; ``compare`` is ``res.compare()``; any other name is
+``res.frames[name]``. Nothing else of a result is read (never ``res.details``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from stats_mtbias.cli._options import names
+from stats_mtbias.cli._output import Output
+from stats_mtbias.errors import UsageError
+from stats_mtbias.significance.multitest import CORRECTION_NAMES
+
+TABLE_SHARES = ("estimate", "ci_low", "ci_high")
+COMPARE_SHARES = ("diff", "ci_low", "ci_high", "mde")
+
+
+def comparisons(args: argparse.Namespace) -> dict:
+    """The API keywords of ``--correction``, ``--family`` and ``--against``."""
+    return {"correction": args.correction, "family": args.family, "against": names(args.against)}
+
+
+def chosen(args: argparse.Namespace, default: str) -> str:
+    """The view asked for: ``compare`` with ``--compare``, else ``--view``, else the study's default."""
+    if getattr(args, "compare", False):
+        return "compare"
+    return getattr(args, "view", None) or default
+
+
+def family_note(res, frame: pd.DataFrame) -> str:
+    """The family in force, as the comparisons' ``family`` column says it."""
+    options = res.provenance.get("options", {})
+    correction = CORRECTION_NAMES.get(res.correction, res.correction)
+    label = options.get("family") or res.family
+    families = frame["family"].nunique() if "family" in frame else 0
+    return (f"p_adjusted: {correction} within each family ({label}; {families} famil{'y' if families == 1 else 'ies'}"
+            f" of {len(frame)} comparisons; the family column names each row's)")  # fmt: skip
+
+
+def view(res, name: str, shares: Mapping[str, Sequence[str]], *, not_shares: Sequence[str] = (),
+         notes: Sequence[str] = ()) -> Output:  # fmt: skip
+    """The view `name` of `res` as an :class:`Output` with its share columns.
+
+    Parameters
+    ----------
+    shares : mapping
+        Per frame name, its columns in shares (shown as percent in a table).
+    not_shares : sequence of str
+        Metrics of the tidy table that are not shares (optimal's ``b``): their rows are shown as they are.
+    """
+    notes = [*res.notes, *notes]
+    if name == "table":
+        frame = res.table
+        rows = ~frame["metric"].isin(not_shares) if not_shares else None
+        return Output(frame, res.provenance, notes, TABLE_SHARES, share_rows=rows)
+    if name == "compare":
+        try:
+            frame = res.compare()
+        except UsageError as exc:
+            raise UsageError(f"--compare needs at least two systems on the same items: {exc}") from None
+        return Output(frame, res.provenance, [*notes, family_note(res, frame)], COMPARE_SHARES)
+    return Output(res.frame(name), res.provenance, notes, tuple(shares.get(name, ())))
+
+
+def accounting_notes(res, fine: Sequence[str], text: str) -> list[str]:
+    """One line per system (and language, subset) × outcome of the accounting frame that is not in `fine`.
+
+    `text` is formatted with the row's fields, e.g. ``"{system} {subset}: {n} lines {outcome}"``.
+    """
+    frame = res.frames.get("accounting")
+    if frame is None:
+        return []
+    return [text.format(**row) for row in frame.to_dict("records") if row["outcome"] not in fine and row["n"]]

@@ -1,0 +1,183 @@
+"""Agreement between two labellings: raw agreement with its Wilson interval, and Cohen's κ with an interval."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias.errors import DataQualityWarning
+from stats_mtbias.uncertainty.analytic import wilson_interval
+
+
+def cohens_kappa(a: np.ndarray, b: np.ndarray) -> float:
+    """Cohen's κ of two label sequences; NaN (with a warning saying why) where κ is undefined.
+
+    κ = (p_o − p_e) / (1 − p_e) is undefined when chance agreement p_e is 1 —
+    both raters used one and the same category for every item — and also for no
+    item: then NaN, not 1 (perfect agreement on a single category says nothing
+    about agreement beyond chance).
+
+    Examples
+    --------
+    >>> round(cohens_kappa(np.array(["male", "female", "male"]), np.array(["male", "female", "female"])), 12)
+    0.4
+    """
+    a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
+    if len(a) == 0:
+        return float("nan")
+    labels = sorted(set(a) | set(b))
+    observed = np.mean(a == b)
+    expected = sum(np.mean(a == x) * np.mean(b == x) for x in labels)
+    if expected >= 1:
+        warnings.warn(f"Cohen's kappa is undefined: both label sets use the one category {labels[0]!r} for all "
+                      f"{len(a)} items (chance agreement is 1); kappa is NaN.", DataQualityWarning, stacklevel=2)  # fmt: skip
+        return float("nan")
+    return float((observed - expected) / (1 - expected))
+
+
+def kappa_variance(table: np.ndarray) -> float:
+    """Large-sample variance of Cohen's κ from a square table of counts (Fleiss, Cohen & Everitt 1969).
+
+    ``[Σ_i p_ii (1 − (p_i. + p_.i)(1 − κ))² + (1 − κ)² Σ_{i≠j} p_ij (p_.i + p_j.)² − (κ − p_e(1 − κ))²]
+    / (n (1 − p_e)²)``, the variance behind SAS's and statsmodels' ASE.
+    """
+    t = np.asarray(table, dtype=float)
+    n = t.sum()
+    p = t / n
+    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    p_o, p_e = np.trace(p), float(rows @ cols)
+    kappa = (p_o - p_e) / (1 - p_e)
+    diagonal = np.sum(np.diag(p) * (1 - (rows + cols) * (1 - kappa)) ** 2)
+    off = p * (cols[:, None] + rows[None, :]) ** 2
+    np.fill_diagonal(off, 0.0)
+    total = diagonal + (1 - kappa) ** 2 * off.sum() - (kappa - p_e * (1 - kappa)) ** 2
+    return float(max(total, 0.0) / (n * (1 - p_e) ** 2))
+
+
+def kappa_interval(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
+    """Cohen's κ with an interval that holds near κ = 1: ``(kappa, low, high)``, NaN where κ is undefined.
+
+    κ = (p_o − p_e) / (1 − p_e). The Wald interval κ ± z·se (Fleiss, Cohen &
+    Everitt 1969; statsmodels' ``inter_rater.cohens_kappa``) covered 0.41 at κ = .98
+    on 30 items and 0.74 on 100: near perfect agreement the variance of p_o collapses.
+    Here κ's interval is Wilson's score interval for p_o mapped onto κ (p_e fixed),
+    on the effective number of items that gives it κ's whole large-sample variance:
+    ``n_eff = p_o (1 − p_o) / ((1 − p_e)² var(κ))`` (var(κ) of :func:`kappa_variance`),
+    so that it is first-order the ASE interval where that is right, and keeps
+    Wilson's width and asymmetry near κ = 1 where the ASE collapses. Where p_o is 0
+    or 1, or var(κ) is 0, ``n_eff = n``. Simulated coverage: ``tests/statistical``.
+
+    Examples
+    --------
+    >>> a = np.array(["male"] * 45 + ["female"] * 55)
+    >>> b = np.array(["male"] * 40 + ["female"] * 5 + ["male"] * 10 + ["female"] * 45)
+    >>> [round(x, 3) for x in kappa_interval(a, b)]  # p_o = .85, p_e = .45·.5 + .55·.5 = .5: κ = .7
+    [0.7, 0.535, 0.813]
+    """
+    a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
+    kappa = cohens_kappa(a, b)
+    if not np.isfinite(kappa):
+        return kappa, np.nan, np.nan
+    labels = sorted(set(a) | set(b))
+    table = pd.crosstab(pd.Categorical(a, labels), pd.Categorical(b, labels), dropna=False).to_numpy(dtype=float)
+    return kappa_interval_table(table, level)
+
+
+def kappa_interval_table(table: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
+    """:func:`kappa_interval` from a square table of counts (rows: one labelling, columns: the other)."""
+    t = np.asarray(table, dtype=float)
+    n = float(t.sum())
+    if n == 0:
+        return np.nan, np.nan, np.nan
+    p_o = float(np.trace(t)) / n
+    p_e = float(t.sum(axis=1) @ t.sum(axis=0)) / n**2
+    if p_e >= 1:
+        return np.nan, np.nan, np.nan
+    kappa = (p_o - p_e) / (1 - p_e)
+    var = kappa_variance(t)
+    n_eff = n
+    if 0 < p_o < 1 and var > 0:
+        n_eff = p_o * (1 - p_o) / ((1 - p_e) ** 2 * var)
+    observed = wilson_interval(p_o * n_eff, n_eff, level=level)
+    low, high = (float(observed.low) - p_e) / (1 - p_e), (float(observed.high) - p_e) / (1 - p_e)
+    return float(kappa), max(-1.0, low), min(1.0, high)
+
+
+def agreement(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
+    """Share of equal labels with its Wilson interval, and Cohen's κ: ``agreement, ci_low, ci_high, kappa`` (NaN if empty)."""
+    if len(a) == 0:
+        return dict.fromkeys(["agreement", "ci_low", "ci_high", "kappa"], np.nan)
+    agree = int(np.sum(a == b))
+    ci = wilson_interval(agree, len(a))
+    return {"agreement": agree / len(a), "ci_low": float(ci.low), "ci_high": float(ci.high), "kappa": cohens_kappa(a, b)}
+
+
+AGREEMENT_COLUMNS = ["n", "agreement", "ci_low", "ci_high", "kappa", "kappa_ci_low", "kappa_ci_high"]
+
+
+def agreement_table(frame: pd.DataFrame, a: str, b: str, by=(), *, level: float = 0.95,
+                    overall: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+    """Agreement of two label columns per group: ``(table, confusion)``.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per labelled unit, with the label columns `a` and `b` (any label set,
+        compared as given) and the grouping columns `by`.
+    a, b : str
+        The two label columns.
+    by : sequence of str
+        Grouping columns; one row per group, and (with `by` and `overall`) one row over all (``all``).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    table : DataFrame
+        ``[*by, n, agreement, ci_low, ci_high, kappa, kappa_ci_low, kappa_ci_high]``:
+        the share of equal labels with Wilson's interval, and Cohen's κ with
+        :func:`kappa_interval_table` (NaN with a warning where κ is undefined).
+    confusion : DataFrame
+        ``[*by, a, b, n]``: every pair of labels seen, counted per group.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"human": ["M", "F", "F", "M"], "llm": ["M", "F", "M", "M"]})
+    >>> table, confusion = agreement_table(f, "human", "llm")
+    >>> float(table["agreement"].iloc[0]), round(float(table["kappa"].iloc[0]), 3)
+    (0.75, 0.5)
+    """
+    by = list(by)
+    groups = [((), frame)] if not by else [
+        *(((k,) if not isinstance(k, tuple) else k, part) for k, part in frame.groupby(by, sort=False)),
+        *([(("all",) * len(by), frame)] if overall else []),
+    ]  # fmt: skip
+    rows, confusion = [], []
+    for key, part in groups:
+        x, y = part[a].to_numpy(dtype=object), part[b].to_numpy(dtype=object)
+        labels = sorted(set(x) | set(y), key=str)
+        index = {label: i for i, label in enumerate(labels)}
+        table = np.zeros((len(labels), len(labels)))
+        np.add.at(table, ([index[v] for v in x], [index[v] for v in y]), 1.0)
+        n = int(table.sum())
+        keys = dict(zip(by, key))
+        if n == 0:
+            rows.append({**keys, **dict.fromkeys(AGREEMENT_COLUMNS, np.nan), "n": 0})
+            continue
+        agree = float(np.trace(table))
+        ci = wilson_interval(agree, n, level=level)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataQualityWarning)
+            kappa, k_low, k_high = kappa_interval_table(table, level)
+        if not np.isfinite(kappa):
+            name = " / ".join(map(str, key)) or "all"
+            warnings.warn(f"agreement {name}: Cohen's kappa is undefined (both label columns use the one category "
+                          f"{labels[0]!r} for all {n} units); kappa is NaN.", DataQualityWarning, stacklevel=2)  # fmt: skip
+        rows.append({**keys, "n": n, "agreement": agree / n, "ci_low": float(ci.low), "ci_high": float(ci.high),
+                     "kappa": kappa, "kappa_ci_low": k_low, "kappa_ci_high": k_high})  # fmt: skip
+        for i, j in zip(*np.nonzero(table)):
+            confusion.append({**keys, a: labels[i], b: labels[j], "n": int(table[i, j])})
+    return (pd.DataFrame(rows, columns=[*by, *AGREEMENT_COLUMNS]),
+            pd.DataFrame(confusion, columns=[*by, a, b, "n"]))  # fmt: skip

@@ -1,0 +1,444 @@
+"""The WinoMT study (Stanovsky et al. 2019) end to end: read → judge → estimate → compare → "+Adj" → correction.
+
+:func:`run` is the only place that wires the study: it reads the 3,888 items,
+judges the shipped translations and a user's own (word alignment + the target
+language's reader, :mod:`stats_mtbias.studies.winomt.reading`) or takes a
+user's readings (``judgements``), and computes Acc, F1, ΔG, ΔS with bootstrap
+intervals, paired comparisons, the "+Adj" transitions and, where human labels
+exist, Acc corrected for misreading. The CLI and the report call it.
+
+Intervals: bootstrap over items stratified by stereotype × gold gender (both
+fixed in size by WinoMT's design), so ΔS and ΔG are resampled with the design's
+sizes; one weight matrix serves every system of a language, which pairs the
+comparisons. Comparisons of two systems on the same language, each from one method (the
+interval excludes 0 exactly when p < 1 − level): accuracies by Tango's score
+interval and the McNemar score test it inverts; ΔS by MOVER of the pro and anti
+Tango intervals, its p-value the one the MOVER interval implies; F1 and ΔG by the
+item jackknife's t. Holm (or BH) within each family (by default the system pairs
+of one language and metric).
+Metrics are shares in [0, 1] (the paper prints percent: multiply by 100 to compare).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias._validation import check_rng, seed_of
+from stats_mtbias.datasets import winomt as winomt_data
+from stats_mtbias.datasets.sources import as_source
+from stats_mtbias.datasets.winomt import PREDICTED, read_annotations, read_user_judgements, user_files
+from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.estimators.winomt import FEATURES, METRICS
+from stats_mtbias.provenance import Provenance
+from stats_mtbias.result import TABLE_COLUMNS, StudyResult
+from stats_mtbias.studies._common import accounting as common_accounting
+from stats_mtbias.studies._common import check_systems, integrity, melt, noted
+from stats_mtbias.studies._common import provenance as record_provenance
+from stats_mtbias.studies.winomt.analysis import (
+    ABSENT,
+    FEATURE_INDEX,
+    FEW_DISCORDANT,
+    MCNEMAR_METRICS,
+    MIN_COVERAGE,
+    MISSING_RULES,
+    PAIRED_ACCURACY,
+    adjective_effect,
+    analyse,
+    coverage,
+    language_arrays,
+    paired_comparison,
+    pilot,
+    pilot_design,
+    score_bounds,
+    shared_items,
+    unread_flags,
+)
+from stats_mtbias.studies.winomt.correction import (
+    ANNOTATION_COLUMNS,
+    BETWEEN_COLUMNS,
+    MIN_CONFLICTS,
+    annotation_agreement,
+    corrected_accuracy,
+)
+from stats_mtbias.studies.winomt.reading import READING_ENGINES, judge, judge_all, reading_workers
+from stats_mtbias.studies.winomt.validation import VALIDATION_COLUMNS, validation
+
+__all__ = [
+    "ABSENT", "ANNOTATION_COLUMNS", "BETWEEN_COLUMNS", "ESTIMATE_COLUMNS", "FEATURES", "FEATURE_INDEX", "FEW_DISCORDANT",
+    "MCNEMAR_METRICS", "METRICS", "MIN_CONFLICTS", "MIN_COVERAGE", "MISSING_RULES", "PAIRED_ACCURACY", "PREDICTED",
+    "READING_ENGINES", "UNREAD_COLUMNS", "VALIDATION_COLUMNS", "WinoMTResult", "adjective_effect", "analyse",
+    "annotation_agreement", "corrected_accuracy", "coverage", "evaluate", "judge", "judge_all", "language_arrays",
+    "paired_comparison", "pilot", "pilot_design", "read_annotations", "read_user_judgements", "reading_workers", "run",
+    "score_bounds", "shared_items", "unread_flags", "user_files", "validation",
+]  # fmt: skip
+
+# ---------------------------------------------------------------- the study, wired once
+
+ESTIMATE_COLUMNS = (
+    ["system", "language", "n", "n_unknown", "coverage"]
+    + [c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high")] + ["flag"]
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class WinoMTResult:
+    """Everything the WinoMT study reports (metrics as shares in [0, 1]).
+
+    Attributes
+    ----------
+    estimates : DataFrame
+        :data:`ESTIMATE_COLUMNS`: per system and language.
+    comparisons : DataFrame
+        :data:`stats_mtbias.result.COMPARE_COLUMNS`: the pairs of systems on each language.
+    adjectives : DataFrame or None
+        "+Adj" transitions (:func:`adjective_effect`), where the systems have "+Adj" files.
+    corrected : DataFrame or None
+        Acc corrected for misreading (:func:`corrected_accuracy`), with ``corrected=True``.
+    accounting : DataFrame
+        Items per system, language and outcome (``read`` or why not).
+    provenance : Provenance
+    judgements : DataFrame
+    notes : list of str
+    validation : dict or None
+        The shipped labels' agreement (:func:`validation`), with ``validate`` or ``corrected``.
+    annotations : dict or None
+        With ``annotations``: ``{"agreement": DataFrame (ANNOTATION_COLUMNS), "between":
+        DataFrame (BETWEEN_COLUMNS)}`` (:func:`annotation_agreement`).
+    """
+
+    estimates: pd.DataFrame
+    comparisons: pd.DataFrame
+    adjectives: pd.DataFrame | None
+    corrected: pd.DataFrame | None
+    accounting: pd.DataFrame
+    provenance: Provenance
+    judgements: pd.DataFrame = field(repr=False)
+    notes: list = field(default_factory=list)
+    validation: dict | None = field(default=None, repr=False)
+    annotations: dict | None = field(default=None, repr=False)
+
+
+
+
+def _check_language(language: str) -> str:
+    from stats_mtbias.gender.targets import LANGUAGES
+
+    if language not in LANGUAGES:
+        raise UsageError(
+            f"WinoMT has no gender reader for language {language!r}; supported: {', '.join(sorted(LANGUAGES))} "
+            "(see the docs, 'Adding a target language')."
+        )
+    return language
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+def run(
+    systems: list[str] | tuple[str, ...] | None = None,
+    *,
+    translations: dict | None = None,
+    judgements=None,
+    languages: list[str] | None = None,
+    data_dir: str | Path | None = None,
+    aligner: str = "fastalign",
+    use_pronoun: bool = False,
+    adjectives: bool = True,
+    corrected: bool = False,
+    validate: bool = False,
+    annotations=None,
+    explain: bool = False,
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    correction: str = "holm",
+    interval: str = "percentile",
+    engine: str = "auto",
+    progress=None,
+    missing: str = "shared",
+    against: list[str] | None = None,
+    family: str | list[str] = "metric",
+    n_draws: int = 10_000,
+) -> WinoMTResult:
+    """Run the WinoMT study on shipped systems, a user's own translations and/or readings.
+
+    Parameters
+    ----------
+    systems : list of str, optional
+        Shipped systems (default: all five when no user data is given, else none).
+    translations : dict, optional
+        ``{system name: file, directory, {language: file or DataFrame}, or DataFrame}``
+        (see :func:`user_files`): read like the shipped files, in every language given.
+    judgements : path or DataFrame, optional
+        A user's readings: CSV ``item, system, language, gender`` (item: 0-based line of en.txt).
+    languages : list of str, optional
+        Target languages (default: every language with a reader, or those the user's files cover).
+    adjectives : bool
+        Also the "+Adj" effect where the systems have "+Adj" files.
+    corrected : bool
+        Also Acc corrected for misreading from the shipped human labels.
+    validate : bool
+        Also the agreement of the reading with the shipped human labels (:func:`validation`).
+    annotations : path or DataFrame, optional
+        Your own human labels (:func:`read_annotations`): agreement of the reading
+        with them and between your annotators (:func:`annotation_agreement`), and
+        Acc corrected with them for the systems they label.
+    explain : bool
+        Read the translations afresh and keep, per item, the target words read
+        (``aligned``) and why an entity came out unknown (``why``): columns of
+        ``judgements``.
+    engine : {"auto", "processes", "dask"}
+        Where translations not yet cached are read, a language a task: worker
+        processes on this machine (``"auto"``, ``"processes"``; one per CPU, at
+        most ``MTBIAS_WORKERS``) or the active Dask scheduler (``"dask"``; with a
+        ``distributed.Client`` connected, its workers, which must see the data
+        directory and your files at the same paths). The tables are the same.
+    progress : callable, optional
+        ``progress(iterable, description)`` wraps the long loops (the report's progress bars).
+    missing : {"shared", "wrong"}
+        Items a file does not translate (:func:`shared_items`): the language is
+        analysed on the items every system translated (default), or, as the paper
+        did, every item with an untranslated one counted as wrong.
+    against, family
+        As in :func:`analyse`.
+    """
+    from stats_mtbias.datasets.registry import open_store
+    from stats_mtbias.datasets.sources import source_sha256
+    from stats_mtbias.gender.targets import LANGUAGES
+
+    seed = seed_of(rng)
+    rng = check_rng(rng)
+    store = open_store(data_dir)
+    items = winomt_data.read_items(store)
+    # A reader is needed only where there is text to read: judgements in any language code are taken as they are.
+    given_judgements = judgement_source = None
+    if judgements is not None:
+        judgement_source = as_source(judgements, "judgements")
+        given_judgements = read_user_judgements(judgement_source, items)
+    judged = set() if given_judgements is None else set(given_judgements["language"])
+    languages = [lang if lang in judged else _check_language(lang) for lang in languages] if languages else None
+    translations = dict(translations or {})
+    user: list[tuple[str, str, object, bool]] = []
+    without_reader: set[str] = set()
+    for name, given in translations.items():
+        for lang, src, adj in user_files(name, given, languages):
+            # Issue 36: a directory's language without a reader is skipped (warned below), the others evaluated.
+            if lang not in LANGUAGES and isinstance(given, (str, Path)) and Path(given).is_dir():
+                if not languages:  # with `languages` it is not asked for (an unsupported one was refused above)
+                    without_reader.add(lang)
+                continue
+            user.append((name, _check_language(lang), src, adj))
+    if without_reader:
+        import warnings
+
+        warnings.warn(f"WinoMT has no gender reader for {', '.join(sorted(without_reader))}: skipped (the other "
+                      f"languages are evaluated; readers exist for {', '.join(sorted(LANGUAGES))})", UserWarning,
+                      stacklevel=2)  # fmt: skip
+    if systems is None:
+        systems = [] if (translations or judgements is not None) else list(winomt_data.SYSTEMS)
+    systems = list(systems)
+    if len(set(systems) | set(translations)) != len(systems) + len(translations):
+        raise UsageError("a system is named twice (shipped systems and user systems must have distinct names).")
+    if languages is None:
+        languages = sorted({lang for _, lang, _, _ in user} | judged) if (user or judged) else sorted(LANGUAGES)
+    user = [u for u in user if u[1] in languages]
+    notes: list[str] = []
+    shipped = {(s, lang, adj): rel for s, lang, adj, rel in winomt_data.translation_files() if lang in LANGUAGES}
+    jobs = []  # (system, language, adjectives, user source or None)
+    for language in languages:
+        if systems and language not in LANGUAGES:
+            _check_language(language)  # shipped systems' translations need a reader
+        for system in systems:
+            if system not in winomt_data.SYSTEMS:
+                shipped_names = ", ".join(winomt_data.SYSTEMS)
+                raise UsageError(f"`systems`: {system!r} is not a shipped WinoMT system; shipped: {shipped_names}.")
+            if (system, language, False) in shipped:
+                jobs.append((system, language, False, None))
+                if adjectives and (system, language, True) in shipped:
+                    jobs.append((system, language, True, None))
+            else:
+                notes.append(f"{system}/{language}: no shipped translations, skipped")
+    jobs += [(name, lang, adj, src) for name, lang, src, adj in user]
+    if jobs:  # alignments and readings are cached: an unusable cache is refused before any work
+        from stats_mtbias._cache import check_cache_writable
+
+        check_cache_writable()
+    base, adj_tables, data = [], [], {}
+    origin: dict[tuple[str, str], str] = {}  # (system, language) -> the user's file, for messages
+    tables = judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=explain, progress=progress,
+                        engine=engine)  # fmt: skip
+    for (system, language, is_adj, src), table in zip(jobs, tables, strict=True):
+        path = None if src is None else as_source(src, system)
+        if path is not None:
+            data[str(path)] = source_sha256(path)
+            if not is_adj:
+                origin[system, language] = str(path)
+            reasons = table["reason"].replace("", "read").value_counts()
+            label = f"{system}/{language}{' (+Adj)' if is_adj else ''}"
+            notes.append(f"{label}: " + ", ".join(f"{k} {v}" for k, v in reasons.items()))
+        (adj_tables if is_adj else base).append(table)
+    if given_judgements is not None:
+        source, given = judgement_source, given_judgements
+        found = sorted(set(given["language"]))
+        given = given[given["language"].isin(languages)] if languages else given
+        if given.empty:
+            raise DataError(f"has readings only for {', '.join(found)}, none for the languages evaluated "
+                            f"({', '.join(languages)}; supported: {', '.join(sorted(LANGUAGES))})", source)  # fmt: skip
+        base.append(given)
+        origin.update(dict.fromkeys(zip(given["system"], given["language"], strict=True), str(source)))
+        data[str(source)] = source_sha256(source)
+    if not base:
+        raise UsageError("no system/language pair to evaluate: give shipped `systems`, `translations` or `judgements`.")
+    table = pd.concat(base, ignore_index=True)
+    if table.duplicated(["system", "language", "item"]).any():
+        raise UsageError("two inputs give the same system and language; name user systems uniquely.")
+    present = table[~table["reason"].isin(ABSENT)]
+    text = present["translation"] if "translation" in present else pd.Series(None, index=present.index, dtype=object)
+    integrity(present.assign(value=text.where(text.notna(), present["gender"].astype(str))), units=["language", "item"],
+              groups=[], value="value", source={s: f for (s, _), f in origin.items()}, what="items")  # fmt: skip
+    analysed = shared_items(table, notes, origin, missing=missing, n_items=len(items))
+    estimates, comparisons = analyse(analysed, n_boot=n_boot, rng=rng, level=level, correction=correction,
+                                     interval=interval, against=check_systems(against, "against"),
+                                     family=family)  # fmt: skip
+    covered = coverage(table, len(items)).set_index(["system", "language"])["coverage"]
+    estimates.insert(4, "coverage", covered.reindex(pd.MultiIndex.from_frame(estimates[["system", "language"]])).to_numpy())
+    estimates["flag"] = unread_flags(estimates)
+    for row in estimates[estimates["flag"] != ""].itertuples():
+        notes.append(f"{row.system}/{row.language}: {row.flag} (Acc counts unread items as wrong)")
+    adj_frame = adjective_effect(table, pd.concat(adj_tables, ignore_index=True), level=level) if adj_tables else None
+    corrected_frame = found = annotated = None
+    user_pairs = pd.DataFrame(columns=["system", "language", "item", "gold", "human", "automatic"])
+    if annotations is not None:
+        source = as_source(annotations, "annotations")
+        agree, between, user_pairs = annotation_agreement(read_annotations(source, items), table, level=level)
+        annotated = {"agreement": agree, "between": between}
+        data[str(source)] = source_sha256(source)
+    if validate or corrected:
+        found = validation(store, items, aligner=aligner, use_pronoun=use_pronoun, progress=progress)
+    if corrected or len(user_pairs):
+        pairs = pd.concat([found["pairs"], user_pairs], ignore_index=True) if corrected else user_pairs
+        # Without the shipped labels only the systems the user labelled are corrected.
+        target = estimates if corrected else estimates.merge(user_pairs[["system", "language"]].drop_duplicates())
+        corrected_frame = corrected_accuracy(target, pairs, n_draws=n_draws, rng=rng, level=level,
+                                             construct="pronoun" if use_pronoun else "entity")  # fmt: skip
+        no_labels = sorted(set(estimates["language"]) - set(corrected_frame["language"]))
+        if no_labels:
+            notes.append(f"no human labels for {', '.join(no_labels)}: no corrected Acc")
+        if len(corrected_frame):
+            unlabelled = corrected_frame[corrected_frame["n_labelled"] == 0]
+            if len(unlabelled):
+                names = ", ".join(f"{r.system}/{r.language}" for r in unlabelled.itertuples())
+                notes.append(f"not corrected (no labels of their own translations; another system's labels would "
+                             f"not apply): {names}")  # fmt: skip
+            other = corrected_frame[corrected_frame["labels"].str.contains("another construct", regex=False)]
+            if len(other):
+                names = ", ".join(f"{r.system}/{r.language}" for r in other.itertuples())
+                notes.append(f"not corrected (their labels follow the {'translated pronoun' if not use_pronoun else 'entity'} "
+                             f"in most conflicts, not what the metric reads): {names}")  # fmt: skip
+    accounting = common_accounting(table.assign(outcome=table["reason"].replace("", "read")), ["system", "language"],
+                                   "outcome")  # fmt: skip
+    data = {**dict(sorted(store.used.items())), **data}
+    rule = ("items every system of a language translated" if missing == "shared"
+            else "every item, an untranslated one counted as wrong (the paper's rule)")  # fmt: skip
+    provenance = record_provenance(
+        f"{aligner} word alignment (grow-diag-final-and) + stats_mtbias.gender.targets readers; Acc, F1, ΔG, ΔS as "
+        f"shares over the {rule}; Acc, Acc_pro, Acc_anti: Wilson intervals with exact Poisson ends (<= 10 errors), "
+        f"ΔS: Newcombe's hybrid score interval; F1, ΔG: bootstrap over items stratified by stereotype × gold gender, "
+        f"{interval}; differences between systems, test and interval from one method: Tango score interval and McNemar "
+        f"score test (accuracies), MOVER of the Tango intervals (ΔS), item jackknife t (F1, ΔG)",
+        data, rng=seed, level=level, n_boot=n_boot, correction=correction, family=family,
+        options={"aligner": aligner, "languages": list(languages), "readers": "stats_mtbias.gender.targets",
+                 "use_pronoun": use_pronoun, "systems": list(dict.fromkeys(table["system"].astype(str))),
+                 "interval": interval, "missing": missing, "against": against},
+    )  # fmt: skip
+    return WinoMTResult(estimates, comparisons, adj_frame, corrected_frame, accounting, provenance, table, notes, found,
+                        annotated)  # fmt: skip
+
+
+# What ``explain=True`` shows of each unread WinoMT item.
+UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligned", "reason", "why"]
+
+
+def evaluate(systems=None, *, translations=None, correction: str = "holm", family: str | list[str] = "metric",
+             explain: bool = False, **options) -> StudyResult:  # fmt: skip
+    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.winomt` returns)."""
+    notes: list[str] = []
+    with noted(notes):
+        result = run(check_systems(systems), translations=dict(translations or {}), correction=correction, family=family,
+                     explain=explain, **options)  # fmt: skip
+    notes = list(dict.fromkeys([*result.notes, *notes]))
+    est = result.estimates
+    parts = []
+    for metric in METRICS:
+        part = melt(est, {metric: (metric, f"{metric}_ci_low", f"{metric}_ci_high")},
+                    keys={"system": "system", "language": "language"}, defaults={"subset": "all"}, n=f"{metric}_n")  # fmt: skip
+        parts.append(part)
+    table = pd.concat(parts, ignore_index=True)
+    order = {m: i for i, m in enumerate(METRICS)}
+    table = table.sort_values(["language", "system", "metric"], key=lambda c: c.map(order) if c.name == "metric" else c,
+                              kind="stable").reset_index(drop=True)  # fmt: skip
+    table = table.set_index(["system", "language"]).loc[
+        pd.MultiIndex.from_frame(est[["system", "language"]])].reset_index()[TABLE_COLUMNS]
+    comparisons = result.comparisons if len(result.comparisons) else None
+    frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
+    if result.adjectives is not None:
+        frames["adjectives"] = result.adjectives
+    if result.corrected is not None:
+        frames["corrected"] = result.corrected
+    if result.validation is not None:
+        frames["validation"] = result.validation["validation"]
+        confusions = [c.stack().rename("n").reset_index().assign(file=file)
+                      for file, c in result.validation["confusions"].items()]  # fmt: skip
+        frames["confusions"] = (pd.concat(confusions, ignore_index=True)[["file", "human", "automatic", "n"]]
+                                if confusions else pd.DataFrame(columns=["file", "human", "automatic", "n"]))  # fmt: skip
+        frames["inter_annotator"] = result.validation["annotators"]
+    if explain:
+        j = result.judgements
+        unread = j[j["gender"] == "unknown"]
+        frames["unread"] = unread.reindex(columns=UNREAD_COLUMNS).fillna("").reset_index(drop=True)
+    if result.annotations is not None:
+        frames["annotations"] = result.annotations["agreement"]
+        frames["annotators"] = result.annotations["between"]
+    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, notes,
+                       family, details=result)  # fmt: skip
+
+
+READ_COLUMNS = ["system", "language", "item", "entity", "gold", "translation", "gender", "reason", "aligned", "why"]
+
+
+def read(translations, *, name: str = "system", languages=None, data_dir=None, aligner: str = "fastalign",
+         use_pronoun: bool = False) -> pd.DataFrame:  # fmt: skip
+    """Every translated WinoMT item of a system read, with the target words read and why: ``winomt(judgements=...)``'s table.
+
+    `translations`: an ``en-XX.txt`` file, a directory of them, ``{language: file or frame}`` or a frame
+    with ``source, translation`` (and ``language``), as in :func:`stats_mtbias.winomt`; `name` the system.
+    """
+    from stats_mtbias.datasets.registry import open_store
+
+    store = open_store(data_dir)
+    items = winomt_data.read_items(store)
+    jobs = [(name, _check_language(lang), False, src) for lang, src, adj in user_files(name, translations, languages)
+            if not adj and (not languages or lang in languages)]  # fmt: skip
+    if not jobs:
+        raise UsageError(f"no translations of {name} to read in the languages asked ({', '.join(languages or [])}).")
+    tables = judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=True, progress=None)
+    out = pd.concat(tables, ignore_index=True)
+    out = out[~out["reason"].isin(ABSENT)]  # an item without a line has no output to read (absent, not unread)
+    return out.reindex(columns=READ_COLUMNS).fillna({"aligned": "", "why": "", "reason": ""}).reset_index(drop=True)

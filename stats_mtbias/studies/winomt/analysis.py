@@ -1,0 +1,477 @@
+"""WinoMT metrics with intervals per system and language, paired comparisons, "+Adj", coverage and pilots.
+
+Intervals: bootstrap over items stratified by stereotype × gold gender (both
+fixed in size by WinoMT's design), score intervals for the accuracies and ΔS; one
+weight matrix serves every system of a language. Comparisons of two systems on the
+same language, each from one method (the interval excludes 0 exactly when
+p < 1 − level): accuracies by Tango's score interval and the McNemar score test it
+inverts; ΔS by MOVER of the pro and anti Tango intervals, its p-value the one the
+MOVER interval implies; F1 and ΔG by the item jackknife's t. Metrics are shares in
+[0, 1] (the paper prints percent).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
+from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.estimators.winomt import FEATURES, METRICS, item_features, winomt_metrics
+from stats_mtbias.significance.mcnemar import paired_difference_test
+from stats_mtbias.significance.multitest import CORRECTIONS
+from stats_mtbias.studies._common import adjust, comparison_frame, system_pairs
+from stats_mtbias.uncertainty.bootstrap import (
+    ConfidenceInterval,
+    cluster_bootstrap,
+)
+from stats_mtbias.uncertainty.differences import paired_difference_interval
+
+MCNEMAR_METRICS = {"acc": "correct", "acc_pro": "correct_pro", "acc_anti": "correct_anti"}
+
+
+FEATURE_INDEX = {name: i for i, name in enumerate(FEATURES)}
+
+
+def language_arrays(part: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """One language's judgements as the bootstrap's arrays: ``(systems, items, strata, data)``.
+
+    ``data`` has shape ``(items, systems, FEATURES)``; ``strata`` is stereotype × gold
+    gender of every item (both fixed in number by WinoMT's design).
+    """
+    language = part["language"].iloc[0]
+    systems = list(dict.fromkeys(part["system"]))
+    items = np.sort(part["item"].unique())
+    first = part.drop_duplicates("item").set_index("item").reindex(items)
+    strata = (first["stereotype"].astype(str) + ":" + first["gold"].astype(str)).to_numpy()
+    features = []
+    for system in systems:
+        rows = part[part["system"] == system].set_index("item").reindex(items)
+        if rows["gender"].isna().any():
+            raise DataError(f"{system}/{language}: judgements do not cover the same items as the other systems")
+        features.append(item_features(rows["gold"], rows["gender"], rows["stereotype"]))
+    return systems, items, strata, np.stack(features, axis=1)
+
+
+def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], language: str, metric: str):
+    """Two systems' WinoMT judgements on one language as a power-simulation pilot.
+
+    Returns a :class:`~stats_mtbias.planning.simulate.PairedDesign` on the
+    study's own item features, estimator (in shares) and strata.
+    """
+    from stats_mtbias.planning.simulate import PairedDesign
+
+    check_choice(metric, METRICS, "metric")
+    part = judgements[(judgements["language"] == language) & judgements["system"].isin(systems)]
+    found = set(part["system"])
+    missing = [s for s in systems if s not in found]
+    if missing:
+        have = sorted(set(judgements.loc[judgements["language"] == language, "system"]))
+        raise UsageError(f"{', '.join(missing)} has no {language} judgements in the pilot; it has {', '.join(have) or 'none'}.")
+    order, _, strata, data = language_arrays(part)
+    data = data[:, [order.index(s) for s in systems]]
+    return PairedDesign(data, winomt_metrics, (METRICS.index(metric),), strata,
+                        label=f"{language} {metric}: {systems[0]} − {systems[1]}", unit="items")  # fmt: skip
+
+
+ABSENT = ("missing", "not_in_file")  # reasons of an item a file does not translate at all
+
+
+MISSING_RULES = ("shared", "wrong")
+
+
+MIN_COVERAGE = 0.99  # below this share of the items translated, a file is named in a warning (exit 65 under --strict)
+
+
+def coverage(table: pd.DataFrame, n_items: int) -> pd.DataFrame:
+    """Items each (system, language) translated: ``system, language, translated, coverage`` (of `n_items`)."""
+    present = ~table["reason"].isin(ABSENT)
+    out = present.groupby([table["system"], table["language"]], sort=False).sum().rename("translated").reset_index()
+    out["coverage"] = out["translated"] / n_items
+    return out
+
+
+def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: dict | None = None, *,
+                 missing: str = "shared", n_items: int | None = None) -> pd.DataFrame:  # fmt: skip
+    """The items each language is analysed on: one rule, whether a file stands alone, beside others, or is judgements.
+
+    ``missing="shared"`` (default): the items every system of the language
+    translated, so that Acc measures gender accuracy, not coverage (a file alone
+    with half the items is analysed on that half). ``missing="wrong"``: the
+    paper's rule, every item, an untranslated one counted as an unknown reading
+    (wrong). Either way each (system, language) whose file translates fewer than
+    :data:`MIN_COVERAGE` of the items is named in a
+    :class:`~stats_mtbias.errors.DataQualityWarning` (exit 65 under ``--strict``),
+    and the coverage is a column of the estimates. A system that covers no item
+    at all is refused.
+    """
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+
+    check_choice(missing, MISSING_RULES, "missing")
+    n_items = n_items or int(table["item"].nunique())
+    parts = []
+    for language, part in table.groupby("language", sort=False):
+        present = ~part["reason"].isin(ABSENT)
+        covered = present.groupby(part["system"], sort=False).sum()
+        empty = covered[covered == 0]
+        if len(empty):
+            system = str(empty.index[0])
+            raise DataError(f"{system}/{language}: no WinoMT item is translated (an empty file, or none of its lines "
+                            "is a WinoMT sentence)", (origin or {}).get((system, language)))  # fmt: skip
+        for system, n in covered.items():
+            if n < MIN_COVERAGE * n_items:
+                where = (origin or {}).get((system, language))
+                rule = ("analysed on the items every system of the language translated" if missing == "shared"
+                        else "its untranslated items count as wrong (missing='wrong')")  # fmt: skip
+                message = (f"WinoMT {system}/{language}{f' ({where})' if where else ''}: {int(n):,} of {n_items:,} items "
+                           f"translated ({n / n_items:.1%}); {rule}")  # fmt: skip
+                warnings.warn(message, DataQualityWarning, stacklevel=3)
+                if notes is not None:
+                    notes.append(message)
+        if missing == "wrong":
+            parts.append(part)
+            continue
+        everyone = part.loc[present].groupby("item")["system"].nunique()
+        keep = set(everyone[everyone == part["system"].nunique()].index)
+        parts.append(part[part["item"].isin(keep)])
+    return pd.concat(parts, ignore_index=True)
+
+
+def score_bounds(data: np.ndarray, bounds, level: float, replicates: np.ndarray | None = None):
+    """The bootstrap bounds with score intervals for the accuracies and ΔS (shares).
+
+    Acc, Acc_pro and Acc_anti are proportions of items: their interval is
+    Wilson's, widened to exact Poisson bounds where ten or fewer items are wrong
+    (or right); ΔS = Acc_pro − Acc_anti is a difference of proportions over
+    different items, with Newcombe's hybrid score interval from those limits.
+    On a small set near 100% the percentile bootstrap covered 0.80 (100 items,
+    Acc 97%): its distribution has a few values only.
+
+    F1 and ΔG keep the bootstrap, except where a gender's F1 rests on ten or
+    fewer errors (ΔG covered 0.74 there): F1 = 2TP / (2TP + FP + FN) is then
+    given Wilson's interval with Poisson ends on 2TP of 2TP + FP + FN (near 1,
+    F1 ≈ 1 − errors / (2 · gold), whose variance is that of a proportion of
+    that size), and ΔG = F1(male) − F1(female) the MOVER interval of the two
+    with their correlation from the bootstrap `replicates` (0 without them).
+    """
+    from stats_mtbias.significance.effect_sizes import difference_in_proportions
+    from stats_mtbias.uncertainty.analytic import modified_wilson_interval
+
+    low, high = np.array(bounds.low, dtype=float), np.array(bounds.high, dtype=float)
+    totals = data.sum(axis=0)  # (systems, FEATURES)
+    f = {name: totals[:, FEATURE_INDEX[name]] for name in ("n", "correct", "pro", "anti", "correct_pro", "correct_anti")}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for metric, (k, n) in {"acc": ("correct", "n"), "acc_pro": ("correct_pro", "pro"),
+                               "acc_anti": ("correct_anti", "anti")}.items():  # fmt: skip
+            ok = f[n] > 0
+            ci = modified_wilson_interval(f[k], np.where(ok, f[n], 1), level)
+            low[:, METRICS.index(metric)] = np.where(ok, ci.low, np.nan)
+            high[:, METRICS.index(metric)] = np.where(ok, ci.high, np.nan)
+        ok = (f["pro"] > 0) & (f["anti"] > 0)
+        if ok.all():
+            ds = difference_in_proportions(f["correct_pro"], f["pro"], f["correct_anti"], f["anti"], level=level,
+                                           poisson_ends=True)
+            low[:, METRICS.index("delta_s")], high[:, METRICS.index("delta_s")] = ds.low, ds.high
+        _few_error_f1(totals, low, high, level, replicates)
+    return ConfidenceInterval(low, high)
+
+
+def _few_error_f1(totals: np.ndarray, low: np.ndarray, high: np.ndarray, level: float, replicates) -> None:
+    """Score intervals for F1 and MOVER for ΔG where a gender's F1 rests on ten or fewer errors (in place)."""
+    from stats_mtbias.uncertainty.analytic import FEW_EVENTS, modified_wilson_interval, mover_interval
+
+    t = {name: totals[:, FEATURE_INDEX[name]] for name in FEATURE_INDEX}
+    parts, few = [], np.zeros(len(totals), dtype=bool)
+    for g in ("male", "female"):
+        tp = t[f"tp_{g}"]
+        errors = (t[f"pred_{g}"] - tp) + (t[f"gold_{g}"] - tp)
+        trials = 2 * tp + errors
+        ok = trials > 0
+        ci = modified_wilson_interval(2 * tp, np.where(ok, trials, 1), level)
+        parts.append((np.where(ok, 2 * tp / np.where(ok, trials, 1), np.nan), ci.low, ci.high))
+        few |= ok & (errors <= FEW_EVENTS)
+    if not few.any():
+        return
+    (f1m, lm, hm), (f1f, lf, hf) = parts
+    corr = np.zeros((len(totals), 2, 2))
+    corr[:, 0, 0] = corr[:, 1, 1] = 1.0
+    if replicates is not None:
+        m, f = replicates[:, :, METRICS.index("f1_male")], replicates[:, :, METRICS.index("f1_female")]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = np.array([np.corrcoef(m[:, s], f[:, s])[0, 1] for s in range(m.shape[1])])
+        corr[:, 0, 1] = corr[:, 1, 0] = np.where(np.isfinite(r), r, 0.0)
+    dg = mover_interval(np.stack([f1m, f1f], -1), np.stack([lm, lf], -1), np.stack([hm, hf], -1), np.array([1.0, -1.0]), corr)
+    for column, (lo, hi) in {"f1_male": (lm, hm), "f1_female": (lf, hf), "delta_g": (dg.low, dg.high)}.items():
+        k = METRICS.index(column)
+        low[:, k] = np.where(few, lo, low[:, k])
+        high[:, k] = np.where(few, hi, high[:, k])
+
+
+FEW_DISCORDANT = 40  # items read differently by the two systems at or below which the jackknife t has fewer df
+
+
+_PROPORTIONS = {"acc": ("correct", "n"), "acc_pro": ("correct_pro", "pro"), "acc_anti": ("correct_anti", "anti")}
+
+
+PAIRED_ACCURACY = "tango"  # Tango's score interval; its test is McNemar's score (asymptotic) test
+
+
+def _paired_table(a: np.ndarray, b: np.ndarray, hit: str, of: str) -> tuple[np.ndarray, ...]:
+    """The paired 2×2 table (both, a only, b only, neither) of a proportion over the items it is computed on."""
+    on = a[:, FEATURE_INDEX[of]] > 0
+    x, y = a[on, FEATURE_INDEX[hit]], b[on, FEATURE_INDEX[hit]]
+    return np.sum(x * y), np.sum(x * (1 - y)), np.sum((1 - x) * y), np.sum((1 - x) * (1 - y))
+
+
+def pilot(result, *, systems=None, metric=None, language=None, subset=None):
+    """A WinoMT result as a planning pilot for :func:`stats_mtbias.power` (``(kind, payload)``).
+
+    Accuracies of two systems: McNemar's design with the pilot's discordance
+    (``"paired"``); every other metric, or one system's precision: simulation
+    through the study's own item features, estimator and strata (``"simulate"``).
+    """
+    from stats_mtbias.planning.designs import alone, one_language, two_systems
+
+    judgements = result.details.judgements
+    language = one_language(judgements, language)
+    metric = metric or "delta_g"
+    systems = two_systems(result, systems)
+    pair = systems if len(systems) == 2 else (systems[0], systems[0])
+    design = alone(pilot_design(judgements, pair, language, metric), systems)
+    if metric in MCNEMAR_METRICS and len(systems) == 2:
+        k = FEATURE_INDEX[MCNEMAR_METRICS[metric]]
+        scope = FEATURE_INDEX[{"acc": "n", "acc_pro": "pro", "acc_anti": "anti"}[metric]]
+        x = design.counts
+        inside = x[:, 0, scope] > 0
+        a, b = x[inside, 0, k], x[inside, 1, k]
+        # n counts the items a metric is computed on; the evaluation has n / share of them in all.
+        return "paired", dict(discordance=float(np.mean(a != b)), observed=float(np.mean(a) - np.mean(b)),
+                              metric=f"{language} {metric}", comparison=f"{systems[0]} − {systems[1]}",
+                              unit_scale=float(inside.mean()))  # fmt: skip
+    return "simulate", design
+
+
+def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> dict[str, np.ndarray | list]:
+    """Every metric's difference A − B on the same items: interval, p-value and method, one method each.
+
+    - Acc, Acc_pro, Acc_anti: Tango's (1998) score interval for the paired
+      difference and the McNemar score test it inverts (at Δ = 0 Tango's
+      statistic is McNemar's ``(b − c)/√(b + c)``), so the interval excludes 0
+      exactly when p < 1 − level; no p-value floor.
+    - ΔS = (Acc_pro − Acc_anti): MOVER of the pro and the anti Tango intervals
+      (different items: uncorrelated), and the normal p-value whose interval is
+      that MOVER interval on the side of 0.
+    - F1 and ΔG: the item jackknife's t (standard error from the leave-one-item-out
+      differences; degrees of freedom the discordant items − 1 where at most
+      :data:`FEW_DISCORDANT` items are read differently, else the items − 1), test
+      and interval from the same t. With no discordant item at all, two
+      pseudo-items, one read better by each system, give the jackknife a spread,
+      so that the interval is never a point.
+
+    Parameters
+    ----------
+    data_a, data_b : arrays (items, FEATURES)
+        The two systems' item features (:func:`~stats_mtbias.estimators.winomt.item_features`).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    dict
+        ``diff, low, high, p_value`` (arrays over :data:`METRICS`), ``method`` (list)
+        and ``n`` (items each difference rests on).
+    """
+    from scipy import stats
+
+    from stats_mtbias.significance.mcnemar import paired_difference_test
+    from stats_mtbias.uncertainty.analytic import _interval_pvalue, mover_interval
+    from stats_mtbias.uncertainty.differences import paired_difference_interval
+
+    a, b = np.asarray(data_a, float), np.asarray(data_b, float)
+    k = len(METRICS)
+    diff = winomt_metrics(a.sum(axis=0)) - winomt_metrics(b.sum(axis=0))
+    low, high, pvalue = np.full(k, np.nan), np.full(k, np.nan), np.full(k, np.nan)
+    method = [""] * k
+    n = np.full(k, len(a), dtype=int)
+    parts = {}
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    for metric, (hit, of) in _PROPORTIONS.items():
+        m = METRICS.index(metric)
+        table = _paired_table(a, b, hit, of)
+        n[m] = int(sum(table))
+        method[m] = "Tango score interval, McNemar score test"
+        if n[m] == 0:
+            continue
+        es = paired_difference_interval(*table, level=level, method=PAIRED_ACCURACY)
+        parts[metric] = es
+        low[m], high[m] = float(es.low), float(es.high)
+        pvalue[m] = float(paired_difference_test(*table, method=PAIRED_ACCURACY).pvalue)
+    m = METRICS.index("delta_s")
+    n[m] = n[METRICS.index("acc_pro")] + n[METRICS.index("acc_anti")]
+    method[m] = "MOVER of the Tango intervals (pro, anti)"
+    if "acc_pro" in parts and "acc_anti" in parts:
+        pro, anti = parts["acc_pro"], parts["acc_anti"]
+        ds = mover_interval(np.array([pro.estimate, anti.estimate], float), np.array([pro.low, anti.low], float),
+                            np.array([pro.high, anti.high], float), np.array([1.0, -1.0]), np.eye(2))  # fmt: skip
+        low[m], high[m] = float(ds.low), float(ds.high)
+        pvalue[m] = float(_interval_pvalue(np.asarray(diff[m]), ds, z))
+    discordant = int(np.sum(np.any(a != b, axis=1)))
+    few = discordant <= FEW_DISCORDANT
+    if discordant == 0:
+        pseudo = [item_features(np.array(["male", "female"]), np.array(p), np.array(["pro", "anti"]))
+                  for p in (["male", "male"], ["female", "female"])]  # fmt: skip
+        a, b = np.concatenate([a, pseudo[0]]), np.concatenate([b, pseudo[1]])
+    left_out = winomt_metrics(a.sum(axis=0) - a) - winomt_metrics(b.sum(axis=0) - b)  # (items, METRICS)
+    size = len(a)
+    se = np.sqrt((size - 1) / size * np.sum((left_out - left_out.mean(axis=0)) ** 2, axis=0))
+    dof = max(discordant, 2) - 1 if few else size - 1
+    t = stats.t.ppf(0.5 + level / 2, dof)
+    for metric in ("f1_male", "f1_female", "delta_g"):
+        m = METRICS.index(metric)
+        low[m], high[m] = diff[m] - t * se[m], diff[m] + t * se[m]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pvalue[m] = 2 * stats.t.sf(abs(diff[m]) / se[m], dof) if se[m] > 0 else (1.0 if diff[m] == 0 else 0.0)
+        method[m] = f"jackknife t ({discordant} discordant items, {dof} df)"
+    return {"diff": diff, "low": low, "high": high, "p_value": pvalue, "method": method, "n": n}
+
+
+def analyse(
+    judgements: pd.DataFrame,
+    *,
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    correction: str = "holm",
+    interval: str = "percentile",
+    against: list[str] | None = None,
+    family: str | list[str] = "metric",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Metrics with intervals per (system, language), and paired comparisons.
+
+    Parameters
+    ----------
+    judgements : DataFrame
+        ``system, language, item, gold, stereotype, gender``: every item of every
+        (system, language) pair.
+    n_boot : int
+        Bootstrap resamples (F1 and ΔG intervals of each system).
+    rng : Generator or int
+        Source of the random numbers.
+    level : float
+        Confidence level.
+    correction : {"holm", "bh", "none"}
+        Adjustment of the comparisons' p-values within each family.
+    interval : {"percentile", "bca"}
+        Bootstrap interval (BCa adds the item jackknife).
+    against : list of str, optional
+        Compare these systems with every other one instead of every pair.
+    family : {"metric", "all"} or list of str
+        The family of ``p_adjusted`` (:func:`stats_mtbias.result.adjust`).
+
+    Returns
+    -------
+    (estimates, comparisons)
+        ``estimates``: ``system, language, n, n_unknown`` and per metric its value,
+        ``<metric>_ci_low``, ``<metric>_ci_high``, ``<metric>_n`` (shares). ``comparisons``:
+        ``system_a, system_b, language, subset, metric, diff, ci_low, ci_high, p_value,
+        p_adjusted, method, ci_method, n, family`` (see :func:`paired_comparison`).
+    """
+    n_boot = check_positive_int(n_boot, "n_boot")
+    level = check_level(level)
+    rng = check_rng(rng)
+    check_choice(correction, CORRECTIONS, "correction")
+    check_choice(interval, ("percentile", "bca"), "interval")
+    estimate_rows, compare_rows = [], []
+    for language, part in judgements.groupby("language", sort=False):
+        systems, items, strata, data = language_arrays(part)
+        boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata, level=level, method=interval)
+        point = boot.estimate
+        bounds = score_bounds(data, boot.confidence_interval(), level, boot.replicates)
+        totals = data.sum(axis=0)
+        per_metric_n = {"acc": totals[:, FEATURE_INDEX["n"]], "acc_pro": totals[:, FEATURE_INDEX["pro"]],
+                        "acc_anti": totals[:, FEATURE_INDEX["anti"]],
+                        "delta_s": totals[:, FEATURE_INDEX["pro"]] + totals[:, FEATURE_INDEX["anti"]]}  # fmt: skip
+        for s, system in enumerate(systems):
+            row = {
+                "system": system,
+                "language": language,
+                "n": len(items),
+                "n_unknown": int(data[:, s, FEATURE_INDEX["unknown"]].sum()),
+            }
+            for m, metric in enumerate(METRICS):
+                row.update({metric: point[s, m], f"{metric}_ci_low": bounds.low[s, m], f"{metric}_ci_high": bounds.high[s, m],
+                            f"{metric}_n": int(per_metric_n.get(metric, totals[:, FEATURE_INDEX["n"]])[s])})  # fmt: skip
+            estimate_rows.append(row)
+        for a, b in system_pairs(systems, against):
+            res = paired_comparison(data[:, a], data[:, b], level)
+            for m, metric in enumerate(METRICS):
+                compare_rows.append(
+                    {"language": language, "system_a": systems[a], "system_b": systems[b], "subset": "all",
+                     "metric": metric, "diff": res["diff"][m], "ci_low": res["low"][m], "ci_high": res["high"][m],
+                     "p_value": float(res["p_value"][m]), "method": res["method"][m], "ci_method": res["method"][m],
+                     "n": int(res["n"][m])}
+                )  # fmt: skip
+    estimates = pd.DataFrame(estimate_rows)
+    comparisons = adjust(comparison_frame(compare_rows), correction, family)
+    return estimates, comparisons
+
+
+# A (system, language) whose share of unread items exceeds UNREAD_RATIO × the median of the language's other
+# systems plus UNREAD_MARGIN is flagged: the file is more likely garbled or misaligned than the system that poor.
+UNREAD_RATIO, UNREAD_MARGIN = 3.0, 0.05
+
+
+def unread_flags(estimates: pd.DataFrame) -> list[str]:
+    """Per row of `estimates`, a warning where its unread share is far above the language's other systems, else "".
+
+    The shipped academic German file reads 30% of its items as unknown against
+    under 1% for the other German systems (its Acc 37.4 against 52.5 published):
+    its lines are garbled, and its Acc measures the file rather than the system.
+
+    Examples
+    --------
+    >>> est = pd.DataFrame({"language": ["de"] * 3, "n": [100] * 3, "n_unknown": [1, 2, 30]})
+    >>> unread_flags(est)
+    ['', '', '30% unread (other systems: 2%): check the file']
+    """
+    share = (estimates["n_unknown"] / estimates["n"]).to_numpy(dtype=float)
+    language = estimates["language"].to_numpy()
+    flags = []
+    for i in range(len(estimates)):
+        others = share[(language == language[i]) & (np.arange(len(share)) != i)]
+        reference = float(np.median(others)) if len(others) else np.nan
+        high = len(others) > 0 and share[i] > UNREAD_RATIO * reference + UNREAD_MARGIN
+        flags.append(f"{share[i]:.0%} unread (other systems: {reference:.0%}): check the file" if high else "")
+    return flags
+
+
+def adjective_effect(base: pd.DataFrame, adjective: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+    """Change in Acc when "handsome"/"pretty" is added, on the items both versions judged.
+
+    Per (system, language): Acc without and with the adjective, the paired
+    difference with Tango's score interval, the item-level transition counts
+    (right→right, right→wrong, wrong→right, wrong→wrong) and the McNemar score
+    test that interval inverts (shares; they agree).
+    """
+    level = check_level(level)
+    keys = ["system", "language", "item"]
+    both = base[[*keys, "gold", "gender"]].merge(adjective[[*keys, "gender", "reason"]], on=keys, suffixes=("", "_adj"))
+    both = both[both["reason"] != "not_in_file"]
+    rows = []
+    for (system, language), part in both.groupby(["system", "language"], sort=False):
+        before = (part["gender"] == part["gold"]).to_numpy()
+        after = (part["gender_adj"] == part["gold"]).to_numpy()
+        rr, rw = int(np.sum(before & after)), int(np.sum(before & ~after))
+        wr, ww = int(np.sum(~before & after)), int(np.sum(~before & ~after))
+        # Difference after - before on the same items: "first" = after, "second" = before.
+        effect = paired_difference_interval(rr, wr, rw, ww, level=level, method=PAIRED_ACCURACY)
+        rows.append(
+            {"system": system, "language": language, "n": len(part), "acc": before.mean(), "acc_adj": after.mean(),
+             "change": float(effect.estimate), "change_ci_low": float(effect.low),
+             "change_ci_high": float(effect.high), "right_right": rr, "right_wrong": rw, "wrong_right": wr,
+             "wrong_wrong": ww, "p_value": float(paired_difference_test(rr, wr, rw, ww, method=PAIRED_ACCURACY).pvalue),
+             "method": "Tango score interval, McNemar score test"}
+        )  # fmt: skip
+    return pd.DataFrame(rows)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from stats_mtbias.report.sections import Settings
+from stats_mtbias.reporting import Settings
 
 
 def settings_from_args(doc: str, out: str, *, models: bool = False) -> tuple[Settings, str]:

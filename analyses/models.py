@@ -1,7 +1,7 @@
 """Hierarchical Bayesian models: calibration against BLS and the TGBI rate model beside the bootstrap.
 
 Writes the study's section of the report (Markdown, CSV and LaTeX tables, PNG figures, provenance)
-through the public API: `stats_mtbias.report.sections.models_section`.
+through the public API: `stats_mtbias.reporting.sections.models.section`.
 
 Usage: python analyses/models.py [--out reports/models] [--n-boot 10000] [--seed 0] [--data-dir DIR]
        [--draws 1000] [--tune 1000] [--chains 2] [--with-prates-rates]
@@ -12,12 +12,12 @@ from __future__ import annotations
 from _cli import settings_from_args
 
 from stats_mtbias.report.render import write_section
-from stats_mtbias.report.sections import models_section
+from stats_mtbias.reporting.sections import models
 
 
 def main() -> None:
     settings, out = settings_from_args(__doc__, "reports/models", models=True)
-    section = models_section(settings)
+    section = models.section(settings)
     written = write_section(section, out)
     print(f"wrote {len(written)} files into {out}/")
 

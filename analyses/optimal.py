@@ -1,7 +1,7 @@
 """Optimal-translator bias B (Farkas & Németh) of the 12 Prates languages against BLS, per sector and category.
 
 Writes the study's section of the report (Markdown, CSV and LaTeX tables, PNG figures, provenance)
-through the public API: `stats_mtbias.report.sections.optimal_section`.
+through the public API: `stats_mtbias.reporting.sections.optimal.section`.
 
 Usage: python analyses/optimal.py [--out reports/optimal] [--n-boot 10000] [--seed 0] [--data-dir DIR]
 """
@@ -11,12 +11,12 @@ from __future__ import annotations
 from _cli import settings_from_args
 
 from stats_mtbias.report.render import write_section
-from stats_mtbias.report.sections import optimal_section
+from stats_mtbias.reporting.sections import optimal
 
 
 def main() -> None:
     settings, out = settings_from_args(__doc__, "reports/optimal")
-    section = optimal_section(settings)
+    section = optimal.section(settings)
     written = write_section(section, out)
     print(f"wrote {len(written)} files into {out}/")
 

@@ -1,7 +1,7 @@
 """TGBI (Cho et al. 2019): P_S per sentence set and the index, with bootstrap and delta-method intervals, paired comparisons.
 
 Writes the study's section of the report (Markdown, CSV and LaTeX tables, PNG figures, provenance)
-through the public API: `stats_mtbias.report.sections.tgbi_section`.
+through the public API: `stats_mtbias.reporting.sections.tgbi.section`.
 
 Usage: python analyses/tgbi.py [--out reports/tgbi] [--n-boot 10000] [--seed 0] [--data-dir DIR]
 """
@@ -11,12 +11,12 @@ from __future__ import annotations
 from _cli import settings_from_args
 
 from stats_mtbias.report.render import write_section
-from stats_mtbias.report.sections import tgbi_section
+from stats_mtbias.reporting.sections import tgbi
 
 
 def main() -> None:
     settings, out = settings_from_args(__doc__, "reports/tgbi")
-    section = tgbi_section(settings)
+    section = tgbi.section(settings)
     written = write_section(section, out)
     print(f"wrote {len(written)} files into {out}/")
 

@@ -29,8 +29,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["MTBIAS_CACHE"] = args.cache or str(Path(tmp) / "cache")
-        from stats_mtbias.report import build
-        from stats_mtbias.report.sections import Settings
+        from stats_mtbias.reporting import Settings, build
 
         out = Path(args.out or Path(tmp) / "report")
         studies = [s for s in args.studies.split(",") if s]

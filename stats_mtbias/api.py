@@ -688,21 +688,90 @@ def model(
                       sampler=sampler, draws=draws, tune=tune, chains=chains, rng=rng, level=level, cache=cache)  # fmt: skip
 
 
-def report(results: Sequence[StudyResult] | StudyResult, *, out: str | Path, formats: Sequence[str] = ("html", "md", "tex"),
-           title: str = "Gender bias in machine translation: your systems") -> list[Path]:
-    """Write the HTML, Markdown and LaTeX report of any results (your systems beside the baselines you named).
+def report(
+    results: Sequence[StudyResult] | StudyResult,
+    *,
+    out: str | Path,
+    formats: Sequence[str] = ("html", "md", "tex"),
+    title: str = "Gender bias in machine translation: your systems",
+    mine: Sequence[str] | None = None,
+    screenshot: str | Path | None = None,
+) -> list[Path]:
+    """Write the HTML, Markdown and LaTeX report of any results: your systems beside the baselines.
 
-    One section per result: what was measured, the estimates with intervals, the
-    paired comparisons, a forest plot, the notes and the provenance; every table
-    also as CSV (full precision) and LaTeX.
+    One section per result, each in one shape: one line on what was measured; the
+    **headline** table (the study's headline metrics per system in percent with their
+    intervals, your systems first and in bold); for WinoMT, how well the reader reads
+    each language (agreement with labelled samples, the share of each system's
+    outputs it could not read, the construct it measures); your systems compared with
+    each other system (difference, interval, ``p_adjusted`` with its family, MDE) as a
+    table and a forest plot; a figure per headline metric with your systems marked;
+    the notes; and in an appendix at the end, every input row accounted for, every
+    estimate and the provenance. Every table is also a CSV (full precision, in
+    shares) and LaTeX; ``<study>/items.csv`` has one row per system × item with the
+    reading and why.
+
+    Parameters
+    ----------
+    results : StudyResult or list of StudyResult
+        One section each (``smb.winomt(...)``, ``smb.rates(...)``, …).
+    out : str or Path
+        The report's directory (created; checked writable before any work).
+    formats : list of {"html", "md", "tex"}
+        The documents written (``report.html`` is self-contained and opens offline).
+    title : str
+        The documents' title.
+    mine : list of str, optional
+        Your systems: first in every table, marked in every figure, and the
+        comparisons shown are theirs against every other system. Default: the systems
+        of the results that are not shipped with the package (WinoMT's and TGBI's
+        shipped systems, the Prates judgements); if every system is yours (``rates``
+        on your own benchmark), those named in the study's ``against=``; else none. If
+        a result compared every pair, the comparisons between other systems are left
+        out and ``p_adjusted`` is adjusted again over the rows shown (the report says
+        so); pass ``against=`` to the study to compare your systems from the start.
+    screenshot : str or Path, optional
+        Also save the first screen of ``report.html`` (1280 × 900 pixels) as a PNG
+        rendered by headless Chromium. Refused with a :class:`UsageError` before any
+        work when no Chromium is on PATH or ``"html"`` is not among `formats`.
 
     Returns
     -------
     list of Path
-        The files written into `out`.
+        The files written (the screenshot last).
+
+    Raises
+    ------
+    UsageError
+        No result, a format not listed, a name in `mine` that no result has, an
+        unwritable `out`, or a screenshot that cannot be taken.
     """
     from stats_mtbias.report.results import write_results
 
-    if isinstance(results, StudyResult):
-        results = [results]
-    return write_results(list(results), out, formats=formats, title=title)
+    results = [results] if isinstance(results, StudyResult) else list(results)
+
+    def shipped(result: StudyResult) -> set[str]:
+        # The systems whose outputs come with the package; a user's own are everything else.
+        if result.study == "winomt":
+            from stats_mtbias.datasets.winomt import SYSTEMS
+
+            return set(SYSTEMS)
+        if result.study == "tgbi":
+            from stats_mtbias.datasets.tgbi import SYSTEMS
+
+            return set(SYSTEMS)
+        if result.study in ("prates", "optimal"):  # the authors' Google Translate judgements, unless yours replaced them
+            return {"google"} if any(str(k).startswith("prates/Results/") for k in result.provenance.get("data", {})) else set()
+        return set()
+
+    if mine is None and all(isinstance(r, StudyResult) for r in results):
+        own: list[str] = []
+        for result in results:
+            theirs = [s for s in result.systems if s not in shipped(result)]
+            if not theirs or len(theirs) == len(result.systems):  # nothing shipped beside them: ask `against`
+                theirs = [str(s) for s in (result.provenance.get("options") or {}).get("against") or []]
+            own += [s for s in theirs if s not in own]
+        mine = own
+    elif isinstance(mine, str):
+        mine = [mine]
+    return write_results(results, out, formats=formats, title=title, mine=mine, screenshot=screenshot)

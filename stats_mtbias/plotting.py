@@ -1,7 +1,10 @@
 """Figures of any result, drawn with matplotlib's object API (no pyplot state) and returned as PNG bytes.
 
-Three shapes cover every figure of the report:
+Four shapes cover every figure of the report:
 
+- :func:`interval_figure`: dots and intervals per system, a panel per language
+  or set on one shared axis, the user's systems marked by shape and colour
+  (the headline figures, the forests of comparisons);
 - :func:`forest`: point estimates with interval bars, one row per label, one
   colour per group, optionally one small panel per value of a third column;
 - :func:`heatmap`: a matrix of values (language × category female share);
@@ -24,10 +27,10 @@ COLOURS = ("#1b6ca8", "#d1495b", "#2e933c", "#edae49", "#6c4f9c", "#00798c", "#8
 DPI = 110
 
 
-def to_png(fig: MplFigure) -> bytes:
+def to_png(fig: MplFigure, dpi: int = DPI) -> bytes:
     """The figure as PNG bytes (no metadata, so reproducible)."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None}, bbox_inches="tight")
+    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None}, bbox_inches="tight")
     return buffer.getvalue()
 
 
@@ -197,3 +200,135 @@ def power_curve(frame: pd.DataFrame, *, target: float | None = 0.8, scale: float
         ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3, linewidth=0.5)
     return fig
+
+
+# The user's own systems: filled, dark, a shape each (told apart in greyscale print); baselines: hollow grey circles.
+MARKED_MARKERS = ("D", "s", "^", "v", "P", "X", "p", "h")
+MARKED_COLOURS = ("#1b6ca8", "#b2182b", "#1b7837", "#6c4f9c", "#8c510a", "#00798c", "#3d3d3d", "#d1495b")
+BASELINE_COLOUR = "0.45"
+PRINT_DPI = 150
+# Sizes in points that stay legible when a 7-inch-wide figure is printed on a page.
+FONT = {"tick": 9, "label": 10, "title": 10, "legend": 9}
+
+
+def marker_styles(marked: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """The (marker, colour) of each marked name, in order: the same name gets the same style in every figure.
+
+    Examples
+    --------
+    >>> marker_styles(["mine", "theirs"])
+    {'mine': ('D', '#1b6ca8'), 'theirs': ('s', '#b2182b')}
+    """
+    return {str(name): (MARKED_MARKERS[i % len(MARKED_MARKERS)], MARKED_COLOURS[i % len(MARKED_COLOURS)])
+            for i, name in enumerate(dict.fromkeys(marked))}  # fmt: skip
+
+
+def interval_figure(
+    frame: pd.DataFrame,
+    *,
+    estimate: str,
+    low: str,
+    high: str,
+    label: str,
+    panel: str | None = None,
+    marked: Sequence[str] = (),
+    style: str | None = None,
+    hollow: str | None = None,
+    xlabel: str = "",
+    reference: float | None = None,
+    ncols: int = 4,
+    baseline_name: str = "baseline",
+    hollow_names: tuple[str, str] = ("p_adjusted < 0.05", "not significant"),
+) -> MplFigure:
+    """Dots with interval bars, one row per `label`, one small panel per `panel`, every panel on one x-axis.
+
+    Made to be read on paper: one shared x-axis (and one set of rows) across the
+    panels, tick labels of at least 9 pt at 7 inches wide, and the `marked` rows
+    (the user's systems) told apart by shape as well as colour, so a greyscale print
+    keeps them apart; the other rows are hollow grey circles.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per dot.
+    estimate, low, high : str
+        Columns of the dot and its interval (NaN ends draw no bar).
+    label : str
+        Column naming the row (top to bottom in order of first appearance).
+    panel : str, optional
+        Column whose values get a panel each (in order of first appearance).
+    marked : sequence of str
+        Values of `style` drawn as the user's (a filled shape each, see :func:`marker_styles`).
+    style : str, optional
+        Column whose value picks the marker (default: `label`); e.g. ``system_a`` in a
+        forest of comparisons, so each of the user's systems keeps its shape.
+    hollow : str, optional
+        Boolean column: True draws the marker hollow (e.g. a difference that is not significant).
+    reference : float, optional
+        A dashed vertical line (0 for differences).
+    hollow_names : (str, str)
+        Legend entries for filled and hollow markers when `hollow` is given.
+    """
+    from matplotlib.lines import Line2D
+
+    style = style or label
+    labels = _ordered(frame[label].astype(str))
+    panels = _ordered(frame[panel].astype(str)) if panel else [None]
+    styles = marker_styles(marked)
+    ncols = max(1, min(ncols, len(panels)))
+    nrows = math.ceil(len(panels) / ncols)
+    width = min(7.2, max(4.2, 1.9 * ncols + 1.6))
+    height = nrows * (0.5 + 0.26 * len(labels)) + 0.9
+    fig = MplFigure(figsize=(width, height))
+    grid = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
+    axes = grid.ravel()
+    for ax, name in zip(axes, panels):
+        part = frame if panel is None else frame[frame[panel].astype(str) == name]
+        for row in part.itertuples(index=False):
+            values = row._asdict()
+            y = labels.index(str(values[label]))
+            est, lo, hi = (float(values[c]) for c in (estimate, low, high))
+            # Nothing marked: every row is drawn alike, dark and filled (no "baseline" without a system of one's own).
+            marker, colour = styles.get(str(values[style]), ("o", BASELINE_COLOUR if styles else "0.15"))
+            is_hollow = bool(values[hollow]) if hollow else (bool(styles) and str(values[style]) not in styles)
+            if math.isfinite(lo) and math.isfinite(hi):
+                # End caps keep a narrow interval visible beside its marker.
+                ax.plot([lo, hi], [y, y], color=colour, lw=1.8 if str(values[style]) in styles else 1.3, marker="|",
+                        ms=7, mew=1.3, zorder=2)  # fmt: skip
+            ax.plot(est, y, marker, color=colour, ms=6 if marker != "o" else 5, mew=1.3,
+                    mfc="white" if is_hollow else colour, zorder=3)  # fmt: skip
+        if reference is not None:
+            ax.axvline(reference, color="0.4", lw=0.9, ls="--", zorder=1)
+        ax.set_yticks(range(len(labels)), labels, fontsize=FONT["tick"])
+        ax.set_ylim(len(labels) - 0.5, -0.5)
+        ax.tick_params(axis="x", labelsize=FONT["tick"])
+        ax.grid(axis="x", color="0.88", lw=0.7)
+        for side in ("top", "right"):
+            ax.spines[side].set_visible(False)
+        if name is not None:
+            ax.set_title(name, fontsize=FONT["title"])
+    for ax in axes[len(panels) :]:
+        ax.set_visible(False)
+    for col in range(ncols):
+        shown = [r for r in range(nrows) if r * ncols + col < len(panels)]
+        if shown:
+            bottom = grid[shown[-1], col]
+            bottom.xaxis.set_tick_params(labelbottom=True)
+            bottom.set_xlabel(xlabel, fontsize=FONT["label"])
+    handles = [Line2D([], [], marker=m, color=c, ls="", ms=6.5, label=name) for name, (m, c) in styles.items()
+               if name in set(frame[style].astype(str))]  # fmt: skip
+    if styles and (~frame[style].astype(str).isin(list(styles))).any():
+        handles.append(Line2D([], [], marker="o", color=BASELINE_COLOUR, mfc="white", ls="", ms=5.5, label=baseline_name))
+    if hollow:
+        handles += [Line2D([], [], marker="o", color="0.2", ls="", ms=5.5, label=hollow_names[0]),
+                    Line2D([], [], marker="o", color="0.2", mfc="white", ls="", ms=5.5, label=hollow_names[1])]  # fmt: skip
+    fig.tight_layout()
+    if handles:
+        fig.legend(handles=handles, loc="lower center", ncols=min(len(handles), 4), frameon=False, fontsize=FONT["legend"],
+                   bbox_to_anchor=(0.5, 1.0))  # fmt: skip
+    return fig
+
+
+def interval_plot(frame: pd.DataFrame, **options) -> bytes:
+    """:func:`interval_figure` as PNG bytes at :data:`PRINT_DPI`."""
+    return to_png(interval_figure(frame, **options), dpi=PRINT_DPI)

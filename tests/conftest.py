@@ -34,3 +34,14 @@ def tgbi_sentences(data_dir):
     from stats_mtbias.datasets.registry import open_store
 
     return tgbi.read_sentences(open_store(data_dir))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say how many tests did not run for want of the datasets (they skip; this line makes that visible in any run)."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    reasons = [str(r.longrepr[2]) if isinstance(r.longrepr, tuple) else str(r.longrepr) for r in skipped]
+    data = [r for r in reasons if "MTBIAS_DATA" in r or "public datasets" in r]
+    if data:
+        terminalreporter.write_sep("=", f"{len(data)} tests need the public datasets and did not run", yellow=True)
+        terminalreporter.write_line(f"  {data[0].removeprefix('Skipped: ')}")
+        terminalreporter.write_line("  set MTBIAS_DATA to a directory filled by `stats-mtbias data download` to run them")

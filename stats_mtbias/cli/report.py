@@ -1,8 +1,7 @@
 """``stats-mtbias report``: every study on the default data, or your systems beside the baselines, as documents.
 
-The subcommand's behaviour is unchanged by the CLI's reorganisation; the report
-itself is being rewritten (``stats_mtbias.reporting``), and this module is
-where it gets wired to it.
+The full report is :func:`stats_mtbias.reporting.run` (what ``make report`` runs); the
+report of your systems is :func:`stats_mtbias.report` over the study's result.
 """
 
 from __future__ import annotations
@@ -43,6 +42,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     report.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the matching --translations")
     report.add_argument("--judgements", metavar="FILE", help="your own judgements (Prates/optimal CSV): their report")
     report.add_argument("--systems", default=None, help="shipped baselines beside your system (default: the study's all)")
+    report.add_argument("--mine", default=None, metavar="SYSTEMS",
+                        help="your systems, first in every table and marked in every figure (default: the systems "
+                        "given by --translations/--judgements)")  # fmt: skip
     return report
 
 
@@ -80,7 +82,8 @@ def _user_report(args: argparse.Namespace, studies: list[str]) -> Output:
             result = smb.prates(args.judgements, **common)
         else:
             result = smb.optimal(args.judgements, n_boot=args.n_boot, **common)
-    written = smb.report([result], out=args.out, formats=formats)
+    written = smb.report([result], out=args.out, formats=formats, mine=_options.names(args.mine) or None,
+                         screenshot=args.screenshot)  # fmt: skip
     notes = [f"wrote {len(written)} files into {args.out}/"]
     from stats_mtbias.cli import _views, optimal
 
@@ -89,8 +92,8 @@ def _user_report(args: argparse.Namespace, studies: list[str]) -> Output:
 
 
 def run(args: argparse.Namespace) -> Output:
-    from stats_mtbias.report import build
-    from stats_mtbias.report.sections import Settings
+    from stats_mtbias.reporting import Settings
+    from stats_mtbias.reporting import run as build
 
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
     if args.translations or args.judgements:
@@ -101,13 +104,10 @@ def run(args: argparse.Namespace) -> Output:
         chains=args.chains, prates_rates=args.with_prates_rates, progress=False if args.no_progress or args.quiet else None,
         cache_fits=not args.no_cache,
     )  # fmt: skip
-    report, timing, written = build.run(args.out, studies, settings, formats)
+    report, timing, written = build(args.out, studies, settings, formats, screenshot=args.screenshot)
     notes = [f"wrote {len(written)} files into {args.out}/: " + ", ".join(p.name for p in written if p.parent == Path(args.out))]
     if args.screenshot:
-        from stats_mtbias.report.screenshot import screenshot
-
-        notes.append(f"screenshot: {screenshot(Path(args.out) / 'report.html', args.screenshot)}")
+        notes.append(f"screenshot: {written[-1]}")
     provenance = {"settings": report.settings, "environment": report.environment}
     # The summary goes to stdout; --format and --out were the documents'.
     return Output(timing[["study", "tables", "figures", "seconds"]], provenance, notes, summary=True)
-

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 FORMATS = ("table", "json", "csv")
-PVALUE_COLUMNS = frozenset({"p_value", "p_adjusted", "p_holm", "p_lower", "p_male_gt_female"})
+PVALUE_COLUMNS = frozenset({"p_value", "p_adjusted", "p_lower", "p_male_gt_female"})
 # Significant digits of every number written to CSV, and of every number a document rounds: the tables'
 # precision, without the last-bit noise of summation order (threads) that would make a re-run on the same
 # inputs rewrite tracked files. Shown cells are the CSV's numbers rounded, so they agree with a reader of the CSV.
@@ -57,10 +57,67 @@ def format_value(value, column: str = "", digits: int = 4) -> str:
     return str(value)
 
 
-def format_cells(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4) -> pd.DataFrame:
-    """The shown columns as strings, rounded as the documents show them."""
+def format_cells(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4, percent: Sequence[str] = ()) -> pd.DataFrame:
+    """The shown columns as strings, rounded as the documents show them; `percent` columns ×100 first."""
     shown = frame[list(columns)]
-    return pd.DataFrame({col: [format_value(v, col, digits) for v in shown[col].tolist()] for col in shown.columns})
+    scaled = set(percent)
+    return pd.DataFrame({
+        col: [format_value(_scaled(v) if col in scaled else v, col, digits) for v in shown[col].tolist()]
+        for col in shown.columns
+    })  # fmt: skip
+
+
+def _scaled(value):
+    # ×100 on the CSV's number, so a shown percent is the CSV's share rounded (not a re-rounded product).
+    if isinstance(value, (float, np.floating)) and not math.isnan(value):
+        return 100 * csv_float(value)
+    return value
+
+
+def _number(value: float, digits: int) -> str:
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def format_interval(estimate: float, low: float = math.nan, high: float = math.nan, *, scale: float = 100.0,
+                    digits: int = 1) -> str:  # fmt: skip
+    """An estimate with its interval as a document shows it: ``61.2 [59.7, 62.7]``.
+
+    Shares are shown ×`scale` (100: percent, or points for a difference of shares);
+    an interval without ends shows the estimate alone, a missing estimate nothing.
+
+    Examples
+    --------
+    >>> format_interval(0.61234, 0.5971, 0.627)
+    '61.2 [59.7, 62.7]'
+    >>> format_interval(-0.0004, -0.012, 0.011)
+    '0.0 [-1.2, 1.1]'
+    >>> format_interval(2.78, 1.0, 9.24, scale=1, digits=2)
+    '2.78 [1.00, 9.24]'
+    >>> format_interval(float("nan"))
+    ''
+    """
+    values = [math.nan if v is None else float(v) for v in (estimate, low, high)]
+    if math.isnan(values[0]):
+        return ""
+    est, lo, hi = (scale * csv_float(v) if not math.isnan(v) else v for v in values)
+    if math.isnan(lo) or math.isnan(hi):
+        return _number(est, digits)
+    return f"{_number(est, digits)} [{_number(lo, digits)}, {_number(hi, digits)}]"
+
+
+def format_p(p: float, digits: int = 3) -> str:
+    """A p-value for a reader: three decimals, ``< 0.001`` below that.
+
+    Examples
+    --------
+    >>> format_p(0.04567), format_p(2e-12), format_p(1.0)
+    ('0.046', '< 0.001', '1.000')
+    """
+    if p is None or math.isnan(float(p)):
+        return ""
+    p = csv_float(float(p))
+    return f"< {10**-digits:.{digits}f}" if p < 10**-digits else f"{p:.{digits}f}"
 
 
 def format_table(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4, width: int | None = None) -> str:

@@ -6,12 +6,15 @@ Layout of ``OUT`` after :func:`write_report`::
     OUT/report.md            links the PNG files below
     OUT/report.tex           \\input's the tables below (compile with lualatex)
     OUT/<study>/report.md    the study's section alone (what analyses/<study>.py writes)
-    OUT/<study>/<table>.csv  full precision, every column
-    OUT/<study>/<table>.tex  the shown columns, rounded as in the documents
+    OUT/<study>/<table>.csv  full precision, every column, shares in [0, 1]
+    OUT/<study>/<table>.tex  the shown columns, rounded (and in percent) as in the documents
     OUT/<study>/<figure>.png
+    OUT/<study>/items.csv    one row per system × item: the reading and why (items.csv.gz for the full report)
     OUT/<study>/provenance.json
 
-Numbers are rounded here and only here (:func:`~stats_mtbias.report.formatting.format_cells`).
+Every document opens with the title, one line on what was measured and the first
+section's headline table; accounting and provenance are in the appendix at the end.
+Numbers are rounded by :mod:`stats_mtbias.report.formatting` only.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from stats_mtbias._files import write_atomic
 from stats_mtbias._validation import check_choice
 from stats_mtbias._version import __version__
 from stats_mtbias.provenance import dependency_versions
-from stats_mtbias.report.document import Report, Section, Table
+from stats_mtbias.report.document import Figure, Report, Section, Table
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_cells
 
 FORMATS = ("html", "md", "latex")
@@ -53,30 +56,53 @@ def tex_escape(text: object) -> str:
     return "".join(_TEX_ESCAPES.get(ch, ch) for ch in str(text))
 
 
-def _is_text(table: Table, column: str) -> bool:
-    return not pd.api.types.is_numeric_dtype(table.frame[column]) or pd.api.types.is_bool_dtype(table.frame[column])
-
-
 def _cells(table: Table) -> pd.DataFrame:
-    return format_cells(table.frame, table.columns, table.digits)
+    """The cells a document shows, under their shown headers."""
+    if table.cells is not None:
+        cells = table.cells.astype(str)
+    else:
+        cells = format_cells(table.frame, table.columns, table.digits, table.percent)
+    return cells.rename(columns=lambda c: table.headers.get(c, c))
+
+
+def _aligns(table: Table) -> list[str]:
+    """``text`` (left) or ``num`` (right) per shown column."""
+    if table.cells is not None:
+        return ["text" if c in table.text else "num" for c in table.cells.columns]
+    frame = table.frame
+    return ["text" if not pd.api.types.is_numeric_dtype(frame[c]) or pd.api.types.is_bool_dtype(frame[c]) else "num"
+            for c in table.columns]  # fmt: skip
+
+
+def _highlighted(table: Table, i: int) -> bool:
+    return bool(table.highlight) and i < len(table.highlight) and bool(table.highlight[i])
 
 
 def table_markdown(table: Table) -> str:
-    """A pipe table of the shown columns (numbers rounded as in the HTML)."""
+    """A pipe table of the shown columns (numbers rounded as in the HTML; the user's rows in bold)."""
     cells = _cells(table)
-    header = "| " + " | ".join(cells.columns) + " |"
-    rule = "|" + "|".join(":---" if _is_text(table, c) else "---:" for c in cells.columns) + "|"
-    rows = ["| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |" for row in cells.itertuples(index=False)]
+    header = "| " + " | ".join(str(c) for c in cells.columns) + " |"
+    rule = "|" + "|".join(":---" if a == "text" else "---:" for a in _aligns(table)) + "|"
+    rows = []
+    for i, row in enumerate(cells.itertuples(index=False)):
+        values = [str(v).replace("|", "\\|") for v in row]
+        if _highlighted(table, i):
+            values = [f"**{v}**" if v else v for v in values]
+        rows.append("| " + " | ".join(values) + " |")
     return "\n".join([header, rule, *rows])
 
 
 def table_latex(table: Table) -> str:
-    """A booktabs ``longtable`` of the shown columns (numbers rounded as in the HTML)."""
+    """A booktabs ``longtable`` of the shown columns (numbers rounded as in the HTML; the user's rows in bold)."""
     cells = _cells(table)
-    spec = "".join("l" if _is_text(table, c) else "r" for c in cells.columns)
+    spec = "".join("l" if a == "text" else "r" for a in _aligns(table))
     head = " & ".join(tex_escape(c) for c in cells.columns) + r" \\"
     lines = [rf"\begin{{longtable}}{{{spec}}}", r"\toprule", head, r"\midrule", r"\endhead"]
-    lines += [" & ".join(tex_escape(v) for v in row) + r" \\" for row in cells.itertuples(index=False)]
+    for i, row in enumerate(cells.itertuples(index=False)):
+        values = [tex_escape(v) for v in row]
+        if _highlighted(table, i):
+            values = [rf"\textbf{{{v}}}" if v else v for v in values]
+        lines.append(" & ".join(values) + r" \\")
     lines += [r"\bottomrule"]
     if table.caption:
         lines.append(rf"\caption*{{{tex_escape(table.caption)}}}")
@@ -84,28 +110,52 @@ def table_latex(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-def section_markdown(section: Section, *, heading: str = "#", prefix: str = "") -> str:
-    """The section as Markdown; figures are linked as ``{prefix}{name}.png``."""
+def _table_markdown_block(table: Table, sub: str, prefix: str) -> list[str]:
+    caption = f"{table.caption} " if table.caption else ""
+    return [f"{sub} {table.title}", "", table_markdown(table), "", f"*{caption}Full precision: `{prefix}{table.name}.csv`.*", ""]
+
+
+def _appendix_markdown(section: Section, sub: str, prefix: str) -> list[str]:
+    lines = []
+    for table in section.appendix:
+        if table.title:
+            lines += _table_markdown_block(table, sub, prefix)
+    for name in section.attachments:
+        lines += [f"Per item: `{prefix}{name}`.", ""]
+    lines += [f"{sub} Provenance", "", "```json", json.dumps(section.provenance, indent=1, ensure_ascii=False), "```", ""]
+    return lines
+
+
+def section_markdown(section: Section, *, heading: str = "#", prefix: str = "", appendix: bool = True) -> str:
+    """The section as Markdown (figures linked as ``{prefix}{name}.png``); with `appendix`, its appendix at the end."""
     sub = heading + "#"
-    lines = [f"{heading} {section.title}", "", f"{sub} What was measured and how", ""]
-    for paragraph in section.methods:
-        lines += [paragraph, ""]
+    lines = [f"{heading} {section.title}", ""]
+    if section.lead:
+        lines += [section.lead, ""]
+    if section.headline is not None:
+        lines += _table_markdown_block(section.headline, sub, prefix)
     if section.notes:
         lines += [f"{sub} Notes", ""] + [f"- {note}" for note in section.notes] + [""]
-    for figure in section.figures:
-        lines += [f"{sub} {figure.title}", "", f"![{figure.title}]({prefix}{figure.name}.png)", "", f"*{figure.caption}*", ""]
-    for table in section.tables:
-        if not table.title:
-            continue
-        lines += [f"{sub} {table.title}", "", table_markdown(table), ""]
-        caption = f"{table.caption} " if table.caption else ""
-        lines += [f"*{caption}Full precision: `{prefix}{table.name}.csv`.*", ""]
-    lines += [f"{sub} Provenance", "", "```json", json.dumps(section.provenance, indent=1, ensure_ascii=False), "```", ""]
+    for block in section.body:
+        if isinstance(block, Figure):
+            lines += [f"{sub} {block.title}", "", f"![{block.title}]({prefix}{block.name}.png)", "", f"*{block.caption}*", ""]
+        elif block.title:
+            lines += _table_markdown_block(block, sub, prefix)
+    if section.methods:
+        lines += [f"{sub} What was measured and how", ""]
+        for paragraph in section.methods:
+            lines += [paragraph, ""]
+    if appendix:
+        lines += [f"{sub} Appendix", "", *_appendix_markdown(section, sub + "#", prefix)]
     return "\n".join(lines)
 
 
 def write_section(section: Section, directory: str | Path) -> list[Path]:
-    """Write a section's CSV and LaTeX tables, PNG figures, provenance and Markdown into `directory`."""
+    """Write a section's CSV and LaTeX tables, PNG figures, attachments, provenance and Markdown into `directory`."""
+    for kind, names in (("tables", [t.name for t in section.tables]), ("figures", [f.name for f in section.figures])):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:  # two tables of one name would write one CSV over the other
+            raise ValueError(f"section {section.key!r} has two {kind} named {', '.join(twice)}")
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     written = []
@@ -121,6 +171,8 @@ def write_section(section: Section, directory: str | Path) -> list[Path]:
         path = directory / f"{figure.name}.png"
         write_atomic(path, figure.png)
         written.append(path)
+    for name, data in section.attachments.items():
+        written.append(write_atomic(directory / name, data))
     path = directory / "provenance.json"
     write_atomic(path, json.dumps(section.provenance, indent=1, ensure_ascii=False) + "\n")
     written.append(path)
@@ -145,8 +197,10 @@ def _jinja(autoescape: bool, latex: bool = False):
     )
     env.filters["b64"] = lambda data: base64.b64encode(data).decode("ascii")
     env.filters["cells"] = _cells
-    env.filters["align"] = lambda table, column: "text" if _is_text(table, column) else "num"
+    env.filters["aligns"] = _aligns
+    env.filters["highlighted"] = _highlighted
     env.filters["tex"] = tex_escape
+    env.tests["table"] = lambda block: isinstance(block, Table)
     return env
 
 
@@ -156,26 +210,33 @@ def render_html(report: Report) -> str:
 
 
 def render_markdown(report: Report) -> str:
-    """The whole report as Markdown, figures linked into the study directories."""
+    """The whole report as Markdown, figures linked into the section directories, the appendix at the end."""
     env = report.environment
-    lines = [
-        f"# {report.title}",
+    lines = [f"# {report.title}", ""]
+    if report.lead:
+        lines += [report.lead, ""]
+    lines += [
+        f"stats_mtbias {env['package_version']} · {_percent(report.settings.get('level', 0.95))} intervals · seed "
+        f"{report.settings.get('seed')}. The HTML version (`report.html`) embeds the figures; every table is also in "
+        "`<section>/<table>.csv` (full precision, shares) and `.tex`.",
         "",
-        f"stats_mtbias {env['package_version']} · {report.settings['n_boot']} bootstrap resamples · seed "
-        f"{report.settings['seed']}. The HTML version (`report.html`) embeds the figures; every table is also in "
-        "`<study>/<table>.csv` (full precision) and `.tex`.",
-        "",
-        "## Contents",
-        "",
-        *[f"{i}. [{s.title}](#{s.key})" for i, s in enumerate(report.sections, 1)],
+        "Contents: " + " · ".join(f"[{s.title}](#{s.key})" for s in report.sections) + " · [Appendix](#appendix)",
         "",
     ]
     for section in report.sections:
-        lines += [f'<a id="{section.key}"></a>', "", section_markdown(section, heading="##", prefix=f"{section.key}/")]
-    lines += ["## Environment", "", "| component | version |", "|:---|:---|"]
+        lines += [f'<a id="{section.key}"></a>', "",
+                  section_markdown(section, heading="##", prefix=f"{section.key}/", appendix=False)]  # fmt: skip
+    lines += ['<a id="appendix"></a>', "", "## Appendix", ""]
+    for section in report.sections:
+        lines += [f"### {section.title}", "", *_appendix_markdown(section, "####", f"{section.key}/")]
+    lines += ["### Environment", "", "| component | version |", "|:---|:---|"]
     lines += [f"| {name} | {version} |" for name, version in env.items()]
     lines += ["", "Settings: `" + json.dumps(report.settings) + "`", ""]
     return "\n".join(lines)
+
+
+def _percent(level: float) -> str:
+    return f"{100 * float(level):g}%"
 
 
 def render_latex(report: Report) -> str:

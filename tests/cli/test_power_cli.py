@@ -24,13 +24,21 @@ def test_paired_json_is_one_object_with_connors_n():
 
 
 def test_table_power_and_mde(capsys):
+    from scipy.stats import norm
+
+    # Every expected number from its formula here, not from the package's own output.
+    z, n, d, psi = norm.ppf(0.975), 626, 0.05, 0.2
+    sd = (psi - d * d) ** 0.5
+    connor = norm.cdf((d * n**0.5 - z * psi**0.5) / sd) + norm.cdf((-d * n**0.5 - z * psi**0.5) / sd)
     assert main(["power", "paired", "--discordance", "0.2", "--n", "626", "--difference", "0.05"]) == 0
     text = capsys.readouterr().out
-    assert "power" in text and "0.8003" in text
+    assert "power" in text and f"{connor:.4f}" in text
+    # Wilson's half-width z/(1 + z²/n) √(p q/n + z²/4n²) at p = 0.3 first reaches 0.03 at this n:
+    wilson = next(k for k in range(100, 5000) if z / (1 + z * z / k) * (0.21 / k + z * z / (4 * k * k)) ** 0.5 <= 0.03)
     assert main(["power", "rate", "--rate", "0.3", "--half-width", "0.03", "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["n"] == 894
+    assert json.loads(capsys.readouterr().out)["n"] == wilson
     assert main(["power", "normal", "--se", "0.01", "--n-pilot", "500", "--n", "500", "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["difference"] == pytest.approx(0.028016, abs=1e-5)
+    assert json.loads(capsys.readouterr().out)["difference"] == pytest.approx((z + norm.ppf(0.8)) * 0.01, rel=1e-9)
 
 
 def test_pilot_from_a_users_judgements_with_a_curve(tmp_path, capsys):

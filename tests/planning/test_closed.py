@@ -168,6 +168,7 @@ def test_normal_design_round_trips():
     ],
 )
 def test_bad_requests_are_refused_clearly(kwargs, message):
+    kwargs = dict(kwargs)  # the parameters are shared by every run of the test in one process (mutmut runs it twice)
     design = kwargs.pop("design")
     with pytest.raises(UsageError, match=message):
         smb.power(design, **kwargs)

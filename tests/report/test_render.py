@@ -25,7 +25,8 @@ from stats_mtbias.report.render import (
     write_report,
     write_section,
 )
-from stats_mtbias.report.sections import Settings, build_section
+from stats_mtbias.reporting import Settings
+from stats_mtbias.reporting.sections import build_section
 
 FRAME = pd.DataFrame(
     {"system": ["a_b", "c|d"], "n": [10, 3], "p_s": [0.123456, np.nan], "p_value": [3.2e-9, 0.5], "ok": [True, False]}
@@ -107,41 +108,70 @@ def test_forest_panels_share_one_x_axis_labelled_on_the_lowest_of_each_column():
 
 def _section() -> Section:
     png = figures.scatter_reference([10, 50], [5, 20], xlabel="x", ylabel="y")
+    headline = Table("headline", "Headline", FRAME, caption="head", cells=pd.DataFrame({"system": ["a_b", "c|d"],
+                     "Acc (%)": ["61.2 [59.7, 62.7]", "1.0 [0.0, 3.0]"]}), text=["system"], highlight=[True, False])  # fmt: skip
     return Section(
-        "demo", "Demo <study>", methods=["P_S = √(p_w·p_m + p_n)."], notes=["a note"],
-        tables=[Table("shown", "Shown table", FRAME, ["system", "n", "p_s"], "caption & more", digits=3),
-                Table("csv_only", "", FRAME, list(FRAME.columns))],
-        figures=[Figure("scatter", "A scatter", png, "dashed: y = x")],
+        "demo", "Demo <study>", lead="One line on what was measured.", headline=headline,
+        methods=["P_S = √(p_w·p_m + p_n)."], notes=["a note"],
+        body=[Table("shown", "Shown table", FRAME, ["system", "n", "p_s"], "caption & more", digits=3),
+              Figure("scatter", "A scatter", png, "dashed: y = x")],
+        appendix=[Table("accounting", "Every input accounted for", FRAME, ["system", "n"], digits=0),
+                  Table("csv_only", "", FRAME, list(FRAME.columns))],
         provenance={"run": {"seed": 1, "data": {"x.txt": "ab" * 32}}},
+        attachments={"items.csv": b"system,item,gender\na_b,1,female\n"},
     )  # fmt: skip
 
 
 def test_write_section_writes_full_precision_csv_and_shown_tex(tmp_path):
     section = _section()
     written = {p.name for p in write_section(section, tmp_path)}
-    assert written == {"shown.csv", "shown.tex", "csv_only.csv", "scatter.png", "provenance.json", "report.md"}
+    assert written == {"headline.csv", "headline.tex", "shown.csv", "shown.tex", "accounting.csv", "accounting.tex",
+                       "csv_only.csv", "scatter.png", "items.csv", "provenance.json", "report.md"}  # fmt: skip
     back = pd.read_csv(tmp_path / "shown.csv")
     pd.testing.assert_frame_equal(back, FRAME)  # every column, to ten significant digits (these have fewer)
     assert (tmp_path / "scatter.png").read_bytes() == section.figures[0].png
+    assert (tmp_path / "items.csv").read_bytes() == section.attachments["items.csv"]
     assert json.loads((tmp_path / "provenance.json").read_text())["run"]["seed"] == 1
     md = (tmp_path / "report.md").read_text()
     assert "![A scatter](scatter.png)" in md and "| a_b | 10 | 0.123 |" in md and "csv_only" not in md.split("```json")[0]
+    # The headline comes first, the user's row in bold; the appendix (accounting, provenance) last.
+    assert md.index("| **a_b** | **61.2 [59.7, 62.7]** |") < md.index("a note") < md.index("Shown table")
+    assert md.index("Shown table") < md.index("## Appendix") < md.index("Every input accounted for")
+    assert "`items.csv`" in md
+
+
+def test_percent_columns_are_shown_as_percent_and_kept_as_shares_in_csv(tmp_path):
+    frame = pd.DataFrame({"system": ["a"], "share": [0.61234], "n": [10]})
+    table = Table("t", "T", frame, ["system", "share", "n"], digits=1, percent=("share",), headers={"share": "share (%)"})
+    assert table_markdown(table).splitlines()[:3] == ["| system | share (%) | n |", "|:---|---:|---:|", "| a | 61.2 | 10 |"]
+    write_section(Section("s", "S", body=[table]), tmp_path)
+    assert pd.read_csv(tmp_path / "t.csv")["share"].iloc[0] == pytest.approx(0.61234)
 
 
 def test_whole_report_in_three_formats(tmp_path):
-    report = Report("Title", [_section()], {"n_boot": 10, "seed": 1, "level": 0.95}, {"package_version": "0"})
+    report = Report("Title", [_section()], {"n_boot": 10, "seed": 1, "level": 0.95}, {"package_version": "0"},
+                    lead="Your systems: a_b.")  # fmt: skip
     html = render_html(report)
     assert "Demo &lt;study&gt;" in html  # escaped
     assert base64.b64encode(report.sections[0].figures[0].png).decode() in html
-    assert '<table data-table="demo/shown">' in html and "<td class=\"num\">0.123</td>" in html
+    assert '<table id="demo-shown" data-table="demo/shown">' in html and "<td class=\"num\">0.123</td>" in html
     assert "csv_only" not in html
+    # First the title, the lead, the section's one line and its headline; the appendix after every section.
+    order = [html.index(x) for x in ("<h1>Title</h1>", "Your systems: a_b.", "One line on what was measured.",
+                                      'data-table="demo/headline"', "a note", 'data-table="demo/shown"',
+                                      '<section id="appendix">', 'data-table="demo/accounting"')]  # fmt: skip
+    assert order == sorted(order)
+    assert '<tr class="mine"><td class="text">a_b</td><td class="num">61.2 [59.7, 62.7]</td></tr>' in html
     md = render_markdown(report)
-    assert "![A scatter](demo/scatter.png)" in md and "1. [Demo <study>](#demo)" in md
+    assert "![A scatter](demo/scatter.png)" in md and "[Demo <study>](#demo)" in md
+    assert md.index("## Appendix") > md.index("Shown table")
     tex = render_latex(report)
     assert r"\input{demo/shown.tex}" in tex and r"\includegraphics" in tex and "csv\\_only" not in tex
     assert r"\section{Demo <study>}" in tex
+    assert tex.index(r"\input{demo/headline.tex}") < tex.index(r"\input{demo/shown.tex}") < tex.index(r"\appendix")
+    assert tex.index(r"\appendix") < tex.index(r"\input{demo/accounting.tex}")
     names = {p.relative_to(tmp_path).as_posix() for p in write_report(report, tmp_path, ["html", "md"])}
-    assert {"report.html", "report.md", "demo/shown.csv"} <= names and "report.tex" not in names
+    assert {"report.html", "report.md", "demo/shown.csv", "demo/items.csv"} <= names and "report.tex" not in names
     with pytest.raises(UsageError, match="`format` must be one of"):
         write_report(report, tmp_path, ["pdf"])
 
@@ -154,7 +184,7 @@ def test_settings_and_studies_are_validated():
 
 
 def test_a_bad_format_is_refused_before_any_study_runs(tmp_path, monkeypatch):
-    from stats_mtbias.report import build
+    from stats_mtbias.reporting import build
 
     def no_study(*args, **kwargs):
         raise AssertionError("a study ran before the format was checked")
@@ -172,3 +202,41 @@ def test_progress_is_a_line_per_stage_off_a_terminal_and_nothing_when_off(capsys
     assert lines[0].startswith("[") and " s] " in lines[0]
     assert list(Settings(progress=False).iterate(["tgbi"], "report")) == ["tgbi"]
     assert capsys.readouterr().err == ""
+
+
+def test_a_screenshot_without_chromium_is_refused_before_any_study_runs(tmp_path, monkeypatch):
+    from stats_mtbias.report import screenshot as browser
+    from stats_mtbias.reporting import build
+
+    def no_study(*args, **kwargs):
+        raise AssertionError("a study ran before the screenshot was checked")
+
+    monkeypatch.setattr(build, "build_report", no_study)
+    monkeypatch.setattr(browser, "find_browser", lambda: None)
+    with pytest.raises(UsageError, match="no Chromium on PATH"):
+        build.run(tmp_path / "r", screenshot=tmp_path / "shot.png")
+    with pytest.raises(UsageError, match="add 'html' to `formats`"):
+        build.run(tmp_path / "r", formats=["md"], screenshot=tmp_path / "shot.png")
+    assert not (tmp_path / "r").exists()
+
+
+def test_the_module_entry_point_reports_a_usage_error_with_its_exit_code(tmp_path, capsys):
+    from stats_mtbias.reporting.__main__ import main
+
+    assert main(["--out", str(tmp_path / "r"), "--format", "pdf"]) == 64
+    assert "`format` must be one of" in capsys.readouterr().err
+
+
+def test_methods_prose_comes_from_the_templates_with_the_settings():
+    from stats_mtbias.reporting.sections import METHODS, STUDIES, common, methods
+
+    assert sorted(p.name for p in METHODS.glob("*.md.j2")) == sorted(f"{s}.md.j2" for s in STUDIES)
+    tgbi = methods("tgbi", **common(Settings(n_boot=2000, seed=7, level=0.9)), correction="Holm", family="set",
+                   family_size=3, n_comparisons=24)  # fmt: skip
+    assert len(tgbi) == 3 and "2,000 resamples, seed 7" in tgbi[2] and "Intervals (90%)" in tgbi[1]
+
+
+def test_two_tables_of_one_name_are_refused_rather_than_one_csv_overwriting_the_other(tmp_path):
+    section = Section("s", "S", body=[Table("t", "T", FRAME, ["n"])], appendix=[Table("t", "", FRAME, ["n"])])
+    with pytest.raises(ValueError, match="two tables named t"):
+        write_section(section, tmp_path)

@@ -28,8 +28,46 @@ def test_weights_keep_stratum_sizes_and_are_seeded():
         assert (w[:, :7].sum(1) == 7).all() and (w[:, 7:10].sum(1) == 3).all() and (w[:, 10:].sum(1) == 5).all()
         assert np.array_equal(w, resample_weights(500, strata=strata, rng=3, method=method))
         assert not np.array_equal(w, resample_weights(500, strata=strata, rng=4, method=method))
-        # Each cluster is drawn once per replicate on average.
-        assert w.mean() == pytest.approx(1.0, abs=0.03)
+
+
+@pytest.mark.parametrize("method", ["index", "multinomial"])
+def test_every_cluster_is_drawn_binomially_within_its_stratum(method):
+    """Each cluster's weight is Binomial(n_h, 1/n_h): mean 1, variance 1 − 1/n_h, its own pmf (every cluster, both paths).
+
+    (The mean over all weights is 1 by construction; only each cluster's own distribution shows a cluster that is
+    never drawn, e.g. an off-by-one that skips the last cluster of a stratum.)
+    """
+    # Shuffled strata (the gather path), one stratum contiguous (the offset path), a stratum of two.
+    strata = np.concatenate([np.random.default_rng(0).permutation([0] * 7 + [1] * 3 + [2] * 5), [3] * 6, [4] * 2])
+    reps = 20_000
+    w = resample_weights(reps, strata=strata, rng=7, method=method)
+    sizes = np.array([np.sum(strata == s) for s in strata])
+    mean = w.mean(axis=0)
+    var = w.var(axis=0)
+    se = np.sqrt((1 - 1 / sizes) / reps)
+    assert np.all(np.abs(mean - 1) < 5 * se), mean
+    assert np.all(np.abs(var - (1 - 1 / sizes)) < 0.06), var
+    for j in (0, 9, 14, len(strata) - 1):  # a cluster's weights against the binomial pmf (chi-square)
+        n_h = sizes[j]
+        observed = np.bincount(w[:, j], minlength=n_h + 1)[: n_h + 1]
+        expected = stats.binom.pmf(np.arange(n_h + 1), n_h, 1 / n_h) * reps
+        keep = expected > 5
+        chi2 = np.sum((observed[keep] - expected[keep]) ** 2 / expected[keep])
+        assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-4, (j, observed, expected.round())
+
+
+def test_cluster_bootstrap_draws_every_cluster_of_every_stratum():
+    """The fused path of cluster_bootstrap (blocks multiplied as drawn), not resample_weights: data = identity."""
+    strata = np.array(["a"] * 5 + ["b"] * 3 + ["a"] * 2)
+    eye = np.eye(len(strata))
+    res = cluster_bootstrap(eye, lambda t: t, n_boot=20_000, rng=3, strata=strata)
+    sizes = np.where(strata == "a", 7, 3)
+    assert np.all(np.abs(res.replicates.mean(axis=0) - 1) < 5 * np.sqrt((1 - 1 / sizes) / 20_000))
+    assert np.all(res.replicates[:, strata == "a"].sum(axis=1) == 7)
+    freq = cluster_bootstrap(np.eye(3), lambda t: t, frequency=np.array([2, 1, 1]), n_boot=20_000, rng=4)
+    # Four clusters, rows standing for 2, 1, 1 of them: each row's weight has mean frequency, variance f (1 − f/4) (4/4).
+    np.testing.assert_allclose(freq.replicates.mean(axis=0), [2, 1, 1], atol=0.05)
+    np.testing.assert_allclose(freq.replicates.var(axis=0), [2 * (1 - 2 / 4), 1 - 1 / 4, 1 - 1 / 4], atol=0.05)
 
 
 def test_weights_are_the_same_in_every_dtype_and_across_blocks():

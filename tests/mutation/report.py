@@ -1,0 +1,86 @@
+"""Mutation score of the statistics core, per module, from mutmut's results (``make mutation``; docs/testing.md).
+
+Reads ``mutants/**/*.py.meta`` (what ``mutmut run`` leaves) and ``tests/mutation/equivalent.toml``
+(mutants recorded as equivalent, each with its reason) and prints, per module: killed, survived,
+equivalent, timeout, no tests, not checked, and the score ``killed / (killed + survived)`` over the
+non-equivalent mutants that were run (a timeout counts as killed, as mutmut counts it). Then every
+surviving mutant that is not recorded as equivalent, one per line (``mutmut show NAME`` prints its diff).
+
+``--json FILE`` also writes the table; ``--fail-under SCORE`` exits 1 when the overall score is lower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import tomllib
+
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped", 36: "timeout",
+          24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}  # fmt: skip
+COLUMNS = ("killed", "survived", "equivalent", "timeout", "no tests", "not checked", "other")
+
+
+def equivalents(path: Path) -> dict[str, str]:
+    """``{mutant name: reason}`` from the equivalents file (``[[equivalent]] name = ..., reason = ...``)."""
+    if not path.exists():
+        return {}
+    data = tomllib.loads(path.read_text("utf-8"))
+    return {entry["name"]: entry["reason"] for entry in data.get("equivalent", [])}
+
+
+def collect(root: Path, equivalent: dict[str, str]) -> tuple[dict[str, Counter], list[str]]:
+    table: dict[str, Counter] = {}
+    survivors = []
+    for meta in sorted(root.glob("**/*.py.meta")):
+        module = str(meta.relative_to(root))[: -len(".py.meta")].replace("/", ".")
+        counts = table.setdefault(module, Counter())
+        for name, code in json.loads(meta.read_text("utf-8"))["exit_code_by_key"].items():
+            status = STATUS.get(code, "other")
+            if status == "survived" and name in equivalent:
+                status = "equivalent"
+            counts[status] += 1
+            if status == "survived":
+                survivors.append(name)
+    return table, survivors
+
+
+def score(c: Counter) -> float:
+    run = c["killed"] + c["timeout"] + c["survived"]
+    return (c["killed"] + c["timeout"]) / run if run else float("nan")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mutants", default="mutants", type=Path)
+    parser.add_argument("--equivalent", default=Path(__file__).with_name("equivalent.toml"), type=Path)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--fail-under", type=float)
+    args = parser.parse_args(argv)
+    equivalent = equivalents(args.equivalent)
+    table, survivors = collect(args.mutants, equivalent)
+    if not table:
+        print(f"no mutmut results under {args.mutants}/ (run `make mutation` first)")
+        return 1
+    total = sum(table.values(), Counter())
+    width = max(map(len, table)) + 2
+    print(f"{'module':<{width}}" + "".join(f"{c:>12}" for c in COLUMNS) + f"{'score':>9}")
+    for module, c in [*table.items(), ("TOTAL", total)]:
+        print(f"{module:<{width}}" + "".join(f"{c[k]:>12}" for k in COLUMNS) + f"{score(c):>9.1%}")
+    print(f"\n{len(survivors)} surviving mutants not recorded as equivalent (mutmut show NAME):")
+    for name in survivors:
+        print(f"  {name}")
+    if args.json:
+        args.json.write_text(json.dumps({m: {**c, "score": score(c)} for m, c in [*table.items(), ("TOTAL", total)]},
+                                        indent=2))  # fmt: skip
+    if args.fail_under is not None and not score(total) >= args.fail_under:
+        print(f"mutation score {score(total):.1%} is below {args.fail_under:.1%}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -616,6 +616,17 @@ def study_tables(result: StudyResult, mine: Sequence[str] = ()) -> list[Table]:
             f"Group a minus group b for each system, with {level} intervals, p adjusted within each system's family."),
             cells=cells, text=["system", "group_a", "group_b", "metric"],
             highlight=[s in mine for s in frame["system"]]))  # fmt: skip
+    if isinstance(frames.get("consistency"), pd.DataFrame) and len(frames["consistency"]):
+        frame = _sorted_by_system(frames["consistency"], systems)
+        keys = [k for k in ("system", "language", "gold") if k in frame]
+        cells = _interval_cells(frame, keys, [("samples disagree (%)", "disagree", "disagree_ci_low", "disagree_ci_high"),
+                                ("female (%)", "female", "female_ci_low", "female_ci_high")],
+                                [("items", "n"), ("samples per item", "samples")])  # fmt: skip
+        out.append(Table("consistency", "Consistency of the sampled outputs", frame, caption=(
+            f"Several outputs per item: the share of items whose samples are read as different genders and the mean "
+            f"within-item share of female outputs, with {level} intervals over items (consistency.csv also has the "
+            "intraclass correlations that plan items against samples)."), cells=cells, text=keys,
+            highlight=[s in mine for s in frame["system"]]))  # fmt: skip
     if result.study == "optimal" and isinstance(frames.get("sectors"), pd.DataFrame) and len(frames["sectors"]):
         frame = frames["sectors"]
         keys = [k for k in ("system", "language", "sector", "dominated") if k in frame]

@@ -299,3 +299,21 @@ def test_the_screenshot_may_go_into_the_report_folder_it_creates(rates_against, 
     out = tmp_path / "new" / "report"
     written = smb.report(rates_against, out=out, formats=["html"], screenshot=out / "first.png")
     assert written[-1] == out / "first.png" and (out / "first.png").stat().st_size > 10_000
+
+
+def test_sampled_outputs_get_their_consistency_table(tmp_path):
+    from tests.statistical._samples import sampled_winomt, winomt_gold
+
+    rng = np.random.default_rng(5)
+    gold = winomt_gold().iloc[:300]
+    frame = sampled_winomt(gold, {"llm": (2.0, 0.5), "google": (1.5, 0.0)}, k=4, rng=rng)
+    with pytest.warns(smb.DataQualityWarning, match="300 of 3,888 items translated"):
+        res = smb.winomt(judgements=frame, sample="sample", n_boot=100, rng=0)
+    smb.report(res, out=tmp_path, formats=["html"], mine=["llm"])
+    parsed = _html_tables(tmp_path / "report.html")
+    table = parsed.tables["winomt/consistency"]
+    assert table[0][:3] == ["system", "language", "gold"] and table[1][0] == "llm"  # the user's system first
+    shown = pd.read_csv(tmp_path / "winomt" / "consistency.csv")
+    expected = res.frames["consistency"]
+    assert len(shown) == len(expected)
+    np.testing.assert_allclose(np.sort(shown["disagree"].to_numpy()), np.sort(expected["disagree"].to_numpy()))

@@ -47,9 +47,11 @@ from stats_mtbias.studies._common import (
     integrity,
     melt,
     noted,
+    permutation_floor,
     provenance,
     resample_pvalue,
     system_pairs,
+    unreachable_significance,
 )
 from stats_mtbias.tables import count_cube, judgement_table
 from stats_mtbias.uncertainty.analytic import (
@@ -368,7 +370,24 @@ def analyse(
             )
         comparisons = _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_permutations, rng, both,
                                correction, against, family)  # fmt: skip
+        if test == "permutation":  # the only floored p-values of the study (bootstrap and analytic ones have none)
+            _permutation_reach(comparisons, counts, systems, against, n_permutations, level, correction, family)
     return estimates, comparisons, boot
+
+
+def _permutation_reach(comparisons, counts, systems, against, n_permutations, level, correction, family):
+    """Warn when approximate randomisation cannot give a significant ``p_adjusted`` (:func:`unreachable_significance`)."""
+    exact = []
+    for a, b in system_pairs(systems, against):  # the rows of _compare, in order: sets, then the index
+        differ = np.any(counts[:, a] != counts[:, b], axis=-1)  # (items, sets)
+        exact.append(permutation_floor(np.append(differ.sum(axis=0), differ.any(axis=-1).sum())))
+    exact = np.concatenate(exact)
+    unreachable_significance(
+        comparisons, np.maximum(exact, 1.0 / (n_permutations + 1)), alpha=1 - level, correction=correction,
+        family=family, data_floor=exact, resamples=("n_permutations", n_permutations),
+        what="TGBI paired comparisons (approximate randomisation)",
+        fixes=["test='bootstrap' (--test bootstrap, the default: p-values without a floor)"],
+    )  # fmt: skip
 
 
 def _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_permutations, rng, both, correction,

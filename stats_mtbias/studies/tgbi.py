@@ -321,6 +321,7 @@ def analyse(
         bounds = boot.confidence_interval()
         use = np.ones(low.shape, dtype=bool)
         use[:, :-1] = minority_count(counts, both) > BOUNDARY_COUNT
+        use &= bounds.high > bounds.low  # an index of 0 or 1 is the same in every replicate: MOVER's interval there
         low, high = np.where(use, bounds.low, low), np.where(use, bounds.high, high)
         methods = np.where(use, f"bootstrap {interval}", methods)
 

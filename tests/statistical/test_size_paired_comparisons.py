@@ -251,7 +251,7 @@ def test_winomt_paired_jackknife_t_and_mover_of_tango_fast():
 
 @pytest.mark.slow
 def test_winomt_paired_jackknife_t_and_mover_of_tango():
-    _winomt(sizes=(40, 100, 1584, 3888), reps=600, seed=31, conservative_below=100)
+    _winomt(sizes=(40, 100, 1584, 3888), reps=400, seed=31, conservative_below=200)
 
 
 # ---------------------------------------------------------------- TGBI: the analytic paired test of a set and of the index
@@ -327,7 +327,7 @@ def test_tgbi_paired_analytic_set_and_index_tests_fast():
 
 @pytest.mark.slow
 def test_tgbi_paired_analytic_set_and_index_tests():
-    _tgbi({**SMALL_DESIGNS, "1,059 items x 2": (1059, 2)}, reps=4000, seed=51)
+    _tgbi({**SMALL_DESIGNS, "1,059 items x 2": (1059, 2)}, reps=900, seed=51)
 
 
 def test_the_tgbi_study_says_where_the_paired_interval_undercovers():

@@ -10,6 +10,8 @@
 - :func:`provenance` — the one way a study records how its numbers were made.
 - :func:`resample_pvalue` — the p-value of a resampling distribution with no 1/(B+1)
   floor: the replicates' own tail where it is resolved, a normal tail beyond them.
+- :func:`unreachable_significance` — one warning where the options (few permutations,
+  an exact test on few discordant items) leave ``p_adjusted`` no way below α.
 """
 
 from __future__ import annotations
@@ -265,3 +267,99 @@ class noted:
                 self.notes.append(str(w.message))
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         return False
+
+
+def permutation_floor(discordant) -> np.ndarray:
+    """The smallest two-sided p-value an exact paired permutation (or sign) test can give: ``2 / 2**d``.
+
+    `d` is the number of clusters on which the two systems differ: the observed
+    assignment and its mirror image (every cluster swapped) are always as extreme
+    as the data, so no test that permutes them goes below ``2^(1 − d)`` (1 with
+    no discordant cluster).
+
+    >>> permutation_floor([0, 1, 5, 20]).round(6).tolist()
+    [1.0, 1.0, 0.0625, 2e-06]
+    """
+    d = np.asarray(discordant, dtype=float)
+    return np.minimum(1.0, np.exp2(1.0 - d))
+
+
+def _nice_ceil(value: float) -> int:
+    """The smallest of 1, 2, 5 × 10^k at or above `value` (how many resamples to suggest)."""
+    power = 10 ** np.floor(np.log10(max(value, 1.0)))
+    return int(next(m * power for m in (1, 2, 5, 10) if m * power >= value))
+
+
+def unreachable_significance(frame: pd.DataFrame, floor, *, alpha: float, correction: str, families=None,
+                             data_floor=None, resamples: tuple[str, int] | None = None, what: str = "comparisons",
+                             fixes: Sequence[str] = (), family: str | Sequence[str] | None = "metric",
+                             smaller: str | None = None) -> str | None:  # fmt: skip
+    """Warn once where the options make significance unreachable: the smallest attainable ``p_adjusted`` ≥ α.
+
+    `floor` (one per row of `frame`) is the smallest p-value each comparison's test
+    can give under the options in force (``1/(B + 1)`` for B resamples, the exact
+    floor of a discrete test; 0 where there is none). Within each family (the
+    ``family`` column, or `families`), the smallest attainable ``p_adjusted`` is the
+    `correction` applied to the floors themselves (Holm: family size × the smallest
+    floor; Benjamini–Hochberg: ``min_k m f_(k) / k``): the adjustment is monotone,
+    so no data can do better. Where that is ≥ `alpha` in some family, one
+    :class:`~stats_mtbias.errors.DataQualityWarning` (exit 65 under ``--strict``)
+    gives the numbers and what to change: `resamples` (option name, B) — how many
+    would let ``p_adjusted`` reach α/10 — unless `data_floor` (the exact floor of
+    the data alone) is itself out of reach; then the `fixes`, and a smaller family
+    (`smaller`, by default ``against=`` and, unless `family` is already the
+    default, ``family="metric"``).
+
+    Returns the message, or None when every family can reach α.
+    """
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+    from stats_mtbias.significance.multitest import CORRECTION_NAMES, adjust_pvalues
+
+    if frame is None or not len(frame):
+        return None
+    floor = np.broadcast_to(np.asarray(floor, dtype=float), (len(frame),))
+    exact = None if data_floor is None else np.broadcast_to(np.asarray(data_floor, dtype=float), (len(frame),))
+    labels = np.asarray(frame["family"] if families is None else families, dtype=object)
+    out, sizes, lowest, by_data, total = [], [], [], 0, 0
+    for label in pd.unique(labels):
+        inside = labels == label
+        ok = inside & ~np.isnan(frame["p_value"].to_numpy(dtype=float))
+        if not ok.any():
+            continue
+        total += 1
+        attainable = float(np.min(adjust_pvalues(floor[ok], correction)))
+        if attainable >= alpha:
+            out.append(attainable)
+            sizes.append(int(ok.sum()))
+            lowest.append(float(np.min(floor[ok])))
+            if exact is not None and float(np.min(adjust_pvalues(exact[ok], correction))) >= alpha:
+                by_data += 1
+    if not out:
+        return None
+    name = CORRECTION_NAMES[correction]
+    size_text = f"{min(sizes)}" if min(sizes) == max(sizes) else f"{min(sizes)}–{max(sizes)}"
+    message = (f"{what}: significance is out of reach in {len(out)} of {total} famil{'y' if total == 1 else 'ies'}: "
+               f"the smallest attainable p_adjusted is {min(out):.3g} ≥ α = {alpha:g} ({name} over {size_text} "
+               f"comparison{'s' if max(sizes) > 1 else ''} a family; "
+               f"smallest attainable p {min(lowest):.3g}")  # fmt: skip
+    if resamples is not None:
+        message += f"; 1/({resamples[0]} + 1) = {1 / (resamples[1] + 1):.3g} with {resamples[0]}={resamples[1]:,}"
+    message += ")."
+    changes = []
+    if resamples is not None and by_data < len(out):
+        m = max(sizes) if correction == "holm" else 1
+        changes.append(f"{resamples[0]} ≥ {_nice_ceil(10 * m / alpha):,} (p_adjusted can then reach α/10)")
+    if by_data:
+        changes.append(f"in {by_data} famil{'y' if by_data == 1 else 'ies'} even an exact test cannot reach it "
+                       "(too few items differ)")  # fmt: skip
+    changes.extend(fixes)
+    if smaller is None:
+        smaller = "a smaller family: your systems against the others only (against=[...] / --against)"
+        if family is not None and family != "metric":
+            smaller += ", one family per language × subset × metric (family='metric' / --family metric)"
+    changes.append(smaller)
+    message += " To change: " + "; ".join(changes) + "."
+    warnings.warn(message, DataQualityWarning, stacklevel=3)
+    return message

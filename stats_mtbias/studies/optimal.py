@@ -246,7 +246,8 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
     m = (onehot * (w > 0)[:, None]).sum(axis=0)
     sums0 = [x @ onehot for x in (num, den, num**2, num * den, den**2)]
     estimate, se0 = ratio_se_from_sums(*sums0, m)
-    if interval == "gamma":
+
+    def gamma():
         with np.errstate(invalid="ignore", divide="ignore"):
             total_w = np.where(sums0[1] > 0, sums0[1], np.nan)
             square_sum = sums0[2] / total_w**2
@@ -261,7 +262,10 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
                 count = np.maximum(finite.sum(axis=0), 1)
                 mean = np.where(finite, draws, 0.0).sum(axis=0) / count
                 square_sum = square_sum + np.where(finite, (draws - mean) ** 2, 0.0).sum(axis=0) / count
-        low, high = gamma_bounds(estimate, square_sum, np.nan_to_num(largest), level)
+        return gamma_bounds(estimate, square_sum, np.nan_to_num(largest), level)
+
+    if interval == "gamma":
+        low, high = gamma()
         return keys, estimate, low, high, m.astype(int)
     if b_star is None:
         sums = [w_boot @ (onehot * x[:, None]) for x in (num, den, num**2, num * den, den**2)]
@@ -275,6 +279,12 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
     bounds = boot.confidence_interval()
     low, high = bounds.low, bounds.high
     low = np.maximum(low, 0.0)
+    # B = 0 in every occupation of a group (each translated with its majority gender) is 0 in every replicate:
+    # the bootstrap interval is a point, the gamma interval (Garwood's exact bound there) is not.
+    point = ~(high > low) & np.isfinite(estimate)
+    if np.any(point):
+        g_low, g_high = gamma()
+        low, high = np.where(point, g_low, low), np.where(point, g_high, high)
     return keys, estimate, low, high, m.astype(int)
 
 

@@ -42,7 +42,16 @@ from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.paired import PAIRED_METHODS, paired_test
 from stats_mtbias.studies._common import accounting as common_accounting
-from stats_mtbias.studies._common import adjust, check_systems, comparison_frame, integrity, melt, noted, provenance
+from stats_mtbias.studies._common import (
+    adjust,
+    check_systems,
+    comparison_frame,
+    integrity,
+    melt,
+    noted,
+    provenance,
+    unreachable_significance,
+)
 from stats_mtbias.tables import wide_counts
 from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS, design_effect, proportion_interval
 
@@ -621,6 +630,15 @@ def run(
     rates = pd.concat([r for r, _ in parts], ignore_index=True)
     tests = pd.concat([t for _, t in parts], ignore_index=True)
     tests["significant"] = tests["p_adjusted"] < alpha
+    if test == "exact":  # a one-sided sign test on d discordant occupations cannot go below 2^-d
+        unreachable_significance(
+            tests, np.exp2(-(tests["n_positive"] + tests["n_negative"]).to_numpy(float)), alpha=alpha,
+            correction=correction, families=tests["system"] + " / " + tests["comparison"],
+            data_floor=np.exp2(-(tests["n_positive"] + tests["n_negative"]).to_numpy(float)),
+            what="Prates one-sided sign tests (the tests frame)",
+            fixes=["the authors' paired t-test (test='ttest' / --test ttest: no floor, approximate on few occupations)"],
+            smaller="fewer tests a family (by='language' / --by language: no per-category rows)",
+        )  # fmt: skip
     indep = _per_system(independence, judgements, correction=correction, rng=rng, n_resamples=n_resamples)
     reference = calib = None
     if items == "jobs":

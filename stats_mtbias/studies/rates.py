@@ -45,7 +45,7 @@ from stats_mtbias.studies._common import (
     resample_pvalue,
     system_pairs,
 )
-from stats_mtbias.uncertainty.analytic import FEW_EVENTS, proportion_interval
+from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
 
@@ -262,6 +262,54 @@ def _subset_language(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return out
 
 
+def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=False):
+    """Analytic bounds of every metric: Wilson on the design-effect sample for the shares, the gap (male − female)
+    by MOVER of its two shares' Wilson bounds with their multinomial correlation where its normal interval would be
+    a point (a gap of ±1) — never a point where there is an output.
+
+    With `samples` (clusters' samples averaged) the design effect has no floor at 1 —
+    duplicated samples must not count as information — except with few events."""
+    z = special.ndtri(0.5 + level / 2)
+    low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
+    for k in range(len(METRICS)):
+        y, m = _linear_parts(counts, k)
+        se = np.sqrt(robust_variance(ratio_influence(y, m, estimate[..., k], frequency), strata_codes, frequency))
+        if METRICS[k] == "gap":
+            low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
+            continue
+        n = weighted_sum(m, frequency)
+        p = estimate[..., k]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
+        deff = np.nan_to_num(deff, nan=1.0)
+        if samples:  # no floor (duplicated samples must not count), but the worst case with few events
+            deff = np.where(deff > 0, deff, 1.0)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                few = np.minimum(p, 1 - p) * n / deff <= FEW_EVENTS
+            deff = np.where(few, np.maximum(deff, 1.0), deff)
+        else:
+            deff = np.maximum(deff, 1.0)
+        interval_ = proportion_interval(weighted_sum(y, frequency), n, level=level, deff=deff)
+        low[..., k], high[..., k] = interval_.low, interval_.high
+    gap = METRICS.index("gap")
+    female, male = METRICS.index("female"), METRICS.index("male")
+    point = ~(high[..., gap] > low[..., gap]) & ~np.isnan(estimate[..., gap])
+    if np.any(point):
+        pm, pf = estimate[..., male], estimate[..., female]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = -np.sqrt(pm * pf / ((1 - pm) * (1 - pf)))  # two shares of one multinomial
+        # Without neutral outputs the gap is 2 p_m − 1: the two shares move together exactly (correlation −1).
+        r = np.where(pm + pf >= 1 - 1e-12, -1.0, np.where(np.isfinite(r), r, 0.0))
+        corr = np.zeros((*pm.shape, 2, 2))
+        corr[..., 0, 0] = corr[..., 1, 1] = 1.0
+        corr[..., 0, 1] = corr[..., 1, 0] = r
+        moved = mover_interval(np.stack([pm, pf], -1), np.stack([low[..., male], low[..., female]], -1),
+                               np.stack([high[..., male], high[..., female]], -1), np.array([1.0, -1.0]), corr)  # fmt: skip
+        low[..., gap] = np.where(point, np.maximum(moved.low, -1.0), low[..., gap])
+        high[..., gap] = np.where(point, np.minimum(moved.high, 1.0), high[..., gap])
+    return low, high
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -309,33 +357,17 @@ def analyse(
     estimate = _statistic(totals[None])[0]  # (systems, groups, metrics)
     z = special.ndtri(0.5 + level / 2)
     boot = None
+    score_low, score_high = _score_bounds(counts, estimate, strata_codes, frequency, level, samples)
     if ci == "bootstrap":
         boot = cluster_bootstrap(counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level,
                                  method=interval, frequency=frequency)  # fmt: skip
         bounds = boot.confidence_interval()
-        low, high = bounds.low, bounds.high
+        # A 0% or 100% share (or a gap of ±1) is the same in every replicate: its bootstrap interval is a point.
+        # There the score interval (Wilson with the design effect; MOVER for the gap) stands in.
+        point = ~(bounds.high > bounds.low) & ~np.isnan(estimate)
+        low, high = np.where(point, score_low, bounds.low), np.where(point, score_high, bounds.high)
     else:
-        low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
-        for k in range(len(METRICS)):
-            y, m = _linear_parts(counts, k)
-            se = np.sqrt(robust_variance(ratio_influence(y, m, estimate[..., k], frequency), strata_codes, frequency))
-            if METRICS[k] == "gap":
-                low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
-                continue
-            n = weighted_sum(m, frequency)
-            p = estimate[..., k]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
-            deff = np.nan_to_num(deff, nan=1.0)
-            if samples:  # no floor (duplicated samples must not count), but the worst case with few events
-                deff = np.where(deff > 0, deff, 1.0)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    few = np.minimum(p, 1 - p) * n / deff <= FEW_EVENTS
-                deff = np.where(few, np.maximum(deff, 1.0), deff)
-            else:
-                deff = np.maximum(deff, 1.0)
-            interval_ = proportion_interval(weighted_sum(y, frequency), n, level=level, deff=deff)
-            low[..., k], high[..., k] = interval_.low, interval_.high
+        low, high = score_low, score_high
     unknown = totals[..., 4]
     identified = totals[..., :4].sum(axis=-1)
     present = counts[..., :4].sum(axis=-1) > 0  # (clusters, systems, groups): an identified output there

@@ -303,7 +303,8 @@ _PROPORTIONS = {"acc": ("correct", "n"), "acc_pro": ("correct_pro", "pro"), "acc
 
 
 def _few_error_f1(totals: np.ndarray, low: np.ndarray, high: np.ndarray, level: float, replicates) -> None:
-    """Score intervals for F1 and MOVER for ΔG where a gender's F1 rests on ten or fewer errors (in place)."""
+    """Score intervals for F1 and MOVER for ΔG where a gender's F1 rests on ten or fewer errors, or where the
+    bootstrap's interval is a point (in place)."""
     from stats_mtbias.uncertainty.analytic import FEW_EVENTS, modified_wilson_interval, mover_interval
 
     t = {name: totals[:, FEATURE_INDEX[name]] for name in FEATURE_INDEX}
@@ -316,6 +317,13 @@ def _few_error_f1(totals: np.ndarray, low: np.ndarray, high: np.ndarray, level: 
         ci = modified_wilson_interval(2 * tp, np.where(ok, trials, 1), level)
         parts.append((np.where(ok, 2 * tp / np.where(ok, trials, 1), np.nan), ci.low, ci.high))
         few |= ok & (errors <= FEW_EVENTS)
+    # A bootstrap interval that is a point (a system that always says one gender: its F1s are the same in every
+    # replicate, the strata fixing the gold genders) gets the score intervals too.
+    point = np.zeros(len(totals), dtype=bool)
+    for column in ("f1_male", "f1_female", "delta_g"):
+        k = METRICS.index(column)
+        point |= ~(high[:, k] > low[:, k])
+    few |= point & np.isfinite(parts[0][0]) & np.isfinite(parts[1][0])
     if not few.any():
         return
     (f1m, lm, hm), (f1f, lf, hf) = parts

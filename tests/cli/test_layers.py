@@ -95,7 +95,9 @@ def _documented_commands():
                 continue
             if inside and "stats-mtbias " in line:
                 command = line[line.index("stats-mtbias ") + len("stats-mtbias "):]
-                yield pytest.param(shlex.split(command, comments=True), id=f"{path.name}:{number}")
+                words = shlex.split(command, comments=True)
+                words = words[: words.index("|")] if "|" in words else words  # a pipe into another tool
+                yield pytest.param(words, id=f"{path.name}:{number}")
 
 
 @pytest.mark.parametrize("argv", list(_documented_commands()))

@@ -105,11 +105,11 @@ def judge(outputs: pd.DataFrame, lexicon: str = "default") -> pd.DataFrame:
             table["item"] = table["item"] + "#" + table["sample"].astype(str)
     # The Korean files: Cho et al.'s seven sets. A benchmark of one's own: its own sets only (in Cho et al.'s order
     # where its names are theirs), never an empty set that would leave the index undefined.
-    present = list(dict.fromkeys(table["subset"]))
+    present = list(pd.unique(table["subset"]))  # in order of appearance, without a Python loop over rows
     korean = [s for s in tgbi_data.SET_NAMES if not own or s in present]
     sets = korean if set(present) <= set(tgbi_data.SET_NAMES) else present
     table["subset"] = pd.Categorical(table["subset"], categories=sets)
-    systems = list(dict.fromkeys(table["system"]))
+    systems = list(pd.unique(table["system"]))
     table["system"] = pd.Categorical(table["system"], categories=systems)
     return judgement_table(table)
 

@@ -170,3 +170,9 @@ def test_winomt_n_draws_is_the_apis(cli, data_dir, tmp_path):
     with pytest.raises(SystemExit) as exc:
         cli(*argv, "--n-draws", "10")
     assert exc.value.code == 64
+
+
+def test_rates_says_data_dir_has_no_effect(cli, tiny_judgements, tmp_path):
+    path, _ = tiny_judgements
+    code, _, err = cli("rates", "--judgements", path, "--ci", "analytic", "--data-dir", tmp_path, "--format", "json")
+    assert code == 0 and "--data-dir has no effect here (rates reads only --judgements)" in err

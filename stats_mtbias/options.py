@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from stats_mtbias import _defaults
 from stats_mtbias.alignment import METHODS as ALIGNERS
+from stats_mtbias.api import READERS
 from stats_mtbias.datasets.counting import ENGINES as COUNTING_ENGINES
 from stats_mtbias.datasets.prates import ITEMS as PRATES_ITEMS
 from stats_mtbias.estimators.optimal import NEUTRAL_RULES
@@ -41,7 +42,7 @@ __all__ = [
     "ALIGNERS", "ALTERNATIVES", "BENGALI", "BOOTSTRAP_INTERVALS", "BOTH_RULES", "CORRECTIONS", "COUNTING_ENGINES",
     "DESIGNS", "FAMILIES", "FORMATS", "FRAMES", "LEXICONS", "MISSING_RULES", "MODELS", "MODEL_STUDIES",
     "NEUTRAL_RULES", "OPTIMAL_INTERVALS", "PAIRED_METHODS", "PILOT_TESTS", "PRATES_BY", "PRATES_DENOMINATORS",
-    "PRATES_ITEMS", "PRATES_TESTS", "PROPORTION_METHODS", "RATES_CI", "READING_ENGINES", "REPEATED_BLOCKS",
+    "PRATES_ITEMS", "PRATES_TESTS", "PROPORTION_METHODS", "RATES_CI", "READERS", "READING_ENGINES", "REPEATED_BLOCKS",
     "SAMPLERS", "STUDIES", "TGBI_CI", "TGBI_TESTS",
 ]  # fmt: skip
 

@@ -13,7 +13,7 @@ one JSON line with ``--provenance`` — and, with ``--out FILE``, to
 ``FILE.provenance.json`` beside the output.
 
 One module per subcommand (``tgbi``, ``winomt``, ``prates``, ``optimal``,
-``rates``, ``model``, ``power``, ``data``, ``report``), each with
+``rates``, ``agreement``, ``read``, ``model``, ``power``, ``data``, ``report``), each with
 ``add_parser(sub)`` and ``run(args) -> Output``; the shared options are in
 :mod:`._options`, the checks in :mod:`._checks`, the rendering in :mod:`._output`.
 """
@@ -28,12 +28,14 @@ import warnings
 from pathlib import Path
 
 from stats_mtbias.cli import _checks, _options
+from stats_mtbias.cli import agreement as _agreement
 from stats_mtbias.cli import data as _data
 from stats_mtbias.cli import model as _model
 from stats_mtbias.cli import optimal as _optimal
 from stats_mtbias.cli import power as _power
 from stats_mtbias.cli import prates as _prates
 from stats_mtbias.cli import rates as _rates
+from stats_mtbias.cli import read as _read
 from stats_mtbias.cli import report as _report
 from stats_mtbias.cli import tgbi as _tgbi
 from stats_mtbias.cli import winomt as _winomt
@@ -42,7 +44,8 @@ from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasEr
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = {m.NAME: m for m in (_tgbi, _winomt, _prates, _optimal, _rates, _model, _power, _data, _report)}
+COMMANDS = {m.NAME: m for m in (_tgbi, _winomt, _prates, _optimal, _rates, _agreement, _read, _model, _power, _data,
+                                 _report)}
 # Debugging an unexpected error: MTBIAS_DEBUG=1 lets its traceback through.
 ENV_DEBUG = "MTBIAS_DEBUG"
 

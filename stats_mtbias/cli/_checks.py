@@ -31,7 +31,7 @@ def ignored(args: argparse.Namespace, rules: Sequence[Conditional]) -> list[str]
             if hasattr(args, rule.dest) and getattr(args, rule.dest) != rule.default and not rule.applies(args)]  # fmt: skip
 
 
-INPUTS = ("translations", "judgements", "reference", "annotations")
+INPUTS = ("translations", "judgements", "reference", "annotations", "labels", "outputs")
 
 
 def inputs(args: argparse.Namespace, *, options: bool = False) -> list:

@@ -22,6 +22,7 @@ CONDITIONAL = [
     Conditional("against", None, lambda a: a.compare, "--compare"),
     Conditional("interval", "percentile", lambda a: a.ci == "bootstrap", "--ci bootstrap"),
     Conditional("n_boot", _defaults.N_BOOT, lambda a: a.ci == "bootstrap", "--ci bootstrap"),
+    Conditional("data_dir", None, lambda a: False, "(rates reads only --judgements)"),
 ]  # fmt: skip
 
 

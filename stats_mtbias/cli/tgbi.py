@@ -1,4 +1,4 @@
-"""``stats-mtbias tgbi``: TGBI (Cho et al. 2019), P_S per Korean sentence set and the index."""
+"""``stats-mtbias tgbi``: TGBI (Cho et al. 2019), P_S per sentence set and the index (the Korean sets or yours)."""
 
 from __future__ import annotations
 
@@ -28,15 +28,27 @@ CONDITIONAL = [
     Conditional("interval", "percentile", lambda a: a.ci == "bootstrap", "--ci bootstrap"),
     Conditional("n_boot", _defaults.N_BOOT, lambda a: a.ci == "bootstrap" or _permutations(a), "--ci bootstrap"),
     Conditional("n_permutations", _defaults.N_RESAMPLES, _permutations, "--compare --test permutation"),
+    Conditional("sample", None, lambda a: a.outputs, "--outputs"),
 ]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     parser = sub.add_parser(NAME, help="TGBI (Cho et al. 2019): P_S per sentence set and the index",
-                            description="P_S per Korean sentence set and the TGBI index per system, with score/MOVER "
-                            "or cluster-bootstrap intervals; --compare: paired differences between systems.")  # fmt: skip
+                            description="P_S per sentence set and the TGBI index per system, with score/MOVER or "
+                            "cluster-bootstrap intervals; --compare: paired differences between systems. The shipped "
+                            "Korean sets (--systems, --translations) or a benchmark of your own (--outputs: any sets, "
+                            "any source language).")  # fmt: skip
     _options.add_study(parser)
-    parser.add_argument("--systems", default="google,papago,kakao", help="shipped systems, comma-separated ('' for none)")
+    parser.add_argument("--systems", default=None,
+                        help="shipped systems, comma-separated (default google,papago,kakao, none with --outputs; '' "
+                        "for none)")  # fmt: skip
+    parser.add_argument("--outputs", metavar="FILE",
+                        help="a benchmark of your own: CSV or Parquet system,set,item,translation (English outputs) "
+                        "or system,set,item,gender (already read, e.g. by stats-mtbias read tgbi); any set names and "
+                        "source language; item names the lexicon entry, the resampling cluster")  # fmt: skip
+    parser.add_argument("--sample", metavar="COL",
+                        help="column of --outputs numbering several outputs of one item (an LLM sampled k times): "
+                        "they stay in their item's cluster")  # fmt: skip
     parser.add_argument("--translations", action="append", default=[], metavar="PATH",
                         help="your own outputs: a directory of total_<system>_<set>.txt files or a CSV item,set,"
                         "translation (repeatable)")  # fmt: skip
@@ -73,8 +85,8 @@ def run(args: argparse.Namespace) -> Output:
         n_permutations = args.n_boot  # the old spelling
     res = smb.tgbi(
         _options.names(args.systems), translations=_options.named(args.translations, args.system),
-        data_dir=args.data_dir, lexicon=args.lexicon, n_boot=args.n_boot, n_permutations=n_permutations,
-        repeated_blocks=args.repeated_blocks,
+        outputs=args.outputs, sample=args.sample, data_dir=args.data_dir, lexicon=args.lexicon, n_boot=args.n_boot,
+        n_permutations=n_permutations, repeated_blocks=args.repeated_blocks,
         rng=args.seed, level=args.level, ci=args.ci, interval=args.interval, test=args.test, both=args.both,
         **_views.comparisons(args),
     )  # fmt: skip

@@ -34,6 +34,8 @@ CONDITIONAL = [
     Conditional("aligner", "fastalign", lambda a: not a.judgements, "with --judgements (nothing is read here)"),
     Conditional("use_pronoun", False, lambda a: not a.judgements, "with --judgements (nothing is read here)"),
     Conditional("sample", None, lambda a: bool(a.judgements), "--judgements"),
+    Conditional("n_draws", _defaults.N_RESAMPLES, lambda a: a.corrected or a.annotations or a.view == "corrected",
+                "--corrected, --annotations or --view corrected"),
 ]
 
 
@@ -81,6 +83,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument("--corrected", action="store_true",
                         help="also Acc corrected for misreading, from each language's human-labelled sample "
                         "(view corrected)")  # fmt: skip
+    parser.add_argument("--n-draws", type=_options.n_boot, default=_defaults.N_RESAMPLES,
+                        help="Monte-Carlo draws of the corrected Acc's interval (--corrected, --annotations; default "
+                        f"{_defaults.N_RESAMPLES})")  # fmt: skip
     parser.add_argument("--explain", action="store_true",
                         help="also list the items whose entity came out unknown: the words read and why (view "
                         "unread)")  # fmt: skip
@@ -117,8 +122,9 @@ def run(args: argparse.Namespace) -> Output:
             _options.names(args.systems), translations=_options.named(args.translations, args.system),
             judgements=args.judgements, languages=_options.names(args.languages) or None, data_dir=args.data_dir,
             aligner=args.aligner, use_pronoun=args.use_pronoun, adjectives=not args.no_adjectives,
-            annotations=args.annotations, n_boot=args.n_boot, rng=args.seed, level=args.level, interval=args.interval,
-            missing=args.missing, engine=_options.engine(args), sample=args.sample, **wanted, **_views.comparisons(args),
+            annotations=args.annotations, n_boot=args.n_boot, n_draws=args.n_draws, rng=args.seed, level=args.level,
+            interval=args.interval, missing=args.missing, engine=_options.engine(args), sample=args.sample, **wanted,
+            **_views.comparisons(args),
         )  # fmt: skip
     metrics = list(dict.fromkeys(res.table["metric"]))
     shares = {**SHARES, "estimates": ("coverage", *[f"{m}{s}" for m in metrics for s in ("", "_ci_low", "_ci_high")])}

@@ -120,3 +120,75 @@ def read_records(
             raise DataError(f"has {len(row)} fields, the header has {len(header)}", path, number)
         records.append((number, {h: value.strip() for h, value in zip(header, row)}))
     return header, records
+
+
+
+def read_frame(
+    path: str | Path,
+    *,
+    delimiter: str = ",",
+    required: tuple[str, ...] = (),
+    lower: bool = False,
+):
+    """:func:`read_records` as a frame of strings (and a ``line`` column), parsed by Arrow's C++ CSV reader.
+
+    The same header, values (stripped) and line numbers as :func:`read_records`, at C++
+    speed: a million rows in a second instead of a Python dict per row. Anything the
+    fast reader cannot vouch for — a missing or non-UTF-8 file, a bad header, an empty
+    line, a row with too few or too many fields, a line break inside a quoted field —
+    is left to :func:`read_records`, which raises its own error naming the file and line
+    (or, for a quoted line break, reads it as it always has).
+
+    Returns
+    -------
+    tuple
+        ``(header, frame)``: the header as :func:`read_records` gives it, and one row per
+        record with those columns (strings) and ``line``.
+    """
+    import csv
+
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+    from pyarrow import csv as pacsv
+
+    source = as_source(path)
+
+    def slow():
+        header, records = read_records(source, delimiter=delimiter, required=required, lower=lower)
+        return header, pd.DataFrame([{**r, "line": n} for n, r in records], columns=[*header, "line"])
+
+    if isinstance(source, FrameSource) or not Path(source).is_file():
+        return slow()
+    try:
+        with open(source, encoding="utf-8-sig", newline="") as f:
+            first = next(csv.reader([f.readline()], delimiter=delimiter))
+        width = len(first)
+        table = pacsv.read_csv(
+            source,
+            read_options=pacsv.ReadOptions(autogenerate_column_names=True),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True, ignore_empty_lines=False),
+            convert_options=pacsv.ConvertOptions(column_types={f"f{i}": pa.string() for i in range(width)},
+                                                 strings_can_be_null=False, quoted_strings_can_be_null=False),
+        )  # fmt: skip
+    except (OSError, ValueError, StopIteration, csv.Error, pa.ArrowException):  # the slow reader says what
+        return slow()
+    if table.num_columns != width or table.num_rows == 0:
+        return slow()
+    import pyarrow.compute as pc
+
+    columns = [table.column(i).combine_chunks() for i in range(width)]
+    header = [str(c[0].as_py()).strip() for c in columns]
+    if lower:
+        header = [h.lower() for h in header]
+    body = [pc.utf8_trim_whitespace(c.slice(1)) for c in columns]  # strip, in C++
+    empty = np.ones(table.num_rows - 1, dtype=bool)
+    broken = np.zeros(table.num_rows - 1, dtype=bool)
+    for raw, column in zip(columns, body):
+        empty &= pc.equal(column, "").to_numpy(zero_copy_only=False)
+        broken |= pc.match_substring_regex(raw.slice(1), "[\\r\\n]").to_numpy(zero_copy_only=False)
+    if len(set(header)) != len(header) or any(c not in header for c in required) or empty.any() or broken.any():
+        return slow()  # its error (a repeated or missing column, an empty line), or its own reading
+    frame = pa.table(dict(zip(header, body))).to_pandas()
+    frame["line"] = np.arange(len(frame)) + 2
+    return header, frame

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import read_lines, read_records
+from stats_mtbias.datasets._io import read_frame, read_lines, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import FrameSource, as_source
 from stats_mtbias.errors import DataError, DataQualityWarning
@@ -470,8 +470,7 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
         frame["line"] = np.arange(len(frame)) + 2
         header = list(frame.columns)
     else:
-        header, records = read_records(source, required=required, lower=True)
-        frame = pd.DataFrame([{**r, "line": n} for n, r in records], columns=[*header, "line"])
+        header, frame = read_frame(source, required=required, lower=True)  # pandas' C reader; read_records' errors
     sample = sample.lower() if sample else None
     if "translation" not in header and "gender" not in header:
         raise DataError("needs a column 'translation' (English outputs) or 'gender' (already read; it wins over "

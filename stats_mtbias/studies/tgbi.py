@@ -99,15 +99,20 @@ def judge(outputs: pd.DataFrame, lexicon: str = "default") -> pd.DataFrame:
     gender[table["reason"].to_numpy() != ""] = "unknown"
     table["gender"] = gender
     table.loc[(table["gender"] == "unknown") & (table["reason"] == ""), "reason"] = "no_reading"
-    if "item" not in table or table["item"].isna().all():
+    own = "item" in table and not table["item"].isna().all()
+    if not own:
         table["item"] = table["subset"] + ":" + table["line"].astype(str)
     else:  # a benchmark's own items: unique per set (and sample)
         table["item"] = table["subset"].astype(str) + ":" + table["item"].astype(str)
         if "sample" in table and (table["sample"] != "").any():
             table["item"] = table["item"] + "#" + table["sample"].astype(str)
-    sets = list(tgbi_data.SET_NAMES) if set(table["subset"]) <= set(tgbi_data.SET_NAMES) else list(dict.fromkeys(table["subset"]))
+    # The Korean files: Cho et al.'s seven sets. A benchmark of one's own: its own sets only (in Cho et al.'s order
+    # where its names are theirs), never an empty set that would leave the index undefined.
+    present = list(pd.unique(table["subset"]))  # in order of appearance, without a Python loop over rows
+    korean = [s for s in tgbi_data.SET_NAMES if not own or s in present]
+    sets = korean if set(present) <= set(tgbi_data.SET_NAMES) else present
     table["subset"] = pd.Categorical(table["subset"], categories=sets)
-    systems = list(dict.fromkeys(table["system"]))
+    systems = list(pd.unique(table["system"]))
     table["system"] = pd.Categorical(table["system"], categories=systems)
     return judgement_table(table)
 

@@ -116,3 +116,14 @@ def test_read_gives_the_table_each_study_takes(tmp_path, data_dir):
     from_reading = smb.winomt(judgements=read, n_boot=200, data_dir=data_dir)
     from_text = smb.winomt(translations={"mine": shipped}, n_boot=200, data_dir=data_dir, adjectives=False)
     pd.testing.assert_frame_equal(from_reading.table, from_text.table)
+
+
+def test_own_sets_named_like_cho_et_al_s_are_the_benchmark_s_only():
+    """Own sets called formal/informal are those two (Cho et al.'s order), not the seven with five empty."""
+    bench = _benchmark(sets=("formal", "informal"))
+    res = smb.tgbi(outputs=bench.drop(columns="gender"), n_boot=200)
+    p_s = res.table[res.table["metric"] == "p_s"]
+    assert list(dict.fromkeys(p_s["subset"])) == ["informal", "formal", "TGBI"] and (p_s["n"] == 40).all()
+    for system, part in p_s.groupby("system"):
+        sets = part.set_index("subset")["estimate"]
+        assert sets["TGBI"] == pytest.approx((sets["formal"] + sets["informal"]) / 2), system

@@ -24,7 +24,7 @@ ALLOWED = {("data.py", "stats_mtbias.datasets.registry")}  # `stats-mtbias data`
 def _modules():
     files = sorted(CLI.glob("*.py"))
     assert {"__init__.py", "_options.py", "_checks.py", "tgbi.py", "winomt.py", "prates.py", "optimal.py", "rates.py",
-            "model.py", "power.py", "data.py", "report.py"} <= {f.name for f in files}  # fmt: skip
+            "agreement.py", "read.py", "model.py", "power.py", "data.py", "report.py"} <= {f.name for f in files}  # fmt: skip
     return [(f, ast.parse(f.read_text("utf-8"), str(f))) for f in files]
 
 
@@ -95,7 +95,9 @@ def _documented_commands():
                 continue
             if inside and "stats-mtbias " in line:
                 command = line[line.index("stats-mtbias ") + len("stats-mtbias "):]
-                yield pytest.param(shlex.split(command, comments=True), id=f"{path.name}:{number}")
+                words = shlex.split(command, comments=True)
+                words = words[: words.index("|")] if "|" in words else words  # a pipe into another tool
+                yield pytest.param(words, id=f"{path.name}:{number}")
 
 
 @pytest.mark.parametrize("argv", list(_documented_commands()))
@@ -107,8 +109,10 @@ def test_documented_commands_parse_in_their_current_spelling(argv):
 def test_every_subcommand_has_help(capsys):
     parser = build_parser()
     commands = re.findall(r"\{(.*?)\}", parser.format_usage())[0].split(",")
-    assert commands == ["tgbi", "winomt", "prates", "optimal", "rates", "model", "power", "data", "report"]
-    for command in [*commands, "power paired", "power rate", "power normal", "power pilot"]:
+    assert commands == ["tgbi", "winomt", "prates", "optimal", "rates", "agreement", "read", "model", "power", "data",
+                        "report"]  # fmt: skip
+    for command in [*commands, "power paired", "power rate", "power normal", "power pilot",
+                    *[f"read {study}" for study in vocabulary.READERS]]:  # fmt: skip
         with pytest.raises(SystemExit) as exc:
             build_parser().parse_args([*command.split(), "--help"])
         assert exc.value.code == 0
@@ -122,3 +126,8 @@ def test_every_subcommand_has_help(capsys):
         if command in ("tgbi", "winomt", "prates", "rates"):
             for option in ("--compare", "--correction", "--family", "--against"):
                 assert option in text, (command, option)
+        if command == "agreement":
+            for option in ("--labels", "--a", "--b", "--by", "--mapping", "--level", "--view", "--format", "--out"):
+                assert option in text, (command, option)
+        if command.startswith("read "):
+            assert "--out" in text and "--format" not in text, command

@@ -71,7 +71,6 @@ def shipped_languages() -> list[dict]:
 def new_languages() -> list[dict]:
     """One row per issue-36 language (the blind labels of data/validation/)."""
     from agreement_new_readers import readings
-
     from stats_mtbias.gender.validation import agreement_table, read_labels
 
     folder = ROOT / "data" / "validation"

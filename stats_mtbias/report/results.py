@@ -110,6 +110,9 @@ SPECS = {
     "optimal": Spec("Outputs with the pronoun of the occupation's minority gender, and 'he' for female-dominated / "
                     "'she' for male-dominated occupations; sector B in the body.",
                     ("minority", "he_given_female_dominated", "she_given_male_dominated"), ("minority",), ()),
+    "agreement": Spec("Agreement of two label columns: the share of units labelled alike (Wilson interval) and "
+                      "Cohen's κ (1: perfect, 0: chance).", ("agreement", "kappa"), ("agreement", "kappa"), (),
+                      subset="group"),
 }  # fmt: skip
 
 

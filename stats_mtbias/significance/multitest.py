@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from statsmodels.stats.multitest import multipletests
 
 from stats_mtbias._validation import check_choice
 
@@ -29,5 +28,28 @@ def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:
     if CORRECTIONS[method] is None or not ok.any():
         out[ok] = p[ok]
         return out
-    out[ok] = multipletests(p[ok], method=CORRECTIONS[method])[1]
+    # Written out rather than statsmodels' multipletests, which runs gc.collect() on every call
+    # (60 ms in a large process, the whole cost of a small study run); tests hold the two equal.
+    out[ok] = _holm(p[ok]) if method == "holm" else _benjamini_hochberg(p[ok])
+    return out
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm (1979): the i-th smallest p times (m − i + 1), made non-decreasing, capped at 1."""
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    stepped = np.minimum(np.maximum.accumulate((m - np.arange(m)) * p[order]), 1.0)
+    out = np.empty(m)
+    out[order] = stepped
+    return out
+
+
+def _benjamini_hochberg(p: np.ndarray) -> np.ndarray:
+    """Benjamini & Hochberg (1995): the i-th smallest p times m / i, made non-increasing from the top, capped at 1."""
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * m / np.arange(1, m + 1)
+    stepped = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
+    out = np.empty(m)
+    out[order] = stepped
     return out

@@ -260,8 +260,8 @@ def _size(reps, k, p, rho, ci, seed):
 
 @pytest.mark.parametrize("ci", ["bootstrap", "analytic"])
 def test_rates_paired_comparison_size_fast(ci):
-    # 200 simulated null evaluations: Monte-Carlo SE about 0.015 at 0.05.
-    assert _size(200, k=100, p=0.3, rho=0.2, ci=ci, seed=3) <= 0.09
+    # 200 simulated null evaluations: Monte-Carlo SE about 0.015 at 0.05; a test that never rejects fails too.
+    assert 0.01 <= _size(200, k=100, p=0.3, rho=0.2, ci=ci, seed=3) <= 0.09
 
 
 @pytest.mark.slow

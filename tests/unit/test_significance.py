@@ -81,6 +81,17 @@ def test_holm_and_bh_by_hand():
     assert np.allclose(adjust_pvalues(p, "none"), p)
 
 
+@pytest.mark.parametrize(("ours", "theirs"), [("holm", "holm"), ("bh", "fdr_bh")])
+def test_adjustments_equal_statsmodels_with_ties_zeros_and_ones(ours, theirs):
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(8)
+    for m in (1, 2, 5, 40, 300):
+        p = rng.choice([0.0, 1e-12, 0.01, 0.03, 0.5, 1.0], m) if m < 40 else rng.beta(0.4, 1.0, m)
+        p[: m // 3] = p[0]  # ties
+        np.testing.assert_allclose(adjust_pvalues(p, ours), multipletests(p, method=theirs)[1], rtol=1e-12, atol=0)
+
+
 TABLE = np.array([[20, 15, 5], [10, 25, 30]])
 
 

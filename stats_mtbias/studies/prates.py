@@ -338,7 +338,7 @@ def _test_rows(rows: pd.DataFrame, method: str, level: float) -> list[dict]:
         x1, x2 = float(per_item[first].sum()), float(per_item[second].sum())
         deff = max(effect(per_item[first], per_item["m"]), effect(per_item[second], per_item["m"]))
         both = 0.0  # exclusive outcomes of one output
-        eff = paired_difference_in_proportions(both, x1 / deff, x2 / deff, (n_out - x1 - x2) / deff, level=level)
+        eff = paired_difference_in_proportions(both, x1 / deff, x2 / deff, max(n_out - x1 - x2, 0.0) / deff, level=level)
         out.append(
             {
                 "comparison": f"{first}>{second}",

@@ -325,6 +325,7 @@ def prates(
     family: str | Sequence[str] = "metric",
     against: Sequence[str] | None = None,
     pool: bool = False,
+    sample: str | None = None,
 ) -> StudyResult:
     """Prates et al. (2019): female, male and neutral shares per language (and category), male-default tests.
 
@@ -355,6 +356,14 @@ def prates(
         As in :func:`tgbi`.
     pool : bool
         Pool several systems into one (named ``a+b+…``) instead of a row each.
+    sample : str, optional
+        Column of `judgements` telling several samples of one output apart (an
+        LLM sampled k times): the rows of an item (and language, variant, system)
+        that differ in it are its samples. An item's shares are the means over its
+        samples (each item weighs one; unequal numbers of samples warn), the
+        sign tests take the sign of an item's difference of mean shares, and the
+        intervals the design effect over items; one sample per item is the
+        single-output analysis, and duplicating every sample changes no number.
 
     Returns
     -------
@@ -370,7 +379,7 @@ def prates(
         judgements, reference=reference, data_dir=data_dir, items=items,
         languages=None if languages is None else list(languages), bengali=bengali, by=by, denominator=denominator,
         interval=interval, test=test, correction=correction, alpha=alpha, level=level, rng=rng, n_boot=n_boot,
-        pool=pool, against=against, family=family,
+        pool=pool, against=against, family=family, sample=sample,
     )  # fmt: skip
 
 
@@ -389,6 +398,7 @@ def optimal(
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
     engine: str = "auto",
+    sample: str | None = None,
 ) -> StudyResult:
     """Optimal-translator bias B (Farkas & Németh) against a reference female share per occupation.
 
@@ -416,6 +426,13 @@ def optimal(
         Where the judgements are counted: Arrow here, or the partitions on the
         active Dask scheduler (``"auto"``: Dask for a dask DataFrame). The
         estimators run here on the count table; the result is the same.
+    sample : str, optional
+        Column of `judgements` telling an occupation's samples apart (an LLM
+        sampled k times). Without it several rows of an occupation are pooled
+        (weighted by their number); with it the counts are the means over the
+        occupation's samples, so every occupation weighs one (unequal numbers of
+        samples warn). One sample per occupation, or the same number everywhere,
+        gives the pooled numbers; duplicating every sample changes none.
 
     Returns
     -------
@@ -430,7 +447,7 @@ def optimal(
 
     return study.evaluate(
         judgements, reference=reference, data_dir=data_dir, languages=None if languages is None else list(languages),
-        neutral=neutral, interval=interval, n_boot=n_boot, rng=rng, level=level, engine=engine,
+        neutral=neutral, interval=interval, n_boot=n_boot, rng=rng, level=level, engine=engine, sample=sample,
     )  # fmt: skip
 
 

@@ -37,6 +37,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "directory or a quoted glob of them; counted as they stream (any language code)")  # fmt: skip
     _options.add_engine(parser, vocabulary.COUNTING_ENGINES,
                         "count --judgements here with Arrow (auto) or on a Dask cluster (dask)")  # fmt: skip
+    parser.add_argument("--sample", metavar="COL", default=None,
+                        help="column of --judgements telling an occupation's samples apart (an LLM sampled k times): "
+                        "its counts are the means over its samples, every occupation weighs one")  # fmt: skip
     parser.add_argument("--languages", default=None, help="Prates languages, comma-separated (default: all twelve)")
     parser.add_argument("--neutral", choices=vocabulary.NEUTRAL_RULES, default="unbiased",
                         help="neutral/both outputs count as unbiased (E_t = E_0) or are left out")  # fmt: skip
@@ -60,6 +63,6 @@ def run(args: argparse.Namespace) -> Output:
         res = smb.optimal(
             args.judgements, reference=args.reference, data_dir=args.data_dir,
             languages=_options.names(args.languages) or None, neutral=args.neutral, interval=args.interval,
-            n_boot=args.n_boot, rng=args.seed, level=args.level, engine=engine,
+            n_boot=args.n_boot, rng=args.seed, level=args.level, engine=engine, sample=args.sample,
         )  # fmt: skip
     return _views.view(res, args.view or DEFAULT_VIEW, SHARES, not_shares=NOT_SHARES)

@@ -30,6 +30,7 @@ CONDITIONAL = [
     Conditional("n_boot", _defaults.N_BOOT, lambda a: a.compare,
                 "--compare (the comparisons between systems; the rates and tests are exact or analytic)"),
     Conditional("alpha", _defaults.ALPHA, lambda a: a.view == "tests", "--view tests"),
+    Conditional("sample", None, lambda a: a.judgements, "--judgements"),
 ]  # fmt: skip
 
 
@@ -54,6 +55,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument("--judgements", metavar="FILE",
                         help="your own CSV: item,language,gender (or item,language,translation), optional system, "
                         "category, variant; any language code")  # fmt: skip
+    parser.add_argument("--sample", metavar="COL", default=None,
+                        help="column of --judgements telling several samples of one output apart (an LLM sampled k "
+                        "times): an item's shares are the means over its samples, items stay the unit of every test "
+                        "and interval")  # fmt: skip
     parser.add_argument("--languages", default=None, help="comma-separated languages (default: all)")
     parser.add_argument("--items", choices=vocabulary.PRATES_ITEMS, default="jobs", help="occupations or adjectives")
     parser.add_argument("--by", choices=vocabulary.PRATES_BY, default="language", metavar="BY",
@@ -89,7 +94,7 @@ def run(args: argparse.Namespace) -> Output:
         args.judgements, data_dir=args.data_dir, items=args.items, languages=_options.names(args.languages) or None,
         reference=None if args.reference in (None, "bls") else args.reference, bengali=args.bengali, by=args.by,
         denominator=args.denominator, interval=args.interval, test=args.test, alpha=args.alpha, level=args.level,
-        rng=args.seed, n_boot=args.n_boot, pool=args.pool, **_views.comparisons(args),
+        rng=args.seed, n_boot=args.n_boot, pool=args.pool, sample=args.sample, **_views.comparisons(args),
     )  # fmt: skip
     name = _views.chosen(args, DEFAULT_VIEW)
     notes = []

@@ -222,11 +222,15 @@ def match_reference(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFrame
     return merged.drop(columns="k")
 
 
-def read_user_judgements(path: str | Path, system: str | None = None) -> pd.DataFrame:
+def read_user_judgements(path: str | Path, system: str | None = None, *, sample: str | None = None) -> pd.DataFrame:
     """Users' own judgements: a CSV ``item, language, gender`` or ``item, language, translation``.
 
     Optional columns: ``category`` (default ``all``), ``system`` (default
-    `system` or the file's stem), ``variant``. Genders are read
+    `system` or the file's stem), ``variant``. With `sample` (a column name,
+    case-insensitive) the rows of one (system, item, language, variant) that
+    differ in that column are samples of one output (an LLM sampled k times),
+    kept in a ``sample`` column; without it a repeated row is another occupation
+    of the same name (below). Genders are read
     case-insensitively from female/male/neutral/both/unknown (or the authors'
     Female/Male/Neutral/?). Raw English translations are kept in a column
     ``translation`` with ``gender`` empty, for the study to read
@@ -234,14 +238,16 @@ def read_user_judgements(path: str | Path, system: str | None = None) -> pd.Data
     the reason ``missing``.
     """
     path = as_source(path)
-    header, records = read_records(path, required=("item", "language"), lower=True)
+    column = sample.lower() if sample else None
+    header, records = read_records(path, required=("item", "language", *([column] if column else [])), lower=True)
     if ("gender" in header) == ("translation" in header):
         raise DataError("needs exactly one of the columns 'gender' or 'translation'", path, 1)
     rows, seen = [], {}
     for line, record in records:
         if not record["item"] or not record["language"]:
             raise DataError("'item' and 'language' must not be empty", path, line)
-        key = (record.get("system") or system or path.stem, record["item"], record["language"], record.get("variant", ""))
+        key = (record.get("system") or system or path.stem, record["item"], record["language"], record.get("variant", ""),
+               record[column] if column else "")
         # As in the authors' file, a repeated occupation is another occupation of the same name (BLS lists 12
         # names twice): its k-th occurrence is item "<name>#k", matched to the reference's k-th row of that name.
         seen.setdefault(key, []).append(line)
@@ -262,6 +268,7 @@ def read_user_judgements(path: str | Path, system: str | None = None) -> pd.Data
                 "reason": reason,
                 "line": line,
                 "translation": record.get("translation"),
+                **({"sample": key[4]} if column else {}),
             }
         )
     frame = pd.DataFrame(rows)

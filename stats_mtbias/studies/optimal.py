@@ -13,6 +13,7 @@ sampling error into the interval.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets import reference as reference_data
 from stats_mtbias.datasets.registry import open_store
 from stats_mtbias.datasets.sources import as_source, source_sha256
-from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.optimal import (
     NEUTRAL_RULES,
     b_potential,
@@ -61,11 +62,20 @@ HEADLINE_COLUMNS = [
 ]  # fmt: skip
 
 
-def read_judgements(path, *, engine: str = "auto") -> pd.DataFrame:
+def read_judgements(path, *, engine: str = "auto", sample: str | None = None) -> pd.DataFrame:
     """A user's judgements ``occupation, gender`` (optional ``system``, ``language``, ``category``), counted.
 
     Several rows for one occupation (and system, language) are several outputs
-    of a sampled translator. Genders as in the Prates reader (female/male/
+    of a sampled translator: without `sample` their counts are pooled, so an
+    occupation weighs as many outputs as it has. With `sample` (the column
+    telling the samples apart) an occupation's counts are divided by its number
+    of samples (distinct values of `sample`): its female, male and other counts
+    are the means over its samples, every occupation weighs one, and unequal
+    numbers of samples are averaged with a
+    :class:`~stats_mtbias.errors.DataQualityWarning`. With the same number of
+    samples everywhere B, E_t and every share are those of the pooled counts;
+    with one sample per occupation the table is the one without `sample`, and
+    duplicating every sample changes no count. Genders as in the Prates reader (female/male/
     neutral/both/unknown or Female/Male/Neutral/?); column names in any case.
     The source — a CSV, Parquet or Arrow file, a directory or glob of them, a
     DataFrame or a dask DataFrame — is counted as it streams
@@ -76,8 +86,9 @@ def read_judgements(path, *, engine: str = "auto") -> pd.DataFrame:
     from stats_mtbias.datasets.counting import as_counting_source, count_rows, first_location, source_stem
 
     source = as_counting_source(path)
-    counts = count_rows(source, ["occupation", "gender", "system", "language", "category"],
-                        required=("occupation", "gender"), case_insensitive=True, engine=engine)  # fmt: skip
+    extra = [sample] if sample else []
+    counts = count_rows(source, ["occupation", "gender", "system", "language", "category", *extra],
+                        required=("occupation", "gender", *extra), case_insensitive=True, engine=engine)  # fmt: skip
     if counts.attrs["rows"] == 0:
         raise DataError("has a header but no judgements", source, 2)
     empty = (counts["occupation"] == "").to_numpy()
@@ -103,10 +114,25 @@ def read_judgements(path, *, engine: str = "auto") -> pd.DataFrame:
     if "part" in counts:
         table["part"] = counts["part"]
     keys = ["system", "language", "item", "occupation", "category", "gender", "reason"]
+    samples = None
+    if sample:
+        column = next(c for c in counts.columns if c.lower() == sample.lower())
+        per = table.assign(_sample=counts[column].astype(str).to_numpy())
+        samples = per.groupby(["system", "language", "item"], sort=False)["_sample"].nunique().rename("_k")
+        spread = samples.groupby(level="system", sort=False).agg(["min", "max"])
+        for system_name, row in spread[spread["min"] != spread["max"]].iterrows():
+            warnings.warn(f"optimal {system_name}: occupations have {row['min']}–{row['max']} samples; each "
+                          "occupation's samples are averaged (every occupation weighs the same)",
+                          DataQualityWarning, stacklevel=4)  # fmt: skip
+        if (samples == 1).all():
+            samples = None
     if table.duplicated(keys).any():  # labels meaning one gender ("F", "female") are one cell
         order = ["part", "line"] if "part" in table else ["line"]
         table = table.sort_values(order, kind="stable").groupby(keys, sort=False).agg(
             n=("n", "sum"), **{c: (c, "first") for c in order}).reset_index()  # fmt: skip
+    if samples is not None:  # counts (whole numbers) over the samples: the means, the same after duplicating samples
+        table = table.join(samples, on=["system", "language", "item"])
+        table = table.assign(n=table["n"] / table.pop("_k"))
     table.attrs["rows"] = counts.attrs["rows"]
     return judgement_table(table)
 
@@ -496,6 +522,7 @@ def run(
     n_boot: int = 10_000,
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
+    sample: str | None = None,
 ) -> OptimalResult:
     """Run the optimal-translator study.
 
@@ -511,6 +538,9 @@ def run(
         Rule for neutral and both-gender outputs.
     interval : {"gamma", "studentized", "percentile"}
         Interval of category and sector B (:func:`gamma_bounds` by default).
+    sample : str, optional
+        The column of `judgements_file` telling an occupation's samples apart
+        (:func:`read_judgements`): its counts are the means over its samples.
     """
     n_boot = check_positive_int(n_boot, "n_boot")
     level = check_level(level)
@@ -520,13 +550,15 @@ def run(
     store = None
     data: dict[str, str] = {}
     if judgements_file is None:
+        if sample is not None:
+            raise UsageError("`sample` needs your own judgements (the Prates languages have one output per item).")
         store = open_store(data_dir)
         judgements, _ = prates_study.load_judgements(store=store, languages=languages)
     else:
         from stats_mtbias.datasets.counting import as_counting_source, source_digest, source_label
 
         source = as_counting_source(judgements_file)
-        judgements = read_judgements(source, engine=engine)
+        judgements = read_judgements(source, engine=engine, sample=sample)
         data[source_label(source)] = source_digest(source)
     if isinstance(reference, str) and reference == "bls":
         store = store or open_store(data_dir)
@@ -553,6 +585,8 @@ def run(
             + " (headline rates: percentile bootstrap; Wilson with the design effect where every replicate agrees)"
             + ("; reference shares redrawn per replicate from Beta(x+1/2, n-x+1/2) (their variance added to the gamma "
                "interval's)" if carried else "; reference taken as fixed")
+            + (f"; several samples per occupation ({sample!r}): its counts the means over its samples, every "
+               "occupation weighing one" if sample else "")
         ),
         data=dict(sorted(data.items())),
         n_boot=n_boot,
@@ -563,6 +597,7 @@ def run(
             "neutral": neutral,
             "interval": interval,
             "languages": sorted(table["language"].unique().tolist()),
+            "sample": sample,
         },
     )
     return OptimalResult(table, categories, sectors, heads, accounting(table), provenance, judgements)

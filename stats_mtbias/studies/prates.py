@@ -53,7 +53,8 @@ from stats_mtbias.studies._common import (
     unreachable_significance,
 )
 from stats_mtbias.tables import wide_counts
-from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS, design_effect, proportion_interval
+from stats_mtbias.uncertainty.analytic import FEW_EVENTS, PROPORTION_METHODS, design_effect, proportion_interval
+from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance
 
 ALL = "all"
 BY_CHOICES = ("language", "category", "language,category")
@@ -130,6 +131,7 @@ def load_judgements(
     languages: list[str] | None = None,
     judgements_file: str | Path | None = None,
     bengali: str = "pool",
+    sample: str | None = None,
 ) -> tuple[pd.DataFrame, DataStore | None]:
     """The authors' judgements (or a user's CSV), filtered to `languages`.
 
@@ -144,10 +146,15 @@ def load_judgements(
     bengali : {"pool", "variants"}
         Bengali's six pronoun variants as six outputs of one language (default),
         or as six languages ``Bengali-HF`` … ``Bengali-EP``.
+    sample : str, optional
+        The column of `judgements_file` telling several samples of one output
+        apart (an LLM sampled k times): see :func:`sample_weights`.
     """
     check_choice(bengali, ("pool", "variants"), "bengali")
+    if sample is not None and judgements_file is None:
+        raise UsageError("`sample` needs your own judgements (the shipped ones have one output per item).")
     if judgements_file is not None:
-        judgements = judge(prates_data.read_user_judgements(as_source(judgements_file, "judgements")))
+        judgements = judge(prates_data.read_user_judgements(as_source(judgements_file, "judgements"), sample=sample))
     else:
         store = store or open_store(data_dir)
         judgements = prates_data.read_judgements(store, items)
@@ -163,12 +170,107 @@ def load_judgements(
                 raise UsageError(f"`languages`: {name!r} is not in the data; known: {', '.join(known)}.")
             wanted += matches
         judgements = judgements[judgements["language"].isin(wanted)].copy()
-    return judgements.reset_index(drop=True), store
+    judgements = judgements.reset_index(drop=True)
+    if sample is not None:
+        judgements = sample_weights(judgements)
+    return judgements, store
+
+
+SAMPLE_KEYS = ["system", "item", "language", "variant"]
+
+
+def sample_weights(judgements: pd.DataFrame) -> pd.DataFrame:
+    """Weigh the samples of each output (rows of one system, item, language and variant) by ``1/k``.
+
+    The judgements get a column ``n``, ``1/k`` for each of the ``k`` samples of
+    an output, so that every count of the study is the mean over an output's
+    samples (an item weighs one whatever its samples; duplicating every sample
+    changes no count), and ``_split``, whether the output's samples disagree in
+    gender. With one sample everywhere the judgements are returned as they are:
+    the analysis is the single-output one, to the last digit. Unequal numbers of
+    samples are averaged all the same, with a
+    :class:`~stats_mtbias.errors.DataQualityWarning`.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"system": "s", "item": ["a", "a", "b", "b"], "language": "tr", "variant": "",
+    ...                       "sample": ["1", "2", "1", "2"], "gender": ["male", "female", "male", "male"]})
+    >>> sample_weights(frame)[["n", "_split"]].values.tolist()
+    [[0.5, True], [0.5, True], [0.5, False], [0.5, False]]
+    """
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+
+    grouped = judgements.groupby(SAMPLE_KEYS, sort=False, observed=True)
+    k = grouped["gender"].transform("size").to_numpy()
+    if (k == 1).all():
+        return judgements
+    spread = pd.Series(k).groupby(judgements["system"].astype(str).to_numpy(), sort=False).agg(["min", "max"])
+    for system, row in spread[spread["min"] != spread["max"]].iterrows():
+        warnings.warn(f"Prates {system}: items have {row['min']}–{row['max']} samples; each item's samples are "
+                      "averaged (every item weighs the same)", DataQualityWarning, stacklevel=4)  # fmt: skip
+    genders = judgements["gender"].astype(str).rename("_gender")
+    split = genders.groupby([judgements[c] for c in SAMPLE_KEYS], sort=False).transform("nunique").to_numpy() > 1
+    return judgements.assign(n=1.0 / k, _split=split)
+
+
+def _has_samples(judgements: pd.DataFrame) -> bool:
+    """Whether some output's samples disagree in gender (then the design effect has no floor at 1)."""
+    return "_split" in judgements and bool(judgements["_split"].any())
+
+
+def _number(x):
+    """An int where a count is whole (every count without samples), else a float (a mean over samples)."""
+    x = float(x)
+    return int(x) if x.is_integer() else x
 
 
 def _item_counts(judgements: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Per (keys…, item) counts of every gender and the number of outputs ``m``."""
-    return wide_counts(judgements, [*keys, "item"])
+    """Per (keys…, item) counts of every gender and the number of outputs ``m``.
+
+    With samples (a weight column ``n``, :func:`sample_weights`) the counts are
+    means over the samples, rounded to 12 decimals so that means that are equal
+    compare equal (the sign test's ties) whatever the order of summation.
+    """
+    counts = wide_counts(judgements, [*keys, "item"])
+    if "n" in judgements:
+        columns = [*GENDERS, "m"]
+        counts[columns] = counts[columns].astype(float).round(12)
+    return counts
+
+
+def sample_design_effect(successes, trials) -> float:
+    """Design effect of ``p = Σ x / Σ m`` over items whose counts are means over samples, without a floor at 1.
+
+    The cluster-robust (linearisation) variance over binomial ``p (1 − p) / Σ m``
+    as :func:`~stats_mtbias.uncertainty.analytic.design_effect`, but an item's
+    averaged samples may be worth more than one output each, so no floor at 1:
+    a floor on the outputs would make duplicated samples count as information.
+    Where ``p`` is 0 or 1, or the effective minority count is at most
+    ``FEW_EVENTS``, the variance rests on a handful of items: there the worst
+    case of :func:`~stats_mtbias.uncertainty.analytic.design_effect` (an item's
+    samples as one output).
+
+    Examples
+    --------
+    Twenty items of one output, each sampled often: half split evenly, half not.
+
+    >>> x = np.r_[np.ones(5), np.zeros(5), np.full(10, 0.5)]
+    >>> round(sample_design_effect(x, np.ones(20)), 3)
+    0.526
+    """
+    x, m = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
+    total = m.sum()
+    if x.size < 2 or total == 0:
+        return design_effect(x, m)
+    p = x.sum() / total
+    if p <= 0 or p >= 1:
+        return design_effect(x, m)
+    deff = float(robust_variance(ratio_influence(x, m, p)) / (p * (1 - p) / total))
+    if not deff > 0 or min(p, 1 - p) * total / deff <= FEW_EVENTS:
+        return design_effect(x, m)
+    return deff
 
 
 def _groups(judgements: pd.DataFrame, by: str):
@@ -201,19 +303,21 @@ def _rates_row(rows: pd.DataFrame, denominator: str, interval: str, level: float
     totals = per_item[list(GENDERS)].sum()
     identified = per_item[list(IDENTIFIED)].sum(axis=1)
     if denominator == "identified":
-        n = int(totals[list(IDENTIFIED)].sum())
+        n = _number(totals[list(IDENTIFIED)].sum())
         share = {g: totals[g] / n if n else np.nan for g in ("female", "male", "neutral")}
         base = identified
     else:
         # The authors' convention: average each cell's outputs, then the cells.
-        n = int(totals.sum())
+        n = _number(totals.sum())
         share = {g: float(np.mean(per_item[g] / per_item["m"])) for g in ("female", "male", "neutral")}
         base = per_item["m"]
     # Clusters are items: an occupation's outputs in all languages and variants of the group.
     by_item = per_item.assign(base=base).groupby("item", sort=False)[["female", "male", "neutral", "base"]].sum()
-    out = {"n": n, **{f"n_{g}": int(totals[g]) for g in GENDERS}, "n_items": int(per_item["item"].nunique())}
+    out = {"n": n, **{f"n_{g}": _number(totals[g]) for g in GENDERS}, "n_items": int(per_item["item"].nunique())}
+    # Samples that disagree: items' means, no floor at 1 (duplicated samples must not count as outputs).
+    effect = sample_design_effect if _has_samples(rows) else design_effect
     for g in ("female", "male", "neutral"):
-        deff = design_effect(by_item[g], by_item["base"]) if n else 1.0
+        deff = effect(by_item[g], by_item["base"]) if n else 1.0
         ci = proportion_interval(totals[g], n, level=level, method=interval, deff=deff) if n else None
         out.update({g: share[g], f"{g}_ci_low": float(ci.low) if ci else np.nan,
                     f"{g}_ci_high": float(ci.high) if ci else np.nan, f"deff_{g}": deff})  # fmt: skip
@@ -222,6 +326,9 @@ def _rates_row(rows: pd.DataFrame, denominator: str, interval: str, level: float
 
 def _test_rows(rows: pd.DataFrame, method: str, level: float) -> list[dict]:
     per_item = _item_counts(rows, []).set_index("item")  # item: summed over the group's languages
+    # With samples the counts are items' means over their samples: the sign test's sign is that of the difference
+    # of an item's mean shares, the item is the unit (one sample per item: the counts themselves).
+    effect = sample_design_effect if _has_samples(rows) else design_effect
     out = []
     for first, second in COMPARISONS:
         res = paired_test(per_item[first], per_item[second], trials=per_item["m"], method=method)
@@ -229,9 +336,9 @@ def _test_rows(rows: pd.DataFrame, method: str, level: float) -> list[dict]:
         # effective sample size (outputs / design effect of the per-item difference).
         n_out = float(per_item["m"].sum())
         x1, x2 = float(per_item[first].sum()), float(per_item[second].sum())
-        deff = max(design_effect(per_item[first], per_item["m"]), design_effect(per_item[second], per_item["m"]))
+        deff = max(effect(per_item[first], per_item["m"]), effect(per_item[second], per_item["m"]))
         both = 0.0  # exclusive outcomes of one output
-        eff = paired_difference_in_proportions(both, x1 / deff, x2 / deff, (n_out - x1 - x2) / deff, level=level)
+        eff = paired_difference_in_proportions(both, x1 / deff, x2 / deff, max(n_out - x1 - x2, 0.0) / deff, level=level)
         out.append(
             {
                 "comparison": f"{first}>{second}",
@@ -317,6 +424,11 @@ def independence(
     variants) the chi-square is divided by the mean design effect of the three
     shares (first-order Rao–Scott), since outputs of one item are not
     independent. p-values of the per-language tests are adjusted over their family.
+
+    With samples that disagree (:func:`sample_weights`) the tables hold the
+    outputs' means over their samples, tested by Pearson's chi-square divided by
+    the mean design effect of :func:`sample_design_effect` (no floor at 1: an
+    output's averaged samples may be worth more than one draw).
     """
     check_choice(correction, CORRECTIONS, "correction")
     genders = ["female", "male", "neutral"]
@@ -327,8 +439,11 @@ def independence(
     if judgements["category"].nunique() > 1:
         scopes += [(lang, "category × gender", "category", part) for lang, part in known.groupby("language", sort=False)]
     for language, name, row_key, part in scopes:
-        table = pd.crosstab(part[row_key], part["gender"].astype(str)).reindex(columns=genders, fill_value=0)
         per_item = _item_counts(part, [])
+        if _has_samples(part):
+            rows.append({"language": language, "table": name, **_sampled_independence(part, row_key, per_item)})
+            continue
+        table = pd.crosstab(part[row_key], part["gender"].astype(str)).reindex(columns=genders, fill_value=0)
         deff = np.mean([design_effect(per_item[g], per_item["m"]) for g in genders])
         try:
             res = independence_test(table.to_numpy(), method=method if deff == 1.0 else "chi2", rng=rng, n_resamples=n_resamples)
@@ -353,6 +468,26 @@ def independence(
     if per_language.any():
         table.loc[per_language, "p_adjusted"] = adjust_pvalues(table.loc[per_language, "p_value"].to_numpy(), correction)
     return table
+
+
+def _sampled_independence(part: pd.DataFrame, row_key: str, per_item: pd.DataFrame) -> dict:
+    """Chi-square of a table of outputs' means over samples, divided by the mean sample design effect."""
+    genders = ["female", "male", "neutral"]
+    table = (part.groupby([part[row_key].astype(str), part["gender"].astype(str).rename("_gender")], sort=False)["n"]
+             .sum().unstack(fill_value=0.0).reindex(columns=genders, fill_value=0.0).round(12))  # fmt: skip
+    observed = table.to_numpy()
+    observed = observed[observed.sum(axis=1) > 0][:, observed.sum(axis=0) > 0]
+    n = float(observed.sum())
+    if min(observed.shape) < 2:
+        return {"n": _number(n), "method": "not tested: `table` needs at least two non-empty rows and columns "
+                f"to test independence (has {observed.shape})."}  # fmt: skip
+    raw, _, dof, expected = stats.chi2_contingency(observed, correction=False)
+    deff = float(np.mean([sample_design_effect(per_item[g], per_item["m"]) for g in genders]))
+    statistic = raw / deff
+    return {"n": _number(n), "rows": observed.shape[0], "columns": observed.shape[1], "statistic": statistic,
+            "dof": dof, "p_value": float(stats.chi2.sf(statistic, dof)),
+            "cramers_v": float(np.sqrt(raw / (n * (min(observed.shape) - 1)))), "min_expected": float(expected.min()),
+            "method": f"chi2 of the means over samples / design effect {deff:.2f} (first-order Rao–Scott)"}  # fmt: skip
 
 
 # ---------------------------------------------------------------- the BLS reference
@@ -596,6 +731,7 @@ def run(
     rng: np.random.Generator | int = 0,
     n_resamples: int = 9_999,
     pool: bool = False,
+    sample: str | None = None,
 ) -> PratesResult:
     """Run the Prates study on the shipped judgements or a user's CSV, per system.
 
@@ -604,19 +740,23 @@ def run(
     systems are never pooled silently; ``pool=True`` pools them into one, named
     ``a+b+…``, on purpose). ``alpha`` is recorded and used to flag significant rows
     (``significant`` column of ``tests``); ``rng`` feeds the Monte Carlo exact
-    tests of independence (the only random numbers of the study).
+    tests of independence (the only random numbers of the study). ``sample``:
+    the column of `judgements_file` telling samples of one output apart
+    (:func:`sample_weights`): an item's shares are the means over its samples,
+    items stay the unit of every test and interval.
     """
     check_positive_int(n_resamples, "n_resamples")
     alpha = check_level(alpha, "alpha")
     seed = rng
     store = open_store(data_dir) if judgements_file is None or reference_file is None else None
     judgements, _ = load_judgements(
-        store=store, items=items, languages=languages, judgements_file=judgements_file, bengali=bengali
+        store=store, items=items, languages=languages, judgements_file=judgements_file, bengali=bengali, sample=sample
     )
     systems = list(dict.fromkeys(judgements["system"].astype(str)))
     if len(systems) > 1 and not pool:
         origin = str(as_source(judgements_file, "judgements")) if judgements_file is not None else None
-        integrity(judgements.assign(value=judgements["gender"].astype(str)), units=["language", "item", "variant"],
+        units = ["language", "item", "variant", *(["sample"] if sample else [])]
+        integrity(judgements.assign(value=judgements["gender"].astype(str)), units=units,
                   groups=["language"], value="value", source=origin, what="outputs")  # fmt: skip
     if pool and len(systems) > 1:
         judgements = judgements.assign(system="+".join(systems))
@@ -657,6 +797,9 @@ def run(
         + f"; {interval} intervals on the effective sample size (design effect over items); "
         + ("exact sign test on discordant items" if test == "exact" else "paired t-test on per-item differences (authors')")
         + f", one-sided; p-values adjusted by {family_text}, per system"
+        + ("; several samples per output: an item's shares the means over its samples, items the unit of every test "
+           "(the sign of an item's difference of mean shares) and interval (design effect over items, no floor at 1)"
+           if "n" in judgements else "")
     )
     record = provenance(
         method, data, rng=seed, level=level, correction=correction,
@@ -664,7 +807,7 @@ def run(
             "items": items, "languages": sorted(judgements["language"].unique().tolist()), "bengali": bengali,
             "by": by, "denominator": denominator, "interval": interval, "test": test, "alpha": alpha,
             "independence_resamples": n_resamples, "unknown": "`?` rows counted in n_unknown",
-            "systems": systems, "pooled": bool(pool and len(systems) > 1),
+            "systems": systems, "pooled": bool(pool and len(systems) > 1), "sample": sample,
         },
     )  # fmt: skip
     return PratesResult(rates, tests, family_text, indep, reference, calib, accounting(judgements), record, judgements)
@@ -711,11 +854,13 @@ def _between_systems(judgements: pd.DataFrame, *, by: str, n_boot: int, rng, lev
     keys = ["language"] if by == "language" else ["category"] if by == "category" else ["language", "category"]
     table = pd.DataFrame({
         "system": judgements["system"].astype(str), "cluster": judgements["item"].astype(str),
-        "gender": judgements["gender"], "n": 1, "line": np.arange(len(judgements)), "stratum": "all",
+        "gender": judgements["gender"], "n": judgements["n"] if "n" in judgements else 1,  # samples: 1/k each
+        "line": np.arange(len(judgements)), "stratum": "all",
         **{f"by:{k}": judgements[k].astype(str) for k in keys},
     })  # fmt: skip
     _, cmp, _ = rates_study.analyse(table, by=keys, n_boot=n_boot, rng=rng, level=level, correction=correction,
-                                    against=check_systems(against, "against"), family="all")  # fmt: skip
+                                    against=check_systems(against, "against"), family="all",
+                                    samples=_has_samples(judgements))  # fmt: skip
     cmp = cmp[cmp["metric"] != "gap"].copy()
     cmp["subset"] = cmp["category"] if "category" in keys else ALL
     return adjust(comparison_frame(cmp), correction, family)

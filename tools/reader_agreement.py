@@ -34,7 +34,7 @@ COLUMNS = ["language", "labels", "n", "agreement", "ci_low", "ci_high", "kappa",
 
 def _summary(human: np.ndarray, automatic: np.ndarray, conflict: np.ndarray | None = None,
              pronoun: np.ndarray | None = None) -> dict:
-    from stats_mtbias.studies.winomt_reading import agreement, kappa_interval
+    from stats_mtbias.significance.agreement import agreement, kappa_interval
 
     overall = agreement(human, automatic)
     row = {"n": len(human), "agreement": overall["agreement"], "ci_low": overall["ci_low"], "ci_high": overall["ci_high"],
@@ -71,7 +71,8 @@ def shipped_languages() -> list[dict]:
 def new_languages() -> list[dict]:
     """One row per issue-36 language (the blind labels of data/validation/)."""
     from agreement_new_readers import readings
-    from stats_mtbias.gender.validation import agreement_table, read_labels
+
+    from stats_mtbias.studies.winomt.labels import agreement_table, read_labels
 
     folder = ROOT / "data" / "validation"
     sample = pd.read_csv(folder / "sample.csv")

@@ -117,6 +117,18 @@ def _stage_lines(items: list, description: str) -> Iterator:
           file=sys.stderr, flush=True)  # fmt: skip
 
 
+def note_text(text: str, root: Path | None = None) -> str:
+    """A note as the report shows it: data paths relative to `root`, whitespace collapsed."""
+    if root is not None:
+        text = text.replace(f"{root}/", "")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def section_notes(notes, root: Path | None = None) -> list[str]:
+    """Each distinct note once, in order (a result's own notes repeat the warnings it raised)."""
+    return list(dict.fromkeys(note_text(n, root) for n in notes))
+
+
 @contextlib.contextmanager
 def collect_warnings(notes: list[str] | None, root: Path | None = None, skip: tuple[type, ...] = ()) -> Iterator[list[str]]:
     """Keep each distinct warning raised inside as a note (data paths made relative to `root`), except `skip` categories.
@@ -130,14 +142,10 @@ def collect_warnings(notes: list[str] | None, root: Path | None = None, skip: tu
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         yield caught_notes
-    prefix = f"{root}/" if root is not None else None
     for w in caught:
         if issubclass(w.category, (DeprecationWarning, FutureWarning, *skip)):
             continue
-        text = str(w.message)
-        if prefix:
-            text = text.replace(prefix, "")
-        text = re.sub(r"\s+", " ", text).strip()
+        text = note_text(str(w.message), root)
         if text not in caught_notes:
             caught_notes.append(text)
         if notes is not None and text not in notes:

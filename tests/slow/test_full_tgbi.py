@@ -33,10 +33,10 @@ def test_google_informal_against_a_recount(result, data_dir):
 
 
 def test_every_line_is_accounted_for(result):
-    lines = result.accounting.groupby("system", observed=True)["lines"].sum()
+    lines = result.accounting.groupby("system", observed=True)["n"].sum()
     assert (lines == 12708).all()
     bad = result.accounting.query("outcome != 'judged'")
-    assert bad[["system", "subset", "outcome", "lines"]].values.tolist() == [["papago", "impolite", "repeated_block", 400]]
+    assert bad[["system", "subset", "outcome", "n"]].values.tolist() == [["papago", "impolite", "repeated_block", 400]]
 
 
 def test_index_and_intervals(result):
@@ -68,7 +68,8 @@ def test_authors_rules_reproduce_their_convention(data_dir):
     with pytest.warns(UserWarning):
         authors = tgbi.run(["papago"], data_dir=data_dir, lexicon="cho2019", repeated_blocks="keep", n_boot=100, compare=False)
     row = authors.estimates.query("subset == 'impolite'").iloc[0]
-    assert row.n == 2118 and row.n_unknown == 0
+    # n: the lexicon items the set rests on; n_outputs: its outputs (two per item), none left unread.
+    assert (row.n, row.n_outputs, row.n_unknown) == (1059, 2118, 0)
 
 
 def test_analytic_and_bootstrap_agree_on_full_data(data_dir, result):
@@ -89,7 +90,7 @@ def test_analytic_comparisons_use_the_g_scale_p_values(data_dir):
     cube = count_cube(res.judgements, ("lexicon_item", "system", "subset"))
     _, p_sets = paired_difference_analytic(cube.counts[:, 0], cube.counts[:, 1])
     assert res.comparisons.p_value.to_numpy()[:7] == pytest.approx(p_sets)
-    assert "t-test of g (sets), MOVER (index) p-values" in res.provenance.method
+    assert "paired comparisons: MOVER of the score intervals on g" in res.provenance.method
     assert res.provenance.n_boot is None
     # The default is the analytic form; every row names its interval.
     assert res.estimates.equals(tgbi.run(["google", "kakao"], data_dir=data_dir, compare=True).estimates)

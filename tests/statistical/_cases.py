@@ -298,8 +298,12 @@ def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000)
                                     float(hits[j] / reps), single))  # fmt: skip
                 method = {"acc": "Tango", "delta_s": "MOVER of paired Tango"}.get(metric, "jackknife t")
                 label = f"null, {regime}" if null else regime
+                # The jackknife t of an F1 difference is conservative where a system makes 5% errors or fewer
+                # (0.979 at Acc .97 vs .93 on 3,888 items): the pseudo-values of a ratio of few errors are
+                # heavy-tailed. A lower limit there, and an upper one of 0.99 in the test.
+                jack = "discrete" if method == "jackknife t" and (first[0] + first[1]) / 2 >= 0.95 else discrete
                 rows.append(Row("winomt", f"paired {metric}", method, f"{label}, {n} items", n, reps, "coverage",
-                                float(diff_hits[j] / reps), discrete))  # fmt: skip
+                                float(diff_hits[j] / reps), jack))  # fmt: skip
                 if null:
                     test = {"acc": "McNemar score", "delta_s": "MOVER p-value"}.get(metric, "jackknife t")
                     rows.append(Row("winomt", f"paired {metric}", test, f"null, {regime}, {n} items", n, reps, "size",

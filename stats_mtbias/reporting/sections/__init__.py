@@ -60,9 +60,12 @@ def add(section: Section, *blocks: Table | Figure) -> None:
 def build_section(study: str, settings: Settings) -> Section:
     """The section of one study (``tgbi``, ``prates``, ``optimal``, ``winomt`` or ``models``)."""
     from stats_mtbias._validation import check_choice
+    from stats_mtbias.reporting.settings import section_notes
 
     check_choice(study, STUDIES, "study")
-    return builders()[study](settings)
+    section = builders()[study](settings)
+    section.notes = section_notes(section.notes, settings.data_root)
+    return section
 
 
 def builders() -> dict[str, Callable[[Settings], Section]]:

@@ -128,7 +128,7 @@ def files(source: str | Path) -> list[Path]:
     if any(ch in text for ch in "*?["):
         found = sorted(Path(p) for p in glob.glob(text, recursive=True) if Path(p).is_file())
         if not found:
-            raise DataError("no file matches this pattern", text)
+            raise InputNotFoundError("no file matches this pattern", text)
         return found
     path = Path(source)
     if path.is_dir():

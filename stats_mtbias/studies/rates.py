@@ -125,7 +125,8 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     if sample:
         out = _average_samples(out.assign(_sample=counts[sample].astype(str).to_numpy()), keys, source)
     if raw.nunique() != gender.nunique():  # labels that mean one gender ("f", "Female") merged
-        out = out.groupby(keys, sort=False, observed=True).agg(n=("n", "sum"), line=("line", "min")).reset_index()
+        sums = {"n": ("n", "sum"), **({"outputs": ("outputs", "sum")} if "outputs" in out else {}), "line": ("line", "min")}
+        out = out.groupby(keys, sort=False, observed=True).agg(**sums).reset_index()  # samples' outputs kept too
         out = out.sort_values("line", kind="stable").reset_index(drop=True)
     if cluster is None:
         out["cluster"] = [f"cell {i + 1}" for i in range(len(out))]

@@ -25,6 +25,18 @@ from pathlib import Path
 from stats_mtbias.errors import UsageError
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _as_a_new_file(fd: int) -> None:
+    # mkstemp creates 0600; a written file gets the mode open() would give it (0666 less the umask).
+    with contextlib.suppress(OSError):
+        os.fchmod(fd, 0o666 & ~_umask())
+
+
 class CacheWarning(UserWarning):
     """A cache entry was unreadable or did not match; it is recomputed and rewritten."""
 
@@ -35,6 +47,7 @@ def write_atomic(path: str | Path, data: str | bytes, *, encoding: str = "utf-8"
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode(encoding) if isinstance(data, str) else data
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    _as_a_new_file(fd)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(payload)

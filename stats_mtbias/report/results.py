@@ -42,11 +42,12 @@ from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult, adj
 
 FORMAT_NAMES = {"html": "html", "md": "md", "markdown": "md", "tex": "latex", "latex": "latex"}
 TITLES = {
-    "tgbi": "TGBI (Cho et al. 2019): Korean → English",
+    "tgbi": "TGBI (Cho et al. 2019): P_S per sentence set and the index",
     "winomt": "WinoMT (Stanovsky et al. 2019): English → gendered languages",
     "prates": "Prates et al. (2019): gender-neutral languages → English",
     "optimal": "Optimal-translator bias B (Farkas & Németh)",
     "rates": "Female, male and neutral shares per group",
+    "agreement": "Agreement of two label columns",
 }
 LANGUAGE_NAMES = {
     "ar": "Arabic", "cs": "Czech", "de": "German", "es": "Spanish", "fr": "French", "he": "Hebrew", "it": "Italian",
@@ -100,7 +101,7 @@ SPECS = {
                    "pro-stereotypical minus anti-stereotypical items (0 = no gap).",
                    ("acc", "delta_g", "delta_s", "acc_pro", "acc_anti"), ("acc", "delta_g", "delta_s"),
                    ("acc", "delta_g", "delta_s")),
-    "tgbi": Spec("P_S = √(p_female·p_male + p_neutral) per Korean sentence set (0: one gender only, 100: balanced); "
+    "tgbi": Spec("P_S = √(p_female·p_male + p_neutral) per sentence set (0: one gender only, 100: balanced); "
                  "TGBI is the mean over the seven sets.", ("p_s",), ("p_s",), ("p_s",), subset="set"),
     "rates": Spec("Shares of female, male and neutral outputs among those whose gender was read, and the gap male − "
                   "female, per group.", ("female", "male", "neutral", "gap"), ("female", "male", "gap"),

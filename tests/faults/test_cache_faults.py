@@ -150,3 +150,19 @@ def test_winomt_runs_killed_and_concurrent_on_one_cache_give_the_single_run_resu
     assert results[0][0] == results[1][0] == results[2][0] == again.stdout == single.stdout
     for entry in cache.rglob("*.json"):
         json.loads(entry.read_text())  # no entry corrupted
+
+
+def test_an_atomic_write_has_the_mode_of_an_ordinary_file(tmp_path):
+    # mkstemp's 0600 would leave reports unreadable to a group that shares them.
+    import os
+
+    from stats_mtbias._files import write_atomic
+
+    old = os.umask(0o022)
+    try:
+        path = write_atomic(tmp_path / "a.csv", "x\n")
+        plain = tmp_path / "b.csv"
+        plain.write_text("x\n")
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777 == 0o644

@@ -12,12 +12,12 @@ from __future__ import annotations
 from _cli import settings_from_args
 
 from stats_mtbias.report.render import write_section
-from stats_mtbias.reporting.sections import models
+from stats_mtbias.reporting.sections import build_section
 
 
 def main() -> None:
     settings, out = settings_from_args(__doc__, "reports/models", models=True)
-    section = models.section(settings)
+    section = build_section("models", settings)
     written = write_section(section, out)
     print(f"wrote {len(written)} files into {out}/")
 

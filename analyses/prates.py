@@ -11,12 +11,12 @@ from __future__ import annotations
 from _cli import settings_from_args
 
 from stats_mtbias.report.render import write_section
-from stats_mtbias.reporting.sections import prates
+from stats_mtbias.reporting.sections import build_section
 
 
 def main() -> None:
     settings, out = settings_from_args(__doc__, "reports/prates")
-    section = prates.section(settings)
+    section = build_section("prates", settings)
     written = write_section(section, out)
     print(f"wrote {len(written)} files into {out}/")
 

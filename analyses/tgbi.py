@@ -11,12 +11,12 @@ from __future__ import annotations
 from _cli import settings_from_args
 
 from stats_mtbias.report.render import write_section
-from stats_mtbias.reporting.sections import tgbi
+from stats_mtbias.reporting.sections import build_section
 
 
 def main() -> None:
     settings, out = settings_from_args(__doc__, "reports/tgbi")
-    section = tgbi.section(settings)
+    section = build_section("tgbi", settings)
     written = write_section(section, out)
     print(f"wrote {len(written)} files into {out}/")
 

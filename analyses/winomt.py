@@ -11,12 +11,12 @@ from __future__ import annotations
 from _cli import settings_from_args
 
 from stats_mtbias.report.render import write_section
-from stats_mtbias.reporting.sections import winomt
+from stats_mtbias.reporting.sections import build_section
 
 
 def main() -> None:
     settings, out = settings_from_args(__doc__, "reports/winomt")
-    section = winomt.section(settings)
+    section = build_section("winomt", settings)
     written = write_section(section, out)
     print(f"wrote {len(written)} files into {out}/")
 

@@ -116,6 +116,10 @@ def reader_rates(languages=("cs", "pl", "pt", "nl", "es", "fr", "de", "ru")) -> 
     readers are timed on the tests' sentences, each read once, nothing memoised,
     beside languages that have shipped files, on the same kind of sentences.
     """
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' sentences, run from any directory
     from stats_mtbias.alignment import tokenize
     from stats_mtbias.gender.targets import reader
     from tests.unit import test_targets_new as new

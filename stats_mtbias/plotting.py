@@ -117,13 +117,7 @@ def forest_figure(
             ax.set_title(str(name), fontsize=10)
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
-    # The lowest visible panel of each column carries the shared axis' ticks and label.
-    for col in range(ncols):
-        shown = [r for r in range(nrows) if r * ncols + col < len(panels)]
-        if shown:
-            bottom = grid[shown[-1], col]
-            bottom.xaxis.set_tick_params(labelbottom=True)
-            bottom.set_xlabel(xlabel)
+    _label_bottoms(grid, len(panels), xlabel)
     handles, names = axes[0].get_legend_handles_labels()
     fig.tight_layout()
     if group is not None:
@@ -309,12 +303,7 @@ def interval_figure(
             ax.set_title(name, fontsize=FONT["title"])
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
-    for col in range(ncols):
-        shown = [r for r in range(nrows) if r * ncols + col < len(panels)]
-        if shown:
-            bottom = grid[shown[-1], col]
-            bottom.xaxis.set_tick_params(labelbottom=True)
-            bottom.set_xlabel(xlabel, fontsize=FONT["label"])
+    _label_bottoms(grid, len(panels), xlabel, fontsize=FONT["label"])
     handles = [Line2D([], [], marker=m, color=c, ls="", ms=6.5, label=name) for name, (m, c) in styles.items()
                if name in set(frame[style].astype(str))]  # fmt: skip
     if styles and (~frame[style].astype(str).isin(list(styles))).any():
@@ -332,3 +321,14 @@ def interval_figure(
 def interval_plot(frame: pd.DataFrame, **options) -> bytes:
     """:func:`interval_figure` as PNG bytes at :data:`PRINT_DPI`."""
     return to_png(interval_figure(frame, **options), dpi=PRINT_DPI)
+
+
+def _label_bottoms(grid, n_panels: int, xlabel: str, **label) -> None:
+    """The lowest visible panel of each column of `grid` carries the shared x axis' ticks and label."""
+    nrows, ncols = grid.shape
+    for col in range(ncols):
+        shown = [r for r in range(nrows) if r * ncols + col < n_panels]
+        if shown:
+            bottom = grid[shown[-1], col]
+            bottom.xaxis.set_tick_params(labelbottom=True)
+            bottom.set_xlabel(xlabel, **label)

@@ -208,6 +208,8 @@ class BootstrapResult:
 def _nanquantiles(values: np.ndarray, probs) -> list[np.ndarray]:
     """Quantiles along axis 0 ignoring NaN; NaN (without a warning) where a column has no finite value."""
     values = np.asarray(values, dtype=float)
+    if not np.isnan(values).any():  # the same quantiles; nanquantile goes column by column (10x slower)
+        return list(np.quantile(values, list(probs), axis=0))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: NaN bounds are the answer
         return list(np.nanquantile(values, list(probs), axis=0))

@@ -180,6 +180,16 @@ def _bisect_decreasing(f, target, shape, lo=-1.0, hi=1.0):
     return 0.5 * (lo + hi)
 
 
+def _score_limits(f, z, shape):
+    """(low, high) with f(low) = z and f(high) = −z for a decreasing score statistic f.
+
+    One elementwise bisection over both targets: each limit is what its own bisection gives, at half the calls.
+    """
+    targets = np.stack([np.broadcast_to(z, shape), np.broadcast_to(-z, shape)])
+    low, high = _bisect_decreasing(f, targets, (2, *shape))
+    return low, high
+
+
 def _ratio(num, var):
     """num/√var, with 0/0 = 0 and x/0 = ±inf (a point mass away from the hypothesised value)."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -237,8 +247,7 @@ def _paired_limits(a, b, c, d, n, z, method):
         high = diff + np.sqrt(np.maximum(du1**2 - 2 * phi * du1 * dl2 + dl2**2, 0.0))
     else:  # tango
         shape = np.broadcast_shapes(np.shape(b), np.shape(z))
-        low = _bisect_decreasing(lambda x: _tango_statistic(b, c, n, x), z, shape)
-        high = _bisect_decreasing(lambda x: _tango_statistic(b, c, n, x), -z, shape)
+        low, high = _score_limits(lambda x: _tango_statistic(b, c, n, x), z, shape)
     return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
 
 
@@ -287,8 +296,7 @@ def _independent_limits(x1, n1, x2, n2, z, method):
         high = diff + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     else:  # miettinen-nurminen
         shape = np.broadcast_shapes(np.shape(x1), np.shape(z))
-        low = _bisect_decreasing(lambda x: _mn_statistic(x1, n1, x2, n2, x), z, shape)
-        high = _bisect_decreasing(lambda x: _mn_statistic(x1, n1, x2, n2, x), -z, shape)
+        low, high = _score_limits(lambda x: _mn_statistic(x1, n1, x2, n2, x), z, shape)
     return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
 
 

@@ -432,24 +432,29 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
     n = np.full(k, len(a), dtype=int)
     parts = {}
     z = float(stats.norm.ppf(0.5 + level / 2))
+    tables, present = [], []
     for metric, (hit, of) in _PROPORTIONS.items():
         m = METRICS.index(metric)
-        table = _paired_table(a, b, hit, of)
         n[m] = int(np.sum(a[:, FEATURE_INDEX[of]] > 0))
         method[m] = "Tango score interval, McNemar score test"
-        if n[m] == 0:
-            continue
+        if n[m] > 0:
+            tables.append(_paired_table(a, b, hit, of))
+            present.append(metric)
+    if present:  # the accuracies' tables as arrays: one interval and one test for all of them
+        table = np.array(tables, dtype=float).T
         es = paired_difference_interval(*table, level=level, method=PAIRED_ACCURACY)
-        parts[metric] = es
-        low[m], high[m] = float(es.low), float(es.high)
-        pvalue[m] = float(paired_difference_test(*table, method=PAIRED_ACCURACY).pvalue)
+        tests = paired_difference_test(*table, method=PAIRED_ACCURACY)
+        for i, metric in enumerate(present):
+            m = METRICS.index(metric)
+            parts[metric] = (float(es.estimate[i]), float(es.low[i]), float(es.high[i]))
+            low[m], high[m], pvalue[m] = parts[metric][1], parts[metric][2], float(tests.pvalue[i])
     m = METRICS.index("delta_s")
     n[m] = n[METRICS.index("acc_pro")] + n[METRICS.index("acc_anti")]
     method[m] = "MOVER of the Tango intervals (pro, anti)"
     if "acc_pro" in parts and "acc_anti" in parts:
-        pro, anti = parts["acc_pro"], parts["acc_anti"]
-        ds = mover_interval(np.array([pro.estimate, anti.estimate], float), np.array([pro.low, anti.low], float),
-                            np.array([pro.high, anti.high], float), np.array([1.0, -1.0]), np.eye(2))  # fmt: skip
+        (pro_est, pro_low, pro_high), (anti_est, anti_low, anti_high) = parts["acc_pro"], parts["acc_anti"]
+        ds = mover_interval(np.array([pro_est, anti_est]), np.array([pro_low, anti_low]), np.array([pro_high, anti_high]),
+                            np.array([1.0, -1.0]), np.eye(2))  # fmt: skip
         low[m], high[m] = float(ds.low), float(ds.high)
         pvalue[m] = float(_interval_pvalue(np.asarray(diff[m]), ds, z))
     discordant = int(np.sum(np.any(a != b, axis=1)))

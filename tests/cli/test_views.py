@@ -26,6 +26,24 @@ from stats_mtbias.cli._output import public
 from stats_mtbias.cli._views import COMPARE_SHARES, TABLE_SHARES
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _one_run_per_command():
+    """Each study function remembers its results by arguments: every view and format of one command line is
+    rendered from one run (the first, a real one), instead of one run per view and format."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("tgbi", "prates", "optimal", "rates", "winomt"):
+            function, seen = getattr(smb, name), {}
+
+            def remembered(*args, _function=function, _seen=seen, **kwargs):
+                key = repr((args, sorted(kwargs.items())))
+                if key not in _seen:
+                    _seen[key] = _function(*args, **kwargs)
+                return _seen[key]
+
+            patch.setattr(smb, name, remembered)
+        yield
+
+
 def _api(function, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

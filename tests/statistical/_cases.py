@@ -19,6 +19,7 @@ rare events whose gamma interval is Garwood's exact one with equal weights.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +38,7 @@ from stats_mtbias.uncertainty.analytic import (
     proportion_interval,
     tgbi_index_interval,
 )
-from stats_mtbias.uncertainty.bootstrap import cluster_bootstrap
+from stats_mtbias.uncertainty.bootstrap import BootstrapResult, cluster_bootstrap
 
 COVERAGE_BAND = (0.935, 0.965)
 SIZE_LIMIT = 0.06
@@ -247,6 +248,27 @@ def _winomt_features(stereo, gold, preds, r):
     return np.stack([item_features(gold, p[:, r], stereo) for p in preds], axis=1)  # (items, systems, F)
 
 
+_READINGS = ("male", "female", "unknown")
+
+
+def _winomt_categories(stereo, gold, preds) -> np.ndarray:
+    """Each item's category in every data set ``(items, reps)``: its stratum (stereotype x gold) and each system's
+    reading, numbered as :func:`_winomt_prototypes` lists them. An item's features depend on nothing else."""
+    key = ((stereo == "anti") * 2 + (gold == "female"))[:, None]
+    for p in preds:
+        key = key * len(_READINGS) + (p == "female") + 2 * (p == "unknown")
+    return key
+
+
+def _winomt_prototypes(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
+    """The item features of every category ``(categories, systems, F)`` (the library's ``item_features``) and each
+    category's stratum."""
+    combos = np.array(list(itertools.product(range(4), *[range(len(_READINGS))] * n_systems)))
+    stereo, gold = np.array(["pro", "pro", "anti", "anti"])[combos[:, 0]], np.array(["male", "female"] * 2)[combos[:, 0]]
+    features = [item_features(gold, np.array(_READINGS)[combos[:, 1 + s]], stereo) for s in range(n_systems)]
+    return np.stack(features, axis=1), combos[:, 0]
+
+
 # Each regime: the first system and, for the paired figures, the second (the same: a null, where the tests' size
 # is measured; or another: the paired interval's coverage of a true difference).
 WINOMT_REGIMES = {
@@ -256,34 +278,54 @@ WINOMT_REGIMES = {
 }
 
 
-def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000) -> list[Row]:
+def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000, chunk: int = 50) -> list[Row]:
     """Coverage of Acc, F1, ΔG, ΔS intervals (the study's: bootstrap with strata stereotype x gold, score bounds)
     and of their paired differences and size of their tests (the study's ``paired_comparison``: Tango and McNemar's
-    score test for Acc, MOVER for ΔS, the item jackknife's t for F1 and ΔG) between exchangeable systems."""
+    score test for Acc, MOVER for ΔS, the item jackknife's t for F1 and ΔG) between exchangeable systems.
+
+    Vectorised over the data sets, each with its own bootstrap: an item's features are those of its category
+    (stratum and the systems' readings, 36 of them), so each data set's bootstrap is the library's over its
+    categories with their frequencies (``cluster_bootstrap(frequency=)``: the same resampling distribution as
+    resampling the items), and the score bounds of ``chunk`` data sets are computed at once, each data set's
+    systems side by side (they are per system)."""
     rng = np.random.default_rng(seed)
     rows = []
     wanted = ["acc", "f1_male", "delta_g", "delta_s"]
     cols = [METRICS.index(m) for m in wanted]
+    prototypes, proto_strata = _winomt_prototypes(2)
+    n_cat, n_metrics = len(prototypes), len(METRICS)
+    discordant_cat = np.any(prototypes[:, 0] != prototypes[:, 1], axis=-1)
     for regime, (first, second) in WINOMT_REGIMES.items():
         null = second is None
         big = _winomt_items(400_000, 1, rng, first, second or first)
-        truths = winomt_metrics(_winomt_features(big[0], big[1], big[2], 0).sum(axis=0))[:, cols]
+        totals = np.bincount(_winomt_categories(*big)[:, 0], minlength=n_cat) @ prototypes.reshape(n_cat, -1)
+        truths = winomt_metrics(totals.reshape(2, -1))[:, cols]
         truth, diff_truth = truths[0], (0.0 if null else truths[0] - truths[1])
         for n in sizes:
             stereo, gold, preds = _winomt_items(n, reps, rng, first, second or first)
-            strata = np.char.add(stereo.astype(str), gold.astype(str))
+            keys = _winomt_categories(stereo, gold, preds)  # (items, reps)
+            counts = np.bincount((keys + n_cat * np.arange(reps)).ravel(), minlength=n_cat * reps).reshape(reps, n_cat)
+            few_discordant = int(np.sum(counts[:, discordant_cat].sum(axis=1) <= FEW_DISCORDANT))
             hits, diff_hits, rejected = np.zeros(len(cols)), np.zeros(len(cols)), np.zeros(len(cols))
-            few_discordant = 0
-            for r in range(reps):
-                data = _winomt_features(stereo, gold, preds, r)
-                few_discordant += np.sum(np.any(data[:, 0] != data[:, 1], axis=1)) <= FEW_DISCORDANT
-                boot = cluster_bootstrap(data, winomt_metrics, n_boot=n_boot, rng=rng, strata=strata)
-                ci = score_bounds(data, boot.confidence_interval(), 0.95, boot.replicates)  # the study's (analyse)
-                hits += _cover(ci.low[0, cols], ci.high[0, cols], truth)
-                res = paired_comparison(data[:, 0], data[:, 1], 0.95)  # the study's (analyse)
-                diff_hits += _cover(res["low"][cols], res["high"][cols], diff_truth)
-                if null:
-                    rejected += res["p_value"][cols] <= ALPHA
+            for lo in range(0, reps, chunk):
+                batch = range(lo, min(lo + chunk, reps))
+                boots = []
+                for r in batch:
+                    seen = counts[r] > 0
+                    boots.append(cluster_bootstrap(prototypes[seen], winomt_metrics, n_boot=n_boot, rng=rng,
+                                                   strata=proto_strata[seen], frequency=counts[r, seen]))  # fmt: skip
+                replicates = np.stack([b.replicates for b in boots], axis=1).reshape(n_boot, -1, n_metrics)
+                estimate = np.stack([b.estimate for b in boots]).reshape(-1, n_metrics)
+                percentile = BootstrapResult(estimate, replicates, None, 0.95, "percentile").confidence_interval()
+                data = prototypes[keys[:, batch]]  # (items, data sets, systems, F)
+                ci = score_bounds(data.reshape(n, -1, data.shape[-1]), percentile, 0.95, replicates)  # the study's
+                first_system = slice(0, None, 2)  # each data set's systems side by side
+                hits += _cover(ci.low[first_system][:, cols], ci.high[first_system][:, cols], truth).sum(axis=0)
+                for i in range(len(batch)):
+                    res = paired_comparison(data[:, i, 0], data[:, i, 1], 0.95)  # the study's (analyse)
+                    diff_hits += _cover(res["low"][cols], res["high"][cols], diff_truth)
+                    if null:
+                        rejected += res["p_value"][cols] <= ALPHA
             # Discrete (conservative by design): 100 items; a system's intervals resting on 25 or fewer expected errors
             # (Wilson's oscillation); paired intervals where a tenth of the data sets have <= FEW_DISCORDANT
             # discordant items (the jackknife t with few degrees of freedom).

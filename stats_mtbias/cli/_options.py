@@ -225,7 +225,28 @@ def dask_client(address: str | None):
         from distributed import Client
     except ImportError:
         raise UsageError("--scheduler needs dask.distributed: pip install 'stats_mtbias[all]'") from None
+    _reachable(address)
     try:
         return Client(address, timeout="20s")
     except OSError as exc:
         raise UsageError(f"--scheduler {address}: cannot connect ({exc}).") from None
+
+
+def _reachable(address: str) -> None:
+    """Fail at once where nothing listens at a tcp:// address (the client retries a refused connection for 20 s)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return  # not host:port: the client says what is wrong with it
+    if parts.scheme != "tcp" or not host or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except ConnectionRefusedError as exc:
+        raise UsageError(f"--scheduler {address}: cannot connect ({exc.strerror.lower()}: no scheduler listens there).") from None
+    except OSError:
+        return  # unreachable or slow: the client's own timeout decides

@@ -92,9 +92,9 @@ def test_tgbi_few_discordant_items_no_number_of_permutations_helps():
     assert "n_permutations ≥" not in message  # more permutations would not help
 
 
-def test_prates_sign_tests_on_tiny_categories_warn():
+def test_prates_sign_tests_on_tiny_categories_warn(data_dir):
     # Two occupations per category: a one-sided sign test cannot go below 1/4.
     rows = [(f"occ{c}{i}", "xx", f"cat{c}", "male") for c in range(3) for i in range(2)]
     judgements = pd.DataFrame(rows, columns=["item", "language", "category", "gender"])
     with pytest.warns(DataQualityWarning, match=r"Prates one-sided sign tests.*out of reach.*test='ttest'"):
-        smb.prates(judgements, by="category")
+        smb.prates(judgements, by="category", data_dir=data_dir)

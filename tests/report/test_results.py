@@ -301,14 +301,14 @@ def test_the_screenshot_may_go_into_the_report_folder_it_creates(rates_against, 
     assert written[-1] == out / "first.png" and (out / "first.png").stat().st_size > 10_000
 
 
-def test_sampled_outputs_get_their_consistency_table(tmp_path):
+def test_sampled_outputs_get_their_consistency_table(tmp_path, data_dir):
     from tests.statistical._samples import sampled_winomt, winomt_gold
 
     rng = np.random.default_rng(5)
-    gold = winomt_gold().iloc[:300]
+    gold = winomt_gold(data_dir).iloc[:300]
     frame = sampled_winomt(gold, {"llm": (2.0, 0.5), "google": (1.5, 0.0)}, k=4, rng=rng)
     with pytest.warns(smb.DataQualityWarning, match="300 of 3,888 items translated"):
-        res = smb.winomt(judgements=frame, sample="sample", n_boot=100, rng=0)
+        res = smb.winomt(judgements=frame, sample="sample", n_boot=100, rng=0, data_dir=data_dir)
     smb.report(res, out=tmp_path, formats=["html"], mine=["llm"])
     parsed = _html_tables(tmp_path / "report.html")
     table = parsed.tables["winomt/consistency"]

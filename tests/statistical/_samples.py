@@ -14,12 +14,12 @@ import pandas as pd
 OPPOSITE = {"male": "female", "female": "male"}
 
 
-def winomt_gold() -> pd.DataFrame:
-    """WinoMT's items: ``item, gold, stereotype`` (from the shipped en.txt)."""
+def winomt_gold(data_dir=None) -> pd.DataFrame:
+    """WinoMT's items: ``item, gold, stereotype`` (from the shipped en.txt; ``data_dir``: the tests' fixture)."""
     from stats_mtbias.datasets import winomt
     from stats_mtbias.datasets.registry import open_store
 
-    return winomt.read_items(open_store())[["item", "gold", "stereotype"]]
+    return winomt.read_items(open_store(data_dir))[["item", "gold", "stereotype"]]
 
 
 def sampled_winomt(gold: pd.DataFrame, systems: dict, *, k=10, rng, language: str = "es", spread: float = 1.5,

@@ -33,8 +33,8 @@ PAIR_KEYS = ["system_a", "system_b", "language", "subset", "metric"]
 
 
 @pytest.fixture(scope="module")
-def gold():
-    return winomt_gold()
+def gold(data_dir):
+    return winomt_gold(data_dir)
 
 
 def _winomt(judgements, **options):

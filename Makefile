@@ -56,7 +56,7 @@ mutation: install
 	MTBIAS_DATA=$(CURDIR)/mutants/no-data $(BIN)/mutmut run --max-children 1 $(MUTANTS)
 	$(BIN)/python tests/mutation/report.py --json mutants/score.json
 
-# The score per module and every surviving mutant not recorded in tests/mutation/equivalent.toml.
+# The score per module and every surviving mutant not recorded in tests/mutation/equivalent/.
 mutation-report:
 	$(BIN)/python tests/mutation/report.py
 

@@ -1,7 +1,7 @@
 """Mutation score of the statistics core, per module, from mutmut's results (``make mutation``; docs/testing.md).
 
-Reads ``mutants/**/*.py.meta`` (what ``mutmut run`` leaves) and ``tests/mutation/equivalent.toml``
-(mutants recorded as equivalent, each with its reason) and prints, per module: killed, survived,
+Reads ``mutants/**/*.py.meta`` (what ``mutmut run`` leaves) and ``tests/mutation/equivalent/*.toml``
+(mutants recorded as equivalent, each with its reason; one file per module) and prints, per module: killed, survived,
 equivalent, timeout, no tests, not checked, and the score ``killed / (killed + survived)`` over the
 non-equivalent mutants that were run (a timeout counts as killed, as mutmut counts it). Then every
 surviving mutant that is not recorded as equivalent, one per line (``mutmut show NAME`` prints its diff).
@@ -25,11 +25,17 @@ COLUMNS = ("killed", "survived", "equivalent", "timeout", "no tests", "not check
 
 
 def equivalents(path: Path) -> dict[str, str]:
-    """``{mutant name: reason}`` from the equivalents file (``[[equivalent]] name = ..., reason = ...``)."""
-    if not path.exists():
-        return {}
-    data = tomllib.loads(path.read_text("utf-8"))
-    return {entry["name"]: entry["reason"] for entry in data.get("equivalent", [])}
+    """``{mutant name: reason}`` from an equivalents file or a folder of them (``[[equivalent]] name = ...,
+    reason = ...``); a mutant recorded twice, or without a reason, is an error."""
+    files = sorted(path.glob("*.toml")) if path.is_dir() else [path] if path.exists() else []
+    out: dict[str, str] = {}
+    for file in files:
+        for entry in tomllib.loads(file.read_text("utf-8")).get("equivalent", []):
+            name, reason = entry["name"], entry.get("reason", "").strip()
+            if not reason or name in out:
+                raise SystemExit(f"{file}: {name} is recorded {'twice' if name in out else 'without a reason'}")
+            out[name] = reason
+    return out
 
 
 def collect(root: Path, equivalent: dict[str, str]) -> tuple[dict[str, Counter], list[str]]:
@@ -56,7 +62,7 @@ def score(c: Counter) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mutants", default="mutants", type=Path)
-    parser.add_argument("--equivalent", default=Path(__file__).with_name("equivalent.toml"), type=Path)
+    parser.add_argument("--equivalent", default=Path(__file__).with_name("equivalent"), type=Path)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--fail-under", type=float)
     args = parser.parse_args(argv)

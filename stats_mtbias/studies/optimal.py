@@ -266,7 +266,7 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
     and weights are fixed and only the occupations are resampled.
     """
     keys = list(dict.fromkeys(labels))
-    onehot = np.array([[lab == k for k in keys] for lab in labels], dtype=float)  # (n, K)
+    onehot = (np.asarray(labels, dtype=object)[:, None] == np.asarray(keys, dtype=object)[None, :]).astype(float)  # (n, K)
     w = np.where(np.isnan(b), 0.0, weights)
     num, den = w * np.nan_to_num(b), w
     m = (onehot * (w > 0)[:, None]).sum(axis=0)
@@ -294,7 +294,10 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
         low, high = gamma()
         return keys, estimate, low, high, m.astype(int)
     if b_star is None:
-        sums = [w_boot @ (onehot * x[:, None]) for x in (num, den, num**2, num * den, den**2)]
+        # The five sums of every label in one product: (n_boot, n) @ (n, K x 5).
+        parts = onehot[:, :, None] * np.stack([num, den, num**2, num * den, den**2], axis=-1)[:, None, :]
+        totals = (w_boot @ parts.reshape(len(b), -1)).reshape(len(w_boot), len(keys), 5)
+        sums = [totals[..., j] for j in range(5)]
     else:
         ws = np.broadcast_to(weights if weights_star is None else weights_star, b_star.shape)
         ws = np.where(np.isnan(b_star), 0.0, ws)

@@ -317,6 +317,15 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
     return keys, estimate, low, high, m.astype(int)
 
 
+def _replicates(part: pd.DataFrame, strata: np.ndarray, n_boot: int, rng, interval: str, neutral: str):
+    """A group's bootstrap weights within `strata` (none for the gamma interval), then the reference's redrawn
+    shares and the B they give (None where the reference is fixed), drawn in that order from `rng`."""
+    w_boot = None if interval == "gamma" else resample_weights(
+        n_boot, strata=strata, rng=rng, dtype=np.float32).astype(float)  # fmt: skip
+    f_star = _reference_draws(part, n_boot, rng)
+    return w_boot, f_star, _b_replicates(part, f_star, neutral)
+
+
 def category_b(
     table: pd.DataFrame,
     *,
@@ -332,9 +341,7 @@ def category_b(
     rows = []
     for key, part in _groups(table):
         part = part.reset_index(drop=True)
-        w_boot = None if interval == "gamma" else resample_weights(
-            n_boot, strata=part["category"].to_numpy(), rng=rng, dtype=np.float32).astype(float)  # fmt: skip
-        b_star = _b_replicates(part, _reference_draws(part, n_boot, rng), neutral)
+        w_boot, _, b_star = _replicates(part, part["category"].to_numpy(), n_boot, rng, interval, neutral)
         b = part["b"].to_numpy(float)
         keys, est, low, high, n = _grouped_b(
             b, part["category"].tolist(), np.ones(len(part)), w_boot, level, b_star, interval=interval,
@@ -368,10 +375,7 @@ def sector_b(
     for key, part in _groups(table):
         part = part.reset_index(drop=True)
         sectors = part["sector"].to_numpy()
-        w_boot = None if interval == "gamma" else resample_weights(
-            n_boot, strata=sectors, rng=rng, dtype=np.float32).astype(float)  # fmt: skip
-        f_star = _reference_draws(part, n_boot, rng)
-        b_star = _b_replicates(part, f_star, neutral)
+        w_boot, f_star, b_star = _replicates(part, sectors, n_boot, rng, interval, neutral)
         f = part["female_share"].to_numpy(float)
         b = part["b"].to_numpy(float)
         employed = part["weight"].fillna(1.0).to_numpy(float) if "weight" in part else np.ones(len(part))

@@ -1,0 +1,145 @@
+"""Cohen's κ, its variance and interval, and raw agreement, checked against statsmodels and hand formulas."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import special
+from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
+
+from stats_mtbias.errors import DataQualityWarning
+from stats_mtbias.significance.agreement import (
+    agreement,
+    cohens_kappa,
+    kappa_interval,
+    kappa_interval_table,
+    kappa_variance,
+)
+
+
+def _wilson(k: float, n: float, level: float) -> tuple[float, float]:
+    """Wilson's score interval written out (Wilson 1927), exact ends at k = 0 and k = n."""
+    z = special.ndtri(0.5 + level / 2)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (0.0 if k == 0 else max(centre - half, 0.0)), (1.0 if k == n else min(centre + half, 1.0))
+
+
+def _hand_kappa_interval(table, level: float = 0.95, n_eff=None) -> tuple[float, float, float]:
+    """κ and Wilson's interval for p_o on n_eff items mapped onto κ; n_eff from statsmodels' var(κ) unless given."""
+    t = np.asarray(table, dtype=float)
+    n = t.sum()
+    p_o = np.trace(t) / n
+    p_e = float(t.sum(axis=1) @ t.sum(axis=0)) / n**2
+    if n_eff is None:
+        n_eff = p_o * (1 - p_o) / ((1 - p_e) ** 2 * sm_cohens_kappa(t).var_kappa)
+    low, high = _wilson(p_o * n_eff, n_eff, level)
+    return (p_o - p_e) / (1 - p_e), max(-1.0, (low - p_e) / (1 - p_e)), min(1.0, (high - p_e) / (1 - p_e))
+
+
+@pytest.mark.parametrize("level", [0.95, 0.9])
+def test_kappa_interval_table_matches_the_hand_formula(level):
+    """κ's interval at a level is Wilson's for p_o on n_eff = p_o(1 − p_o)/((1 − p_e)² var κ) items, mapped onto κ."""
+    table = [[40, 5], [10, 45]]  # the docstring's example: p_o = .85, p_e = .5, κ = .7
+    got = kappa_interval_table(table, level) if level != 0.95 else kappa_interval_table(table)
+    assert got == pytest.approx(_hand_kappa_interval(table, level), rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        [[0, 1], [2, 0]],  # p_o = 0 (var κ > 0)
+        [[0, 0], [1, 1]],  # 0 < p_o < 1 but var κ = 0
+        [[2, 0, 0], [0, 3, 0], [0, 0, 1]],  # p_o = 1 (var κ is 0 up to round-off)
+    ],
+    ids=["p_o=0", "var=0", "p_o=1"],
+)
+def test_kappa_interval_table_uses_n_items_at_the_edges(table):
+    """Where p_o is 0 or 1, or var(κ) is 0, Wilson's interval is taken on the n items themselves."""
+    n = float(np.sum(table))
+    assert kappa_interval_table(table) == pytest.approx(_hand_kappa_interval(table, n_eff=n), rel=1e-9, abs=1e-12)
+
+
+def test_kappa_interval_table_is_clipped_to_kappas_range():
+    """κ's limits stay in [-1, 1]: a small table whose mapped Wilson limit falls below -1 gets exactly -1."""
+    table = [[0, 0], [1, 2]]  # p_o = 2/3 = p_e: κ = 0, n_eff = 3
+    unclipped_low, _ = _wilson(2.0, 3.0, 0.95)
+    assert (unclipped_low - 2 / 3) / (1 / 3) < -1
+    kappa, low, high = kappa_interval_table(table)
+    assert kappa == pytest.approx(0.0, abs=1e-12)
+    assert low == -1.0
+    assert high <= 1.0
+
+
+@pytest.mark.parametrize("table", [[[0, 0], [0, 0]], [[5, 0], [0, 0]], [[0, 0], [0, 1]]], ids=["empty", "one-category", "n=1"])
+def test_kappa_interval_table_is_nan_where_kappa_is_undefined(table):
+    """No item, or one category used by both raters (chance agreement 1): κ and its limits are NaN."""
+    assert np.isnan(kappa_interval_table(table)).all()
+
+
+def test_kappa_computed_in_double_precision_from_float32_counts():
+    """Counts held as float32 give κ's variance and interval of the float64 table (sums above 2**24 stay exact)."""
+    counts = [[3001, 1000], [1000, 3000]]  # Σ r_i c_i = 4001² + 4000² = 32,008,001, not a float32
+    table32 = np.array(counts, dtype=np.float32)
+    assert kappa_variance(table32) == pytest.approx(sm_cohens_kappa(np.array(counts, float)).var_kappa, rel=1e-12)
+    assert kappa_interval_table(table32) == pytest.approx(_hand_kappa_interval(counts), rel=1e-12)
+
+
+def test_cohens_kappa_compares_labels_as_python_objects():
+    """Integer codes above 2**53 next to a float code stay distinct (not rounded into one float64 label)."""
+    big = 2**53
+    a = [big + 1, big + 1, big, 0.5, 0.5, big]
+    b = [big + 1, big, big + 1, 0.5, big, big]
+    # Hand-counted table over the labels (0.5, big, big + 1), rows a, columns b.
+    table = [[1, 1, 0], [0, 1, 1], [0, 1, 1]]  # p_o = 1/2, p_e = (2 + 6 + 4)/36: κ = 1/4
+    hand = _hand_kappa_interval(table)
+    assert cohens_kappa(a, b) == pytest.approx(hand[0], rel=1e-12)
+    assert cohens_kappa(np.array(a, dtype=object), b) == pytest.approx(hand[0], rel=1e-12)
+
+
+def test_kappa_interval_keeps_labels_as_given():
+    """kappa_interval tabulates labels as given: one ending in a NUL character is not merged into its prefix."""
+    a = ["x\x00", "x", "x", "y", "y", "x"]
+    b = ["x", "x", "x\x00", "y", "x", "x\x00"]
+    # Hand-counted table over (x, x\x00, y), rows a, columns b: p_o = 2/6, p_e = (3·3 + 1·2 + 2·1)/36 = 13/36.
+    table = [[1, 2, 0], [1, 0, 0], [1, 0, 1]]
+    assert kappa_interval(a, b) == pytest.approx(_hand_kappa_interval(table), rel=1e-9)
+    assert kappa_interval(a, b)[0] == pytest.approx(-1 / 23, rel=1e-12)
+
+
+def test_kappa_interval_with_a_label_only_one_rater_used():
+    """A label used by only the second rater still gets a row: the table is square over all labels, level passed on."""
+    a = ["m"] * 6 + ["f"] * 6
+    b = ["m"] * 5 + ["n"] + ["f"] * 4 + ["m", "n"]
+    table = [[5, 0, 1], [1, 4, 1], [0, 0, 0]]  # rows a (m, f, n), columns b (m, f, n)
+    assert kappa_interval(a, b, level=0.8) == pytest.approx(_hand_kappa_interval(table, 0.8), rel=1e-9)
+    assert kappa_interval(a, b) == pytest.approx(_hand_kappa_interval(table, 0.95), rel=1e-9)
+
+
+def test_cohens_kappa_hand_values():
+    """κ = (p_o − p_e)/(1 − p_e) by hand, and NaN with a warning for one shared category."""
+    a = np.array(["m", "f", "m", "m"])
+    b = np.array(["m", "f", "f", "m"])
+    p_o, p_e = 3 / 4, (3 / 4) * (2 / 4) + (1 / 4) * (2 / 4)
+    assert cohens_kappa(a, b) == pytest.approx((p_o - p_e) / (1 - p_e), rel=1e-12)
+    with pytest.warns(DataQualityWarning):
+        assert np.isnan(cohens_kappa(["m", "m"], ["m", "m"]))
+
+
+def test_agreement_keys_and_values():
+    """Raw agreement, Wilson's limits and κ under their documented keys; all NaN for no item."""
+    empty = agreement(np.array([]), np.array([]))
+    assert set(empty) == {"agreement", "ci_low", "ci_high", "kappa"}
+    assert all(np.isnan(v) for v in empty.values())
+    a = np.array(["m", "f", "m", "m"])
+    b = np.array(["m", "f", "f", "m"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = agreement(a, b)
+    assert set(res) == {"agreement", "ci_low", "ci_high", "kappa"}
+    assert res["agreement"] == 0.75
+    assert (res["ci_low"], res["ci_high"]) == pytest.approx(_wilson(3, 4, 0.95), rel=1e-12)
+    assert res["kappa"] == pytest.approx(0.5, rel=1e-12)

@@ -1,0 +1,44 @@
+"""TGBI shares, P_S and the index (Cho et al. 2019) checked against hand formulas and their limits."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from stats_mtbias.estimators.tgbi import p_s_from_shares, tgbi_index, tgbi_shares
+
+
+def test_shares_are_nan_for_a_set_without_judgement():
+    """A set with no female, male or neutral output has NaN shares (a float array, not objects)."""
+    shares = tgbi_shares(np.array([[2, 1, 1, 0, 0], [0, 0, 0, 0, 3]]))
+    assert shares.dtype == np.float64
+    np.testing.assert_allclose(shares[0], [0.5, 0.25, 0.25])
+    assert np.isnan(shares[1]).all()
+
+
+def test_shares_do_not_depend_on_the_scale_of_the_counts():
+    """Shares are counts over their total: weights summing to less than 1 give the same shares as the counts."""
+    counts = np.array([2.0, 1.0, 1.0, 0.0, 0.0])
+    np.testing.assert_allclose(tgbi_shares(counts * 0.1), [0.5, 0.25, 0.25], rtol=1e-12)
+    np.testing.assert_allclose(tgbi_shares(counts * 0.1), tgbi_shares(counts), rtol=1e-12)
+
+
+def test_p_s_stays_in_zero_one_for_shares_off_by_round_off():
+    """P_S = sqrt(p_w p_m + p_n) is 0 and 1 at its limits even when round-off puts p_w p_m + p_n just outside [0, 1]."""
+    shares = np.array([[0.0, 1.0, -1e-17], [0.0, 0.0, 1.0 + 4.5e-16]])
+    np.testing.assert_array_equal(p_s_from_shares(shares), [0.0, 1.0])
+
+
+def test_p_s_and_index_are_computed_in_double_precision():
+    """float32 shares give P_S and the TGBI of their float64 values (hand formula with math.sqrt)."""
+    shares32 = np.array([[0.3, 0.3, 0.4], [0.1, 0.7, 0.2], [0.6, 0.1, 0.3]], dtype=np.float32)
+    hand = [math.sqrt(float(w) * float(m) + float(n)) for w, m, n in shares32]
+    got = p_s_from_shares(shares32)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, hand, rtol=1e-15)
+    values32 = np.array(hand, dtype=np.float32)
+    index = tgbi_index(values32)
+    assert index.dtype == np.float64
+    assert index == pytest.approx(math.fsum(float(v) for v in values32) / 3, rel=1e-15)

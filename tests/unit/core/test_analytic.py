@@ -38,7 +38,7 @@ def _garwood(k: float, n: float, level: float = 0.95) -> tuple[float, float]:
 def _counts(rows) -> np.ndarray:
     """Per-cluster GENDERS counts (female, male, neutral, both, unknown) from rows of (F, M, N)."""
     rows = np.asarray(rows, dtype=float)
-    out = np.zeros(rows.shape[:-1] + (5,))
+    out = np.zeros((*rows.shape[:-1], 5))
     out[..., :3] = rows
     return out
 

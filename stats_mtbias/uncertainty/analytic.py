@@ -213,8 +213,9 @@ def g_score_interval(x: np.ndarray, level: float = 0.95, *, worst_case: bool = T
     (delta-method) variance of g and deff the design effect of sentences
     clustered in lexicon items (cluster-robust over multinomial variance; with
     ten or fewer minority outputs at least the mean cluster size). Where g is 0 or 1 (V = 0) ``n_eff``
-    is the number of outputs, the binomial size near the boundary (there the
-    variance of g is that of a proportion of the minority outputs).
+    is the number of outputs divided by that worst-case design effect (the mean cluster
+    size; the number of outputs itself without `worst_case`): the binomial size near the
+    boundary, where the variance of g is that of a proportion of the minority outputs.
 
     Returns
     -------
@@ -225,7 +226,8 @@ def g_score_interval(x: np.ndarray, level: float = 0.95, *, worst_case: bool = T
 
 
 def _g_effective(x: np.ndarray, worst_case: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """g and its effective sample size ``g (1 - g) / V`` (``n`` where g is 0 or 1).
+    """g and its effective sample size ``g (1 - g) / V`` (where g is 0 or 1: ``n``, over the mean cluster size
+    in the worst case).
 
     `worst_case`: with ten or fewer minority outputs, a design effect of at least the mean cluster size.
     A set's own interval takes it; inside a MOVER sum or difference the estimated design effect is used

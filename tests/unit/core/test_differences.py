@@ -89,7 +89,9 @@ def test_wilson_building_block_is_exactly_0_at_k_0_and_1_at_k_n():
 
 def test_restricted_mle_is_a_pair_of_probabilities_with_the_given_difference():
     """Farrington–Manning's p̃1, p̃2 lie in [0, 1] with p̃1 − p̃2 = Δ, also at 0/n, n/n and Δ near ±1."""
-    rows = np.array([(x1, n1, x2, n2) for n1 in range(1, 9) for n2 in range(1, 9) for x1 in range(n1 + 1) for x2 in range(n2 + 1)], float)
+    rows = np.array(
+        [(x1, n1, x2, n2) for n1 in range(1, 9) for n2 in range(1, 9) for x1 in range(n1 + 1) for x2 in range(n2 + 1)], float
+    )
     x1, n1, x2, n2 = (v[:, None] for v in rows.T)
     delta = np.r_[np.linspace(-1, 1, 201), -1 + 1e-9, 1 - 1e-9][None, :]
     pt1, pt2 = D._farrington_manning(x1 / n1, x2 / n2, n1, n2, delta)
@@ -99,7 +101,15 @@ def test_restricted_mle_is_a_pair_of_probabilities_with_the_given_difference():
 
 def test_miettinen_nurminen_test_statistic_is_the_pooled_score_statistic():
     """difference_test's default statistic is (p1 − p2)/√(p̄(1 − p̄)(1/n1 + 1/n2) N/(N − 1)) to 1e-12."""
-    cases = [(0, 1, 1000, 1000), (1000, 1000, 0, 1), (0, 16, 15, 72), (56, 70, 48, 80), (3, 7, 5, 6), (1, 2, 0, 9), (5, 1000, 995, 1000)]
+    cases = [
+        (0, 1, 1000, 1000),
+        (1000, 1000, 0, 1),
+        (0, 16, 15, 72),
+        (56, 70, 48, 80),
+        (3, 7, 5, 6),
+        (1, 2, 0, 9),
+        (5, 1000, 995, 1000),
+    ]
     for x1, n1, x2, n2 in cases:
         pbar, big_n = (x1 + x2) / (n1 + n2), n1 + n2
         expected = (x1 / n1 - x2 / n2) / np.sqrt(pbar * (1 - pbar) * (1 / n1 + 1 / n2) * big_n / (big_n - 1))

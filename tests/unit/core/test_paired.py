@@ -1,0 +1,28 @@
+"""The exact sign test's p-values against scipy's binomtest, for every count dtype, and its refusals (mutation kills)."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from stats_mtbias.significance.paired import sign_test_pvalue
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint64, np.int32, np.int64])
+def test_sign_test_of_unsigned_and_signed_integer_counts_matches_binomtest(dtype):
+    """Counts of any integer dtype (unsigned too, where n_positive − 1 would wrap) give binomtest's p-values."""
+    pos = np.array([0, 0, 1, 3, 5, 9], dtype=dtype)
+    neg = np.array([4, 0, 0, 3, 1, 2], dtype=dtype)
+    for alt in ("greater", "less", "two-sided"):
+        p = sign_test_pvalue(pos, neg, alternative=alt)
+        expected = [stats.binomtest(int(k), int(k + m), 0.5, alternative=alt).pvalue if k + m else 1.0 for k, m in zip(pos, neg)]
+        assert np.allclose(p, expected, rtol=1e-12, atol=0)
+
+
+def test_sign_test_refuses_negative_and_missing_counts():
+    """A negative count in either argument raises ValueError, and so does a NaN count (not a count)."""
+    for pos, neg in [(-1, 3), (3, -1), (-1, -1), ([2, -1], [1, 1]), ([2, 1], [1, -1])]:
+        with pytest.raises(ValueError):
+            sign_test_pvalue(pos, neg)
+    for pos, neg in [(np.nan, 3), (3, np.nan)]:
+        with pytest.raises(ValueError):
+            sign_test_pvalue(pos, neg)

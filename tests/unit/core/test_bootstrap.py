@@ -194,17 +194,17 @@ def test_resample_weights_large_stratum_draws_every_cluster():
 
 def test_cluster_bootstrap_frequency_rows_with_strata_and_bca():
     """Rows standing for f clusters: estimate from Σ f·row, stratum totals kept in every replicate, jackknife leaves one out."""
-    data = np.array([[1.0, 0.0, 2.0], [1.0, 0.0, 5.0], [0.0, 1.0, 1.0]])
+    data = np.array([[1.0, 0.0, 2.0, 1.0], [1.0, 0.0, 5.0, 1.0], [0.0, 1.0, 1.0, 1.0]])
     frequency = np.array([2, 1, 3])
     strata = np.array(["x", "x", "y"])
     res = cluster_bootstrap(data, lambda t: t, frequency=frequency, strata=strata, n_boot=300, rng=4,
                             level=0.9, method="bca")  # fmt: skip
-    assert_allclose(res.estimate, [3.0, 3.0, 2 * 2 + 5 + 3 * 1])
-    assert res.replicates.shape == (300, 3)
+    assert_allclose(res.estimate, [3.0, 3.0, 2 * 2 + 5 + 3 * 1, 6.0])
+    assert res.replicates.shape == (300, 4) and np.all(res.replicates[:, 3] == 6)
     assert np.all(res.replicates[:, 0] == 3) and np.all(res.replicates[:, 1] == 3)  # 3 clusters per stratum
     assert np.all(np.isin(res.replicates[:, 2] - 9.0, [0.0, 3.0, 6.0, 9.0]))  # x: three of 2 or 5; y: three 1s
     assert abs(res.replicates[:, 2].mean() - 12.0) < 0.5
-    assert_allclose(res.jackknife, [[2.0, 3.0, 10.0], [2.0, 3.0, 7.0], [3.0, 2.0, 11.0]])
+    assert_allclose(res.jackknife, [[2.0, 3.0, 10.0, 5.0], [2.0, 3.0, 7.0, 5.0], [3.0, 2.0, 11.0, 5.0]])
     assert_allclose(res.jackknife_weights, [2.0, 1.0, 3.0])
     assert res.level == 0.9 and res.method == "bca"
     plain = cluster_bootstrap(data, lambda t: t, frequency=frequency, n_boot=10, rng=4)

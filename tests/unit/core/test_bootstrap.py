@@ -1,0 +1,263 @@
+"""Bootstrap intervals and p-values of :mod:`stats_mtbias.uncertainty.bootstrap` against textbook formulas."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from scipy import stats
+
+from stats_mtbias.uncertainty.bootstrap import (
+    BootstrapResult,
+    bootstrap_pvalue,
+    cluster_bootstrap,
+    paired_permutation,
+    resample_weights,
+    weighted_sums,
+)
+
+
+def _reference_bca(estimate, replicates, jackknife, level):
+    """BCa limits of one column (Efron & Tibshirani 1993, eqs. 14.10, 14.14-14.15), ties counted half."""
+    below = np.mean(replicates < estimate) + 0.5 * np.mean(replicates == estimate)
+    z0 = stats.norm.ppf(below)
+    d = np.mean(jackknife) - jackknife
+    a = np.sum(d**3) / (6.0 * np.sum(d**2) ** 1.5) if np.any(d != 0) else 0.0  # constant: no acceleration
+    out = []
+    for z in stats.norm.ppf([(1 - level) / 2, (1 + level) / 2]):
+        out.append(np.quantile(replicates, stats.norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))))
+    return out
+
+
+def _skewed_columns():
+    """Discrete replicates (ties with the estimate) and skewed jackknife values, four columns."""
+    rng = np.random.default_rng(7)
+    replicates = np.column_stack([
+        rng.poisson(4.0, 301) / 2.0,  # estimate 2.0 is hit often: ties
+        rng.gamma(2.0, 1.0, 301) + 5.0,  # every replicate above the estimate (0.0)
+        -rng.gamma(2.0, 1.0, 301),  # every replicate below the estimate (1.0)
+        rng.normal(0.0, 1.0, 301) ** 2,  # constant jackknife: no acceleration
+    ])  # fmt: skip
+    estimate = np.array([2.0, 0.0, 1.0, 0.5])
+    jack = np.array([[0.0, 1.0, 1.0, 3.0], [0.2, 0.3, 2.5, 3.0], [1.0, 1.1, 1.2, 3.0],
+                     [9.0, 0.1, 0.4, 3.0], [0.5, 4.0, 0.9, 3.0]])  # fmt: skip
+    return estimate, replicates, jack
+
+
+def test_bca_matches_the_textbook_formula_column_by_column():
+    """BCa limits equal Efron–Tibshirani's z0/acceleration formula per column, and the limits 0/1 at the extremes."""
+    estimate, replicates, jack = _skewed_columns()
+    res = BootstrapResult(estimate, replicates, jack, 0.95, "bca")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ci = res.confidence_interval()
+    for j in (0, 3):
+        low, high = _reference_bca(estimate[j], replicates[:, j], jack[:, j], 0.95)
+        assert_allclose([ci.low[j], ci.high[j]], [low, high], rtol=1e-10)
+    # All replicates above (below) the estimate: z0 → −∞ (+∞), both adjusted levels → 0 (1), the smallest (largest) replicate.
+    assert_allclose([ci.low[1], ci.high[1]], [replicates[:, 1].min()] * 2, rtol=1e-10)
+    assert_allclose([ci.low[2], ci.high[2]], [replicates[:, 2].max()] * 2, rtol=1e-10)
+    # Another level given to confidence_interval is used, not the result's own.
+    low90, high90 = _reference_bca(estimate[0], replicates[:, 0], jack[:, 0], 0.80)
+    ci80 = res.confidence_interval(level=0.80)
+    assert_allclose([ci80.low[0], ci80.high[0]], [low90, high90], rtol=1e-10)
+
+
+def test_bca_jackknife_weights_equal_repeated_values_and_nan_is_left_out():
+    """Jackknife weights f count a value f times; a NaN jackknife value is left out (textbook on the expanded values)."""
+    rng = np.random.default_rng(17)
+    replicates = np.column_stack([rng.gamma(2.0, 1.0, 401), rng.normal(0.0, 1.0, 401)])
+    estimate = np.array([1.8, 0.1])
+    jack = np.array([[0.0, 1.0], [np.nan, 0.3], [1.0, 2.5], [9.0, 0.1], [0.5, 4.0]])
+    weights = np.array([1.0, 3.0, 2.0, 1.0, 1.0])
+    res = BootstrapResult(estimate, replicates, jack, 0.9, "bca", jackknife_weights=weights)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ci = res.confidence_interval()
+    for j in (0, 1):
+        expanded = np.repeat(jack[:, j], weights.astype(int))
+        low, high = _reference_bca(estimate[j], replicates[:, j], expanded[~np.isnan(expanded)], 0.9)
+        assert_allclose([ci.low[j], ci.high[j]], [low, high], rtol=1e-10)
+
+
+def test_bca_interpolates_between_the_two_largest_replicates():
+    """Five replicates: an adjusted level above 3/4 interpolates between the 4th and 5th order statistics."""
+    replicates = np.array([3.0, 0.0, 10.0, 1.0, 2.0])
+    jack = np.array([0.0, 0.1, 0.2, 0.3, 2.0])
+    ci = BootstrapResult(np.array(2.5), replicates, jack, 0.8, "bca").confidence_interval()
+    low, high = _reference_bca(2.5, replicates, jack, 0.8)
+    assert 3.0 < high < 10.0
+    assert_allclose([ci.low, ci.high], [low, high], rtol=1e-10)
+
+
+def test_bca_all_nan_jackknife_column_has_no_acceleration_and_no_warning():
+    """A column whose jackknife is all NaN gets acceleration 0 (bias-corrected percentile), silently."""
+    estimate, replicates, jack = _skewed_columns()
+    jack = jack.copy()
+    jack[:, 0] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ci = BootstrapResult(estimate, replicates, jack, 0.95, "bca").confidence_interval()
+    z0 = stats.norm.ppf(np.mean(replicates[:, 0] < 2.0) + 0.5 * np.mean(replicates[:, 0] == 2.0))
+    expected = np.quantile(replicates[:, 0], stats.norm.cdf(2 * z0 + stats.norm.ppf([0.025, 0.975])))
+    assert_allclose([ci.low[0], ci.high[0]], expected, rtol=1e-10)
+
+
+def test_studentized_interval_is_the_bootstrap_t():
+    """Bootstrap-t: [θ − q(1−α) se, θ − q(α) se] with q the quantiles of (θ* − θ)/se*; both SEs required."""
+    rng = np.random.default_rng(3)
+    replicates = rng.normal(1.0, 2.0, 400)
+    replicate_se = rng.uniform(1.0, 3.0, 400)
+    res = BootstrapResult(np.array(1.5), replicates, None, 0.9, "studentized", np.array(2.0), replicate_se)
+    ci = res.confidence_interval()
+    q_low, q_high = np.quantile((replicates - 1.5) / replicate_se, [0.05, 0.95])
+    assert_allclose([ci.low, ci.high], [1.5 - q_high * 2.0, 1.5 - q_low * 2.0], rtol=1e-12)
+    for se, rse in ((None, replicate_se), (np.array(2.0), None)):
+        half = BootstrapResult(np.array(1.5), replicates, None, 0.9, "studentized", se, rse)
+        with pytest.raises(ValueError):
+            half.confidence_interval()
+
+
+def test_percentile_all_nan_column_is_nan_without_warning():
+    """Percentile limits of a column without any finite replicate are NaN, silently; other columns as np.quantile."""
+    reps = np.column_stack([np.arange(11.0), np.full(11, np.nan)])
+    reps[3, 0] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ci = BootstrapResult(np.zeros(2), reps, None, 0.8, "percentile").confidence_interval()
+    finite = np.delete(np.arange(11.0), 3)
+    assert_allclose(ci.low, [np.quantile(finite, 0.1), np.nan])
+    assert_allclose(ci.high, [np.quantile(finite, 0.9), np.nan])
+
+
+def test_bootstrap_pvalue_counts_per_column_and_ignores_nan():
+    """p = min(1, 2 min((#d ≤ 0 + 1)/(n + 1), (#d ≥ 0 + 1)/(n + 1))) per column, n the non-NaN replicates."""
+    d = np.array([[-1.0, 1.0], [0.5, 2.0], [2.0, np.nan], [3.0, 4.0]])
+    # column 0: below (1 + 1)/5, above (3 + 1)/5 → 0.8; column 1: n = 3, below 1/4, above 4/4 → 0.5.
+    assert_allclose(bootstrap_pvalue(d), [0.8, 0.5])
+    assert_allclose(bootstrap_pvalue(d, null=10.0), [2 * 1 / 5, 2 * 1 / 4])
+
+
+def test_cluster_bootstrap_bca_jackknife_leaves_one_cluster_out():
+    """method='bca' stores the leave-one-cluster-out statistic of every cluster (2-D data, per column)."""
+    data = np.array([[1.0, 2.0], [3.0, 0.0], [5.0, 7.0]])
+    res = cluster_bootstrap(data, lambda t: t, n_boot=20, rng=1, method="bca")
+    assert_allclose(res.jackknife, [[8.0, 7.0], [6.0, 9.0], [4.0, 2.0]])
+
+
+def test_weighted_sums_exact_where_float32_is_not():
+    """Sums above 2**24 of odd integers (7 × (2**22 + 1), not a float32) and non-integer data are exact float64 sums."""
+    v = 2.0**22 + 1
+    sums = weighted_sums(np.ones((1, 7), dtype=np.int32), np.full((7, 1), v))
+    assert sums[0, 0] == 7 * v  # 29,360,135 is odd and above 2**24: float32 cannot hold it
+    sums = weighted_sums(np.ones((1, 7), dtype=np.int64), np.full((7, 2), v))
+    assert np.all(sums == 7 * v)
+    w = np.array([[1, 2, 0], [0, 1, 3]])
+    x = np.array([0.1, 0.2, 0.3])
+    assert_allclose(weighted_sums(w, x), [0.1 + 0.4, 0.2 + 0.9], rtol=1e-15)
+    w_float = np.array([[0.1, 0.2, 0.0]])
+    assert_allclose(weighted_sums(w_float, np.array([3.0, 5.0, 7.0])), [0.3 + 1.0], rtol=1e-15)
+
+
+def test_weighted_sums_shape_and_empty_cells():
+    """Replicate totals have shape (n_boot, *cells); data without cells give an empty (n_boot, 0) result."""
+    w = np.array([[1, 0, 2], [3, 1, 0]])
+    data = np.arange(12.0).reshape(3, 2, 2)
+    expected = np.einsum("bc,cij->bij", w.astype(float), data)
+    assert_allclose(weighted_sums(w, data), expected)
+    assert weighted_sums(w, np.zeros((3, 0))).shape == (2, 0)
+
+
+def test_resample_weights_keep_every_stratum_size():
+    """Interleaved strata: every replicate draws each stratum's own size, from its own clusters only."""
+    strata = np.array([0, 1, 1, 0, 2, 1])
+    for method in ("index", "multinomial"):
+        w = resample_weights(300, strata=strata, rng=5, method=method)
+        assert w.shape == (300, 6)
+        assert np.all(w[:, [0, 3]].sum(axis=1) == 2)
+        assert np.all(w[:, [1, 2, 5]].sum(axis=1) == 3)
+        assert np.all(w[:, 4] == 1)
+        assert 0 < w[:, 0].mean() < 2  # both members of the split stratum {0, 3} get drawn
+    w = resample_weights(50, 5, rng=1)
+    assert w.shape == (50, 5) and np.all(w.sum(axis=1) == 5)
+    assert resample_weights(3, 100, rng=1, dtype=np.float32).dtype == np.float32
+
+
+def test_resample_weights_large_stratum_draws_every_cluster():
+    """A stratum of 40,000 clusters (above int16's range) is drawn over all its clusters, counts summing to its size."""
+    w = resample_weights(2, 40_000, rng=2)
+    assert np.all(w.sum(axis=1) == 40_000)
+    assert w[:, 35_000:].sum() > 0
+
+
+def test_cluster_bootstrap_frequency_rows_with_strata_and_bca():
+    """Rows standing for f clusters: estimate from Σ f·row, stratum totals kept in every replicate, jackknife leaves one out."""
+    data = np.array([[1.0, 0.0, 2.0, 1.0], [1.0, 0.0, 5.0, 1.0], [0.0, 1.0, 1.0, 1.0]])
+    frequency = np.array([2, 1, 3])
+    strata = np.array(["x", "x", "y"])
+    res = cluster_bootstrap(data, lambda t: t, frequency=frequency, strata=strata, n_boot=300, rng=4,
+                            level=0.9, method="bca")  # fmt: skip
+    assert_allclose(res.estimate, [3.0, 3.0, 2 * 2 + 5 + 3 * 1, 6.0])
+    assert res.replicates.shape == (300, 4) and np.all(res.replicates[:, 3] == 6)
+    assert np.all(res.replicates[:, 0] == 3) and np.all(res.replicates[:, 1] == 3)  # 3 clusters per stratum
+    assert np.all(np.isin(res.replicates[:, 2] - 9.0, [0.0, 3.0, 6.0, 9.0]))  # x: three of 2 or 5; y: three 1s
+    assert abs(res.replicates[:, 2].mean() - 12.0) < 0.5
+    assert_allclose(res.jackknife, [[2.0, 3.0, 10.0, 5.0], [2.0, 3.0, 7.0, 5.0], [3.0, 2.0, 11.0, 5.0]])
+    assert_allclose(res.jackknife_weights, [2.0, 1.0, 3.0])
+    assert res.level == 0.9 and res.method == "bca"
+    plain = cluster_bootstrap(data, lambda t: t, frequency=frequency, n_boot=10, rng=4)
+    assert plain.jackknife is None and plain.method == "percentile"
+
+
+@pytest.mark.parametrize("frequency", [np.array([1.5, 1.0, 2.0]), np.array([1, 0, 2]), np.array([[1], [1], [2]])])
+def test_cluster_bootstrap_refuses_bad_frequency(frequency):
+    """Non-integer, zero or misshapen frequencies are refused with a ValueError naming `frequency`."""
+    with pytest.raises(ValueError, match="frequency"):
+        cluster_bootstrap(np.ones((3, 2)), lambda t: t, frequency=frequency, n_boot=10, rng=0)
+
+
+def test_cluster_bootstrap_multinomial_weights_keep_strata():
+    """weights='multinomial' with strata: every replicate keeps each stratum's size (indicator columns)."""
+    strata = np.array([0, 1, 0, 1, 1])
+    data = np.column_stack([strata == 0, strata == 1, [1.0, 2.0, 3.0, 4.0, 5.0]]).astype(float)
+    res = cluster_bootstrap(data, lambda t: t, n_boot=200, rng=3, strata=strata, weights="multinomial")
+    assert res.replicates.shape == (200, 3)
+    assert np.all(res.replicates[:, 0] == 2) and np.all(res.replicates[:, 1] == 3)
+    assert abs(res.replicates[:, 2].mean() - 15.0) < 1.0
+    with pytest.raises(ValueError):
+        cluster_bootstrap(data, lambda t: t, n_boot=10, rng=3, weights="bogus")
+
+
+def test_cluster_bootstrap_exact_sums_above_float32_range():
+    """Seven clusters of 2**22 + 1 (sums above 2**24): every replicate total is exactly 7 × (2**22 + 1)."""
+    v = 2.0**22 + 1
+    res = cluster_bootstrap(np.full((7, 1), v), lambda t: t, n_boot=50, rng=0)
+    assert np.all(res.replicates == 7 * v)
+
+
+def test_cluster_bootstrap_default_replicates():
+    """Without n_boot the bootstrap draws 10,000 replicates; the estimate is a float even for integer data."""
+    res = cluster_bootstrap(np.array([[1], [0], [1]]), lambda t: t[:, 0], rng=0)
+    assert res.replicates.shape == (10_000,)
+    assert res.estimate.dtype == float
+
+
+def test_paired_permutation_matches_exact_enumeration():
+    """8 discordant clusters all +1: |d*| ≥ |d| only when none or all swap, p → 2/256 (exact); bool data accepted."""
+    a = np.ones((10, 1), dtype=bool)
+    a[8:] = False
+    b = np.zeros((10, 1), dtype=bool)
+    observed, p = paired_permutation(a, b, lambda t: t[:, 0], n_perm=100_000, rng=11)
+    assert_allclose(observed, 8.0)
+    assert abs(float(p) - 2 / 256) < 0.1 * 2 / 256
+
+
+def test_paired_permutation_p_values_per_cell():
+    """Two cells: one discordant cluster (always as extreme) and no difference: both p-values 1, per cell."""
+    a = np.array([[1.0, 0.0], [0.0, 0.0]])
+    b = np.zeros((2, 2))
+    observed, p = paired_permutation(a, b, lambda t: t, n_perm=50, rng=0)
+    assert_allclose(observed, [1.0, 0.0])
+    assert_allclose(p, [1.0, 1.0])

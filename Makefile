@@ -22,12 +22,14 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # Two workers (pytest-xdist): CI's machine has 2 cores. WORKERS=0 runs in one process.
+# One BLAS/OpenMP thread per worker: two workers of two threads each on two cores fight over them.
 WORKERS ?= 2
+ONE_THREAD = OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 test: install
-	$(BIN)/python -m pytest -n $(WORKERS)
+	$(ONE_THREAD) $(BIN)/python -m pytest -n $(WORKERS)
 
 test-fast: install
-	$(BIN)/python -m pytest -n $(WORKERS) -m 'not slow'
+	$(ONE_THREAD) $(BIN)/python -m pytest -n $(WORKERS) -m 'not slow'
 
 # The full report: every study (the same sections analyses/<study>.py writes one at a time),
 # report.html/.md/.tex and, where Chromium is installed, a screenshot of the HTML.

@@ -46,8 +46,3 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"  {data[0].removeprefix('Skipped: ')}")
         terminalreporter.write_line("  set MTBIAS_DATA to a directory filled by `stats-mtbias data download` to run them")
 
-
-def pytest_collection_modifyitems(config, items):
-    """The slow tests first, each group in its own order: over two xdist workers the minutes-long simulations
-    then start at once, and the run ends on short tests instead of one worker waiting on another's long one."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -385,3 +385,26 @@ def test_interval_pvalue_by_hand(diff, low, high, expected):
     """The p-value of the normal test whose interval is [low, high] on the side of 0."""
     p = an._interval_pvalue(np.asarray(diff), an.ConfidenceInterval(np.asarray(low), np.asarray(high)), Z95)
     assert float(p) == pytest.approx(expected, rel=1e-12, abs=1e-300)
+
+
+
+def test_minority_count_is_about_the_outputs_off_the_majority():
+    """``minority_count``: min(g, 1 − g) · n_eff with the design effect as estimated (not the worst case).
+
+    About the number of outputs off the majority: 20 "she" among 1,000 single outputs; 10 "he" among 990 neutral
+    (g near 1: its failures are counted); 500 "both" (neutral unless excluded: then g = 0 and no minority); 8 "she"
+    spread over 8 of 200 clusters of 5 (no clustering: about 8, where the worst-case design effect of ten or fewer,
+    the mean cluster size, would give 1.6); 20 "she" in 4 clusters of 5 identical outputs (about 4: they are 4 observations).
+    """
+    from stats_mtbias.uncertainty.analytic import minority_count
+
+    def clusters(rows):
+        return np.array([[f, m, n, b, 0] for f, m, n, b in rows], dtype=float)
+
+    assert 17 <= float(minority_count(clusters([(1, 0, 0, 0)] * 20 + [(0, 1, 0, 0)] * 980))) <= 23
+    assert 8 <= float(minority_count(clusters([(0, 0, 1, 0)] * 990 + [(0, 1, 0, 0)] * 10))) <= 12
+    with_both = clusters([(0, 0, 0, 1)] * 500 + [(0, 1, 0, 0)] * 500)
+    assert 450 <= float(minority_count(with_both)) <= 550
+    assert float(minority_count(with_both, both="exclude")) == 0.0
+    assert 6 <= float(minority_count(clusters([(1, 4, 0, 0)] * 8 + [(0, 5, 0, 0)] * 192))) <= 11
+    assert 3 <= float(minority_count(clusters([(5, 0, 0, 0)] * 4 + [(0, 5, 0, 0)] * 196))) <= 5

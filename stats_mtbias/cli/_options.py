@@ -247,6 +247,7 @@ def _reachable(address: str) -> None:
     try:
         socket.create_connection((host, port), timeout=5).close()
     except ConnectionRefusedError as exc:
-        raise UsageError(f"--scheduler {address}: cannot connect ({exc.strerror.lower()}: no scheduler listens there).") from None
+        reason = (exc.strerror or "connection refused").lower()
+        raise UsageError(f"--scheduler {address}: cannot connect ({reason}: no scheduler listens there).") from None
     except OSError:
         return  # unreachable or slow: the client's own timeout decides

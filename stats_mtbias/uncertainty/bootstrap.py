@@ -202,7 +202,10 @@ class BootstrapResult:
                                 self.replicate_standard_errors, alpha)  # fmt: skip
         if self.jackknife is None:
             raise ValueError("BCa needs jackknife values; bootstrap with method='bca'.")
-        return _bca(self.estimate, self.replicates, self.jackknife, alpha, self.jackknife_weights)
+        # An infinite leave-one-out value (the statistic undefined without that cluster) is dropped like a NaN:
+        # kept, it turns the acceleration into NaN and the interval into a point at the median.
+        finite = np.where(np.isfinite(self.jackknife), self.jackknife, np.nan)
+        return _bca(self.estimate, self.replicates, finite, alpha, self.jackknife_weights)
 
 
 def _nanquantiles(values: np.ndarray, probs) -> list[np.ndarray]:

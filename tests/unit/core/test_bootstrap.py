@@ -261,3 +261,63 @@ def test_paired_permutation_p_values_per_cell():
     observed, p = paired_permutation(a, b, lambda t: t, n_perm=50, rng=0)
     assert_allclose(observed, [1.0, 0.0])
     assert_allclose(p, [1.0, 1.0])
+
+
+def test_bca_drops_an_infinite_jackknife_value_like_a_nan():
+    """An infinite leave-one-out value is left out of the acceleration (as a NaN is), not turned into a point interval."""
+    rng = np.random.default_rng(11)
+    replicates = rng.gamma(2.0, size=(400, 1))
+    jackknife = np.array([[1.0], [1.4], [np.inf], [0.7], [2.9], [-np.inf]])
+    result = BootstrapResult(np.array([1.9]), replicates, jackknife, 0.9, "bca")
+    ci = result.confidence_interval()
+    low, high = _reference_bca(1.9, replicates[:, 0], np.array([1.0, 1.4, 0.7, 2.9]), 0.9)
+    assert_allclose([ci.low[0], ci.high[0]], [low, high], rtol=1e-12)
+    assert ci.high[0] - ci.low[0] > 0.5
+
+
+def test_bootstrap_pvalue_is_computed_per_column():
+    """Each column of 2-D replicates gets its own two-sided p-value, (1 + #beyond) / (n + 1) on its smaller side."""
+    d = np.array([[-1.0, 1.0], [-2.0, 2.0], [-3.0, 3.0], [1.0, 4.0]])
+    # Column 0: 3 of 4 at or below 0 and 1 at or above: min((3+1)/5, (1+1)/5) = 0.4, doubled 0.8.
+    # Column 1: none at or below 0: min(1/5, 5/5) = 0.2, doubled 0.4.
+    assert_allclose(bootstrap_pvalue(d), [0.8, 0.4], rtol=1e-15)
+
+
+def test_paired_permutation_swaps_every_discordant_cluster():
+    """The randomisation p-value matches its exact value by enumeration with 18 discordant clusters (bytes not full)."""
+    # a − b per cluster: sixteen of +1 and two large ones of opposite signs. The two large ones cancel in the
+    # observed difference (16); swapped together or apart they move it by 0 or ±20, so a test that never swaps
+    # the last clusters gets p ≈ 0 where the exact p is about 0.45.
+    diff = np.array([1.0] * 16 + [10.0, -10.0])
+    a = np.where(diff > 0, diff, 0.0)
+    b = np.where(diff > 0, 0.0, -diff)
+    observed, p = paired_permutation(a, b, lambda t: t, n_perm=4000, rng=5)
+    assert observed == pytest.approx(16.0)
+    signs = np.array(np.meshgrid(*[[-1.0, 1.0]] * 2)).reshape(2, -1).T  # the two large clusters' signs
+    ones = stats.binom.pmf(np.arange(17), 16, 0.5)  # j of the sixteen +1 keep their sign: sum 2j − 16
+    exact = sum(0.25 * ones[np.abs(2 * np.arange(17) - 16 + 10 * s1 - 10 * s2) >= 16].sum() for s1, s2 in signs)
+    assert exact == pytest.approx(0.5 * (1 - 6885 / 2**16) + 2**-16, rel=1e-12)  # P(j >= 6) or P(j <= 10), halves
+    assert p == pytest.approx(exact, abs=4 * np.sqrt(exact * (1 - exact) / 4000))
+
+
+def test_paired_permutation_default_draws_ten_thousand_permutations():
+    """With the documented default n_perm = 10,000, a difference no swap reaches has p = 1 / 10,001."""
+    a = np.ones(64)  # 64 clusters all in A's favour: |d*| >= 64 needs all 64 swaps equal (probability 2^-63)
+    _, p = paired_permutation(a, np.zeros(64), lambda t: t, rng=0)
+    assert p == pytest.approx(1.0 / 10_001, rel=1e-12)
+
+
+def test_frequency_bootstrap_keeps_the_shape_of_three_dimensional_data():
+    """Rows of (systems, features) with frequencies: the statistic sees (n_boot, systems, features) and the jackknife
+    leaves out one cluster of each row (hand sums)."""
+    data = np.array([[[1.0, 2.0], [0.0, 1.0]], [[3.0, 1.0], [2.0, 2.0]], [[0.0, 1.0], [1.0, 3.0]]])
+    frequency = np.array([2, 1, 3])
+
+    def ratio(x):
+        return x[..., 0] / x[..., 1]
+
+    res = cluster_bootstrap(data, ratio, frequency=frequency, n_boot=50, rng=2, method="bca")
+    total = np.einsum("c,csf->sf", frequency.astype(float), data)
+    assert res.replicates.shape == (50, 2)
+    assert_allclose(res.estimate, ratio(total), rtol=1e-15)
+    assert_allclose(res.jackknife, [ratio(total - data[c]) for c in range(3)], rtol=1e-15)

@@ -188,3 +188,56 @@ def test_newcombe_independent_test_inverts_the_hand_interval(x1, n1, x2, n2):
     r = difference_test(x1, n1, x2, n2, method="newcombe")
     assert r.statistic == pytest.approx(sign * z_star, rel=1e-9)
     assert r.pvalue == pytest.approx(2 * special.ndtr(-z_star), rel=1e-9)
+
+
+def _wald_mean(estimate, se, level=0.95):
+    """Wald interval of a normal mean, est ± z·se, as an object with low and high (z from scipy's upper tail, finite near 1)."""
+    from types import SimpleNamespace
+
+    from scipy import stats
+
+    z = stats.norm.isf((1 - np.asarray(level)) / 2)
+    return SimpleNamespace(low=np.asarray(estimate) - z * se, high=np.asarray(estimate) + z * se)
+
+
+def test_pvalue_from_interval_inverts_a_wald_interval_to_the_z_test():
+    """Inverting est ± z·se gives 2·Φ(−|est|/se), the z-test's p-value, to the default tolerance (either sign)."""
+    from scipy import stats
+
+    est = np.array([0.3, -0.3, 1.0, -2.5, 0.01])
+    p = D.pvalue_from_interval(_wald_mean, est, 0.2)
+    expected = 2 * stats.norm.sf(np.abs(est) / 0.2)
+    assert p.shape == (5,)
+    np.testing.assert_allclose(p, expected, rtol=0, atol=2e-12)
+    assert np.all(p >= expected - 1e-15)  # the level is approached from the excluding side: p never below
+
+
+def test_pvalue_from_interval_passes_keywords_and_the_null():
+    """Keyword arguments reach the interval; `null` moves the hypothesis: p of est = 0.5 with est 0.8, se 0.1."""
+    from scipy import stats
+
+    p = D.pvalue_from_interval(_wald_mean, 0.8, null=0.5, se=0.1)
+    assert isinstance(p, np.floating)
+    assert p == pytest.approx(2 * stats.norm.sf(3.0), abs=2e-12)
+    assert D.pvalue_from_interval(_wald_mean, 0.4, null=0.5, se=0.1) == pytest.approx(2 * stats.norm.sf(1.0), abs=2e-12)
+
+
+def test_pvalue_from_interval_is_one_at_the_null_and_tiny_far_from_it():
+    """est = null: inside every interval, p = 1; est 40 se away: outside every interval, p = the float below 1's gap."""
+    p = D.pvalue_from_interval(_wald_mean, np.array([0.0, 8.0, 0.25]), 0.2, null=0.25 * np.array([0, 0, 1]))
+    assert p[0] == 1.0 and p[2] == 1.0
+    assert p[1] == np.finfo(float).epsneg
+
+
+def test_pvalue_from_interval_tolerance_sets_the_precision():
+    """tol = 1e-3 bisects to within 2⁻¹⁰ above the exact p; a tolerance outside (0, 0.1) is refused."""
+    from scipy import stats
+
+    exact = 2 * stats.norm.sf(0.37 / 0.2)
+    coarse = float(D.pvalue_from_interval(_wald_mean, 0.37, 0.2, tol=1e-3))
+    assert exact - 1e-15 <= coarse <= exact + 2.0**-10
+    assert coarse != pytest.approx(exact, abs=1e-9)  # ten steps do not reach 1e-9
+    for tol in (0.0, 0.1, -1e-3):
+        with pytest.raises(D.UsageError, match="`tol` must be in"):
+            D.pvalue_from_interval(_wald_mean, 0.37, 0.2, tol=tol)
+    assert float(D.pvalue_from_interval(_wald_mean, 0.37, 0.2, tol=0.099)) == pytest.approx(exact, abs=0.1)

@@ -92,6 +92,14 @@ def test_sample_counts_are_the_rows_of_each_item_and_system():
     np.testing.assert_array_equal(samples, [[1, 1], [2, 1], [1, 1]])
 
 
+def test_language_arrays_of_a_single_judgement():
+    """One system, one item, one row: one cell of features, its stratum, one sample."""
+    systems, items, strata, data = A.language_arrays(frame([("a", "de", 7, "male", "anti", "female")]))
+    assert (systems, items.tolist(), strata.tolist()) == (["a"], [7], ["anti:male"])
+    assert data[0, 0, A.FEATURE_INDEX["pred_female"]] == 1.0 and data[0, 0, A.FEATURE_INDEX["correct"]] == 0.0
+    assert A.sample_counts(frame([("a", "de", 7, "male", "anti", "female")]))[2].tolist() == [[1.0]]
+
+
 def test_arrays_refuse_a_system_lacking_the_last_item():
     """The last (item, system) cell empty: a DataError naming that system and the language, not a shape error."""
     table = _two_systems_with_samples()
@@ -579,6 +587,38 @@ def test_consistency_intervals_are_wilson_with_many_events_at_the_level_given(le
         assert row["female_ci_low"] == pytest.approx(low, rel=1e-12)
         assert row["female_ci_high"] == pytest.approx(high, rel=1e-12)
         assert row["icc_female"] == 1.0  # female reading never varies within an item
+
+
+def _split_table():
+    """40 items of two samples (gold female): 10 read female twice, 10 male twice, 20 once each."""
+    rows = []
+    for i in range(40):
+        pair = ("female", "female") if i < 10 else ("male", "male") if i < 20 else ("female", "male")
+        rows += [("s", "de", i, "female", "anti", g) for g in pair]
+    return frame(rows)
+
+
+@pytest.mark.parametrize("level", [0.95, 0.8])
+def test_consistency_female_interval_on_the_effective_sample_size(level):
+    """Split items: Wilson on n_eff = p(1−p)/V · (z/t₃₉)², V = Σ((yᵢ − p)/n)², p = 1/2 (Korn & Graubard), at `level`."""
+    y = np.r_[np.ones(10), np.zeros(10), np.full(20, 0.5)]
+    p = y.mean()
+    variance = np.sum(((y - p) / len(y)) ** 2)
+    z, t = stats.norm.ppf(0.5 + level / 2), stats.t.ppf(0.5 + level / 2, len(y) - 1)
+    n_eff = max(p * (1 - p) / variance * (z / t) ** 2, len(y))
+    assert min(p, 1 - p) * n_eff > 10  # many events: neither the worst case nor the Poisson widening applies
+    out = A.consistency(_split_table(), level=level)
+    row = out.set_index("gold").loc["all"]
+    low, high = proportion_confint(p * n_eff, n_eff, alpha=1 - level, method="wilson")
+    assert row["female"] == pytest.approx(0.5)
+    assert row["female_ci_low"] == pytest.approx(low, rel=1e-10)
+    assert row["female_ci_high"] == pytest.approx(high, rel=1e-10)
+    assert row["disagree"] == pytest.approx(0.5)
+    low, high = proportion_confint(20, 40, alpha=1 - level, method="wilson")
+    assert (row["disagree_ci_low"], row["disagree_ci_high"]) == (pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12))
+    groups = [[1, 1]] * 10 + [[0, 0]] * 10 + [[1, 0]] * 20
+    assert row["icc_female"] == pytest.approx(anova_icc(groups)[0], rel=1e-12)
+    assert row["icc_correct"] == pytest.approx(anova_icc(groups)[0], rel=1e-12)  # gold female: correct is female
 
 
 def test_consistency_skips_neutral_rows_only_when_absent():

@@ -241,3 +241,32 @@ def test_pvalue_from_interval_tolerance_sets_the_precision():
         with pytest.raises(D.UsageError, match="`tol` must be in"):
             D.pvalue_from_interval(_wald_mean, 0.37, 0.2, tol=tol)
     assert float(D.pvalue_from_interval(_wald_mean, 0.37, 0.2, tol=0.099)) == pytest.approx(exact, abs=0.1)
+
+
+def test_pvalue_from_interval_ends_on_the_upper_end_of_the_final_bracket():
+    """tol = 1e-3: ten halvings of (0, 1): p = 1 − ⌊L*·1024⌋/1024 with L* = 1 − exact p (not nine or eleven halvings)."""
+    from scipy import stats
+
+    exact = 1 - 959.7 / 1024  # L*·1024 = 959.7: nine halvings end on 958/1024, eleven on 1919/2048
+    est = 0.2 * stats.norm.isf(exact / 2)
+    p = float(D.pvalue_from_interval(_wald_mean, est, 0.2, tol=1e-3))
+    assert p == pytest.approx(1 - 959 / 1024, abs=1e-12)
+
+
+def test_pvalue_from_interval_near_one_and_near_the_floor():
+    """p near 1 (est 1e-5, se 0.2: the null excluded only at levels below 1e-4), and p ≈ 1.6e-16, never below the exact."""
+    from scipy import stats
+
+    near_one = float(D.pvalue_from_interval(_wald_mean, 1e-5, 0.2))
+    assert near_one == pytest.approx(2 * stats.norm.sf(5e-5), abs=2e-12)
+    assert near_one < 1.0
+    # 8.25 se: excluded at level 1 − 2⁻⁵² (z = 8.21) but not at 1 − 2⁻⁵³ (z = 8.29): not the floor, the bisection's end
+    exact = 2 * stats.norm.sf(8.25)
+    tail = float(D.pvalue_from_interval(_wald_mean, 8.25, 1.0))
+    assert exact <= tail <= exact + 2e-12
+
+
+def test_pvalue_from_interval_of_a_point_interval():
+    """A point interval (se = 0) on the null: p = 1; off the null: excluded at every level, p = the floor 2⁻⁵³."""
+    assert float(D.pvalue_from_interval(_wald_mean, 0.3, 0.0, null=0.3)) == 1.0
+    assert float(D.pvalue_from_interval(_wald_mean, 0.3, 0.0)) == np.finfo(float).epsneg

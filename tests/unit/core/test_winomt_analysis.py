@@ -290,7 +290,7 @@ def test_shared_items_keep_the_items_every_system_translated(strict):
 
 
 def test_shared_items_drop_an_item_two_of_three_systems_translated(strict):
-    """Item 3 translated by a and b but not c is dropped for all three (n_items given: no coverage warning)."""
+    """Item 3 translated by a and b but not c is dropped for all three; c (2 of 3 items) is the only file named."""
     table = frame(_items("a", "de", [1, 2, 3]) + _items("b", "de", [1, 2, 3]) + _items("c", "de", [1, 2])
                   + _items("c", "de", [3], reason="not_in_file"))  # fmt: skip
     with pytest.warns(DataQualityWarning, match=r"c/de: 2 of 3 items"):

@@ -188,3 +188,85 @@ def test_newcombe_independent_test_inverts_the_hand_interval(x1, n1, x2, n2):
     r = difference_test(x1, n1, x2, n2, method="newcombe")
     assert r.statistic == pytest.approx(sign * z_star, rel=1e-9)
     assert r.pvalue == pytest.approx(2 * special.ndtr(-z_star), rel=1e-9)
+
+
+def _wald_mean(estimate, se, level=0.95):
+    """Wald interval of a normal mean, est ± z·se, as an object with low and high (z from scipy's upper tail, finite near 1)."""
+    from types import SimpleNamespace
+
+    from scipy import stats
+
+    z = stats.norm.isf((1 - np.asarray(level)) / 2)
+    return SimpleNamespace(low=np.asarray(estimate) - z * se, high=np.asarray(estimate) + z * se)
+
+
+def test_pvalue_from_interval_inverts_a_wald_interval_to_the_z_test():
+    """Inverting est ± z·se gives 2·Φ(−|est|/se), the z-test's p-value, to the default tolerance (either sign)."""
+    from scipy import stats
+
+    est = np.array([0.3, -0.3, 1.0, -2.5, 0.01])
+    p = D.pvalue_from_interval(_wald_mean, est, 0.2)
+    expected = 2 * stats.norm.sf(np.abs(est) / 0.2)
+    assert p.shape == (5,)
+    np.testing.assert_allclose(p, expected, rtol=0, atol=2e-12)
+    assert np.all(p >= expected - 1e-15)  # the level is approached from the excluding side: p never below
+
+
+def test_pvalue_from_interval_passes_keywords_and_the_null():
+    """Keyword arguments reach the interval; `null` moves the hypothesis: p of est = 0.5 with est 0.8, se 0.1."""
+    from scipy import stats
+
+    p = D.pvalue_from_interval(_wald_mean, 0.8, null=0.5, se=0.1)
+    assert isinstance(p, np.floating)
+    assert p == pytest.approx(2 * stats.norm.sf(3.0), abs=2e-12)
+    assert D.pvalue_from_interval(_wald_mean, 0.4, null=0.5, se=0.1) == pytest.approx(2 * stats.norm.sf(1.0), abs=2e-12)
+
+
+def test_pvalue_from_interval_is_one_at_the_null_and_tiny_far_from_it():
+    """est = null: inside every interval, p = 1; est 40 se away: outside every interval, p = the float below 1's gap."""
+    p = D.pvalue_from_interval(_wald_mean, np.array([0.0, 8.0, 0.25]), 0.2, null=0.25 * np.array([0, 0, 1]))
+    assert p[0] == 1.0 and p[2] == 1.0
+    assert p[1] == np.finfo(float).epsneg
+
+
+def test_pvalue_from_interval_tolerance_sets_the_precision():
+    """tol = 1e-3 bisects to within 2⁻¹⁰ above the exact p; a tolerance outside (0, 0.1) is refused."""
+    from scipy import stats
+
+    exact = 2 * stats.norm.sf(0.37 / 0.2)
+    coarse = float(D.pvalue_from_interval(_wald_mean, 0.37, 0.2, tol=1e-3))
+    assert exact - 1e-15 <= coarse <= exact + 2.0**-10
+    assert coarse != pytest.approx(exact, abs=1e-9)  # ten steps do not reach 1e-9
+    for tol in (0.0, 0.1, -1e-3):
+        with pytest.raises(D.UsageError, match="`tol` must be in"):
+            D.pvalue_from_interval(_wald_mean, 0.37, 0.2, tol=tol)
+    assert float(D.pvalue_from_interval(_wald_mean, 0.37, 0.2, tol=0.099)) == pytest.approx(exact, abs=0.1)
+
+
+def test_pvalue_from_interval_ends_on_the_upper_end_of_the_final_bracket():
+    """tol = 1e-3: ten halvings of (0, 1): p = 1 − ⌊L*·1024⌋/1024 with L* = 1 − exact p (not nine or eleven halvings)."""
+    from scipy import stats
+
+    exact = 1 - 959.7 / 1024  # L*·1024 = 959.7: nine halvings end on 958/1024, eleven on 1919/2048
+    est = 0.2 * stats.norm.isf(exact / 2)
+    p = float(D.pvalue_from_interval(_wald_mean, est, 0.2, tol=1e-3))
+    assert p == pytest.approx(1 - 959 / 1024, abs=1e-12)
+
+
+def test_pvalue_from_interval_near_one_and_near_the_floor():
+    """p near 1 (est 1e-5, se 0.2: the null excluded only at levels below 1e-4), and p ≈ 1.6e-16, never below the exact."""
+    from scipy import stats
+
+    near_one = float(D.pvalue_from_interval(_wald_mean, 1e-5, 0.2))
+    assert near_one == pytest.approx(2 * stats.norm.sf(5e-5), abs=2e-12)
+    assert near_one < 1.0
+    # 8.25 se: excluded at level 1 − 2⁻⁵² (z = 8.21) but not at 1 − 2⁻⁵³ (z = 8.29): not the floor, the bisection's end
+    exact = 2 * stats.norm.sf(8.25)
+    tail = float(D.pvalue_from_interval(_wald_mean, 8.25, 1.0))
+    assert exact <= tail <= exact + 2e-12
+
+
+def test_pvalue_from_interval_of_a_point_interval():
+    """A point interval (se = 0) on the null: p = 1; off the null: excluded at every level, p = the floor 2⁻⁵³."""
+    assert float(D.pvalue_from_interval(_wald_mean, 0.3, 0.0, null=0.3)) == 1.0
+    assert float(D.pvalue_from_interval(_wald_mean, 0.3, 0.0)) == np.finfo(float).epsneg

@@ -321,3 +321,17 @@ def test_frequency_bootstrap_keeps_the_shape_of_three_dimensional_data():
     assert res.replicates.shape == (50, 2)
     assert_allclose(res.estimate, ratio(total), rtol=1e-15)
     assert_allclose(res.jackknife, [ratio(total - data[c]) for c in range(3)], rtol=1e-15)
+
+
+def test_multinomial_weights_without_strata_draw_every_cluster_count():
+    """weights='multinomial' without strata: each replicate is 4 rows drawn with replacement from 4 (row sums by hand)."""
+    data = np.arange(12.0).reshape(4, 3)  # row i is (3i, 3i + 1, 3i + 2)
+    res = cluster_bootstrap(data, lambda t: t, n_boot=2000, rng=8, weights="multinomial")
+    rep = res.replicates
+    assert rep.shape == (2000, 3)
+    # Column j of a replicate is sum_i w_i (3i + j) with sum_i w_i = 4: the columns differ by exactly 4,
+    # column 0 is a multiple of 3 in [0, 36], and its mean is the estimate 18 (sd 3 sqrt(4 * 1.25 * 3/4) / sqrt(2000)).
+    assert_allclose(rep[:, 1] - rep[:, 0], 4.0)
+    assert_allclose(rep[:, 2] - rep[:, 0], 8.0)
+    assert np.all(rep[:, 0] % 3 == 0) and rep[:, 0].min() >= 0 and rep[:, 0].max() <= 36
+    assert rep[:, 0].mean() == pytest.approx(18.0, abs=4 * np.sqrt(9 * 4 * 1.25 * 0.75) / np.sqrt(2000))

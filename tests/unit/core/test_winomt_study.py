@@ -1,0 +1,266 @@
+"""WinoMT study: analyse's estimates and comparisons, and adjective_effect, against hand values (mutation kills).
+
+Expected values are independent of the package: WinoMT metrics counted by hand
+(Acc = correct / n, F1 = 2 TP / (predicted + gold), ΔG = F1m − F1f, ΔS = Acc_pro − Acc_anti),
+Tango's interval from its published examples, McNemar's score test from its formula
+(b − c) / √(b + c), Holm from statsmodels, and invariants of the bootstrap.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from stats_mtbias.studies.winomt.analysis import adjective_effect, analyse
+
+METRICS = ["acc", "f1_male", "f1_female", "delta_g", "acc_pro", "acc_anti", "delta_s"]
+ESTIMATE_COLUMNS = ["system", "language", "n", "n_unknown"] + [
+    c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high", f"{m}_n")
+]
+COMPARE_COLUMNS = ["system_a", "system_b", "language", "subset", "metric", "diff", "ci_low", "ci_high", "p_value",
+                   "p_adjusted", "method", "ci_method", "n", "family"]  # fmt: skip
+TANGO = "Tango score interval, McNemar score test"
+OPPOSITE = {"male": "female", "female": "male", "neutral": "male"}
+
+
+def _judgements(readings: dict, gold, stereotype, language: str = "de") -> pd.DataFrame:
+    """One language's judgements: `readings` maps a system to its gender read for every item."""
+    gold, stereotype = np.asarray(gold), np.asarray(stereotype)
+    return pd.concat(
+        [pd.DataFrame({"system": system, "language": language, "item": np.arange(len(gold)), "gold": gold,
+                       "stereotype": stereotype, "gender": np.asarray(read)})
+         for system, read in readings.items()], ignore_index=True)  # fmt: skip
+
+
+def _read(gold, correct, wrong=None):
+    """The genders read: gold where `correct`, else `wrong` (default the opposite gender)."""
+    gold = np.asarray(gold)
+    wrong = np.array([OPPOSITE[g] for g in gold]) if wrong is None else np.broadcast_to(wrong, gold.shape)
+    return np.where(correct, gold, wrong)
+
+
+def _cavo(n_systems: int = 2) -> pd.DataFrame:
+    """Two systems whose paired accuracy table is Cavo et al. (2012): 59 both right, 6 A only, 16 B only, 80 neither."""
+    n = 161
+    gold = np.where(np.arange(n) % 2 == 0, "male", "female")
+    stereotype = np.where((np.arange(n) // 2) % 2 == 0, "pro", "anti")
+    a = np.r_[np.ones(65), np.zeros(96)].astype(bool)
+    b = np.r_[np.ones(59), np.zeros(6), np.ones(16), np.zeros(80)].astype(bool)
+    readings = {"A": _read(gold, a), "B": _read(gold, b)}
+    if n_systems == 3:
+        readings["C"] = _read(gold, np.roll(b, 7))
+    return _judgements(readings, gold, stereotype)
+
+
+def _close(value, published, decimals):
+    assert abs(float(value) - published) <= 0.5 * 10.0**-decimals + 1e-9, (float(value), published)
+
+
+def test_accuracy_comparison_is_tangos_interval_on_cavo_2012():
+    """The Acc row of A − B: diff (6 − 16)/161, Tango's published limits, McNemar's score p, labelled columns."""
+    _, comp = analyse(_cavo(), n_boot=20)
+    assert list(comp.columns) == COMPARE_COLUMNS
+    assert list(comp["metric"]) == METRICS
+    assert set(comp["language"]) == {"de"} and set(comp["subset"]) == {"all"}
+    assert set(comp["system_a"]) == {"A"} and set(comp["system_b"]) == {"B"}
+    acc = comp.set_index("metric").loc["acc"]
+    assert acc["diff"] == pytest.approx(-10 / 161, abs=1e-12)
+    # Fagerland, Lydersen & Laake (2017), ch. 8, R contingencytables: Tango_asymptotic_score_CI_paired_2x2(cavo_2012)
+    _close(acc["ci_low"], -0.1240, 4)
+    _close(acc["ci_high"], -0.0054, 4)
+    assert acc["p_value"] == pytest.approx(2 * stats.norm.sf(10 / np.sqrt(22)), rel=1e-9)  # Tango (1998): T(0) = McNemar
+    assert acc["n"] == 161 and acc["method"] == TANGO
+    assert np.all(comp["ci_low"] <= comp["diff"]) and np.all(comp["diff"] <= comp["ci_high"])
+
+
+def test_estimates_columns_counts_and_metrics_by_hand():
+    """Per system: documented columns in order, n, n_unknown, each metric's n and point value counted by hand."""
+    gold = np.array(["male", "female"] * 12)
+    stereotype = np.array(["pro"] * 10 + ["anti"] * 8 + ["none"] * 6)
+    correct = np.ones(24, bool)
+    correct[[0, 3, 11, 12, 19]] = False
+    wrong = np.array(["unknown"] * 24, dtype=object)
+    wrong[[0, 3]] = ["female", "male"]  # items 11, 12, 19 read "unknown"
+    read_a = _read(gold, correct, wrong)
+    read_b = _read(gold, np.arange(24) % 3 != 0)
+    est, _ = analyse(_judgements({"A": read_a, "B": read_b}, gold, stereotype), n_boot=20)
+    assert list(est.columns) == ESTIMATE_COLUMNS
+    assert list(est["system"]) == ["A", "B"] and list(est["language"]) == ["de", "de"]
+    for row, read in zip(est.itertuples(), (read_a, read_b)):
+        ok = read == gold
+        assert row.n == 24 and row.n_unknown == int(np.sum(read == "unknown"))
+        assert (row.acc_n, row.acc_pro_n, row.acc_anti_n, row.delta_s_n) == (24, 10, 8, 18)
+        assert (row.f1_male_n, row.f1_female_n, row.delta_g_n) == (24, 24, 24)
+        f1 = {}
+        for g in ("male", "female"):
+            tp, pred, gold_g = np.sum(ok & (gold == g)), np.sum(read == g), np.sum(gold == g)
+            precision, recall = tp / pred, tp / gold_g
+            f1[g] = 2 * precision * recall / (precision + recall)
+        acc_pro, acc_anti = ok[:10].mean(), ok[10:18].mean()
+        expected = {"acc": ok.mean(), "f1_male": f1["male"], "f1_female": f1["female"],
+                    "delta_g": f1["male"] - f1["female"], "acc_pro": acc_pro, "acc_anti": acc_anti,
+                    "delta_s": acc_pro - acc_anti}  # fmt: skip
+        for metric, value in expected.items():
+            assert getattr(row, metric) == pytest.approx(value, abs=1e-12), metric
+    assert est.loc[0, "n_unknown"] == 3
+
+
+def test_languages_keep_their_order_of_appearance():
+    """Estimates and comparisons list the languages in the order they first appear, not sorted."""
+    fr = _cavo().assign(language="fr")
+    est, comp = analyse(pd.concat([fr, _cavo()], ignore_index=True), n_boot=20)
+    assert list(est["language"]) == ["fr", "fr", "de", "de"]
+    assert list(dict.fromkeys(comp["language"])) == ["fr", "de"]
+
+
+def test_against_compares_the_named_system_with_every_other_only():
+    """`against=["C"]` gives the pairs C − A and C − B, not every pair."""
+    _, comp = analyse(_cavo(3), n_boot=20, against=["C"])
+    pairs = list(dict.fromkeys(zip(comp["system_a"], comp["system_b"])))
+    assert pairs == [("C", "A"), ("C", "B")]
+
+
+def test_family_all_adjusts_over_every_comparison():
+    """`family="all"`: p_adjusted is Holm's adjustment (statsmodels) over every row, not within each metric."""
+    _, comp = analyse(_cavo(), n_boot=20, family="all", correction="holm")
+    expected = multipletests(comp["p_value"].to_numpy(), method="holm")[1]
+    assert np.allclose(comp["p_adjusted"], expected, rtol=1e-12, atol=0)
+    assert not np.allclose(comp["p_adjusted"], comp["p_value"])
+
+
+def _f1_bounds(est, system="A"):
+    row = est.set_index("system").loc[system]
+    return {m: (row[f"{m}_ci_low"], row[m], row[f"{m}_ci_high"]) for m in ("f1_male", "f1_female", "delta_g")}
+
+
+def test_bootstrap_intervals_of_f1_follow_the_level():
+    """F1 and ΔG bootstrap intervals at level 0.5 lie strictly inside those at 0.95 (same resamples)."""
+    wide = _f1_bounds(analyse(_cavo(), n_boot=400, level=0.95)[0])
+    narrow = _f1_bounds(analyse(_cavo(), n_boot=400, level=0.5)[0])
+    for m in wide:
+        assert wide[m][0] < narrow[m][0] <= narrow[m][1] <= narrow[m][2] < wide[m][2], m
+
+
+def test_bca_interval_is_accepted_and_differs_from_the_percentile():
+    """`interval="bca"` runs and gives other F1/ΔG bounds than the percentile interval, each containing the estimate."""
+    percentile = _f1_bounds(analyse(_cavo(), n_boot=300, interval="percentile")[0])
+    bca = _f1_bounds(analyse(_cavo(), n_boot=300, interval="bca")[0])
+    for m in bca:
+        assert bca[m][0] <= bca[m][1] <= bca[m][2], m
+    assert any(bca[m][0] != percentile[m][0] or bca[m][2] != percentile[m][2] for m in bca)
+
+
+def test_defaults_are_ten_thousand_resamples_and_seed_zero():
+    """analyse's defaults are n_boot=10_000 and rng=0: the same numbers as passing them, not 10_001 or seed 1."""
+    gold = np.array(["male", "female"] * 20)
+    stereotype = np.array(["pro", "pro", "anti", "anti"] * 10)
+    data = _judgements({"A": _read(gold, np.arange(40) % 3 != 0)}, gold, stereotype)  # 14 errors per gender's F1
+    default, _ = analyse(data)
+    pd.testing.assert_frame_equal(default, analyse(data, n_boot=10_000, rng=0)[0])
+    for other in ({"n_boot": 10_001, "rng": 0}, {"n_boot": 10_000, "rng": 1}):
+        assert not default.equals(analyse(data, **other)[0]), other
+
+
+def _male_and_neutral() -> pd.DataFrame:
+    """Gold male and neutral items only (no female F1): M reads every item male, P errs on 6 of each gold."""
+    gold = np.array(["male"] * 40 + ["neutral"] * 40)
+    stereotype = np.array(["pro", "anti"] * 20 + ["none"] * 40)
+    partial = gold.copy()
+    partial[:6] = "neutral"
+    partial[40:46] = "male"
+    return _judgements({"M": np.array(["male"] * 80), "P": partial}, gold, stereotype)
+
+
+def test_bootstrap_keeps_the_strata_fixed():
+    """Resampling within stereotype × gold: reading every item male has F1m = 2·40/(80 + 40) in every resample."""
+    est, _ = analyse(_male_and_neutral(), n_boot=200)
+    row = est.set_index("system").loc["M"]
+    assert row["f1_male"] == pytest.approx(2 / 3, abs=1e-12)
+    assert row["f1_male_ci_low"] == pytest.approx(2 / 3, abs=1e-12)
+    assert row["f1_male_ci_high"] == pytest.approx(2 / 3, abs=1e-12)
+    assert np.isnan(row["f1_female"])
+
+
+def test_n_boot_is_the_number_of_resamples():
+    """With n_boot=1 the percentile interval of F1m is the single resample's value (a point), with 200 it is not."""
+    one = analyse(_male_and_neutral(), n_boot=1)[0].set_index("system").loc["P"]
+    many = analyse(_male_and_neutral(), n_boot=200)[0].set_index("system").loc["P"]
+    assert one["f1_male_ci_low"] == one["f1_male_ci_high"]
+    assert many["f1_male_ci_low"] < many["f1_male"] < many["f1_male_ci_high"]
+
+
+def test_few_error_delta_g_uses_the_bootstrap_correlation_of_the_f1s():
+    """Few errors, male↔female confusions (F1s positively correlated): ΔG's MOVER is narrower than with r = 0."""
+    gold = np.array(["male", "female"] * 30)
+    stereotype = np.array(["pro", "pro", "anti", "anti"] * 15)
+    correct = np.ones(60, bool)
+    correct[[0, 2, 4, 1, 3, 5]] = False
+    est, _ = analyse(_judgements({"A": _read(gold, correct)}, gold, stereotype), n_boot=400)
+    row = est.iloc[0]
+    f1m, lm, hm = row["f1_male"], row["f1_male_ci_low"], row["f1_male_ci_high"]
+    f1f, lf, hf = row["f1_female"], row["f1_female_ci_low"], row["f1_female_ci_high"]
+    assert f1m == pytest.approx(0.9) and f1f == pytest.approx(0.9)
+    # Zou's MOVER for F1m − F1f with uncorrelated parts
+    low0 = (f1m - f1f) - np.hypot(f1m - lm, hf - f1f)
+    high0 = (f1m - f1f) + np.hypot(hm - f1m, f1f - lf)
+    assert low0 + 1e-6 < row["delta_g_ci_low"] <= row["delta_g"] <= row["delta_g_ci_high"] < high0 - 1e-6
+
+
+def _before_after(before, after, reasons=None, system="S", language="de"):
+    """Base and "+Adj" judgements of one system from the items' right (True) / wrong readings before and after."""
+    n = len(before)
+    gold = np.where(np.arange(n) % 2 == 0, "male", "female")
+    base = pd.DataFrame({"system": system, "language": language, "item": np.arange(n), "gold": gold,
+                         "gender": _read(gold, before)})  # fmt: skip
+    adj = pd.DataFrame({"system": system, "language": language, "item": np.arange(n), "gender": _read(gold, after),
+                        "reason": "ok" if reasons is None else reasons})  # fmt: skip
+    return base, adj
+
+
+def _transitions(rr, rw, wr, ww):
+    before = np.r_[np.ones(rr + rw), np.zeros(wr + ww)].astype(bool)
+    after = np.r_[np.ones(rr), np.zeros(rw), np.ones(wr), np.zeros(ww)].astype(bool)
+    return before, after
+
+
+def test_adjective_effect_on_cavo_2012():
+    """Transitions 59/16/6/80 (after = Cavo's first): change −10/161, Tango's published limits, McNemar p, columns."""
+    out = adjective_effect(*_before_after(*_transitions(rr=59, rw=16, wr=6, ww=80)))
+    assert list(out.columns) == ["system", "language", "n", "acc", "acc_adj", "change", "change_ci_low",
+                                 "change_ci_high", "right_right", "right_wrong", "wrong_right", "wrong_wrong",
+                                 "p_value", "method"]  # fmt: skip
+    row = out.iloc[0]
+    assert (row["system"], row["language"], row["n"]) == ("S", "de", 161)
+    assert (row["right_right"], row["right_wrong"], row["wrong_right"], row["wrong_wrong"]) == (59, 16, 6, 80)
+    assert row["acc"] == pytest.approx(75 / 161) and row["acc_adj"] == pytest.approx(65 / 161)
+    assert row["change"] == pytest.approx(-10 / 161, abs=1e-12)
+    _close(row["change_ci_low"], -0.1240, 4)  # Fagerland et al. (2017) ch. 8, Tango's interval for Cavo et al. (2012)
+    _close(row["change_ci_high"], -0.0054, 4)
+    assert row["p_value"] == pytest.approx(2 * stats.norm.sf(10 / np.sqrt(22)), rel=1e-9)
+    assert row["method"] == TANGO
+
+
+def test_adjective_effect_uses_the_level():
+    """At level 0.90, one item lost of 44: Tango's (1998) published 90% interval (−0.096, 0.037)."""
+    out = adjective_effect(*_before_after(*_transitions(rr=43, rw=1, wr=0, ww=0)), level=0.90)
+    _close(out.loc[0, "change_ci_low"], -0.096, 3)  # ratesci tests: Tango (1998) example, 90% interval
+    _close(out.loc[0, "change_ci_high"], 0.037, 3)
+
+
+def test_adjective_effect_drops_items_not_in_the_adjective_file():
+    """Items whose "+Adj" reason is not_in_file are left out of n and of the transitions."""
+    before, after = _transitions(rr=10, rw=2, wr=3, ww=5)
+    reasons = np.array(["ok"] * 20, dtype=object)
+    reasons[[0, 1, 12]] = "not_in_file"  # two right→right, one wrong→right
+    row = adjective_effect(*_before_after(before, after, reasons)).iloc[0]
+    assert row["n"] == 17
+    assert (row["right_right"], row["right_wrong"], row["wrong_right"], row["wrong_wrong"]) == (8, 2, 2, 5)
+
+
+def test_adjective_effect_keeps_the_order_of_appearance():
+    """Rows follow the systems' order in the input, not an alphabetical one."""
+    before, after = _transitions(rr=10, rw=2, wr=3, ww=5)
+    parts = [_before_after(before, after, system=s) for s in ("zeta", "alpha")]
+    out = adjective_effect(pd.concat([p[0] for p in parts]), pd.concat([p[1] for p in parts]))
+    assert list(out["system"]) == ["zeta", "alpha"]

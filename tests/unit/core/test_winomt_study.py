@@ -9,7 +9,7 @@ Tango's interval from its published examples, McNemar's score test from its form
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
+from scipy import optimize, stats
 from statsmodels.stats.multitest import multipletests
 
 from stats_mtbias.studies.winomt.analysis import adjective_effect, analyse
@@ -264,3 +264,145 @@ def test_adjective_effect_keeps_the_order_of_appearance():
     parts = [_before_after(before, after, system=s) for s in ("zeta", "alpha")]
     out = adjective_effect(pd.concat([p[0] for p in parts]), pd.concat([p[1] for p in parts]))
     assert list(out["system"]) == ["zeta", "alpha"]
+
+
+# --- paired_comparison and score_bounds on item features, against hand formulas -------------------------------------
+
+
+def _tango(b, c, n, level):
+    """Tango's (1998) score interval for (b − c)/n by root finding (Fagerland et al. 2017, contingencytables' formula)."""
+
+    def score(delta):
+        big_a, big_b = 2 * n, -b - c + (2 * n - b + c) * delta
+        big_c = -c * delta * (1 - delta)
+        p21 = (np.sqrt(big_b**2 - 4 * big_a * big_c) - big_b) / (2 * big_a)
+        return (b - c - n * delta) / np.sqrt(n * (2 * p21 + delta * (1 - delta)))
+
+    z, d, eps = stats.norm.ppf(0.5 + level / 2), (b - c) / n, 1e-12
+    low = -1.0 if score(-1 + eps) < z else optimize.brentq(lambda t: score(t) - z, -1 + eps, d)
+    high = 1.0 if score(1 - eps) > -z else optimize.brentq(lambda t: score(t) + z, d, 1 - eps)
+    return low, high
+
+
+def test_hand_tango_reproduces_the_published_cavo_limits():
+    """The test's own Tango interval gives Fagerland et al.'s (2017) limits for Cavo et al. (2012)."""
+    low, high = _tango(6, 16, 161, 0.95)
+    _close(low, -0.1240, 4)
+    _close(high, -0.0054, 4)
+
+
+def _f1s(gold, read):
+    """F1 of male, of female (2 TP / (predicted + gold)) and ΔG, counted on the items."""
+    out = []
+    for g in ("male", "female"):
+        tp = np.sum((read == gold) & (gold == g))
+        out.append(2 * tp / (np.sum(read == g) + np.sum(gold == g)))
+    return np.array([out[0], out[1], out[0] - out[1]])
+
+
+def _jackknife_se(gold, read_a, read_b):
+    """The item jackknife's standard error of F1m, F1f and ΔG of A − B, leaving out one item at a time."""
+    n = len(gold)
+    loo = np.array([_f1s(np.delete(gold, i), np.delete(read_a, i)) - _f1s(np.delete(gold, i), np.delete(read_b, i))
+                    for i in range(n)])  # fmt: skip
+    return np.sqrt((n - 1) / n * np.sum((loo - loo.mean(axis=0)) ** 2, axis=0))
+
+
+def _pair(n, changed, stereotype=None):
+    """Gold alternating male/female; A right on every third item wrong; B differs from A on the `changed` items."""
+    gold = np.where(np.arange(n) % 2 == 0, "male", "female")
+    stereotype = np.resize(np.array(["pro", "anti", "anti", "none", "pro"]), n) if stereotype is None else stereotype
+    read_a = _read(gold, np.arange(n) % 3 != 0)
+    read_b = read_a.copy()
+    flip = np.asarray(changed, dtype=int)
+    read_b[flip] = np.where(read_a[flip] == gold[flip], np.where(flip % 4 == 0, "unknown", [OPPOSITE[g] for g in gold[flip]]),
+                            gold[flip])  # fmt: skip
+    return gold, stereotype, read_a, read_b
+
+
+def _compare(gold, stereotype, read_a, read_b, level):
+    from stats_mtbias.estimators.winomt import item_features
+    from stats_mtbias.studies.winomt.analysis import paired_comparison
+
+    return paired_comparison(item_features(gold, read_a, stereotype), item_features(gold, read_b, stereotype), level)
+
+
+def test_paired_comparison_every_metric_by_hand():
+    """A − B at level 0.9: Tango and McNemar per accuracy, MOVER ΔS and its p, jackknife t for F1 and ΔG, the n's."""
+    level = 0.9
+    gold, stereotype, read_a, read_b = _pair(60, [1, 2, 4, 7, 8, 13, 16, 20, 25, 31, 40, 44])
+    res = _compare(gold, stereotype, read_a, read_b, level)
+    ok_a, ok_b = read_a == gold, read_b == gold
+    z = stats.norm.ppf(0.5 + level / 2)
+    limits = {}
+    for metric, on in {"acc": np.ones(60, bool), "acc_pro": stereotype == "pro", "acc_anti": stereotype == "anti"}.items():
+        m = METRICS.index(metric)
+        b, c, n = np.sum(ok_a & ~ok_b & on), np.sum(~ok_a & ok_b & on), np.sum(on)
+        assert res["n"][m] == n and res["diff"][m] == pytest.approx((b - c) / n, abs=1e-12), metric
+        limits[metric] = ((b - c) / n, *_tango(b, c, n, level))
+        assert res["low"][m] == pytest.approx(limits[metric][1], abs=1e-7), metric
+        assert res["high"][m] == pytest.approx(limits[metric][2], abs=1e-7), metric
+        assert res["p_value"][m] == pytest.approx(2 * stats.norm.sf(abs(b - c) / np.sqrt(b + c)), rel=1e-9), metric
+        assert res["method"][m] == TANGO
+    (pro, lp, hp), (anti, la, ha) = limits["acc_pro"], limits["acc_anti"]
+    m, d = METRICS.index("delta_s"), pro - anti
+    assert res["n"][m] == np.sum(stereotype == "pro") + np.sum(stereotype == "anti")
+    assert res["diff"][m] == pytest.approx(d, abs=1e-12)
+    low, high = d - np.hypot(pro - lp, ha - anti), d + np.hypot(hp - pro, anti - la)  # MOVER, pro and anti independent
+    assert (res["low"][m], res["high"][m]) == (pytest.approx(low, abs=1e-7), pytest.approx(high, abs=1e-7))
+    se = (d - low if d >= 0 else high - d) / z
+    assert res["p_value"][m] == pytest.approx(2 * stats.norm.sf(abs(d) / se), rel=1e-6)
+    assert res["method"][m] == "MOVER of the Tango intervals (pro, anti)"
+    discordant = int(np.sum(read_a != read_b))
+    diff, se = _f1s(gold, read_a) - _f1s(gold, read_b), _jackknife_se(gold, read_a, read_b)
+    t = stats.t.ppf(0.5 + level / 2, discordant - 1)
+    for j, metric in enumerate(("f1_male", "f1_female", "delta_g")):
+        m = METRICS.index(metric)
+        assert res["n"][m] == 60 and res["diff"][m] == pytest.approx(diff[j], abs=1e-12)
+        assert res["low"][m] == pytest.approx(diff[j] - t * se[j], abs=1e-12)
+        assert res["high"][m] == pytest.approx(diff[j] + t * se[j], abs=1e-12)
+        assert res["p_value"][m] == pytest.approx(2 * stats.t.sf(abs(diff[j]) / se[j], discordant - 1), rel=1e-9)
+        assert res["method"][m] == f"jackknife t ({discordant} discordant items, {discordant - 1} df)"
+
+
+@pytest.mark.parametrize("discordant, dof", [(1, 1), (40, 39), (41, 99)])
+def test_jackknife_degrees_of_freedom(discordant, dof):
+    """The t has the discordant items − 1 df (at least 1) up to 40 discordant items, else the items − 1 (100 items)."""
+    gold, stereotype, read_a, read_b = _pair(100, np.arange(discordant) * 2 + 1)
+    res = _compare(gold, stereotype, read_a, read_b, 0.95)
+    assert int(np.sum(read_a != read_b)) == discordant
+    diff, se = _f1s(gold, read_a) - _f1s(gold, read_b), _jackknife_se(gold, read_a, read_b)
+    t = stats.t.ppf(0.975, dof)
+    for j, metric in enumerate(("f1_male", "f1_female", "delta_g")):
+        m = METRICS.index(metric)
+        assert res["high"][m] - res["low"][m] == pytest.approx(2 * t * se[j], rel=1e-9), metric
+        if se[j] > 0:
+            assert res["p_value"][m] == pytest.approx(2 * stats.t.sf(abs(diff[j]) / se[j], dof), rel=1e-9), metric
+        assert res["method"][m] == f"jackknife t ({discordant} discordant items, {dof} df)"
+
+
+def test_identical_systems_get_two_pseudo_items():
+    """No discordant item: diff 0, p 1, and the t(1) interval of the jackknife with one pseudo-item won by each system."""
+    gold, stereotype, read_a, _ = _pair(30, [])
+    res = _compare(gold, stereotype, read_a, read_a, 0.95)
+    se = _jackknife_se(np.r_[gold, ["male", "female"]], np.r_[read_a, ["male", "male"]], np.r_[read_a, ["female", "female"]])
+    t = stats.t.ppf(0.975, 1)
+    for j, metric in enumerate(("f1_male", "f1_female", "delta_g")):
+        m = METRICS.index(metric)
+        assert res["diff"][m] == 0 and res["p_value"][m] == 1.0
+        assert res["low"][m] == pytest.approx(-t * se[j], rel=1e-9) and res["high"][m] == pytest.approx(t * se[j], rel=1e-9)
+        assert se[j] > 0
+        assert res["method"][m] == "jackknife t (0 discordant items, 1 df)"
+
+
+def test_no_pro_items_leaves_acc_pro_and_delta_s_empty():
+    """Without pro-stereotypical items, Acc_pro and ΔS have n 0 (ΔS: the anti items) and no interval or p-value."""
+    stereotype = np.resize(np.array(["anti", "none"]), 40)
+    gold, stereotype, read_a, read_b = _pair(40, [1, 2, 5, 9, 12], stereotype)
+    res = _compare(gold, stereotype, read_a, read_b, 0.95)
+    pro, anti, ds = (METRICS.index(m) for m in ("acc_pro", "acc_anti", "delta_s"))
+    assert res["n"][pro] == 0 and res["n"][anti] == 20 and res["n"][ds] == 20
+    for m in (pro, ds):
+        assert np.isnan(res["low"][m]) and np.isnan(res["high"][m]) and np.isnan(res["p_value"][m])
+    assert np.isfinite(res["low"][anti]) and np.isfinite(res["p_value"][anti])
+    assert res["method"][pro] == TANGO and res["method"][ds] == "MOVER of the Tango intervals (pro, anti)"

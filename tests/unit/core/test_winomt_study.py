@@ -279,8 +279,8 @@ def _tango(b, c, n, level):
         return (b - c - n * delta) / np.sqrt(n * (2 * p21 + delta * (1 - delta)))
 
     z, d, eps = stats.norm.ppf(0.5 + level / 2), (b - c) / n, 1e-12
-    low = -1.0 if score(-1 + eps) < z else optimize.brentq(lambda t: score(t) - z, -1 + eps, d)
-    high = 1.0 if score(1 - eps) > -z else optimize.brentq(lambda t: score(t) + z, d, 1 - eps)
+    low = -1.0 if score(-1 + eps) < z else optimize.brentq(lambda t: score(t) - z, -1 + eps, min(d, 1 - eps))
+    high = 1.0 if score(1 - eps) > -z else optimize.brentq(lambda t: score(t) + z, max(d, -1 + eps), 1 - eps)
     return low, high
 
 
@@ -406,3 +406,37 @@ def test_no_pro_items_leaves_acc_pro_and_delta_s_empty():
         assert np.isnan(res["low"][m]) and np.isnan(res["high"][m]) and np.isnan(res["p_value"][m])
     assert np.isfinite(res["low"][anti]) and np.isfinite(res["p_value"][anti])
     assert res["method"][pro] == TANGO and res["method"][ds] == "MOVER of the Tango intervals (pro, anti)"
+
+
+def test_a_single_pro_item_still_gets_tangos_interval():
+    """Acc_pro on one pro item (A right, B wrong) has Tango's interval for (1 − 0)/1 and McNemar's p, not NaN."""
+    stereotype = np.array(["pro"] + ["anti", "none"] * 14 + ["anti"])
+    gold, stereotype, read_a, read_b = _pair(30, [3, 5, 9, 10], stereotype)
+    read_a[0], read_b[0] = gold[0], "unknown"
+    res = _compare(gold, stereotype, read_a, read_b, 0.95)
+    m = METRICS.index("acc_pro")
+    assert res["n"][m] == 1 and res["diff"][m] == 1.0
+    low, high = _tango(1, 0, 1, 0.95)
+    assert res["low"][m] == pytest.approx(low, abs=1e-7) and res["high"][m] == pytest.approx(high, abs=1e-7)
+    assert res["p_value"][m] == pytest.approx(2 * stats.norm.sf(1.0), rel=1e-9)
+    assert np.isfinite(res["low"][METRICS.index("delta_s")])
+
+
+def test_paired_comparison_of_float32_item_means_is_that_of_their_values():
+    """Item means stored as float32 (thirds: inexact) give exactly the results of the same values as float64."""
+    from stats_mtbias.estimators.winomt import item_features
+
+    gold, stereotype, _, _ = _pair(30, [])
+    rng = np.random.default_rng(0)
+
+    def means(p):  # three samples per item, averaged
+        return np.mean([item_features(gold, np.where(rng.random(30) < p, gold, "unknown"), stereotype)
+                        for _ in range(3)], axis=0).astype(np.float32)  # fmt: skip
+
+    from stats_mtbias.studies.winomt.analysis import paired_comparison
+
+    a, b = means(0.8), means(0.5)
+    expected = paired_comparison(a.astype(float), b.astype(float), 0.95)
+    for got in (paired_comparison(a, b.astype(float), 0.95), paired_comparison(a.astype(float), b, 0.95)):
+        for key in ("diff", "low", "high", "p_value"):
+            assert np.array_equal(got[key], expected[key], equal_nan=True), key

@@ -473,6 +473,8 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
         low[m], high[m] = diff[m] - t * se[m], diff[m] + t * se[m]
         with np.errstate(invalid="ignore", divide="ignore"):
             pvalue[m] = 2 * stats.t.sf(abs(diff[m]) / se[m], dof) if se[m] > 0 else (1.0 if diff[m] == 0 else 0.0)
+        if np.isnan(se[m]):  # an F1 undefined on all items or without one of them: no interval, so no test either
+            pvalue[m] = np.nan
         method[m] = f"jackknife t ({discordant} discordant items, {dof} df)"
     return {"diff": diff, "low": low, "high": high, "p_value": pvalue, "method": method, "n": n}
 

@@ -440,3 +440,43 @@ def test_paired_comparison_of_float32_item_means_is_that_of_their_values():
     for got in (paired_comparison(a, b.astype(float), 0.95), paired_comparison(a.astype(float), b, 0.95)):
         for key in ("diff", "low", "high", "p_value"):
             assert np.array_equal(got[key], expected[key], equal_nan=True), key
+
+
+def test_an_undefined_f1_has_no_p_value():
+    """No female item, gold or read: F1f and ΔG differences are undefined, so their interval and p-value are NaN, not 0."""
+    gold = np.array(["male", "neutral"] * 20, dtype=object)
+    stereotype = np.array(["pro", "anti", "none", "anti"] * 10)
+    read_a, read_b = gold.copy(), gold.copy()
+    read_a[[0, 2, 4]] = "neutral"
+    read_b[[1, 3, 5, 7]] = "male"
+    res = _compare(gold, stereotype, read_a, read_b, 0.95)
+    for metric in ("f1_female", "delta_g"):
+        m = METRICS.index(metric)
+        assert np.isnan(res["diff"][m]) and np.isnan(res["low"][m]) and np.isnan(res["high"][m]), metric
+        assert np.isnan(res["p_value"][m]), metric
+    assert 0 < res["p_value"][METRICS.index("f1_male")] < 1
+
+
+def test_items_read_differently_but_alike_for_f1_give_p_one():
+    """A reads "unknown" where B reads "neutral" (both wrong, neither male nor female): F1 differences 0, spread 0, p 1."""
+    gold = np.array(["male", "female"] * 15, dtype=object)
+    stereotype = np.array(["pro", "anti"] * 15)
+    read_a, read_b = gold.copy(), gold.copy()
+    read_a[[0, 1, 6, 9]], read_b[[0, 1, 6, 9]] = "unknown", "neutral"
+    res = _compare(gold, stereotype, read_a, read_b, 0.95)
+    for metric in ("f1_male", "f1_female", "delta_g"):
+        m = METRICS.index(metric)
+        assert res["diff"][m] == 0 and res["low"][m] == 0 and res["high"][m] == 0, metric
+        assert res["p_value"][m] == 1.0, metric
+
+
+def test_every_item_won_by_one_system_gives_p_zero():
+    """A right on every item, B wrong on every one: F1 differences 1 on every leave-one-out, no spread, so p is 0."""
+    gold = np.array(["male", "female"] * 10, dtype=object)
+    stereotype = np.array(["pro", "anti"] * 10)
+    res = _compare(gold, stereotype, gold.copy(), np.array([OPPOSITE[g] for g in gold], dtype=object), 0.95)
+    for metric in ("f1_male", "f1_female"):
+        m = METRICS.index(metric)
+        assert res["diff"][m] == 1.0 and res["low"][m] == 1.0 and res["high"][m] == 1.0, metric
+        assert res["p_value"][m] == 0.0, metric
+    assert res["p_value"][METRICS.index("delta_g")] == 1.0  # ΔG is 0 for both systems

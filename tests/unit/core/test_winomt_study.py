@@ -480,3 +480,144 @@ def test_every_item_won_by_one_system_gives_p_zero():
         assert res["diff"][m] == 1.0 and res["low"][m] == 1.0 and res["high"][m] == 1.0, metric
         assert res["p_value"][m] == 0.0, metric
     assert res["p_value"][METRICS.index("delta_g")] == 1.0  # ΔG is 0 for both systems
+
+
+# --- score_bounds: Wilson with exact Poisson ends, Newcombe's ΔS, few-error F1 and MOVER ΔG -------------------------
+
+
+def _wilson_poisson(k, n, level):
+    """Wilson's interval (statsmodels), each bound widened to Garwood's exact Poisson bound where k or n − k ≤ 10."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    alpha = 1 - level
+    low, high = proportion_confint(k, n, alpha=alpha, method="wilson")
+    rest = n - k
+    if k <= 10:
+        if k > 0:
+            low = min(low, stats.chi2.ppf(alpha / 2, 2 * k) / (2 * n))
+        high = max(high, stats.chi2.ppf(1 - alpha / 2, 2 * k + 2) / (2 * n))
+    if rest <= 10:
+        low = min(low, 1 - stats.chi2.ppf(1 - alpha / 2, 2 * rest + 2) / (2 * n))
+        if rest > 0:
+            high = max(high, 1 - stats.chi2.ppf(alpha / 2, 2 * rest) / (2 * n))
+    return max(low, 0.0), min(high, 1.0)
+
+
+def _score_bounds(readings, gold, stereotype, level, boot_low=-5.0, boot_high=5.0, replicates=None):
+    """score_bounds on these systems' item features, with the given bootstrap bounds for every metric."""
+    from stats_mtbias.estimators.winomt import item_features
+    from stats_mtbias.studies.winomt.analysis import score_bounds
+    from stats_mtbias.uncertainty.intervals import ConfidenceInterval
+
+    data = np.stack([item_features(gold, read, stereotype) for read in readings], axis=1)
+    shape = (len(readings), len(METRICS))
+    bounds = ConfidenceInterval(np.broadcast_to(np.asarray(boot_low, float), shape).copy(),
+                                np.broadcast_to(np.asarray(boot_high, float), shape).copy())  # fmt: skip
+    return score_bounds(data, bounds, level, replicates)
+
+
+def test_score_bounds_of_the_accuracies_and_delta_s_by_hand():
+    """Acc, Acc_pro, Acc_anti: Wilson with Poisson ends (few wrong or many); ΔS: Newcombe's hybrid of those limits."""
+    level = 0.9
+    n = 80
+    gold = np.where(np.arange(n) % 2 == 0, "male", "female")
+    stereotype = np.resize(np.array(["pro", "anti", "anti", "pro", "none"]), n)
+    many = _read(gold, np.arange(n) % 3 != 0)  # about a third wrong
+    few = _read(gold, ~np.isin(np.arange(n), [0, 5, 11]))  # three wrong
+    ci = _score_bounds([many, few], gold, stereotype, level)
+    for s, read in enumerate((many, few)):
+        ok = read == gold
+        limits = {}
+        for metric, on in {"acc": np.ones(n, bool), "acc_pro": stereotype == "pro",
+                           "acc_anti": stereotype == "anti"}.items():  # fmt: skip
+            m = METRICS.index(metric)
+            limits[metric] = (ok[on].mean(), *_wilson_poisson(int(ok[on].sum()), int(on.sum()), level))
+            assert ci.low[s, m] == pytest.approx(limits[metric][1], abs=1e-9), (s, metric)
+            assert ci.high[s, m] == pytest.approx(limits[metric][2], abs=1e-9), (s, metric)
+        (p1, l1, u1), (p2, l2, u2) = limits["acc_pro"], limits["acc_anti"]
+        m = METRICS.index("delta_s")
+        assert ci.low[s, m] == pytest.approx(p1 - p2 - np.hypot(p1 - l1, u2 - p2), abs=1e-9), s
+        assert ci.high[s, m] == pytest.approx(p1 - p2 + np.hypot(u1 - p1, p2 - l2), abs=1e-9), s
+
+
+def test_score_bounds_without_anti_items_keep_the_bootstrap_delta_s():
+    """No anti item: Acc_anti has no interval (NaN) and ΔS keeps the bootstrap's bounds; Acc still gets Wilson's."""
+    gold = np.where(np.arange(30) % 2 == 0, "male", "female")
+    stereotype = np.resize(np.array(["pro", "none"]), 30)
+    read = _read(gold, np.arange(30) % 4 != 0)
+    ci = _score_bounds([read], gold, stereotype, 0.95)
+    anti, ds, acc = METRICS.index("acc_anti"), METRICS.index("delta_s"), METRICS.index("acc")
+    assert np.isnan(ci.low[0, anti]) and np.isnan(ci.high[0, anti])
+    assert (ci.low[0, ds], ci.high[0, ds]) == (-5.0, 5.0)
+    ok = read == gold
+    assert ci.low[0, acc] == pytest.approx(_wilson_poisson(int(ok.sum()), 30, 0.95)[0], abs=1e-9)
+
+
+def _f1_parts(gold, read, g):
+    tp = int(np.sum((read == gold) & (gold == g)))
+    errors = int(np.sum(read == g)) + int(np.sum(gold == g)) - 2 * tp
+    return tp, errors
+
+
+def test_few_error_f1_gets_score_intervals_and_delta_g_their_mover():
+    """≤ 10 errors: F1 is 2TP of 2TP + FP + FN with Wilson/Poisson limits; ΔG their MOVER (r = 0 without replicates)."""
+    level = 0.9
+    gold = np.array(["male", "female"] * 30)
+    stereotype = np.array(["pro", "anti"] * 30)
+    correct = np.ones(60, bool)
+    correct[[0, 2, 4, 1]] = False  # three male read female, one female read male
+    read = _read(gold, correct)
+    ci = _score_bounds([read], gold, stereotype, level)
+    parts = {}
+    for g in ("male", "female"):
+        tp, errors = _f1_parts(gold, read, g)
+        assert errors <= 10
+        parts[g] = (2 * tp / (2 * tp + errors), *_wilson_poisson(2 * tp, 2 * tp + errors, level))
+        m = METRICS.index(f"f1_{g}")
+        assert (ci.low[0, m], ci.high[0, m]) == (pytest.approx(parts[g][1], abs=1e-9), pytest.approx(parts[g][2], abs=1e-9))
+    (fm, lm, hm), (ff, lf, hf) = parts["male"], parts["female"]
+    m = METRICS.index("delta_g")
+    assert ci.low[0, m] == pytest.approx(fm - ff - np.hypot(fm - lm, hf - ff), abs=1e-9)
+    assert ci.high[0, m] == pytest.approx(fm - ff + np.hypot(hm - fm, ff - lf), abs=1e-9)
+    # with replicates whose F1s correlate by r, Zou's MOVER with that correlation
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(200, 2))
+    reps = np.zeros((200, 1, len(METRICS)))
+    reps[:, 0, METRICS.index("f1_male")] = x[:, 0]
+    reps[:, 0, METRICS.index("f1_female")] = 0.6 * x[:, 0] + 0.8 * x[:, 1]
+    r = np.corrcoef(reps[:, 0, METRICS.index("f1_male")], reps[:, 0, METRICS.index("f1_female")])[0, 1]
+    ci = _score_bounds([read], gold, stereotype, level, replicates=reps)
+    low_m, up_f = fm - lm, hf - ff
+    up_m, low_f = hm - fm, ff - lf
+    assert ci.low[0, m] == pytest.approx(fm - ff - np.sqrt(low_m**2 + up_f**2 - 2 * r * low_m * up_f), abs=1e-9)
+    assert ci.high[0, m] == pytest.approx(fm - ff + np.sqrt(up_m**2 + low_f**2 - 2 * r * up_m * low_f), abs=1e-9)
+
+
+def test_many_error_f1_keeps_the_bootstrap_unless_it_is_a_point():
+    """> 10 errors per gender: F1 and ΔG keep the bootstrap bounds; a point bootstrap interval gets the score ones."""
+    gold = np.array(["male", "female"] * 30)
+    stereotype = np.array(["pro", "anti"] * 30)
+    read = _read(gold, np.arange(60) % 4 > 1)  # 30 wrong
+    cols = [METRICS.index(c) for c in ("f1_male", "f1_female", "delta_g")]
+    ci = _score_bounds([read], gold, stereotype, 0.95)
+    assert np.all(ci.low[0, cols] == -5.0) and np.all(ci.high[0, cols] == 5.0)
+    low, high = np.full(len(METRICS), -5.0), np.full(len(METRICS), 5.0)
+    low[METRICS.index("delta_g")] = high[METRICS.index("delta_g")] = 0.0  # the bootstrap's ΔG is a point
+    ci = _score_bounds([read], gold, stereotype, 0.95, low, high)
+    tp, errors = _f1_parts(gold, read, "male")
+    expected = _wilson_poisson(2 * tp, 2 * tp + errors, 0.95)
+    m = METRICS.index("f1_male")
+    assert (ci.low[0, m], ci.high[0, m]) == (pytest.approx(expected[0], abs=1e-9), pytest.approx(expected[1], abs=1e-9))
+    assert ci.low[0, cols[2]] < ci.high[0, cols[2]]
+
+
+def test_point_bootstrap_f1_stays_where_the_other_gender_has_no_f1():
+    """A point bootstrap interval is kept where one gender's F1 is undefined (no score interval for ΔG to use)."""
+    gold = np.array(["male", "neutral"] * 20, dtype=object)
+    stereotype = np.array(["pro", "none"] * 20)
+    read = gold.copy()
+    read[:24:2] = "neutral"  # 12 male items missed: more than 10 errors
+    ci = _score_bounds([read], gold, stereotype, 0.95, 0.25, 0.25)
+    for column in ("f1_male", "f1_female", "delta_g"):
+        m = METRICS.index(column)
+        assert ci.low[0, m] == 0.25 and ci.high[0, m] == 0.25, column

@@ -506,13 +506,19 @@ def _wilson_poisson(k, n, level):
 def _score_bounds(readings, gold, stereotype, level, boot_low=-5.0, boot_high=5.0, replicates=None):
     """score_bounds on these systems' item features, with the given bootstrap bounds for every metric."""
     from stats_mtbias.estimators.winomt import item_features
+
+    data = np.stack([item_features(gold, read, stereotype) for read in readings], axis=1)
+    return _score_bounds_of(data, level, boot_low, boot_high, replicates)
+
+
+def _score_bounds_of(data, level, boot_low=-5.0, boot_high=5.0, replicates=None, dtype=float):
+    """score_bounds on item features (items, systems, FEATURES), with the given bootstrap bounds for every metric."""
     from stats_mtbias.studies.winomt.analysis import score_bounds
     from stats_mtbias.uncertainty.intervals import ConfidenceInterval
 
-    data = np.stack([item_features(gold, read, stereotype) for read in readings], axis=1)
-    shape = (len(readings), len(METRICS))
-    bounds = ConfidenceInterval(np.broadcast_to(np.asarray(boot_low, float), shape).copy(),
-                                np.broadcast_to(np.asarray(boot_high, float), shape).copy())  # fmt: skip
+    shape = (data.shape[1], len(METRICS))
+    bounds = ConfidenceInterval(np.broadcast_to(np.asarray(boot_low, dtype), shape).copy(),
+                                np.broadcast_to(np.asarray(boot_high, dtype), shape).copy())  # fmt: skip
     return score_bounds(data, bounds, level, replicates)
 
 
@@ -621,3 +627,49 @@ def test_point_bootstrap_f1_stays_where_the_other_gender_has_no_f1():
     for column in ("f1_male", "f1_female", "delta_g"):
         m = METRICS.index(column)
         assert ci.low[0, m] == 0.25 and ci.high[0, m] == 0.25, column
+
+
+def test_score_bounds_of_sampled_items_use_the_effective_count_at_the_level():
+    """Two samples per item, 20 of 40 split: Acc's Wilson interval on n_eff = 80 · (z / t₃₉)² at the level (0.8)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    from stats_mtbias.estimators.winomt import item_features
+
+    gold = np.array(["male", "female"] * 20)
+    stereotype = np.array(["pro", "anti"] * 20)
+    i = np.arange(40)
+    first = _read(gold, i < 20)  # 0-9 right in both samples, 10-29 in one, 30-39 in none
+    second = _read(gold, (i < 10) | ((i >= 20) & (i < 30)))
+    data = (item_features(gold, first, stereotype) + item_features(gold, second, stereotype))[:, None, :] / 2
+    level = 0.8
+    # p = 1/2; Σ (x_i − p)² / 40² = 20 · 1/4 / 1600, so p(1 − p) / V = 80 outputs, times Korn & Graubard's (z / t)²
+    n_eff = 80 * (stats.norm.ppf(0.9) / stats.t.ppf(0.9, 39)) ** 2
+    low, high = proportion_confint(0.5 * n_eff, n_eff, alpha=1 - level, method="wilson")
+    ci = _score_bounds_of(data, level)
+    m = METRICS.index("acc")
+    assert ci.low[0, m] == pytest.approx(low, abs=1e-9) and ci.high[0, m] == pytest.approx(high, abs=1e-9)
+
+
+def test_score_bounds_on_a_single_anti_item():
+    """One anti item (read right): Acc_anti's interval is Wilson's for 1 of 1 with the Poisson end, not NaN."""
+    gold = np.where(np.arange(20) % 2 == 0, "male", "female")
+    stereotype = np.array(["anti"] + ["pro"] * 19)
+    ci = _score_bounds([gold.copy()], gold, stereotype, 0.95)
+    m = METRICS.index("acc_anti")
+    low, high = _wilson_poisson(1, 1, 0.95)
+    assert ci.low[0, m] == pytest.approx(low, abs=1e-9) and ci.high[0, m] == pytest.approx(high, abs=1e-9)
+    assert np.isfinite(ci.low[0, METRICS.index("delta_s")])
+
+
+def test_score_bounds_from_integer_bootstrap_bounds():
+    """Bootstrap bounds given as integers are not truncated: Acc still gets its (fractional) Wilson limits."""
+    from stats_mtbias.estimators.winomt import item_features
+
+    gold = np.where(np.arange(40) % 2 == 0, "male", "female")
+    stereotype = np.resize(np.array(["pro", "anti"]), 40)
+    read = _read(gold, np.arange(40) % 3 != 0)
+    ci = _score_bounds_of(item_features(gold, read, stereotype)[:, None, :], 0.95, 0, 1, dtype=int)
+    ok = read == gold
+    low, high = _wilson_poisson(int(ok.sum()), 40, 0.95)
+    m = METRICS.index("acc")
+    assert ci.low[0, m] == pytest.approx(low, abs=1e-9) and ci.high[0, m] == pytest.approx(high, abs=1e-9)

@@ -658,7 +658,10 @@ def test_score_bounds_on_a_single_anti_item():
     m = METRICS.index("acc_anti")
     low, high = _wilson_poisson(1, 1, 0.95)
     assert ci.low[0, m] == pytest.approx(low, abs=1e-9) and ci.high[0, m] == pytest.approx(high, abs=1e-9)
-    assert np.isfinite(ci.low[0, METRICS.index("delta_s")])
+    p2, (l2, u2) = 1.0, _wilson_poisson(19, 19, 0.95)
+    m = METRICS.index("delta_s")  # Newcombe's hybrid of the pro (19 of 19) and anti (1 of 1) limits
+    assert ci.low[0, m] == pytest.approx(p2 - 1.0 - np.hypot(p2 - l2, high - 1.0), abs=1e-9)
+    assert ci.high[0, m] == pytest.approx(p2 - 1.0 + np.hypot(u2 - p2, 1.0 - low), abs=1e-9)
 
 
 def test_score_bounds_from_integer_bootstrap_bounds():
@@ -673,3 +676,124 @@ def test_score_bounds_from_integer_bootstrap_bounds():
     low, high = _wilson_poisson(int(ok.sum()), 40, 0.95)
     m = METRICS.index("acc")
     assert ci.low[0, m] == pytest.approx(low, abs=1e-9) and ci.high[0, m] == pytest.approx(high, abs=1e-9)
+
+
+def test_an_undefined_f1_gets_no_score_interval():
+    """No female item, gold or read, and few male errors: F1f and ΔG stay NaN with no interval (not [0, 1])."""
+    gold = np.array(["male", "neutral"] * 20, dtype=object)
+    read = gold.copy()
+    read[0] = "neutral"
+    ci = _score_bounds([read], gold, np.array(["pro", "none"] * 20), 0.95, np.nan, np.nan)
+    tp, errors = _f1_parts(gold, read, "male")
+    m = METRICS.index("f1_male")
+    assert ci.low[0, m] == pytest.approx(_wilson_poisson(2 * tp, 2 * tp + errors, 0.95)[0], abs=1e-9)
+    for column in ("f1_female", "delta_g"):
+        assert np.isnan(ci.low[0, METRICS.index(column)]) and np.isnan(ci.high[0, METRICS.index(column)]), column
+
+
+@pytest.mark.parametrize("female_errors", [10, 12])
+def test_few_errors_of_one_gender_only(female_errors):
+    """Male F1 on 2 errors, female on 10 (few: score intervals) or 12 (male few still); a second system keeps its bootstrap."""
+    gold = np.array(["male", "female"] * 30, dtype=object)
+    stereotype = np.array(["pro", "anti"] * 30)
+    one = gold.copy()
+    one[[0, 2]] = "unknown"  # male FN
+    one[1:1 + 2 * female_errors:2] = "unknown"  # female FN
+    other = _read(gold, np.arange(60) % 4 > 1)  # 30 errors: the bootstrap stays
+    ci = _score_bounds([one, other], gold, stereotype, 0.95)
+    for g in ("male", "female"):
+        tp, errors = _f1_parts(gold, one, g)
+        m = METRICS.index(f"f1_{g}")
+        assert ci.low[0, m] == pytest.approx(_wilson_poisson(2 * tp, 2 * tp + errors, 0.95)[0], abs=1e-9), g
+        assert ci.high[0, m] == pytest.approx(_wilson_poisson(2 * tp, 2 * tp + errors, 0.95)[1], abs=1e-9), g
+    cols = [METRICS.index(c) for c in ("f1_male", "f1_female", "delta_g")]
+    assert np.all(ci.low[1, cols] == -5.0) and np.all(ci.high[1, cols] == 5.0)
+
+
+def test_constant_replicates_give_delta_g_an_uncorrelated_mover_without_warning():
+    """Replicates with a constant F1 have no correlation: ΔG's MOVER uses r = 0, silently."""
+    import warnings
+
+    gold = np.array(["male", "female"] * 30)
+    stereotype = np.array(["pro", "anti"] * 30)
+    correct = np.ones(60, bool)
+    correct[[0, 2, 4, 1]] = False
+    read = _read(gold, correct)
+    reps = np.zeros((50, 1, len(METRICS)))
+    reps[:, 0, METRICS.index("f1_male")] = np.linspace(0.8, 1.0, 50)  # f1_female constant 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ci = _score_bounds([read], gold, stereotype, 0.95, replicates=reps)
+    parts = {}
+    for g in ("male", "female"):
+        tp, errors = _f1_parts(gold, read, g)
+        parts[g] = (2 * tp / (2 * tp + errors), *_wilson_poisson(2 * tp, 2 * tp + errors, 0.95))
+    (fm, lm, hm), (ff, lf, hf) = parts["male"], parts["female"]
+    m = METRICS.index("delta_g")
+    assert ci.low[0, m] == pytest.approx(fm - ff - np.hypot(fm - lm, hf - ff), abs=1e-9)
+    assert ci.high[0, m] == pytest.approx(fm - ff + np.hypot(hm - fm, ff - lf), abs=1e-9)
+
+
+@pytest.mark.parametrize("column", ["f1_male", "f1_female"])
+def test_a_point_bootstrap_f1_alone_gets_the_score_interval(column):
+    """Many errors, but the bootstrap interval of one F1 (not ΔG) is a point: the score intervals replace all three."""
+    gold = np.array(["male", "female"] * 30)
+    read = _read(gold, np.arange(60) % 4 > 1)
+    low, high = np.full(len(METRICS), -5.0), np.full(len(METRICS), 5.0)
+    low[METRICS.index(column)] = high[METRICS.index(column)] = 0.5
+    ci = _score_bounds([read], gold, np.array(["pro", "anti"] * 30), 0.95, low, high)
+    tp, errors = _f1_parts(gold, read, "male")
+    m = METRICS.index("f1_male")
+    assert ci.low[0, m] == pytest.approx(_wilson_poisson(2 * tp, 2 * tp + errors, 0.95)[0], abs=1e-9)
+
+
+def test_point_bootstrap_stays_where_male_has_no_f1():
+    """No male item, gold or read: a point bootstrap interval of F1f is kept (no ΔG score interval to give)."""
+    gold = np.array(["female", "neutral"] * 20, dtype=object)
+    read = gold.copy()
+    read[:24:2] = "neutral"
+    ci = _score_bounds([read], gold, np.array(["anti", "none"] * 20), 0.95, 0.25, 0.25)
+    for column in ("f1_male", "f1_female", "delta_g"):
+        assert ci.low[0, METRICS.index(column)] == 0.25 and ci.high[0, METRICS.index(column)] == 0.25, column
+
+
+@pytest.mark.parametrize("pro_items", [0, 1])
+def test_delta_s_with_zero_or_one_pro_item(pro_items):
+    """No pro item: ΔS keeps the bootstrap bounds; one pro item: Newcombe's hybrid from the Wilson/Poisson limits."""
+    gold = np.where(np.arange(30) % 2 == 0, "male", "female")
+    stereotype = np.array(["pro"] * pro_items + ["anti"] * (30 - pro_items))
+    read = _read(gold, np.arange(30) % 4 != 1)
+    ci = _score_bounds([read], gold, stereotype, 0.95)
+    m = METRICS.index("delta_s")
+    if pro_items == 0:
+        assert (ci.low[0, m], ci.high[0, m]) == (-5.0, 5.0)
+        return
+    ok = read == gold
+    p1, (l1, u1) = float(ok[0]), _wilson_poisson(int(ok[0]), 1, 0.95)
+    p2, (l2, u2) = ok[1:].mean(), _wilson_poisson(int(ok[1:].sum()), 29, 0.95)
+    assert ci.low[0, m] == pytest.approx(p1 - p2 - np.hypot(p1 - l1, u2 - p2), abs=1e-9)
+    assert ci.high[0, m] == pytest.approx(p1 - p2 + np.hypot(u1 - p1, p2 - l2), abs=1e-9)
+
+
+def test_ten_errors_are_few():
+    """Male F1 on 12 errors, female on exactly 10: ten errors are few, so the score intervals replace the bootstrap."""
+    gold = np.array(["male", "female"] * 30, dtype=object)
+    read = gold.copy()
+    read[0:24:2] = "unknown"  # 12 male FN
+    read[1:21:2] = "unknown"  # 10 female FN
+    ci = _score_bounds([read], gold, np.array(["pro", "anti"] * 30), 0.95)
+    tp, errors = _f1_parts(gold, read, "female")
+    assert errors == 10
+    m = METRICS.index("f1_female")
+    assert ci.low[0, m] == pytest.approx(_wilson_poisson(2 * tp, 2 * tp + errors, 0.95)[0], abs=1e-9)
+
+
+def test_an_f1_on_a_single_trial():
+    """One female item, read male, no other female reading: F1f = 0 of 2TP + FP + FN = 1, with its score interval."""
+    gold = np.array(["female"] + ["male"] * 29, dtype=object)
+    read = np.array(["male"] * 30, dtype=object)
+    ci = _score_bounds([read], gold, np.array(["anti"] + ["pro"] * 29), 0.95, np.nan, np.nan)
+    m = METRICS.index("f1_female")
+    low, high = _wilson_poisson(0, 1, 0.95)
+    assert ci.low[0, m] == pytest.approx(low, abs=1e-12) and ci.high[0, m] == pytest.approx(high, abs=1e-12)
+    assert np.isfinite(ci.low[0, METRICS.index("delta_g")])

@@ -315,7 +315,8 @@ def _few_error_f1(totals: np.ndarray, low: np.ndarray, high: np.ndarray, level: 
         trials = 2 * tp + errors
         ok = trials > 0
         ci = modified_wilson_interval(2 * tp, np.where(ok, trials, 1), level)
-        parts.append((np.where(ok, 2 * tp / np.where(ok, trials, 1), np.nan), ci.low, ci.high))
+        parts.append((np.where(ok, 2 * tp / np.where(ok, trials, 1), np.nan), np.where(ok, ci.low, np.nan),
+                      np.where(ok, ci.high, np.nan)))  # an undefined F1 (no item of the gender) has no interval
         few |= ok & (errors <= FEW_EVENTS)
     # A bootstrap interval that is a point (a system that always says one gender: its F1s are the same in every
     # replicate, the strata fixing the gold genders) gets the score intervals too.
@@ -473,6 +474,8 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
         low[m], high[m] = diff[m] - t * se[m], diff[m] + t * se[m]
         with np.errstate(invalid="ignore", divide="ignore"):
             pvalue[m] = 2 * stats.t.sf(abs(diff[m]) / se[m], dof) if se[m] > 0 else (1.0 if diff[m] == 0 else 0.0)
+        if np.isnan(se[m]):  # an F1 undefined on all items or without one of them: no interval, so no test either
+            pvalue[m] = np.nan
         method[m] = f"jackknife t ({discordant} discordant items, {dof} df)"
     return {"diff": diff, "low": low, "high": high, "p_value": pvalue, "method": method, "n": n}
 

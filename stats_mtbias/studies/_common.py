@@ -219,7 +219,7 @@ def integrity(table: pd.DataFrame, *, units: Sequence[str], groups: Sequence[str
         for group, row in sizes.iterrows():
             counts = row.dropna().astype(int)
             if counts.nunique() > 1:
-                label = group if isinstance(group, str) else " / ".join(map(str, group))
+                label = " / ".join(map(str, group)) if isinstance(group, tuple) else str(group)
                 listed = ", ".join(f"{s} {n:,}" for s, n in counts.items())
                 messages.append(f"{label}: the systems have different numbers of {what} ({listed}); compare them on "
                                 "the shared ones only")  # fmt: skip

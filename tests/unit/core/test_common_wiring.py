@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import statistics
+
+import numpy as np
 import pytest
 
-from stats_mtbias.studies._common import _nice_ceil
+from stats_mtbias.studies._common import _nice_ceil, permutation_floor, resample_pvalue
 
 # Every 1, 2, 5 × 10^k from 1 to 10^9, in increasing order.
 _NICE = sorted(m * 10**k for k in range(10) for m in (1, 2, 5))
@@ -19,3 +23,57 @@ def test_nice_ceil_is_the_smallest_1_2_5_number_at_or_above_the_value(value):
     got = _nice_ceil(value)
     assert isinstance(got, int)
     assert got == next(x for x in _NICE if x >= value)
+
+
+def _resample_p_hand(column, estimate):
+    """Percentile p 2·min(#(d ≤ 0) + 1, #(d ≥ 0) + 1)/(B + 1) on non-NaN d; at the floor 2/(B + 1), min(floor, 2Φ(−|est|/sd))."""
+    d = [v for v in column if not math.isnan(v)]
+    b = len(d)
+    p = min(1.0, 2 * min(sum(v <= 0 for v in d) + 1, sum(v >= 0 for v in d) + 1) / (b + 1))
+    floor = 2 / (b + 1)
+    if p > floor * (1 + 1e-9):
+        return p
+    sd = statistics.stdev(d)
+    return floor if sd == 0 else min(floor, math.erfc(abs(estimate) / sd / math.sqrt(2)))
+
+
+def _resample_columns():
+    """Replicate columns (B = 9): straddling 0, one on the far side, all positive (narrow, wide, constant), a NaN."""
+    return [
+        ([-0.2, -0.1, 0.1, 0.3, 0.5, 0.7, 0.9, 1.1, 1.2], 0.5),
+        ([-0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6], 0.35),
+        ([0.30, 0.31, 0.29, 0.32, 0.28, 0.30, 0.33, 0.27, 0.30], 0.3),
+        ([0.01, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0], 0.01),
+        ([5.0] * 9, 5.0),
+        ([0.4, 0.6, float("nan"), 0.5, 0.55, 0.45, 0.5, 0.52, 0.48], 0.5),
+        ([0.02, 0.03, 0.025, 0.035, 0.015, 0.02, 0.03, 0.025, 0.02], 0.025),
+    ]
+
+
+def test_resample_pvalue_is_the_percentile_p_or_the_capped_normal_tail():
+    """Per column: the percentile p-value, or at its floor 2/(B + 1) the normal tail 2Φ(−|d|/sd) capped at the floor."""
+    columns = _resample_columns()
+    reps = np.array([c for c, _ in columns]).T  # (B, k): replicates along axis 0
+    estimate = np.array([e for _, e in columns])
+    expected = [_resample_p_hand(c, e) for c, e in columns]
+    assert expected[2] < 1e-20 < expected[6] < 2 / 10 == expected[3] == expected[4]  # the cases do what they should
+    assert resample_pvalue(reps, estimate) == pytest.approx(expected, rel=1e-9, abs=0)
+    assert resample_pvalue(reps.T, estimate, axis=1) == pytest.approx(expected, rel=1e-9, abs=0)
+    for column, est in columns:
+        got = resample_pvalue(np.array(column)[:, None], np.array([est]))
+        assert got == pytest.approx([_resample_p_hand(column, est)], rel=1e-9, abs=0)
+
+
+def test_resample_pvalue_is_nan_where_the_estimate_is():
+    """A NaN estimate gives a NaN p-value (a float NaN), the other columns keep theirs."""
+    columns = _resample_columns()[:3]
+    reps = np.array([c for c, _ in columns]).T
+    got = resample_pvalue(reps, np.array([np.nan, 0.35, 0.3]))
+    assert got.dtype == np.float64 and np.isnan(got[0])
+    assert got[1:] == pytest.approx([_resample_p_hand(c, e) for c, e in columns[1:]], rel=1e-9, abs=0)
+
+
+def test_permutation_floor_is_two_to_the_one_minus_d():
+    """2^(1 − d), and 1 for d ≤ 1, also from integer counts."""
+    assert permutation_floor([0, 1, 2, 5, 20]).tolist() == [1.0, 1.0, 0.5, 2.0**-4, 2.0**-19]
+    assert permutation_floor(np.array([3], np.uint8)).tolist() == [0.25]

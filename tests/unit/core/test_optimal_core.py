@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stats_mtbias.estimators.optimal import survey_female_share
+from stats_mtbias.estimators.optimal import b_status, survey_female_share
 
 # Answer weights of the 1–6 scale (1 very masculine … 6 very feminine), from the docstring.
 _WEIGHTS = (2.5, 1.5, 0.5, 0.5, 1.5, 2.5)
@@ -54,3 +54,21 @@ def test_survey_female_share_refuses_other_than_six_non_negative_counts(counts):
     """A last axis other than six answers (even one that would broadcast) or a negative count raises ValueError."""
     with pytest.raises(ValueError):
         survey_female_share(counts)
+
+
+def test_b_status_names_why_b_is_undefined_with_broadcasting():
+    """f = 0 or 1 → E_0 = 0; NaN f → no reference share (wins); NaN E_t → no usable output; f and E_t broadcast."""
+    undefined = "undefined: E_0 = 0 (f is 0 or 1)"
+    got = b_status([0.0, 0.3, 1.0, np.nan, 0.5], 12.0)
+    assert got.tolist() == [undefined, "ok", undefined, "no reference share", "ok"]
+    got = b_status(0.3, [1.0, np.nan])
+    assert got.tolist() == ["ok", "no usable output"]
+    got = b_status([[1.0], [np.nan]], [np.nan, 3.0])
+    assert got.tolist() == [[undefined, undefined], ["no reference share", "no reference share"]]
+    assert b_status(1, 2).tolist() == undefined
+
+
+def test_b_status_takes_none_as_a_missing_value():
+    """None (a missing value in an object column) is a missing reference share or a missing output error, as NaN is."""
+    assert b_status([0.2, None], [3.0, 4.0]).tolist() == ["ok", "no reference share"]
+    assert b_status([0.2, 0.4], [None, 4.0]).tolist() == ["no usable output", "ok"]

@@ -6,9 +6,11 @@ import math
 import statistics
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from stats_mtbias.studies._common import _nice_ceil, permutation_floor, resample_pvalue
+from stats_mtbias.errors import UsageError
+from stats_mtbias.studies._common import _nice_ceil, melt, permutation_floor, resample_pvalue, system_pairs
 
 # Every 1, 2, 5 × 10^k from 1 to 10^9, in increasing order.
 _NICE = sorted(m * 10**k for k in range(10) for m in (1, 2, 5))
@@ -77,3 +79,38 @@ def test_permutation_floor_is_two_to_the_one_minus_d():
     """2^(1 − d), and 1 for d ≤ 1, also from integer counts."""
     assert permutation_floor([0, 1, 2, 5, 20]).tolist() == [1.0, 1.0, 0.5, 2.0**-4, 2.0**-19]
     assert permutation_floor(np.array([3], np.uint8)).tolist() == [0.25]
+
+
+def test_system_pairs_against_named_systems_each_pair_once():
+    """With `against`, each named system (a single name or a list) is paired with every other system once, named first."""
+    systems = ["google", "aws", "mine", "deepl"]
+    assert system_pairs(systems) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert system_pairs(systems, against="mine") == [(2, 0), (2, 1), (2, 3)]
+    assert system_pairs(systems, against=["mine", "aws"]) == [(2, 0), (2, 1), (2, 3), (1, 0), (1, 3)]
+    with pytest.raises(UsageError):
+        system_pairs(systems, against=["mine", "mine"])
+    with pytest.raises(UsageError):
+        system_pairs(systems, against="bing")
+
+
+def test_melt_long_table_with_defaults_scale_missing_bounds_and_counts():
+    """melt: one row per (group, metric) on a fresh 0..k−1 index, estimates and bounds scaled, defaults filled in."""
+    wide = pd.DataFrame({
+        "sys": ["a", "b"], "set": ["s1", "s2"], "acc": [50.0, 80.0], "lo": [40.0, 70.0], "hi": [60.0, 90.0],
+        "bias": ["1.5", "2"], "size": [10, 20],
+    })  # fmt: skip
+    metrics = {"accuracy": ("acc", "lo", "hi"), "bias": ("bias", None, None)}
+    keys = {"system": "sys", "subset": "set"}
+    long = melt(wide, metrics, keys=keys, defaults={"language": "ko"}, n="size", scale=0.01)
+    assert list(long.columns) == ["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]
+    assert long.index.tolist() == [0, 1, 2, 3]
+    assert long["system"].tolist() == ["a", "b", "a", "b"] and long["language"].tolist() == ["ko"] * 4
+    assert long["metric"].tolist() == ["accuracy", "accuracy", "bias", "bias"]
+    assert long["estimate"].tolist() == pytest.approx([0.5, 0.8, 0.015, 0.02], rel=1e-15)
+    assert long["ci_low"].tolist()[:2] == pytest.approx([0.4, 0.7], rel=1e-15)
+    assert long["ci_high"].tolist()[:2] == pytest.approx([0.6, 0.9], rel=1e-15)
+    assert long[["ci_low", "ci_high"]].iloc[2:].isna().all().all()
+    assert long["n"].tolist() == [10, 20, 10, 20]
+    without_n = melt(wide, metrics, keys=keys, defaults={"language": "ko"}, n=None)
+    assert without_n["n"].isna().all()
+    assert without_n.loc[0, "estimate"] == 50.0

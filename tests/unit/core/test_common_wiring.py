@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import math
 import statistics
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from stats_mtbias.errors import UsageError
-from stats_mtbias.studies._common import _nice_ceil, melt, permutation_floor, resample_pvalue, system_pairs
+from stats_mtbias.errors import DataQualityWarning, UsageError
+from stats_mtbias.studies._common import (
+    _nice_ceil,
+    melt,
+    permutation_floor,
+    resample_pvalue,
+    system_pairs,
+    unreachable_significance,
+)
 
 # Every 1, 2, 5 × 10^k from 1 to 10^9, in increasing order.
 _NICE = sorted(m * 10**k for k in range(10) for m in (1, 2, 5))
@@ -114,3 +122,35 @@ def test_melt_long_table_with_defaults_scale_missing_bounds_and_counts():
     without_n = melt(wide, metrics, keys=keys, defaults={"language": "ko"}, n=None)
     assert without_n["n"].isna().all()
     assert without_n.loc[0, "estimate"] == 50.0
+
+
+def _comparisons(families, p_values=None):
+    """A comparison frame with the given family labels and p-values (0.5 unless given)."""
+    return pd.DataFrame({"family": families, "p_value": p_values if p_values is not None else [0.5] * len(families)})
+
+
+def test_unreachable_significance_warns_exactly_where_the_corrected_floor_reaches_alpha():
+    """Holm's smallest attainable p_adjusted is m × (smallest floor), BH's min_k m f_(k)/k: a warning (and a message) iff ≥ α."""
+    assert unreachable_significance(None, 0.01, alpha=0.05, correction="holm") is None
+    assert unreachable_significance(_comparisons([]), [], alpha=0.05, correction="holm") is None
+    frame = _comparisons(["x"] * 3)
+    with pytest.warns(DataQualityWarning):  # Holm: 3 × 0.02 = 0.06 ≥ 0.05
+        assert isinstance(unreachable_significance(frame, 0.02, alpha=0.05, correction="holm"), str)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert unreachable_significance(frame, 0.02, alpha=0.05, correction="bh") is None  # BH: 3 × 0.02 / 3 = 0.02
+        assert unreachable_significance(frame, 0.016, alpha=0.05, correction="holm") is None  # 0.048 < 0.05
+        # The same rows as three families of one: each reaches 0.02 < 0.05 (families= overrides the column).
+        assert unreachable_significance(frame, 0.02, alpha=0.05, correction="holm", families=["a", "b", "c"]) is None
+    with pytest.warns(DataQualityWarning):  # the floor equal to α is out of reach (p_adjusted ≥ α)
+        assert isinstance(unreachable_significance(_comparisons(["x"]), 0.05, alpha=0.05, correction="holm"), str)
+
+
+def test_unreachable_significance_skips_families_without_p_values_and_mixes_sizes():
+    """A family whose p-values are all NaN is skipped, not the end of the search; families of different sizes are reported."""
+    frame = _comparisons(["a", "a", "b", "b", "b"], [np.nan, np.nan, 0.5, 0.5, 0.5])
+    with pytest.warns(DataQualityWarning):  # family b: 3 × 0.02 = 0.06 ≥ 0.05
+        assert isinstance(unreachable_significance(frame, 0.02, alpha=0.05, correction="holm"), str)
+    frame = _comparisons(["a", "a", "b", "b", "b"])
+    with pytest.warns(DataQualityWarning):  # a: 2 × 0.03 = 0.06, b: 3 × 0.03 = 0.09
+        assert isinstance(unreachable_significance(frame, 0.03, alpha=0.05, correction="holm"), str)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import statistics
 import warnings
 
@@ -154,3 +155,36 @@ def test_unreachable_significance_skips_families_without_p_values_and_mixes_size
     frame = _comparisons(["a", "a", "b", "b", "b"])
     with pytest.warns(DataQualityWarning):  # a: 2 × 0.03 = 0.06, b: 3 × 0.03 = 0.09
         assert isinstance(unreachable_significance(frame, 0.03, alpha=0.05, correction="holm"), str)
+
+
+def _unreachable_numbers(message):
+    """The numbers a reader acts on: families out of reach / checked, 1/(B + 1), suggested B, families no test can fix."""
+    out_of = re.search(r"(\d+) of (\d+) famil", message)
+    floor = re.search(r"= ([0-9.e+-]+) with B=", message)
+    suggested = re.search(r"B ≥ ([\d,]+)", message)
+    by_data = re.search(r"in (\d+) famil\w* even", message)
+    return (
+        (int(out_of[1]), int(out_of[2])),
+        float(floor[1]) if floor else None,
+        int(suggested[1].replace(",", "")) if suggested else None,
+        int(by_data[1]) if by_data else None,
+    )
+
+
+def test_unreachable_significance_message_numbers():
+    """The message counts the families, gives 1/(B + 1), suggests the 1-2-5 B ≥ 10 m/α (m = family size for Holm, 1 for BH)."""
+    kwargs = {"alpha": 0.05, "resamples": ("B", 9)}
+    frame = _comparisons(["a", "a", "a", "b"])
+    with pytest.warns(DataQualityWarning):  # a: 3 × 0.02 = 0.06 out of reach, b: 0.02 fine; 10 · 3 / 0.05 = 600 → 1,000
+        message = unreachable_significance(frame, 0.02, correction="holm", **kwargs)
+    assert _unreachable_numbers(message) == ((1, 2), 0.1, 1000, None)
+    frame = _comparisons(["a", "a", "a"])
+    with pytest.warns(DataQualityWarning):  # BH of three floors 0.06 is 0.06; 10 · 1 / 0.05 = 200; exact floors 0.02 reach 0.02
+        message = unreachable_significance(frame, 0.06, correction="bh", data_floor=0.02, **kwargs)
+    assert _unreachable_numbers(message) == ((1, 1), 0.1, 200, None)
+    with pytest.warns(DataQualityWarning):  # even the exact floors give Holm 3 × 0.05 ≥ α: no B helps, 1 family
+        message = unreachable_significance(frame, 0.02, correction="holm", data_floor=0.05, **kwargs)
+    assert _unreachable_numbers(message) == ((1, 1), 0.1, None, 1)
+    with pytest.warns(DataQualityWarning):  # one comparison whose exact floor is exactly α: out of reach for the data
+        message = unreachable_significance(_comparisons(["a"]), 0.05, correction="holm", data_floor=0.05, **kwargs)
+    assert _unreachable_numbers(message) == ((1, 1), 0.1, None, 1)

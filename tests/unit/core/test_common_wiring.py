@@ -14,6 +14,7 @@ import pytest
 from stats_mtbias.errors import DataQualityWarning, UsageError
 from stats_mtbias.studies._common import (
     _nice_ceil,
+    integrity,
     melt,
     permutation_floor,
     resample_pvalue,
@@ -188,3 +189,63 @@ def test_unreachable_significance_message_numbers():
     with pytest.warns(DataQualityWarning):  # one comparison whose exact floor is exactly α: out of reach for the data
         message = unreachable_significance(_comparisons(["a"]), 0.05, correction="holm", data_floor=0.05, **kwargs)
     assert _unreachable_numbers(message) == ((1, 1), 0.1, None, 1)
+
+
+def _outputs(system, units, texts, **columns):
+    """Rows of one system's outputs: (set, item) units and their texts, plus any constant columns."""
+    frame = pd.DataFrame({"system": system, "set": [u[0] for u in units], "item": [u[1] for u in units], "text": texts})
+    return frame.assign(**columns)
+
+
+def test_integrity_flags_copies_at_the_threshold_and_names_the_files():
+    """Two systems equal on ≥ 99% of their shared units (even one unit) are flagged, each pair once, naming the files."""
+    units = [("s1", i) for i in range(100)]
+    table = pd.concat([
+        _outputs("X", [("s9", i) for i in range(5)], ["x"] * 5),  # shares nothing with anyone
+        _outputs("A", units, [f"a{i}" for i in range(100)]),
+        _outputs("B", units, ["b0"] + [f"a{i}" for i in range(1, 100)]),  # 99 of 100 equal: 0.99
+        _outputs("C", [("s2", 0)], ["same"]),
+        _outputs("D", [("s2", 0)], ["same"]),  # one shared unit, equal
+        _outputs("E", units, [f"e{i}" for i in range(100)]),  # shares with A and B, equal on none
+    ])  # fmt: skip
+    with pytest.warns(DataQualityWarning):
+        messages = integrity(table, units=["set", "item"], groups=[], value="text", source={"A": "a.tsv", "B": "b.tsv"})
+    assert len(messages) == 2 and all(isinstance(m, str) for m in messages)
+    assert "A" in messages[0] and "B" in messages[0] and "a.tsv" in messages[0] and "b.tsv" in messages[0]
+    assert "C" in messages[1] and "D" in messages[1]
+    table = table[~table["system"].isin(["C", "D"])]
+    table = table.assign(text=table["text"].where(table["system"] != "B", "b"))  # B now differs from A everywhere
+    assert integrity(table, units=["set", "item"], groups=[], value="text", source="run.tsv") == []
+    assert integrity(table.iloc[:0], units=["set", "item"], groups=[], value="text") == []
+
+
+def test_integrity_flags_groups_where_systems_have_different_sizes_in_order():
+    """A group (one column or two) where systems have different unit counts is flagged once, in order of appearance."""
+    rows = []
+    for lang, sizes in [("fr", {"A": 3, "B": 2}), ("de", {"A": 2, "B": 1}), ("en", {"A": 2, "B": 2})]:
+        for system, size in sizes.items():
+            units = [(lang, f"{lang}{i}") for i in range(size)]  # item ids unique across languages
+            rows.append(_outputs(system, units, [f"{system}{i}" for i in range(size)], lang=lang))
+    table = pd.concat(rows, ignore_index=True)
+    with pytest.warns(DataQualityWarning):
+        messages = integrity(table, units=["item"], groups=["lang"], value="text")
+    assert len(messages) == 2 and "fr" in messages[0] and "de" in messages[1]
+    with pytest.warns(DataQualityWarning):
+        messages = integrity(table, units=["set", "item"], groups=["lang", "set"], value="text")
+    assert len(messages) == 2 and "fr" in messages[0] and "de" in messages[1]
+    assert integrity(table[table["lang"] == "en"], units=["item"], groups=["lang"], value="text") == []
+
+
+def test_integrity_counts_blank_outputs_per_system_in_order():
+    """Blank outputs (reason "empty") are counted per system in order of appearance, with or without a line column."""
+    table = pd.concat([
+        _outputs("B", [("s", i) for i in range(4)], ["", "", "x", ""], reason=["empty", "empty", "ok", "empty"]),
+        _outputs("A", [("s", i) for i in range(4)], ["", "y", "z", "w"], reason=["empty", "ok", "ok", "ok"]),
+    ], ignore_index=True)  # fmt: skip
+    for with_lines in (True, False):
+        frame = table.assign(line=range(1, 9)) if with_lines else table
+        with pytest.warns(DataQualityWarning):
+            messages = integrity(frame, units=["set", "item"], groups=[], value="text")
+        assert [int(re.search(r"(\d+) blank", m)[1]) for m in messages] == [3, 1]
+        assert messages[0].startswith("B") and messages[1].startswith("A")
+    assert integrity(table.assign(reason="ok"), units=["set", "item"], groups=[], value="text") == []

@@ -249,3 +249,28 @@ def test_integrity_counts_blank_outputs_per_system_in_order():
         assert [int(re.search(r"(\d+) blank", m)[1]) for m in messages] == [3, 1]
         assert messages[0].startswith("B") and messages[1].startswith("A")
     assert integrity(table.assign(reason="ok"), units=["set", "item"], groups=[], value="text") == []
+
+
+def test_integrity_gives_the_same_verdict_for_categorical_groups():
+    """A categorical group column (with an unused category) flags the same groups as plain strings: none here."""
+    table = pd.DataFrame({
+        "system": ["A", "A", "B"], "set": ["s", "s", "s"], "item": ["fr0", "de0", "fr1"], "text": ["x", "y", "z"],
+        "lang": ["fr", "de", "fr"],
+    })  # fmt: skip
+    as_category = table.assign(lang=pd.Categorical(table["lang"], categories=["fr", "de", "it"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert integrity(table, units=["item"], groups=["lang"], value="text") == []
+        assert integrity(as_category, units=["item"], groups=["lang"], value="text") == []
+
+
+def test_integrity_keeps_units_with_a_missing_key_part_apart():
+    """Units whose set is missing (None) are still told apart by their item: a copy on them is found, and nothing else."""
+    units = [(None, i) for i in range(50)]
+    copy = _outputs("B", units, [f"a{i}" for i in range(50)]).iloc[::-1]  # the same outputs, listed in reverse
+    table = pd.concat([_outputs("A", units, [f"a{i}" for i in range(50)]), copy])
+    with pytest.warns(DataQualityWarning):
+        messages = integrity(table, units=["set", "item"], groups=[], value="text")
+    assert len(messages) == 1 and "A" in messages[0] and "B" in messages[0]
+    different = table.assign(text=table["text"].where(table["system"] == "A", "b"))
+    assert integrity(different, units=["set", "item"], groups=[], value="text") == []

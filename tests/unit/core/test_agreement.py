@@ -5,13 +5,16 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import special
 from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
 
 from stats_mtbias.errors import DataQualityWarning
 from stats_mtbias.significance.agreement import (
+    AGREEMENT_COLUMNS,
     agreement,
+    agreement_table,
     cohens_kappa,
     kappa_interval,
     kappa_interval_table,
@@ -143,3 +146,96 @@ def test_agreement_keys_and_values():
     assert res["agreement"] == 0.75
     assert (res["ci_low"], res["ci_high"]) == pytest.approx(_wilson(3, 4, 0.95), rel=1e-12)
     assert res["kappa"] == pytest.approx(0.5, rel=1e-12)
+
+
+def _agreement_frame():
+    """Two raters on 14 units in two languages, "fr" listed first, with four labels (one unused by a group)."""
+    return pd.DataFrame({
+        "lang": ["fr"] * 8 + ["de"] * 6,
+        "human": ["m", "f", "f", "m", "n", "m", "f", "m", "m", "m", "f", "n", "f", "m"],
+        "llm": ["m", "f", "m", "m", "n", "f", "f", "m", "m", "f", "f", "n", "m", "m"],
+    })  # fmt: skip
+
+
+def _hand_row(x, y, level):
+    """n, raw agreement with Wilson's limits, and κ with its interval by hand for one group."""
+    labels = sorted(set(x) | set(y))
+    table = np.array([[sum(1 for u, v in zip(x, y, strict=True) if (u, v) == (r, c)) for c in labels] for r in labels])
+    agree = sum(u == v for u, v in zip(x, y, strict=True))
+    return [len(x), agree / len(x), *_wilson(agree, len(x), level), *_hand_kappa_interval(table, level)]
+
+
+@pytest.mark.parametrize("level", [None, 0.95, 0.8])
+def test_agreement_table_rows_per_group_in_order_of_appearance_then_all(level):
+    """One row per group in order of appearance, then "all": n, agreement, Wilson and κ limits at the level (default 0.95)."""
+    frame = _agreement_frame()
+    kwargs = {} if level is None else {"level": level}
+    table, _ = agreement_table(frame, "human", "llm", ["lang"], **kwargs)
+    assert list(table.columns) == ["lang", *AGREEMENT_COLUMNS]
+    assert table["lang"].tolist() == ["fr", "de", "all"]
+    for row, part in zip(table.itertuples(index=False), [frame[:8], frame[8:], frame], strict=True):
+        expected = _hand_row(list(part["human"]), list(part["llm"]), level or 0.95)
+        assert row.n == expected[0]
+        assert list(row)[2:] == pytest.approx(expected[1:], rel=1e-9, abs=1e-12)
+
+
+def test_agreement_table_without_overall_row():
+    """overall=False leaves out the "all" row; the groups keep their own rows and the confusion counts."""
+    frame = _agreement_frame()
+    table, confusion = agreement_table(frame, "human", "llm", ["lang"], overall=False)
+    assert table["lang"].tolist() == ["fr", "de"]
+    assert table["n"].tolist() == [8, 6]
+    assert set(confusion["lang"]) == {"fr", "de"}
+    assert confusion["n"].sum() == 14
+    fr = confusion[confusion["lang"] == "fr"].set_index(["human", "llm"])["n"]
+    assert fr.to_dict() == {("f", "f"): 2, ("f", "m"): 1, ("m", "f"): 1, ("m", "m"): 3, ("n", "n"): 1}
+
+
+def test_agreement_table_of_no_unit():
+    """An empty frame gives n = 0 and NaN statistics (floats), or empty tables with the documented columns."""
+    empty = pd.DataFrame({"lang": [], "human": [], "llm": []}, dtype=object)
+    for by, overall, keys in [((), True, []), (["lang"], True, ["all"])]:
+        table, confusion = agreement_table(empty, "human", "llm", by, overall=overall)
+        assert list(table.columns) == [*by, *AGREEMENT_COLUMNS]
+        assert table["n"].tolist() == [0]
+        assert [table[k].tolist() for k in by] == [keys] * len(by)
+        for column in AGREEMENT_COLUMNS[1:]:
+            assert table[column].dtype == np.float64 and np.isnan(table[column].iloc[0])
+        assert list(confusion.columns) == [*by, "human", "llm", "n"] and len(confusion) == 0
+    table, confusion = agreement_table(empty, "human", "llm", ["lang"], overall=False)
+    assert list(table.columns) == ["lang", *AGREEMENT_COLUMNS] and len(table) == 0
+    assert list(confusion.columns) == ["lang", "human", "llm", "n"] and len(confusion) == 0
+
+
+def test_agreement_table_of_a_single_unit():
+    """One unit with equal labels: n = 1, agreement 1 with Wilson's limits for 1/1, κ undefined (NaN, warned)."""
+    frame = pd.DataFrame({"human": ["f"], "llm": ["f"]})
+    with pytest.warns(DataQualityWarning):
+        table, confusion = agreement_table(frame, "human", "llm")
+    assert table["n"].tolist() == [1]
+    assert table["agreement"].iloc[0] == 1.0
+    assert (table["ci_low"].iloc[0], table["ci_high"].iloc[0]) == pytest.approx(_wilson(1, 1, 0.95), rel=1e-12)
+    assert np.isnan(table["kappa"].iloc[0])
+    assert confusion.to_dict("records") == [{"human": "f", "llm": "f", "n": 1}]
+
+
+def test_agreement_table_with_a_missing_label_of_another_type():
+    """A None label among strings is one more label: no TypeError from sorting, κ and agreement by hand."""
+    x, y = ["m", "f", None, "m", "f", None], ["m", "f", "f", None, "f", None]
+    table, confusion = agreement_table(pd.DataFrame({"human": x, "llm": y}), "human", "llm")
+    assert table["n"].iloc[0] == 6 and table["agreement"].iloc[0] == pytest.approx(4 / 6, rel=1e-15)
+    labels = ["f", "m", None]
+    counts = np.array([[sum(1 for u, v in zip(x, y, strict=True) if (u, v) == (r, c)) for c in labels] for r in labels])
+    assert table["kappa"].iloc[0] == pytest.approx(_hand_kappa_interval(counts)[0], rel=1e-12)
+    assert confusion["n"].sum() == 6
+
+
+def test_agreement_table_counts_nan_labels_as_never_agreeing():
+    """NaN labels in float columns (missing judgements) do not agree with anything: agreement = mean(a == b), n = all units."""
+    frame = pd.DataFrame({"human": [1.0, np.nan, 2.0, np.nan, 1.0], "llm": [1.0, np.nan, 2.0, 2.0, np.nan]})
+    expected = float(np.mean(frame["human"].to_numpy() == frame["llm"].to_numpy()))
+    for a, b in [("human", "llm"), ("llm", "human")]:
+        table, _ = agreement_table(frame, a, b)
+        assert table["n"].iloc[0] == 5
+        assert table["agreement"].iloc[0] == pytest.approx(expected, rel=1e-15) == 0.4
+        assert (table["ci_low"].iloc[0], table["ci_high"].iloc[0]) == pytest.approx(_wilson(2, 5, 0.95), rel=1e-12)

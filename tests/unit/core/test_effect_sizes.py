@@ -6,9 +6,15 @@ import math
 
 import numpy as np
 import pytest
-from scipy import special
+from scipy import special, stats
+from statsmodels.stats.proportion import proportion_confint
 
-from stats_mtbias.significance.effect_sizes import cohens_h, odds_ratio, paired_difference_in_proportions
+from stats_mtbias.significance.effect_sizes import (
+    cohens_h,
+    difference_in_proportions,
+    odds_ratio,
+    paired_difference_in_proportions,
+)
 
 
 def test_cohens_h_in_double_precision_from_float32():
@@ -41,3 +47,78 @@ def test_paired_difference_refuses_an_empty_table(table):
     """An empty paired table (no item) is refused with a ValueError."""
     with pytest.raises(ValueError):
         paired_difference_in_proportions(*table)
+
+
+def _newcombe_hand(x1, n1, x2, n2, level, poisson_ends=False):
+    """Newcombe (1998a) hybrid score limits from statsmodels' Wilson, widened to Garwood's Poisson bounds if asked."""
+    alpha = 1 - level
+
+    def limits(x, n):
+        low, high = (float(v) for v in proportion_confint(x, n, alpha=alpha, method="wilson"))
+        if poisson_ends and x <= 10:
+            high = max(high, stats.gamma.ppf(1 - alpha / 2, x + 1) / n)
+            low = min(low, stats.gamma.ppf(alpha / 2, x) / n) if x > 0 else low
+        if poisson_ends and n - x <= 10:
+            low = min(low, 1 - stats.gamma.ppf(1 - alpha / 2, n - x + 1) / n)
+            high = max(high, 1 - stats.gamma.ppf(alpha / 2, n - x) / n) if n > x else high
+        return min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0)
+
+    p1, p2 = x1 / n1, x2 / n2
+    (l1, u1), (l2, u2) = limits(x1, n1), limits(x2, n2)
+    d = p1 - p2
+    return d, d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
+
+
+@pytest.mark.parametrize("level", [0.95, 0.9, 0.5])
+@pytest.mark.parametrize(("x1", "n1", "x2", "n2"), [(56, 70, 48, 80), (1, 100, 50, 100), (9, 10, 3, 12), (0, 1, 1, 1)])
+def test_difference_in_proportions_is_newcombes_hybrid_score_interval(x1, n1, x2, n2, level):
+    """Estimate and limits equal Newcombe's method 10 by hand at the given level, with Wilson or Poisson-widened ends."""
+    for poisson_ends in (False, True):
+        d, low, high = _newcombe_hand(x1, n1, x2, n2, level, poisson_ends)
+        got = difference_in_proportions(x1, n1, x2, n2, level=level, poisson_ends=poisson_ends)
+        assert float(got.estimate) == pytest.approx(d, rel=1e-14, abs=1e-15)
+        assert float(got.low) == pytest.approx(low, rel=1e-9, abs=1e-12)
+        assert float(got.high) == pytest.approx(high, rel=1e-9, abs=1e-12)
+        assert got.method == "Newcombe hybrid score (independent samples)"
+
+
+def test_difference_in_proportions_matches_newcombes_published_example():
+    """Newcombe (1998a), example (a), 56/70 against 48/80, method 10: 0.0524 to 0.3339."""
+    got = difference_in_proportions(56, 70, 48, 80)
+    assert (round(float(got.low), 4), round(float(got.high), 4)) == (0.0524, 0.3339)
+
+
+def test_poisson_ends_widen_the_interval_where_few_successes_are_seen():
+    """At 1/100 against 50/100, poisson_ends=True gives a strictly wider upper limit than Wilson's ends."""
+    wilson = difference_in_proportions(1, 100, 50, 100)
+    poisson = difference_in_proportions(1, 100, 50, 100, poisson_ends=True)
+    assert float(poisson.high) > float(wilson.high) and float(poisson.low) <= float(wilson.low)
+
+
+def test_difference_in_proportions_in_double_precision_from_float32_counts():
+    """float32 counts are computed in float64: 1/3 − 2/7 to double precision, limits as from float64 counts."""
+    got = difference_in_proportions(np.float32(1), np.float32(3), np.array([2], np.float32), np.array([7], np.float32))
+    _, low, high = _newcombe_hand(1, 3, 2, 7, 0.95)
+    assert float(got.estimate[0]) == pytest.approx(1 / 3 - 2 / 7, rel=1e-14)
+    assert float(got.low[0]) == pytest.approx(low, rel=1e-12)
+    assert float(got.high[0]) == pytest.approx(high, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("x1", "n1", "x2", "n2"),
+    [(4, 3, 1, 5), (1, 5, 6, 5), (0, 0, 1, 5), (1, 5, 0, 0), (-1, 5, 1, 5), (1, 5, 1, -2), ([1, 4], 3, 1, 5)],
+    ids=["x1>n1", "x2>n2", "n1=0", "n2=0", "x1<0", "n2<0", "x1>n1-in-array"],
+)
+def test_difference_in_proportions_refuses_impossible_counts(x1, n1, x2, n2):
+    """A count above its n, a zero n in either sample, or a negative count raises ValueError."""
+    with pytest.raises(ValueError):
+        difference_in_proportions(x1, n1, x2, n2)
+
+
+def test_difference_in_proportions_accepts_single_item_samples():
+    """n1 = 1 or n2 = 1 is a valid sample: 1/1 against 0/1 gives d = 1 with Wilson-based limits."""
+    d, low, high = _newcombe_hand(1, 1, 0, 1, 0.95)
+    got = difference_in_proportions(1, 1, 0, 1)
+    assert float(got.estimate) == d == 1.0
+    assert float(got.low) == pytest.approx(low, rel=1e-12) and float(got.high) == pytest.approx(high, rel=1e-12)
+    assert float(difference_in_proportions(0, 4, 1, 1).estimate) == -1.0

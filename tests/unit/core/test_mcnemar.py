@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import optimize, special, stats
 
 from stats_mtbias.errors import UsageError
-from stats_mtbias.significance.mcnemar import MCNEMAR_METHODS, difference_test, mcnemar_test
+from stats_mtbias.significance.mcnemar import MCNEMAR_METHODS, difference_test, mcnemar_test, paired_difference_test
 
 
 def test_exact_statistic_is_n10_and_pvalues_match_scipy_binomtest():
@@ -76,3 +76,58 @@ def test_newcombe_difference_test_statistic_has_the_sign_of_the_difference():
     assert difference_test(15, 72, 0, 16, method="newcombe").statistic > 0
     r = difference_test(3, 10, [1, 3, 5], 10, method="newcombe")
     assert np.array_equal(np.sign(r.statistic), [1.0, 0.0, -1.0])
+
+
+def _newcombe_paired_hand_limits(a, b, c, d, z):
+    """Newcombe (1998b) method 10 paired limits at critical value z, Wilson limits and corrected phi by hand."""
+    n = a + b + c + d
+
+    def wilson(k):
+        p = k / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return centre - half, centre + half
+
+    p1, p2 = (a + b) / n, (a + c) / n
+    (l1, u1), (l2, u2) = wilson(a + b), wilson(a + c)
+    cross, margins = a * d - b * c, (a + b) * (c + d) * (a + c) * (b + d)
+    phi = 0.0 if margins == 0 or 0 <= cross <= n / 2 else (cross - n / 2 if cross > 0 else cross) / np.sqrt(margins)
+    dl1, du1, dl2, du2 = p1 - l1, u1 - p1, p2 - l2, u2 - p2
+    low = p1 - p2 - np.sqrt(max(dl1**2 - 2 * phi * dl1 * du2 + du2**2, 0.0))
+    high = p1 - p2 + np.sqrt(max(du1**2 - 2 * phi * du1 * dl2 + dl2**2, 0.0))
+    return low, high
+
+
+@pytest.mark.parametrize("table", [(59, 6, 16, 80), (80, 16, 6, 59), (10, 1, 7, 3), (3, 9, 0, 20)])
+def test_paired_difference_test_by_default_inverts_newcombes_paired_interval(table):
+    """The default paired test is Newcombe's: p = 2Φ(−z*), statistic sign(n10 − n01)·z*, z* where the hand interval touches 0."""
+    a, b, c, d = table
+    sign = np.sign(b - c)
+
+    def touching(z):
+        low, high = _newcombe_paired_hand_limits(a, b, c, d, z)
+        return low if sign > 0 else -high
+
+    z_star = optimize.brentq(touching, 1e-9, 30.0, xtol=1e-14)
+    r = paired_difference_test(*table)
+    assert r.statistic == pytest.approx(sign * z_star, rel=1e-9)
+    assert r.pvalue == pytest.approx(2 * special.ndtr(-z_star), rel=1e-9)
+    assert isinstance(r.method, str) and "newcombe" in r.method
+
+
+def test_paired_difference_test_statistic_sign_and_labels_for_every_method():
+    """paired_difference_test's statistic has the sign of n10 − n01 (arrays too) and its result names the method."""
+    for method in ("newcombe", "tango", "agresti-min", "bonett-price", "wald"):
+        r = paired_difference_test([59, 80, 40], [6, 16, 3], [16, 6, 3], [80, 59, 50], method=method)
+        assert np.array_equal(np.sign(r.statistic), [-1.0, 1.0, 0.0])
+        assert isinstance(r.method, str) and method in r.method
+
+
+def test_paired_wald_test_uses_the_unpooled_paired_variance_below_one_discordant():
+    """Wald paired test: z = (n10 − n01)/√(n10 + n01 − (n10 − n01)²/n) by hand, also when that variance is below 1."""
+    for a, b, c, d in [(50, 1, 0, 49), (0, 1, 0, 1), (3, 0, 2, 5), (59, 6, 16, 80)]:
+        n = a + b + c + d
+        z = (b - c) / np.sqrt(b + c - (b - c) ** 2 / n)
+        r = paired_difference_test(a, b, c, d, method="wald")
+        assert r.statistic == pytest.approx(z, rel=1e-12)
+        assert r.pvalue == pytest.approx(2 * special.ndtr(-abs(z)), rel=1e-12)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from stats_mtbias.estimators.tgbi import p_s_from_shares, tgbi_index, tgbi_shares
+from stats_mtbias.estimators.tgbi import p_s_from_shares, tgbi_counts, tgbi_index, tgbi_shares
 
 
 def test_shares_are_nan_for_a_set_without_judgement():
@@ -42,3 +42,18 @@ def test_p_s_and_index_are_computed_in_double_precision():
     index = tgbi_index(values32)
     assert index.dtype == np.float64
     assert index == pytest.approx(math.fsum(float(v) for v in values32) / 3, rel=1e-15)
+
+
+def test_tgbi_counts_by_default_counts_both_as_neutral_and_drops_unknown():
+    """Default rule: (female, male, neutral + both), unknown left out; "exclude" drops both (GENDERS order f, m, n, b, u)."""
+    counts = np.array([[1, 2, 3, 4, 5], [0, 7, 0, 2, 9]])
+    assert np.array_equal(tgbi_counts(counts), [[1, 2, 7], [0, 7, 2]])
+    assert np.array_equal(tgbi_counts(counts, both="exclude"), [[1, 2, 3], [0, 7, 0]])
+
+
+def test_tgbi_counts_are_float64_and_do_not_wrap_small_integer_dtypes():
+    """Counts are summed in float64: 200 neutral + 100 both stored as uint8 give 300, and integer input gives floats."""
+    got = tgbi_counts(np.array([1, 2, 200, 100, 0], dtype=np.uint8))
+    assert got.dtype == np.float64
+    assert np.array_equal(got, [1.0, 2.0, 300.0])
+    assert tgbi_counts([3, 4, 5, 6, 7]).dtype == np.float64

@@ -81,7 +81,7 @@ def test_integrity_warnings_name_copies_unequal_sets_and_blank_outputs():
     assert all(m in res.notes for m in messages)  # and in the result's notes, for the report
 
 
-def test_prates_and_rates_warn_of_copied_systems():
+def test_prates_and_rates_warn_of_copied_systems(data_dir):  # prates reads its occupation list
     frame = pd.DataFrame({"item": list(range(50)) * 2, "language": "tr", "system": ["a"] * 50 + ["b"] * 50,
                           "gender": ["male", "female"] * 50})  # fmt: skip
     with pytest.warns(DataQualityWarning, match="systems a .* and b .* same output on 100.0%"):

@@ -1,0 +1,113 @@
+"""Closed-form power, sample size and MDE against hand formulas written with scipy.stats (mutation kills)."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from stats_mtbias.errors import UsageError
+from stats_mtbias.planning import closed
+
+
+def _z(alpha, alternative):
+    return stats.norm.ppf(1 - alpha / 2) if alternative == "two-sided" else stats.norm.ppf(1 - alpha)
+
+
+def _connor_power(n, d, psi, alpha=0.05, alternative="two-sided"):
+    # Connor (1987): the normal approximation of McNemar's test, both tails when two-sided.
+    za, sd = _z(alpha, alternative), np.sqrt(psi - d * d)
+    power = stats.norm.cdf((d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
+    if alternative == "two-sided":
+        power += stats.norm.cdf((-d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
+    return power
+
+
+def _score_power(n, p, p0, alpha=0.05, alternative="two-sided"):
+    # Power of the one-sample score test of H0: share = p0 when the share is p (normal approximation).
+    za, d = _z(alpha, alternative), abs(p - p0)
+    sd0, sd1 = np.sqrt(p0 * (1 - p0)), np.sqrt(p * (1 - p))
+    power = stats.norm.cdf((d * np.sqrt(n) - za * sd0) / sd1)
+    if alternative == "two-sided":
+        power += stats.norm.cdf((-d * np.sqrt(n) - za * sd0) / sd1)
+    return power
+
+
+def _score_n(p, p0, alpha=0.05, power=0.8, alternative="two-sided", deff=1.0):
+    # n = deff (z_a √(p0 q0) + z_b √(p q))² / (p − p0)², before rounding up.
+    za, zb = _z(alpha, alternative), stats.norm.ppf(power)
+    return deff * (za * np.sqrt(p0 * (1 - p0)) + zb * np.sqrt(p * (1 - p))) ** 2 / (p - p0) ** 2
+
+
+def test_paired_mde_reaches_the_power_at_the_given_alpha_and_alternative():
+    """paired_mde solves Connor's power = target at the alpha and alternative asked for, not the defaults."""
+    for alpha, alternative in [(0.01, "two-sided"), (0.05, "greater"), (0.1, "less"), (0.05, "two-sided")]:
+        mde = float(closed.paired_mde(800, 0.25, alpha=alpha, power=0.9, alternative=alternative))
+        assert _connor_power(800, mde, 0.25, alpha, alternative) == pytest.approx(0.9, abs=1e-7)
+
+
+def test_paired_mde_is_a_float_nan_where_no_difference_below_psi_reaches_the_power():
+    """With one item no |δ| < ψ has 80% power: the MDE is NaN (a float array), beside a reachable one."""
+    out = closed.paired_mde([1, 626], 0.2)
+    assert out.dtype == float
+    assert np.isnan(out[0])
+    assert out[1] == pytest.approx(0.05, abs=1e-3)  # Connor's example: ψ = 0.2, δ = 0.05 → n = 626
+
+
+def test_rate_power_defaults_are_two_sided_five_percent_without_design_effect():
+    """rate_power(n, p, p0) is the two-sided 5% score-test power with deff 1 (hand formula, both tails)."""
+    for n, p, p0 in [(194, 0.4, 0.5), (10, 0.45, 0.5), (60, 0.3, 0.2), (25, 0.7, 0.6)]:
+        assert float(closed.rate_power(n, p, p0)) == pytest.approx(_score_power(n, p, p0), rel=1e-12)
+
+
+def test_rate_power_far_tail_and_one_sided_and_design_effect():
+    """The far tail is added (it matters at n = 10), one-sided uses z_{1−α}, and deff divides n."""
+    n, p, p0 = 10, 0.45, 0.5
+    near = stats.norm.cdf((0.05 * np.sqrt(n) - 1.959963984540054 * 0.5) / np.sqrt(p * (1 - p)))
+    far = stats.norm.cdf((-0.05 * np.sqrt(n) - 1.959963984540054 * 0.5) / np.sqrt(p * (1 - p)))
+    assert far > 0.005
+    assert float(closed.rate_power(n, p, p0, alpha=0.05)) == pytest.approx(near + far, rel=1e-12)
+    for alt in ("greater", "less"):
+        got = float(closed.rate_power(n, p, p0, alternative=alt))
+        assert got == pytest.approx(_score_power(n, p, p0, 0.05, alt), rel=1e-12)
+    assert float(closed.rate_power(400, 0.45, 0.5, deff=2.0)) == pytest.approx(_score_power(200, 0.45, 0.5), rel=1e-12)
+    assert float(closed.rate_power(400, 0.45, 0.5, deff=2.0, alpha=0.1, alternative="greater")) == pytest.approx(
+        _score_power(200, 0.45, 0.5, 0.1, "greater"), rel=1e-12
+    )
+    # Monotone: more outputs, more power.
+    powers = closed.rate_power(np.arange(10, 500, 10), 0.45, 0.5)
+    assert np.all(np.diff(powers) > 0)
+
+
+def test_rate_sample_size_test_is_the_score_formula_rounded_up():
+    """Defaults two-sided 5%, 80%, deff 1; across asymmetric p, p0 and options n = ⌈formula⌉ as integers."""
+    assert int(closed.rate_sample_size_test(0.4, 0.5)) == 194  # (1.96·0.5 + 0.8416·√0.24)² / 0.01 = 193.9
+    for p, p0 in [(0.4, 0.5), (0.1, 0.2), (0.3, 0.1), (0.9, 0.7), (0.05, 0.01), (0.6, 0.85)]:
+        got = closed.rate_sample_size_test(p, p0)
+        assert np.issubdtype(got.dtype, np.integer)
+        assert int(got) == int(np.ceil(_score_n(p, p0)))
+        for kw in (dict(alpha=0.01, power=0.9), dict(alternative="greater"), dict(alternative="less", deff=1.7)):
+            assert int(closed.rate_sample_size_test(p, p0, **kw)) == int(np.ceil(_score_n(p, p0, **kw)))
+    # The answer is the smallest n with score-test power >= 80% (one-sided, where the far tail is absent).
+    n = int(closed.rate_sample_size_test(0.3, 0.2, alternative="greater"))
+    assert _score_power(n, 0.3, 0.2, 0.05, "greater") >= 0.8 > _score_power(n - 1, 0.3, 0.2, 0.05, "greater")
+
+
+def test_rate_sample_size_test_keeps_an_exact_integer():
+    """A formula landing on an integer (up to rounding) is not rounded up to the next one."""
+    k = _score_n(0.3, 0.5)
+    assert int(closed.rate_sample_size_test(0.3, 0.5, deff=200.0 / k)) == 200
+
+
+def test_rate_sample_size_test_refuses_a_rate_equal_to_the_reference():
+    """No sample size detects rate == reference: UsageError, also inside an array."""
+    with pytest.raises(UsageError):
+        closed.rate_sample_size_test(0.5, 0.5)
+    with pytest.raises(UsageError):
+        closed.rate_sample_size_test([0.4, 0.3], [0.5, 0.3])
+
+
+def test_normal_sample_size_is_an_integer_array_scaled_by_one_over_root_n():
+    """n·((z_a + z_b)·se/δ)² rounded up, returned as integers."""
+    got = closed.normal_sample_size([0.02, 0.05], 0.01, 500)
+    assert np.issubdtype(got.dtype, np.integer)
+    k = ((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) * 0.01 / np.array([0.02, 0.05])) ** 2
+    assert got.tolist() == np.ceil(500 * k).astype(int).tolist()

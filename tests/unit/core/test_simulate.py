@@ -172,3 +172,117 @@ def test_mde_refuses_a_power_outside_0_1():
     """power must lie in (0, 1)."""
     with pytest.raises(UsageError):
         _wald(np.zeros(10), 1.0).mde(1.0)
+
+
+def _paired_binary(n=200, p10=0.2, p01=0.05, p11=0.3):
+    """n items of two systems judged right (1) / wrong (0), with exactly these paired shares."""
+    k10, k01, k11 = round(n * p10), round(n * p01), round(n * p11)
+    a = np.r_[np.ones(k10), np.zeros(k01), np.ones(k11), np.zeros(n - k10 - k01 - k11)]
+    b = np.r_[np.zeros(k10), np.ones(k01), np.ones(k11), np.zeros(n - k10 - k01 - k11)]
+    return _design(a, b)
+
+
+def test_sample_size_passes_its_options_to_every_batch():
+    """n_sim, alpha and alternative reach the batches (the returned simulation carries them)."""
+    design = _paired_binary()
+    n, final, trace = sim.sample_size(design, 0.15, n_sim=20, rng=0, test="wald", alpha=0.1, alternative="greater")
+    assert (final.n_sim, final.alpha, final.alternative, final.test, final.n) == (20, 0.1, "greater", "wald", n)
+    assert len(trace) == 5 and trace[-1][0] == n
+
+
+def test_sample_size_first_guess_scales_the_pilot_spread_by_one_over_root_n():
+    """The first four sizes are 0.6, 0.85, 1.15, 1.5 × n_pilot ((z_{1−α} + z_β) · spread / δ)², spread from a Wald batch."""
+    design = _paired_binary()
+    for alternative, alpha, power in [("greater", 0.05, 0.8), ("two-sided", 0.1, 0.9)]:
+        # The first batch is a Wald simulation at the pilot's size drawn first from the generator.
+        first = sim.simulate(design, design.n_pilot, n_sim=50, rng=np.random.default_rng(3), test="wald", alpha=alpha,
+                             alternative=alternative)  # fmt: skip
+        spread = np.std(first.estimates)
+        za = stats.norm.ppf(1 - alpha) if alternative == "greater" else stats.norm.ppf(1 - alpha / 2)
+        guess = design.n_pilot * ((za + stats.norm.ppf(power)) * spread / 0.1) ** 2
+        _, _, trace = sim.sample_size(design, 0.1, power=power, n_sim=50, rng=np.random.default_rng(3), test="wald",
+                                      alpha=alpha, alternative=alternative)  # fmt: skip
+        assert [s for s, _ in trace[:4]] == sorted({max(1, round(guess * f)) for f in (0.6, 0.85, 1.15, 1.5)})
+
+
+def test_sample_size_solves_the_probit_line_through_the_batches():
+    """n solves Φ⁻¹(power) = a + b√n fitted to the batches, powers 0 and 1 counted as half an evaluation from the end."""
+    design = _paired_binary()
+    seen = set()
+    for seed, power in [(0, 0.2), (5, 0.2), (0, 0.3), (1, 0.8), (2, 0.9), (5, 0.95)]:  # seeds where the fit rises
+        n_sim = 10
+        n, _, trace = sim.sample_size(design, 0.1, power=power, n_sim=n_sim, rng=seed, test="wald")
+        sizes, powers = np.array(trace[:4]).T
+        seen.update(powers.tolist())
+        ps = np.clip(powers, 0.5 / n_sim, 1 - 0.5 / n_sim)
+        slope, intercept = np.polyfit(np.sqrt(sizes), stats.norm.ppf(ps), 1)
+        assert n == max(1, int(np.ceil(((stats.norm.ppf(power) - intercept) / slope) ** 2)))
+    assert {0.0, 1.0} <= seen  # the clipping was exercised at both ends
+
+
+def test_sample_size_refuses_no_difference_and_no_variance():
+    """difference 0, or a pilot without sampling variance (every cluster alike), is refused."""
+    with pytest.raises(UsageError):
+        sim.sample_size(_paired_binary(), 0.0, n_sim=10, rng=0, test="wald")
+    with pytest.raises(UsageError):
+        sim.sample_size(_design(np.ones(30), np.zeros(30)), 0.1, n_sim=10, rng=0, test="wald")
+
+
+def test_sample_size_wald_first_batch_and_n_boot_reach_the_bootstrap_batches():
+    """A small alpha needs n_boot >= 2/alpha only for the bootstrap: the Wald plan never asks for it, and the
+    bootstrap plan uses the n_boot given, not the default 500."""
+    design = _paired_binary()
+    _, final, _ = sim.sample_size(design, 0.15, n_sim=10, rng=1, test="wald", n_boot=50, alpha=0.001)
+    assert final.test == "wald" and final.replicates is None
+    _, final, _ = sim.sample_size(design, 0.15, n_sim=10, rng=1, test="bootstrap", n_boot=700, alpha=0.003)
+    assert final.replicates.shape == (700, 10)
+
+
+def test_sample_size_defaults():
+    """Defaults: the bootstrap test, 80% power, two-sided 5% (evaluations and resamples given, to stay fast)."""
+    design = _paired_binary(60)
+    n, final, trace = sim.sample_size(design, 0.3, rng=0, n_sim=10, n_boot=40)
+    assert (final.test, final.n_sim, final.alpha, final.alternative) == ("bootstrap", 10, 0.05, "two-sided")
+    assert final.replicates.shape == (40, 10)
+    sizes, powers = np.array(trace[:4]).T
+    ps = np.clip(powers, 0.05, 0.95)
+    slope, intercept = np.polyfit(np.sqrt(sizes), stats.norm.ppf(ps), 1)
+    assert n == max(1, int(np.ceil(((stats.norm.ppf(0.8) - intercept) / slope) ** 2)))
+
+
+def test_inner_bootstrap_of_a_wide_count_array_with_few_patterns():
+    """80 statistics per cluster but 3 patterns (multinomial resampling): one-pattern evaluations give their value."""
+    rows = np.zeros((3, 2, 40))
+    rows[:, :, 0] = [[1, 1], [2, 2], [7, 7]]  # the value
+    rows[:, :, 1] = 1  # the cluster count
+    counts = np.repeat(rows, [4, 5, 6], axis=0)
+    design = sim.PairedDesign(counts, lambda t: t[..., :1] / t[..., 1:2], (0,), np.zeros(15, int), single=True)
+    patterns = sim._patterns(design)
+    m = np.diag([3, 3, 3])  # evaluation j: three copies of pattern j
+    out = sim._inner_bootstrap(design, [m], patterns, 20, np.random.default_rng(4))
+    assert np.allclose(out, [[1, 2, 7]] * 20, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("k", [5, 70])
+def test_inner_bootstrap_in_small_blocks_gives_every_evaluation_its_value(k, monkeypatch):
+    """With blocks of one or two evaluations (a tiny cell budget) each evaluation still gets its own replicates."""
+    design = _design(np.arange(k) * 1.0, single=True)
+    patterns = sim._patterns(design)
+    m = np.zeros((5, k), int)
+    for j, u in enumerate([0, 3, 1, 4, 2]):
+        m[j, u] = 2
+    for cells in (1, 2 * 30 * max(k, 2)):  # one evaluation per block; two per block (the last block has one)
+        monkeypatch.setattr(sim, "_CHUNK_CELLS", cells)
+        out = sim._inner_bootstrap(design, [m], patterns, 30, np.random.default_rng(5))
+        assert np.allclose(out, [[0, 3, 1, 4, 2]] * 30, rtol=0, atol=1e-12)
+
+
+def test_mde_interpolates_when_the_second_grid_point_reaches_the_power():
+    """Power 0 at the first grid point and 0.7 at the second: the MDE for 0.2 is interpolated between them."""
+    e = np.r_[np.ones(7), np.zeros(3)]
+    step = 8 * np.std(e) / 320
+    crossing = 1.2 * step  # the power jumps from 0 to 0.7 when δ passes z·se − 1
+    s = _wald(e, (1 + crossing) / stats.norm.ppf(0.95), "greater")
+    got = s.mde(0.2)
+    assert step < got < 2 * step
+    assert got == pytest.approx(crossing, abs=0.5 * step)

@@ -111,3 +111,90 @@ def test_normal_sample_size_is_an_integer_array_scaled_by_one_over_root_n():
     assert np.issubdtype(got.dtype, np.integer)
     k = ((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) * 0.01 / np.array([0.02, 0.05])) ** 2
     assert got.tolist() == np.ceil(500 * k).astype(int).tolist()
+
+
+def _exact_power_by_enumeration(n, d, psi, alpha, alternative, test):
+    # Σ_m Bin(m; n, ψ) Σ_k Bin(k; m, π) [the test rejects k of m], π = (ψ + δ)/(2ψ); the rejection decided per (m, k)
+    # by scipy's binomtest (sign test) or by |2k − m| / √m >= z (McNemar's chi-square).
+    pi = (psi + d) / (2 * psi)
+    z = {"two-sided": stats.norm.ppf(1 - alpha / 2), "greater": stats.norm.ppf(1 - alpha)}[alternative]
+    total = 0.0
+    for m in range(n + 1):
+        for k in range(m + 1):
+            if m == 0:
+                reject = False
+            elif test == "exact":
+                reject = stats.binomtest(k, m, 0.5, alternative=alternative).pvalue <= alpha * (1 + 1e-12)
+            else:
+                stat = (2 * k - m) / np.sqrt(m)
+                reject = (abs(stat) if alternative == "two-sided" else stat) >= z - 1e-12
+            if reject:
+                total += stats.binom.pmf(m, n, psi) * stats.binom.pmf(k, m, pi)
+    return total
+
+
+@pytest.mark.parametrize("test", ["exact", "asymptotic"])
+def test_exact_power_is_the_enumerated_rejection_probability(test):
+    """paired_power_exact = enumeration over (discordant m, first-favouring k) of the sign test / chi-square decision."""
+    cases = [(12, 0.1, 0.5, 0.0625, "two-sided"), (12, 0.1, 0.5, 0.0625, "greater"), (9, 0.05, 0.3, 0.2, "two-sided"),
+             (5, 0.1, 0.2, 0.5, "two-sided"), (10, 0.2, 0.6, 0.05, "greater"),
+             (8, 0.0, 0.7, 2 * stats.norm.sf(2.0), "two-sided")]  # fmt: skip
+    for n, d, psi, alpha, alt in cases:
+        got = float(closed.paired_power_exact(n, d, psi, alpha=alpha, alternative=alt, test=test))
+        assert got == pytest.approx(_exact_power_by_enumeration(n, d, psi, alpha, alt, test), abs=1e-12), (n, alpha, alt)
+
+
+def test_paired_power_is_connors_normal_approximation_with_both_tails():
+    """paired_power = Connor's formula (far tail included two-sided; z_{1−α} one-sided) across n, δ, ψ."""
+    for n, d, psi in [(5, 0.05, 0.3), (30, 0.1, 0.4), (626, 0.05, 0.2), (50, -0.1, 0.5)]:
+        for alpha, alt in [(0.05, "two-sided"), (0.2, "two-sided"), (0.05, "greater"), (0.1, "less")]:
+            got = float(closed.paired_power(n, d, psi, alpha=alpha, alternative=alt))
+            assert got == pytest.approx(_connor_power(n, abs(d), psi, alpha, alt), rel=1e-12)
+
+
+def test_paired_sample_size_defaults_and_integers():
+    """Defaults two-sided 5%, 80% (Connor's 626 for ψ 0.2, δ 0.05); integer output; an exact integer stays."""
+    got = closed.paired_sample_size(0.05, 0.2)
+    assert int(got) == 626 and np.issubdtype(got.dtype, np.integer)
+    za, zb = stats.norm.ppf(0.975), stats.norm.ppf(0.8)
+    raw = (za * np.sqrt(0.2) + zb * np.sqrt(0.2 - 0.05**2)) ** 2 / 0.05**2
+    # Power 0.5 (z_b = 0): n = z_a² ψ / δ²; choose ψ so that this is 400 up to rounding.
+    psi = 400 * 0.05**2 / za**2
+    assert int(closed.paired_sample_size(0.05, psi, power=0.5)) == 400
+    assert int(np.ceil(raw)) == 626
+
+
+def test_rate_half_width_is_the_wilson_interval_half_width():
+    """Half the width of statsmodels' Wilson interval at count p·n of n (n / deff effective)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    for n, p in [(10, 0.3), (40, 0.5), (200, 0.05), (1000, 0.5), (7, 0.0)]:
+        for level in (0.95, 0.8):
+            lo, hi = proportion_confint(p * n, n, alpha=1 - level, method="wilson")
+            assert float(closed.rate_half_width(n, p, level=level)) == pytest.approx((hi - lo) / 2, rel=1e-10)
+    lo, hi = proportion_confint(0.3 * 50, 50, method="wilson")
+    assert float(closed.rate_half_width(100, 0.3, deff=2.0)) == pytest.approx((hi - lo) / 2, rel=1e-10)
+
+
+def test_rate_sample_size_is_the_smallest_n_with_the_half_width():
+    """The smallest integer n whose Wilson half-width (statsmodels, at the level asked) is at most the target."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    def half(n, p, level):
+        lo, hi = proportion_confint(p * n, n, alpha=1 - level, method="wilson")
+        return (hi - lo) / 2
+
+    for w, p, level in [(0.03, 0.5, 0.95), (0.05, 0.2, 0.9), (0.1, 0.5, 0.99), (0.2, 0.4, 0.95), (0.45, 0.5, 0.5)]:
+        got = closed.rate_sample_size(w, p, level=level)
+        assert np.issubdtype(got.dtype, np.integer)
+        n = int(got)
+        assert half(n, p, level) <= w + 1e-12 < half(n - 1, p, level) if n > 1 else half(n, p, level) <= w
+    assert int(closed.rate_sample_size(0.03, 0.5)) == 1064  # the docstring's example, (1.96² /(4·0.03²) − 1.96² ≈ 1063.3)
+
+
+def test_rate_sample_size_refuses_half_widths_outside_0_05():
+    """half_width must lie in (0, 0.5): 0, 0.5, negative and larger values are refused."""
+    for w in (0.0, 0.5, -0.1, 0.7, [0.1, 0.5]):
+        with pytest.raises(UsageError):
+            closed.rate_sample_size(w, 0.5)
+    assert int(closed.rate_sample_size(0.49, 0.5)) >= 1

@@ -271,7 +271,7 @@ def test_inner_bootstrap_in_small_blocks_gives_every_evaluation_its_value(k, mon
     m = np.zeros((5, k), int)
     for j, u in enumerate([0, 3, 1, 4, 2]):
         m[j, u] = 2
-    for cells in (1, 2 * 30 * max(k, 2)):  # one evaluation per block; two per block (the last block has one)
+    for cells in (1, 12, 2 * 30 * max(k, 2)):  # blocks of one or two evaluations (the last block has one)
         monkeypatch.setattr(sim, "_CHUNK_CELLS", cells)
         out = sim._inner_bootstrap(design, [m], patterns, 30, np.random.default_rng(5))
         assert np.allclose(out, [[0, 3, 1, 4, 2]] * 30, rtol=0, atol=1e-12)
@@ -286,3 +286,75 @@ def test_mde_interpolates_when_the_second_grid_point_reaches_the_power():
     got = s.mde(0.2)
     assert step < got < 2 * step
     assert got == pytest.approx(crossing, abs=0.5 * step)
+
+
+def _boot_sim(reps, alternative, alpha, estimates=None):
+    reps = np.asarray(reps, float)
+    est = np.zeros(reps.shape[1]) if estimates is None else np.asarray(estimates, float)
+    return sim.Simulation(_design([0.0, 1.0]), 10, est, None, reps, "bootstrap", alpha, alternative)
+
+
+def _boot_p(col, alternative):
+    # Bootstrap p-value (Davison & Hinkley 1997, eq. 4.11): (1 + #{replicates on the far side of 0}) / (B + 1),
+    # ties counted on both sides, NaN replicates left out; two-sided: twice the smaller tail, at most 1.
+    col = col[~np.isnan(col)]
+    below = (1 + sum(1 for x in col if x <= 0)) / (len(col) + 1)
+    above = (1 + sum(1 for x in col if x >= 0)) / (len(col) + 1)
+    return {"two-sided": min(1.0, 2 * min(below, above)), "greater": below, "less": above}[alternative]
+
+
+def test_bootstrap_reject_is_the_p_value_at_most_alpha():
+    """The bootstrap test rejects when (1 + #far side)/(B + 1) (two-sided: doubled) <= alpha; ties, NaN, exact alpha."""
+    pos = np.arange(1.0, 40.0)  # 39 positive replicates
+    cols = [pos, -pos, np.r_[0.0, pos[1:]], np.r_[-1.0, pos[1:]], np.r_[np.nan, np.nan, pos[2:]], np.r_[pos[:20], -pos[:19]],
+            np.r_[np.zeros(3), pos[3:]]]  # fmt: skip
+    reps = np.stack(cols, axis=1)
+    for alternative in ("two-sided", "greater", "less"):
+        ps = np.array([_boot_p(reps[:, j], alternative) for j in range(reps.shape[1])])
+        for alpha in sorted({*ps, *(ps * 0.999), *(ps * 1.001), 0.05, 0.049, 0.3}):
+            if not 0 < alpha < 1:
+                continue
+            got = _boot_sim(reps, alternative, alpha).reject(0.0)
+            assert got.tolist() == (ps <= alpha).tolist(), (alternative, alpha)
+    # Exactly at alpha: 2 · 1/40 = 0.05 rejects two-sided.
+    assert _boot_sim(pos[:, None], "two-sided", 0.05).reject(0.0).tolist() == [True]
+    # A NaN estimate never rejects; the shift moves the replicates with the difference.
+    assert _boot_sim(pos[:, None], "greater", 0.05, [np.nan]).reject(0.0).tolist() == [False]
+    assert _boot_sim(pos[:, None], "greater", 0.05).reject(-39.5).tolist() == [False]
+    assert _boot_sim(-pos[:, None], "greater", 0.05).reject(39.5).tolist() == [True]
+
+
+def test_wald_reject_compares_the_t_statistic_with_the_normal_critical_value():
+    """|t| > z_{1−α/2} (two-sided), t > z_{1−α} ("greater"), −t > z_{1−α} ("less"); se 0 or NaN handled."""
+    z2, z1 = stats.norm.ppf(0.975), stats.norm.ppf(0.95)
+    est = np.array([2.0, -2.0, 1.8, -1.8, z2, -z2, 1.0, 0.0, 0.5, -0.5, 0.3, np.nan])
+    se = np.array([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, np.nan, 1.0])
+    want = {
+        "two-sided": [True, True, False, False, False, False, True, False, True, True, False, False],
+        "greater": [True, False, True, False, True, False, True, False, True, False, False, False],
+        "less": [False, True, False, True, False, True, False, False, False, True, False, False],
+    }
+    assert 1.8 > z1 and 1.8 < z2
+    for alternative, expected in want.items():
+        assert _wald(est, se, alternative).reject(0.0).tolist() == expected, alternative
+    # A large alpha (z < 1): a NaN standard error still never rejects.
+    assert _wald([1.5, 0.0], [np.nan, 1.0], "two-sided", alpha=0.5).reject(0.0).tolist() == [False, False]
+    assert _wald([1.5], [1.0], "two-sided", alpha=0.5).reject(0.0).tolist() == [True]
+
+
+def test_wald_se_is_the_stratified_standard_error_of_the_mean():
+    """Mean of n values: se = √(Σ_h Σ_i (v_i − v̄_h)²) / n (within-stratum deviations; a one-cluster stratum adds 0)."""
+    values = np.r_[np.arange(6.0), 10 + np.arange(4.0), 50.0]
+    strata = np.r_[np.zeros(6, int), np.ones(4, int), 2]
+    design = _design(values, strata=strata, single=True)
+    patterns = sim._patterns(design)
+    m = [np.array([[2, 1, 0, 1, 1, 1], [1, 1, 1, 1, 1, 1]]), np.array([[0, 2, 1, 0], [1, 1, 1, 0]]), np.array([[1], [1]])]
+    totals = sim._totals(m, patterns)
+    got = sim.wald_se(design, m, patterns, totals)
+    for j in range(2):
+        dev = 0.0
+        for mh, p in zip(m, patterns):
+            v = np.repeat(p.rows[:, 0], mh[j])
+            dev += ((v - v.mean()) ** 2).sum()
+        n = sum(int(mh[j].sum()) for mh in m)
+        assert got[j] == pytest.approx(np.sqrt(dev) / n, rel=1e-6)

@@ -358,3 +358,26 @@ def test_wald_se_is_the_stratified_standard_error_of_the_mean():
             dev += ((v - v.mean()) ** 2).sum()
         n = sum(int(mh[j].sum()) for mh in m)
         assert got[j] == pytest.approx(np.sqrt(dev) / n, rel=1e-6)
+
+
+def test_wald_se_keeps_its_accuracy_for_large_totals():
+    """Values of order 1e7: the numerical gradient still gives se = √(Σ (v − v̄)²) / n (relative step, not absolute)."""
+    values = 1e7 * (1 + np.arange(6.0))
+    design = _design(values, single=True)
+    patterns = sim._patterns(design)
+    m = [np.array([[1, 1, 1, 1, 1, 1], [2, 0, 1, 0, 0, 3]])]
+    got = sim.wald_se(design, m, patterns, sim._totals(m, patterns))
+    for j in range(2):
+        v = np.repeat(patterns[0].rows[:, 0], m[0][j])
+        assert got[j] == pytest.approx(np.sqrt(((v - v.mean()) ** 2).sum()) / len(v), rel=1e-6)
+
+
+def test_simulate_defaults_and_the_minimum_number_of_evaluations():
+    """Defaults: the bootstrap test with 500 resamples, 1000 evaluations, two-sided 5%; fewer than 10 evaluations refused."""
+    design = _paired_binary(20)
+    s = sim.simulate(design, 20, rng=0)
+    assert (s.test, s.n_sim, s.alpha, s.alternative) == ("bootstrap", 1000, 0.05, "two-sided")
+    assert s.replicates.shape == (500, 1000)
+    assert sim.simulate(design, 20, n_sim=10, rng=0, test="wald").n_sim == 10
+    with pytest.raises(UsageError):
+        sim.simulate(design, 20, n_sim=9, rng=0, test="wald")

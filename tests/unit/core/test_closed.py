@@ -198,3 +198,46 @@ def test_rate_sample_size_refuses_half_widths_outside_0_05():
         with pytest.raises(UsageError):
             closed.rate_sample_size(w, 0.5)
     assert int(closed.rate_sample_size(0.49, 0.5)) >= 1
+
+
+def test_exact_power_broadcasts_over_each_argument():
+    """n, δ and ψ given as arrays (one at a time and together) give the enumerated power element by element."""
+    cases = [([6, 9], 0.1, 0.5), (9, [0.0, 0.2], 0.5), (9, 0.1, [0.3, 0.6]), ([6, 9], [0.1, 0.2], [0.5, 0.4])]
+    for n, d, psi in cases:
+        got = closed.paired_power_exact(n, d, psi, alpha=0.1)
+        nn, dd, pp = np.broadcast_arrays(n, d, psi)
+        want = [_exact_power_by_enumeration(int(a), b, c, 0.1, "two-sided", "exact") for a, b, c in zip(nn, dd, pp)]
+        assert got.shape == (2,)
+        assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_rates_of_0_and_1_are_accepted_and_others_outside_refused():
+    """Shares 0 and 1 are valid (Wilson half-width z²/(2(n + z²))... at p = 0 and 1); 1.5 and −0.1 are refused."""
+    z = stats.norm.ppf(0.975)
+    for p in (0.0, 1.0):
+        assert float(closed.rate_half_width(20, p)) == pytest.approx(z**2 / (2 * (20 + z**2)), rel=1e-12)
+    for p in (1.5, -0.1, 100):
+        with pytest.raises(UsageError):
+            closed.rate_half_width(20, p)
+
+
+@pytest.mark.parametrize(
+    ("d", "psi", "alpha", "power", "alt", "test"),
+    [(0.3, 0.5, 0.05, 0.8, "two-sided", "exact"), (0.25, 0.4, 0.05, 0.9, "greater", "exact"),
+     (0.2, 0.3, 0.1, 0.8, "two-sided", "asymptotic"), (0.2, 0.4, 0.05, 0.7, "two-sided", "exact")],
+)  # fmt: skip
+def test_exact_sample_size_is_the_first_n_whose_power_holds_over_the_next_five_percent(d, psi, alpha, power, alt, test):
+    """The smallest n with power >= target at n and at every size up to n + max(2, 5% of n) (powers by enumeration
+    through paired_power_exact, itself checked against scipy's binomtest above)."""
+    got = closed.paired_sample_size_exact(d, psi, alpha=alpha, power=power, alternative=alt, test=test)
+    ns = np.arange(1, 3 * got + 60)
+    f = closed.paired_power_exact(ns, d, psi, alpha=alpha, alternative=alt, test=test)
+
+    def holds(m):
+        return all(f[k - 1] >= power for k in range(m, m + max(2, int(0.05 * m)) + 1))
+
+    assert holds(got)
+    assert isinstance(got, int)
+    # No smaller n from the first n with enough power on holds the target over its window.
+    first = int(ns[np.argmax(f >= power)])
+    assert all(not holds(m) for m in range(first, got))

@@ -188,6 +188,7 @@ def test_sample_size_passes_its_options_to_every_batch():
     n, final, trace = sim.sample_size(design, 0.15, n_sim=20, rng=0, test="wald", alpha=0.1, alternative="greater")
     assert (final.n_sim, final.alpha, final.alternative, final.test, final.n) == (20, 0.1, "greater", "wald", n)
     assert len(trace) == 5 and trace[-1][0] == n
+    assert trace[-1][1] == float(np.mean(final.reject(0.15)))  # the last entry is the returned simulation's power
 
 
 def test_sample_size_first_guess_scales_the_pilot_spread_by_one_over_root_n():
@@ -340,6 +341,10 @@ def test_wald_reject_compares_the_t_statistic_with_the_normal_critical_value():
     # A large alpha (z < 1): a NaN standard error still never rejects.
     assert _wald([1.5, 0.0], [np.nan, 1.0], "two-sided", alpha=0.5).reject(0.0).tolist() == [False, False]
     assert _wald([1.5], [1.0], "two-sided", alpha=0.5).reject(0.0).tolist() == [True]
+    assert _wald([0.0], [0.0], "two-sided", alpha=0.5).reject(0.0).tolist() == [False]  # certain and zero: no evidence
+    # Exactly at the one-sided critical value: not beyond it, no rejection.
+    assert _wald([z1, -z1], [1.0, 1.0], "greater").reject(0.0).tolist() == [False, False]
+    assert _wald([z1, -z1], [1.0, 1.0], "less").reject(0.0).tolist() == [False, False]
 
 
 def test_wald_se_is_the_stratified_standard_error_of_the_mean():

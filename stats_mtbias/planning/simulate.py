@@ -259,11 +259,15 @@ class Simulation:
         return float(np.nanmean((high - low) / 2.0))
 
     def mde(self, power: float = 0.8) -> float:
-        """Smallest ``|δ|`` whose simulated power (in either direction, the smaller) reaches ``power``."""
+        """Smallest ``|δ|`` whose simulated power reaches ``power``: two-sided, in either direction (the smaller);
+        one-sided, in the tested direction (δ > 0 for ``"greater"``, δ < 0 for ``"less"``)."""
         power = _check_power(power)
         spread = float(np.nanstd(self.estimates)) or 1e-6
         grid = np.linspace(0.0, 8.0 * spread, 321)[1:]
-        both = np.minimum(self.power(grid), self.power(-grid))
+        if self.alternative == "two-sided":
+            both = np.minimum(self.power(grid), self.power(-grid))
+        else:  # a one-sided test has (almost) no power the other way: that direction is not planned for
+            both = self.power(grid if self.alternative == "greater" else -grid)
         hit = np.flatnonzero(both >= power)
         if not len(hit):
             return float("nan")

@@ -1,0 +1,388 @@
+"""Simulated power from a pilot: inner bootstrap, interval half-width and MDE on designs whose answer is known."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from stats_mtbias.errors import UsageError
+from stats_mtbias.planning import simulate as sim
+
+
+def _mean_statistic(totals):
+    # Totals (r, 2, 2) of [sum of values, clusters] per system → the mean value per system, shape (r, 2, 1).
+    return totals[..., :1] / totals[..., 1:]
+
+
+def _design(a, b=None, strata=None, single=False):
+    """Clusters with value a_i (system a) and b_i (system b); the metric is the mean value per cluster."""
+    a = np.asarray(a, float)
+    b = a.copy() if b is None else np.asarray(b, float)
+    ones = np.ones_like(a)
+    counts = np.stack([np.stack([a, ones], axis=1), np.stack([b, ones], axis=1)], axis=1)  # (n, 2, 2)
+    strata = np.zeros(len(a), int) if strata is None else np.asarray(strata)
+    return sim.PairedDesign(counts, _mean_statistic, (0,), strata, single=single)
+
+
+def _wald(estimates, se, alternative="two-sided", alpha=0.05):
+    """A Wald Simulation whose pilot difference is 0, so the power at δ tests estimates + δ."""
+    design = _design([0.0, 1.0])  # a == b: observed difference 0
+    est = np.asarray(estimates, float)
+    return sim.Simulation(design, 10, est, np.broadcast_to(np.asarray(se, float), est.shape).copy(), None, "wald",
+                          alpha, alternative)  # fmt: skip
+
+
+@pytest.mark.parametrize("k", [5, 70])  # 5: multinomial resampling; 70 (> 64 patterns): index draws
+def test_inner_bootstrap_of_one_pattern_evaluations_is_their_value(k):
+    """Evaluations whose clusters are copies of one pattern per stratum give that (stratified) mean in every replicate."""
+    values = np.r_[np.arange(k), 100 + np.arange(k)]
+    design = _design(values, strata=np.repeat([0, 1], k), single=True)
+    patterns = sim._patterns(design)
+    assert [p.rows.shape[0] for p in patterns] == [k, k]
+    picks = [(0, 4), (3, 1), (k - 1, k - 1)]  # pattern of stratum 0 and of stratum 1 in each evaluation
+    m0, m1 = np.zeros((3, k), int), np.zeros((3, k), int)
+    for j, (u, v) in enumerate(picks):
+        m0[j, u], m1[j, v] = 3, 2
+    out = sim._inner_bootstrap(design, [m0, m1], patterns, 40, np.random.default_rng(0))
+    assert out.shape == (40, 3)
+    for j, (u, v) in enumerate(picks):
+        assert np.allclose(out[:, j], (3 * u + 2 * (100 + v)) / 5, rtol=0, atol=1e-12)
+    # One evaluation alone (a block of one column).
+    one = sim._inner_bootstrap(design, [m0[1:2], m1[1:2]], patterns, 30, np.random.default_rng(1))
+    assert np.allclose(one, (3 * 3 + 2 * 101) / 5, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("k", [5, 70])
+def test_inner_bootstrap_resamples_each_evaluations_own_clusters_with_replacement(k):
+    """Two clusters (values u, v) resampled twice: u, (u+v)/2, v with probabilities 1/4, 1/2, 1/4, per evaluation."""
+    design = _design(np.arange(k) * 1.0, single=True)
+    patterns = sim._patterns(design)
+    m = np.zeros((2, k), int)
+    m[0, [0, 1]] = 1  # values 0 and 1
+    m[1, [2, 4]] = 1  # values 2 and 4
+    b = 2000
+    out = sim._inner_bootstrap(design, [m], patterns, b, np.random.default_rng(2))
+    tol = 4.5 * np.sqrt(0.25 * 0.75 / b)
+    for j, (u, v) in enumerate([(0, 1), (2, 4)]):
+        col = out[:, j]
+        assert set(np.round(col, 9)) == {u, (u + v) / 2, v}
+        assert np.mean(col == u) == pytest.approx(0.25, abs=tol)
+        assert np.mean(col == v) == pytest.approx(0.25, abs=tol)
+
+
+@pytest.mark.parametrize("k", [5, 70])
+def test_inner_bootstrap_mean_and_variance_are_those_of_resampling_the_evaluation(k):
+    """Replicates of an evaluation of n distinct clusters: mean = its mean, variance = population variance / n."""
+    design = _design(np.arange(k) ** 1.5, single=True)
+    patterns = sim._patterns(design)
+    vals = patterns[0].rows[:, 0]
+    m = np.zeros((1, k), int)
+    m[0] = 1 if k > 5 else [3, 1, 4, 1, 5]  # n = 70 distinct clusters, or 14 clusters with repeats
+    n = m.sum()
+    mean = (m[0] * vals).sum() / n
+    var = (m[0] * (vals - mean) ** 2).sum() / n / n
+    b = 4000
+    out = sim._inner_bootstrap(design, [m], patterns, b, np.random.default_rng(3))[:, 0]
+    assert out.mean() == pytest.approx(mean, abs=4.5 * np.sqrt(var / b))
+    assert out.var() == pytest.approx(var, rel=0.12)
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN slice:RuntimeWarning")
+def test_bootstrap_half_width_is_the_mean_percentile_half_width():
+    """Replicates 0..100 (and twice that): linear quantiles are 100q, so the half-width at level L is 50·L per column."""
+    col = np.arange(101.0)
+    reps = np.stack([col, 2 * col, np.full(101, np.nan)], axis=1)  # an all-NaN evaluation is left out of the mean
+    s = sim.Simulation(_design([0.0, 1.0]), 10, np.zeros(3), None, reps, "bootstrap", 0.05, "two-sided")
+    assert s.half_width() == pytest.approx((47.5 + 95.0) / 2, rel=1e-12)
+    assert s.half_width(0.9) == pytest.approx((45.0 + 90.0) / 2, rel=1e-12)
+    assert s.half_width(0.5) == pytest.approx((25.0 + 50.0) / 2, rel=1e-12)
+
+
+def test_wald_half_width_is_z_times_the_mean_se():
+    """Wald: the mean of z_{(1+L)/2} · se."""
+    s = _wald(np.zeros(4), [0.1, 0.2, 0.3, np.nan])
+    assert s.half_width() == pytest.approx(stats.norm.ppf(0.975) * 0.2, rel=1e-12)
+    assert s.half_width(0.8) == pytest.approx(stats.norm.ppf(0.9) * 0.2, rel=1e-12)
+
+
+def test_mde_of_a_certain_estimate_is_the_first_point_of_the_grid():
+    """No spread and se = 0: every δ ≠ 0 is detected, so the MDE is below the grid's first step (8·1e-6/320)."""
+    s = _wald(np.zeros(20), 0.0)
+    got = s.mde()
+    assert 0 < got <= 8e-6 / 320 * (1 + 1e-9)
+    assert s.mde(0.99) == got
+
+
+def test_one_sided_mde_reads_the_power_in_the_tested_direction():
+    """One-sided Wald test, estimates uniform on [−1, 1], se 1: power(δ) = (1 − (z_{0.95} − δ))/2, so MDE = z + 2p − 1.
+
+    (Before the fix, the one-sided MDE took the smaller power of both directions, which a one-sided test never
+    reaches the other way: the answer was always NaN.)
+    """
+    e = np.linspace(-1, 1, 4001)
+    z = stats.norm.ppf(0.95)
+    for target in (0.55, 0.7, 0.8, 0.93):
+        want = z + 2 * target - 1
+        assert _wald(e, 1.0, "greater").mde(target) == pytest.approx(want, abs=2e-3)
+        assert _wald(-e, 1.0, "less").mde(target) == pytest.approx(want, abs=2e-3)
+
+
+def _two_sided_power(e, deltas, z):
+    # Share of the evaluations with |estimate + δ| / se > z (se = 1), for each δ: e > z − δ or e < −z − δ.
+    srt, d = np.sort(e), np.asarray(deltas)
+    above = len(srt) - np.searchsorted(srt, z - d, side="right")
+    below = np.searchsorted(srt, -z - d, side="left")
+    return (above + below) / len(srt)
+
+
+def test_two_sided_mde_is_the_smaller_power_of_the_two_directions():
+    """Skewed estimates: the MDE is where the weaker direction reaches the power (enumerated on a fine δ grid)."""
+    e = np.r_[np.linspace(0, 1.5, 3000), np.linspace(-0.3, 0, 1001)]
+    z = stats.norm.ppf(0.975)
+    deltas = np.arange(0, 6, 1e-3)
+    for target in (0.6, 0.8):
+        both = np.minimum(_two_sided_power(e, deltas, z), _two_sided_power(e, -deltas, z))
+        i = int(np.argmax(both >= target))
+        want = deltas[i]
+        assert _wald(e, 1.0).mde(target) == pytest.approx(want, abs=5e-3)
+    # The weaker direction is the negative one here: its MDE is larger than the positive direction's alone.
+    plus = _two_sided_power(e, deltas, z)
+    assert deltas[int(np.argmax(plus >= 0.8))] < _wald(e, 1.0).mde(0.8) - 0.3
+
+
+def test_mde_with_few_evaluations_is_where_the_power_first_reaches_the_target():
+    """Ten evaluations: the power steps by 0.1; the MDE lies within one grid step above the δ where it first reaches it."""
+    e = np.array([-0.9, -0.5, -0.45, -0.4, -0.3, 0.0, 0.2, 0.3, 0.35, 0.4])
+    s = _wald(e, 1.0, "greater")
+    z = stats.norm.ppf(0.95)
+    step = 8 * np.std(e) / 320
+    for target, k in [(0.8, 8), (0.75, 8), (0.7, 7), (0.5, 5)]:
+        # power(δ) = #{e_j > z − δ} / 10 reaches k/10 when δ passes z − (k-th largest e).
+        first = z - np.sort(e)[::-1][k - 1]
+        got = s.mde(target)
+        assert first - step <= got <= first + step
+
+
+def test_mde_is_nan_when_the_power_is_never_reached():
+    """A test that never rejects (NaN estimates) has no MDE."""
+    s = _wald(np.r_[np.full(10, np.nan), 0.0], 1.0)
+    assert np.isnan(s.mde())
+
+
+def test_mde_refuses_a_power_outside_0_1():
+    """power must lie in (0, 1)."""
+    with pytest.raises(UsageError):
+        _wald(np.zeros(10), 1.0).mde(1.0)
+
+
+def _paired_binary(n=200, p10=0.2, p01=0.05, p11=0.3):
+    """n items of two systems judged right (1) / wrong (0), with exactly these paired shares."""
+    k10, k01, k11 = round(n * p10), round(n * p01), round(n * p11)
+    a = np.r_[np.ones(k10), np.zeros(k01), np.ones(k11), np.zeros(n - k10 - k01 - k11)]
+    b = np.r_[np.zeros(k10), np.ones(k01), np.ones(k11), np.zeros(n - k10 - k01 - k11)]
+    return _design(a, b)
+
+
+def test_sample_size_passes_its_options_to_every_batch():
+    """n_sim, alpha and alternative reach the batches (the returned simulation carries them)."""
+    design = _paired_binary()
+    n, final, trace = sim.sample_size(design, 0.15, n_sim=20, rng=0, test="wald", alpha=0.1, alternative="greater")
+    assert (final.n_sim, final.alpha, final.alternative, final.test, final.n) == (20, 0.1, "greater", "wald", n)
+    assert len(trace) == 5 and trace[-1][0] == n
+    assert trace[-1][1] == float(np.mean(final.reject(0.15)))  # the last entry is the returned simulation's power
+
+
+def test_sample_size_first_guess_scales_the_pilot_spread_by_one_over_root_n():
+    """The first four sizes are 0.6, 0.85, 1.15, 1.5 × n_pilot ((z_{1−α} + z_β) · spread / δ)², spread from a Wald batch."""
+    design = _paired_binary()
+    for alternative, alpha, power in [("greater", 0.05, 0.8), ("two-sided", 0.1, 0.9)]:
+        # The first batch is a Wald simulation at the pilot's size drawn first from the generator.
+        first = sim.simulate(design, design.n_pilot, n_sim=50, rng=np.random.default_rng(3), test="wald", alpha=alpha,
+                             alternative=alternative)  # fmt: skip
+        spread = np.std(first.estimates)
+        za = stats.norm.ppf(1 - alpha) if alternative == "greater" else stats.norm.ppf(1 - alpha / 2)
+        guess = design.n_pilot * ((za + stats.norm.ppf(power)) * spread / 0.1) ** 2
+        _, _, trace = sim.sample_size(design, 0.1, power=power, n_sim=50, rng=np.random.default_rng(3), test="wald",
+                                      alpha=alpha, alternative=alternative)  # fmt: skip
+        assert [s for s, _ in trace[:4]] == sorted({max(1, round(guess * f)) for f in (0.6, 0.85, 1.15, 1.5)})
+
+
+def test_sample_size_solves_the_probit_line_through_the_batches():
+    """n solves Φ⁻¹(power) = a + b√n fitted to the batches, powers 0 and 1 counted as half an evaluation from the end."""
+    design = _paired_binary()
+    seen = set()
+    for seed, power in [(0, 0.2), (5, 0.2), (0, 0.3), (1, 0.8), (2, 0.9), (5, 0.95)]:  # seeds where the fit rises
+        n_sim = 10
+        n, _, trace = sim.sample_size(design, 0.1, power=power, n_sim=n_sim, rng=seed, test="wald")
+        sizes, powers = np.array(trace[:4]).T
+        seen.update(powers.tolist())
+        ps = np.clip(powers, 0.5 / n_sim, 1 - 0.5 / n_sim)
+        slope, intercept = np.polyfit(np.sqrt(sizes), stats.norm.ppf(ps), 1)
+        assert n == max(1, int(np.ceil(((stats.norm.ppf(power) - intercept) / slope) ** 2)))
+    assert {0.0, 1.0} <= seen  # the clipping was exercised at both ends
+
+
+def test_sample_size_refuses_no_difference_and_no_variance():
+    """difference 0, or a pilot without sampling variance (every cluster alike), is refused."""
+    with pytest.raises(UsageError):
+        sim.sample_size(_paired_binary(), 0.0, n_sim=10, rng=0, test="wald")
+    with pytest.raises(UsageError):
+        sim.sample_size(_design(np.ones(30), np.zeros(30)), 0.1, n_sim=10, rng=0, test="wald")
+
+
+def test_sample_size_wald_first_batch_and_n_boot_reach_the_bootstrap_batches():
+    """A small alpha needs n_boot >= 2/alpha only for the bootstrap: the Wald plan never asks for it, and the
+    bootstrap plan uses the n_boot given, not the default 500."""
+    design = _paired_binary()
+    _, final, _ = sim.sample_size(design, 0.15, n_sim=10, rng=1, test="wald", n_boot=50, alpha=0.001)
+    assert final.test == "wald" and final.replicates is None
+    _, final, _ = sim.sample_size(design, 0.15, n_sim=10, rng=1, test="bootstrap", n_boot=700, alpha=0.003)
+    assert final.replicates.shape == (700, 10)
+
+
+def test_sample_size_defaults():
+    """Defaults: the bootstrap test, 80% power, two-sided 5% (evaluations and resamples given, to stay fast)."""
+    design = _paired_binary(60)
+    n, final, trace = sim.sample_size(design, 0.3, rng=0, n_sim=10, n_boot=40)
+    assert (final.test, final.n_sim, final.alpha, final.alternative) == ("bootstrap", 10, 0.05, "two-sided")
+    assert final.replicates.shape == (40, 10)
+    sizes, powers = np.array(trace[:4]).T
+    ps = np.clip(powers, 0.05, 0.95)
+    slope, intercept = np.polyfit(np.sqrt(sizes), stats.norm.ppf(ps), 1)
+    assert n == max(1, int(np.ceil(((stats.norm.ppf(0.8) - intercept) / slope) ** 2)))
+
+
+def test_inner_bootstrap_of_a_wide_count_array_with_few_patterns():
+    """80 statistics per cluster but 3 patterns (multinomial resampling): one-pattern evaluations give their value."""
+    rows = np.zeros((3, 2, 40))
+    rows[:, :, 0] = [[1, 1], [2, 2], [7, 7]]  # the value
+    rows[:, :, 1] = 1  # the cluster count
+    counts = np.repeat(rows, [4, 5, 6], axis=0)
+    design = sim.PairedDesign(counts, lambda t: t[..., :1] / t[..., 1:2], (0,), np.zeros(15, int), single=True)
+    patterns = sim._patterns(design)
+    m = np.diag([3, 3, 3])  # evaluation j: three copies of pattern j
+    out = sim._inner_bootstrap(design, [m], patterns, 20, np.random.default_rng(4))
+    assert np.allclose(out, [[1, 2, 7]] * 20, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("k", [5, 70])
+def test_inner_bootstrap_in_small_blocks_gives_every_evaluation_its_value(k, monkeypatch):
+    """With blocks of one or two evaluations (a tiny cell budget) each evaluation still gets its own replicates."""
+    design = _design(np.arange(k) * 1.0, single=True)
+    patterns = sim._patterns(design)
+    m = np.zeros((5, k), int)
+    for j, u in enumerate([0, 3, 1, 4, 2]):
+        m[j, u] = 2
+    for cells in (1, 12, 2 * 30 * max(k, 2)):  # blocks of one or two evaluations (the last block has one)
+        monkeypatch.setattr(sim, "_CHUNK_CELLS", cells)
+        out = sim._inner_bootstrap(design, [m], patterns, 30, np.random.default_rng(5))
+        assert np.allclose(out, [[0, 3, 1, 4, 2]] * 30, rtol=0, atol=1e-12)
+
+
+def test_mde_interpolates_when_the_second_grid_point_reaches_the_power():
+    """Power 0 at the first grid point and 0.7 at the second: the MDE for 0.2 is interpolated between them."""
+    e = np.r_[np.ones(7), np.zeros(3)]
+    step = 8 * np.std(e) / 320
+    crossing = 1.2 * step  # the power jumps from 0 to 0.7 when δ passes z·se − 1
+    s = _wald(e, (1 + crossing) / stats.norm.ppf(0.95), "greater")
+    got = s.mde(0.2)
+    assert step < got < 2 * step
+    assert got == pytest.approx(crossing, abs=0.5 * step)
+
+
+def _boot_sim(reps, alternative, alpha, estimates=None):
+    reps = np.asarray(reps, float)
+    est = np.zeros(reps.shape[1]) if estimates is None else np.asarray(estimates, float)
+    return sim.Simulation(_design([0.0, 1.0]), 10, est, None, reps, "bootstrap", alpha, alternative)
+
+
+def _boot_p(col, alternative):
+    # Bootstrap p-value (Davison & Hinkley 1997, eq. 4.11): (1 + #{replicates on the far side of 0}) / (B + 1),
+    # ties counted on both sides, NaN replicates left out; two-sided: twice the smaller tail, at most 1.
+    col = col[~np.isnan(col)]
+    below = (1 + sum(1 for x in col if x <= 0)) / (len(col) + 1)
+    above = (1 + sum(1 for x in col if x >= 0)) / (len(col) + 1)
+    return {"two-sided": min(1.0, 2 * min(below, above)), "greater": below, "less": above}[alternative]
+
+
+def test_bootstrap_reject_is_the_p_value_at_most_alpha():
+    """The bootstrap test rejects when (1 + #far side)/(B + 1) (two-sided: doubled) <= alpha; ties, NaN, exact alpha."""
+    pos = np.arange(1.0, 40.0)  # 39 positive replicates
+    cols = [pos, -pos, np.r_[0.0, pos[1:]], np.r_[-1.0, pos[1:]], np.r_[np.nan, np.nan, pos[2:]], np.r_[pos[:20], -pos[:19]],
+            np.r_[np.zeros(3), pos[3:]]]  # fmt: skip
+    reps = np.stack(cols, axis=1)
+    for alternative in ("two-sided", "greater", "less"):
+        ps = np.array([_boot_p(reps[:, j], alternative) for j in range(reps.shape[1])])
+        for alpha in sorted({*ps, *(ps * 0.999), *(ps * 1.001), 0.05, 0.049, 0.3}):
+            if not 0 < alpha < 1:
+                continue
+            got = _boot_sim(reps, alternative, alpha).reject(0.0)
+            assert got.tolist() == (ps <= alpha).tolist(), (alternative, alpha)
+    # Exactly at alpha: 2 · 1/40 = 0.05 rejects two-sided.
+    assert _boot_sim(pos[:, None], "two-sided", 0.05).reject(0.0).tolist() == [True]
+    # A NaN estimate never rejects; the shift moves the replicates with the difference.
+    assert _boot_sim(pos[:, None], "greater", 0.05, [np.nan]).reject(0.0).tolist() == [False]
+    assert _boot_sim(pos[:, None], "greater", 0.05).reject(-39.5).tolist() == [False]
+    assert _boot_sim(-pos[:, None], "greater", 0.05).reject(39.5).tolist() == [True]
+
+
+def test_wald_reject_compares_the_t_statistic_with_the_normal_critical_value():
+    """|t| > z_{1−α/2} (two-sided), t > z_{1−α} ("greater"), −t > z_{1−α} ("less"); se 0 or NaN handled."""
+    z2, z1 = stats.norm.ppf(0.975), stats.norm.ppf(0.95)
+    est = np.array([2.0, -2.0, 1.8, -1.8, z2, -z2, 1.0, 0.0, 0.5, -0.5, 0.3, np.nan])
+    se = np.array([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, np.nan, 1.0])
+    want = {
+        "two-sided": [True, True, False, False, False, False, True, False, True, True, False, False],
+        "greater": [True, False, True, False, True, False, True, False, True, False, False, False],
+        "less": [False, True, False, True, False, True, False, False, False, True, False, False],
+    }
+    assert 1.8 > z1 and 1.8 < z2
+    for alternative, expected in want.items():
+        assert _wald(est, se, alternative).reject(0.0).tolist() == expected, alternative
+    # A large alpha (z < 1): a NaN standard error still never rejects.
+    assert _wald([1.5, 0.0], [np.nan, 1.0], "two-sided", alpha=0.5).reject(0.0).tolist() == [False, False]
+    assert _wald([1.5], [1.0], "two-sided", alpha=0.5).reject(0.0).tolist() == [True]
+    assert _wald([0.0], [0.0], "two-sided", alpha=0.5).reject(0.0).tolist() == [False]  # certain and zero: no evidence
+    # Exactly at the one-sided critical value: not beyond it, no rejection.
+    assert _wald([z1, -z1], [1.0, 1.0], "greater").reject(0.0).tolist() == [False, False]
+    assert _wald([z1, -z1], [1.0, 1.0], "less").reject(0.0).tolist() == [False, False]
+
+
+def test_wald_se_is_the_stratified_standard_error_of_the_mean():
+    """Mean of n values: se = √(Σ_h Σ_i (v_i − v̄_h)²) / n (within-stratum deviations; a one-cluster stratum adds 0)."""
+    values = np.r_[np.arange(6.0), 10 + np.arange(4.0), 50.0]
+    strata = np.r_[np.zeros(6, int), np.ones(4, int), 2]
+    design = _design(values, strata=strata, single=True)
+    patterns = sim._patterns(design)
+    m = [np.array([[2, 1, 0, 1, 1, 1], [1, 1, 1, 1, 1, 1]]), np.array([[0, 2, 1, 0], [1, 1, 1, 0]]), np.array([[1], [1]])]
+    totals = sim._totals(m, patterns)
+    got = sim.wald_se(design, m, patterns, totals)
+    for j in range(2):
+        dev = 0.0
+        for mh, p in zip(m, patterns):
+            v = np.repeat(p.rows[:, 0], mh[j])
+            dev += ((v - v.mean()) ** 2).sum()
+        n = sum(int(mh[j].sum()) for mh in m)
+        assert got[j] == pytest.approx(np.sqrt(dev) / n, rel=1e-6)
+
+
+def test_wald_se_keeps_its_accuracy_for_large_totals():
+    """Values of order 1e7: the numerical gradient still gives se = √(Σ (v − v̄)²) / n (relative step, not absolute)."""
+    values = 1e7 * (1 + np.arange(6.0))
+    design = _design(values, single=True)
+    patterns = sim._patterns(design)
+    m = [np.array([[1, 1, 1, 1, 1, 1], [2, 0, 1, 0, 0, 3]])]
+    got = sim.wald_se(design, m, patterns, sim._totals(m, patterns))
+    for j in range(2):
+        v = np.repeat(patterns[0].rows[:, 0], m[0][j])
+        assert got[j] == pytest.approx(np.sqrt(((v - v.mean()) ** 2).sum()) / len(v), rel=1e-6)
+
+
+def test_simulate_defaults_and_the_minimum_number_of_evaluations():
+    """Defaults: the bootstrap test with 500 resamples, 1000 evaluations, two-sided 5%; fewer than 10 evaluations refused."""
+    design = _paired_binary(20)
+    s = sim.simulate(design, 20, rng=0)
+    assert (s.test, s.n_sim, s.alpha, s.alternative) == ("bootstrap", 1000, 0.05, "two-sided")
+    assert s.replicates.shape == (500, 1000)
+    assert sim.simulate(design, 20, n_sim=10, rng=0, test="wald").n_sim == 10
+    with pytest.raises(UsageError):
+        sim.simulate(design, 20, n_sim=9, rng=0, test="wald")

@@ -28,8 +28,14 @@ def _mcnemar_power(n, d, psi, alpha=0.05, alternative="two-sided", test="exact")
 
 def _smallest_stable_n(d, psi, alpha=0.05, power=0.8, alternative="two-sided", test="exact", top=400):
     # The docstring's answer: the first n with the power reached there and at every n of the next 5% (at least 2).
-    ok = np.array([_mcnemar_power(k, d, psi, alpha, alternative, test) >= power for k in range(1, top)])
-    return next(n for n in range(1, top - 40) if ok[n - 1] and ok[n : n + max(2, int(0.05 * n))].all())
+    if psi == 1 and test == "exact" and alternative == "two-sided":  # M = n: one grid of (n, k) at once
+        n, k = np.arange(1, top)[:, None], np.arange(top)[None, :]
+        lower, upper = stats.binom.cdf(k, n, 0.5), stats.binom.sf(k - 1, n, 0.5)
+        reject = (np.minimum(lower, upper) <= alpha / 2) & (k <= n)
+        ok = np.sum(stats.binom.pmf(k, n, (1 + d) / 2) * reject, axis=1) >= power
+    else:
+        ok = np.array([_mcnemar_power(k, d, psi, alpha, alternative, test) >= power for k in range(1, top)])
+    return next(n for n in range(1, int(top / 1.06) - 2) if ok[n - 1] and ok[n : n + max(2, int(0.05 * n))].all())
 
 
 def _wilson_half_width(n, p, level=0.95):
@@ -111,13 +117,13 @@ def test_exact_power_refuses_impossible_plans():
 
 def test_exact_sample_size_steps_over_the_saw_tooth():
     """With ψ = 1 (every item discordant) the power saw-tooths; the answer is the first n stable over the next 5%."""
-    for d, power in [(0.3, 0.8), (0.4, 0.9), (0.25, 0.8)]:
-        expected = _smallest_stable_n(d, 1.0, power=power, top=200)
-        got = closed.paired_sample_size_exact(d, 1.0, power=power)
+    for d, power, alpha, top in [(0.3, 0.8, 0.05, 200), (0.4, 0.9, 0.05, 200), (0.25, 0.8, 0.05, 200), (0.1, 0.8, 0.01, 1300)]:
+        expected = _smallest_stable_n(d, 1.0, alpha, power=power, top=top)
+        got = closed.paired_sample_size_exact(d, 1.0, power=power, alpha=alpha)
         assert got == expected
         # ... which is later than the first n reaching the power (the saw-tooth drops below again)
-        assert _mcnemar_power(got - 1, d, 1.0) < power
-        assert any(_mcnemar_power(k, d, 1.0) >= power for k in range(1, got - 1))
+        assert _mcnemar_power(got - 1, d, 1.0, alpha) < power
+        assert any(_mcnemar_power(k, d, 1.0, alpha) >= power for k in range(max(1, got - 60), got - 1))
 
 
 def test_exact_sample_size_smallest_n_when_the_first_guess_overshoots():

@@ -231,6 +231,8 @@ def test_rate_sample_size_is_the_smallest_n_with_the_half_width():
     assert int(closed.rate_sample_size(0.46, 0.5)) == 1
     # a target landing exactly on n = 200 gives 200
     assert int(closed.rate_sample_size(_wilson_half_width(200, 0.3), 0.3)) == 200
+    assert int(closed.rate_sample_size(_wilson_half_width(7, 0.1), 0.1)) == 7
+    assert int(closed.rate_sample_size(_wilson_half_width(50, 0.5, 0.9), 0.5, level=0.9)) == 50
 
 
 def test_rate_sample_size_refuses_a_half_width_outside_zero_to_a_half():

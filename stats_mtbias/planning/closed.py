@@ -200,7 +200,7 @@ def _rejection_region(m: np.ndarray, alpha: float, alternative: str, test: str) 
 def _exact_power_one(size: int, d: float, psi: float, alpha: float, alternative: str, test: str) -> float:
     m = np.arange(size + 1, dtype=float)
     low, high = _rejection_region(m, alpha, alternative, test)
-    pi = (psi + d) / (2.0 * psi)
+    pi = (psi + abs(d)) / (2.0 * psi)  # the rejection region faces the difference: only |δ| matters, as in Connor's
     reject = stats.binom.cdf(low, m, pi) + stats.binom.sf(high - 1, m, pi)
     return float(np.sum(stats.binom.pmf(m, size, psi) * reject))
 
@@ -213,7 +213,7 @@ def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alter
     first outcome are K ~ Bin(m, (ψ + δ)/(2ψ)). The power sums the test's
     rejection region over both. ``test="exact"`` is the sign test the package
     runs; ``"asymptotic"`` McNemar's chi-square, the test Connor's formula
-    approximates. One-sided: the first outcome larger (δ > 0).
+    approximates. One-sided: the tail in the direction of δ (``"less"`` plans δ < 0), so only |δ| matters.
 
     Examples
     --------

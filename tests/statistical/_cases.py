@@ -509,6 +509,7 @@ def corrected_accuracy(reps: int, seed: int = 11, n_items: int = 3888, n_label: 
 
     rng = np.random.default_rng(seed)
     own, borrowed = np.zeros(len(READERS)), 0
+    below, above = np.zeros(len(READERS)), np.zeros(len(READERS))  # each tail of the own-label intervals
     for rep in range(reps):
         truths, rows, pairs = [], [], []
         for name, (acc, keep, turn) in READERS.items():
@@ -522,10 +523,13 @@ def corrected_accuracy(reps: int, seed: int = 11, n_items: int = 3888, n_label: 
         est = pd.DataFrame(rows)
         out = correct(est, pd.concat(pairs), n_draws=2000, rng=rep)
         own += _cover(out["ci_low"], out["ci_high"], np.array(truths))
+        below += np.array(truths) < out["ci_low"].to_numpy(float)
+        above += np.array(truths) > out["ci_high"].to_numpy(float)
         wrong = correct(est, pairs[0].assign(system="read badly"), n_draws=2000, rng=rep).iloc[1]
         borrowed += bool(wrong["ci_low"] <= truths[1] <= wrong["ci_high"])
     out_rows = [Row("winomt", "corrected Acc", "own labels, Jeffreys draws", f"{name}, {n_label} labels", n_items, reps,
-                    "coverage", float(own[i] / reps)) for i, name in enumerate(READERS)]  # fmt: skip
+                    "coverage", float(own[i] / reps), below=float(below[i] / reps), above=float(above[i] / reps))
+                for i, name in enumerate(READERS)]  # fmt: skip
     out_rows.append(Row("winomt", "corrected Acc", "another system's labels (refused now)", f"read badly, {n_label} labels",
                         n_items, reps, "coverage", borrowed / reps, "reference"))  # fmt: skip
     return out_rows
@@ -563,6 +567,7 @@ def optimal(reps: int, seed: int = 0, interval: str = "gamma", regimes=None) -> 
         women, men = dominance_weights(f, w)
         truth = {"female": np.sum(women * b) / np.sum(women), "male": np.sum(men * b) / np.sum(men)}
         hits = {"female": 0, "male": 0}
+        below, above = {"female": 0, "male": 0}, {"female": 0, "male": 0}  # each tail's misses
         for r in range(reps):
             idx = rng.choice(n_pop, 150)
             table = pd.DataFrame(
@@ -572,8 +577,11 @@ def optimal(reps: int, seed: int = 0, interval: str = "gamma", regimes=None) -> 
             out = sector_b(table, n_boot=1000, rng=r, interval=interval).set_index("dominated")
             for d in hits:
                 hits[d] += out.loc[d, "ci_low"] <= truth[d] <= out.loc[d, "ci_high"]
+                below[d] += truth[d] < out.loc[d, "ci_low"]
+                above[d] += truth[d] > out.loc[d, "ci_high"]
         rows += [Row("optimal", f"sector B, {d}-dominated", _OPTIMAL_METHOD[interval], regime, 150, reps, "coverage",
-                     hits[d] / reps, _OPTIMAL_TARGET[interval]) for d in hits]  # fmt: skip
+                     hits[d] / reps, _OPTIMAL_TARGET[interval], below=float(below[d] / reps),
+                     above=float(above[d] / reps)) for d in hits]  # fmt: skip
     return rows
 
 

@@ -79,7 +79,12 @@ def test_no_tgbi_interval_is_a_point_and_discrete_ones_are_no_wider_than_clopper
 
 @pytest.mark.slow
 def test_tgbi_set_intervals():
-    _check(_cases.tgbi_sets(2000), slack=2)
+    """A set's P_S interval at 10,000 data sets: coverage ± 3 SE (0.0065) and both tails (discrete: up to Clopper–Pearson's)."""
+    rows = _cases.tgbi_sets(10_000)
+    # left: 0.9650 at 10,000 reps, band [0.9435, 0.9565] (as in the fast test: about 15 minority outputs, conservative).
+    left = [r for r in rows if r.regime == "near 0 (P_S .08), 1,059 items x 2"]
+    _check_bands([r for r in rows if r not in left])
+    _check(left, slack=2)  # the old target: [0.935, 0.965] ± 2 SE
 
 
 @pytest.mark.slow
@@ -111,7 +116,15 @@ def test_winomt_intervals_and_tests():
 
 @pytest.mark.slow
 def test_prates_rates_and_sign_test():
-    _check(_cases.prates(2000), slack=2)
+    """Female-rate intervals (coverage ± 3 SE, both tails) and the sign test's size (two-sided) at 10,000 data sets."""
+    rows = _cases.prates(10_000)
+    # left: Wilson at 100 outputs, p = 0.3: 0.9339, band [0.9435, 0.9565] (its exact coverage there is 0.9372: a real
+    # undercoverage, Wilson's oscillation); 1% of 1,018 outputs: 0.9653 (about 10 minority outputs, just above the
+    # discrete rule's 10: conservative).
+    left = [r for r in rows if r.kind == "coverage" and r.regime == "30% female, 1 per item" and r.n == 100]
+    left += [r for r in rows if r.kind == "coverage" and r.regime == "1% female, 1 per item" and r.n == 1018]
+    _check_bands([r for r in rows if r not in left])
+    _check(left, slack=2)  # the old target: [0.935, 0.965] ± 2 SE
 
 
 @pytest.mark.slow

@@ -1,14 +1,17 @@
 """Coverage of every interval and size of every test near 0 and 1, on small sets and at the shipped sizes.
 
-The scenarios live in ``_cases`` (``benchmarks/interval_coverage.py`` prints them all). The
-fast tier runs a few hundred data sets per regime and allows three Monte-Carlo
-standard errors around the target; the slow tier runs enough that two standard
-errors are at most 0.01 (2,000 data sets for the cheap analytic intervals, 1,000
-for the bootstrapped ones) and allows two.
-
-Targets: 95% coverage in [0.935, 0.965]; where the data hold a few minority outputs,
-errors or discordant items the interval is discrete and may be conservative (≥ 0.935;
-the rules are in ``_cases``); size ≤ 0.06.
+The scenarios live in ``_cases`` (``benchmarks/interval_coverage.py`` prints them all). Each row
+has a two-sided band from ``_bands`` (``Row.band``, ``Row.check``; printed as ``BAND`` lines):
+coverage in 0.95 ± 3 Monte-Carlo SEs and each tail's miss rate in (0.005, 0.045); a
+discrete regime (a few minority outputs, errors or discordant items; the rules are in
+``_cases``) from 0.95 − 3 SE up to the exact method's coverage + 3 SE (Clopper–Pearson's
+for a binomial count; no upper limit where none can be computed, clustered data); the
+size of a test in 0.05 ± 3 SE, down to its enumerated exact size − 3 SE for the
+(discrete) sign test. The fast tier runs 4,000 data sets (a method 2 points off, or a
+tail with no misses or twice the nominal, passes with p ≤ 0.10), the slow tier 10,000.
+The slow scenarios of WinoMT, the shipped worlds and sector B still use the old targets
+(``Row.ok(two_sided=False)``: coverage in [0.935, 0.965] or ≥ 0.935 when discrete,
+size ≤ 0.06, ± 2 SE).
 """
 
 from __future__ import annotations
@@ -129,9 +132,10 @@ def test_prates_rates_and_sign_test():
 
 @pytest.mark.slow
 def test_corrected_accuracy_with_each_systems_own_labels():
+    """Own labels, 1,000 data sets: coverage ± 3 SE and both tails (the 90% criterion: test_coverage_winomt_correction)."""
     *own, borrowed = _cases.corrected_accuracy(1000)
-    _check(own, slack=2)
-    assert borrowed.value < 0.2  # another system's labels: what is now refused
+    _check_bands(own, max_pass=1.0)  # at 1,000 a method 2 points off passes often; the 4,000-rep test does not
+    assert borrowed.value < 0.2  # not a coverage claim: another system's labels (what is now refused) fail
 
 
 @pytest.mark.slow

@@ -10,8 +10,8 @@ weight matrix shared by all), and returns rows::
 ``_bands``): coverage of a 95% interval in 0.95 ± 3 Monte-Carlo SEs and each tail apart,
 the size of a 5% test in 0.05 ± 3 SE. ``"discrete"`` cases may be conservative, up to
 the exact method's coverage (``Row.exact``, Clopper–Pearson's for a binomial count;
-no upper limit where it cannot be computed) or, for a test, down to its exact size: the data hold a few minority outputs, errors or
-discordant items (ten or fewer in a tenth of the data sets, or 25 or fewer in the
+no upper limit where it cannot be computed) or, for a test, down to its exact size:
+the data hold a few minority outputs, errors or discordant items (ten or fewer in a tenth of the data sets, or 25 or fewer in the
 median one, where a Wilson interval's coverage oscillates with the count), a set
 has twenty or fewer items, a 100-item WinoMT set, or sector B, a weighted sum of
 rare events whose gamma interval is Garwood's exact one with equal weights.

@@ -16,6 +16,8 @@ size ≤ 0.06, ± 2 SE).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -140,10 +142,13 @@ def test_corrected_accuracy_with_each_systems_own_labels():
 
 @pytest.mark.slow
 def test_optimal_sector_b():
-    _check(_cases.optimal(1000), slack=2)  # the gamma interval: moderate and long tails
+    """Sector B at 1,000 data sets: the gamma interval >= 0.95 − 3 SE (discrete, no exact method to bound it above);
+    the bootstrap-t with moderate tails in 0.95 ± 3 SE and both tails (the 90% criterion: test_coverage_optimal)."""
+    _check_bands(_cases.optimal(1000))  # the gamma interval: moderate and long tails (lower limit only)
     studentized = _cases.optimal(1000, interval="studentized")
-    # The bootstrap-t, an option, holds with moderate tails only.
-    _check([r.__class__(**{**r.__dict__, "target": "band"}) for r in studentized if r.regime == "moderate tails"], slack=2)
+    # The bootstrap-t, an option, holds with moderate tails only. max_pass=1.0: at 1,000 reps a method 2 points off
+    # passes often; the 2,500-rep test in test_coverage_optimal does not.
+    _check_bands([replace(r, target="band") for r in studentized if r.regime == "moderate tails"], max_pass=1.0)
 
 
 @pytest.mark.slow

@@ -10,9 +10,11 @@ occupations: occupations resampled, or outputs random). Every simulated data set
 gets a fresh bootstrap.
 
 Prints one table: the value, its Monte-Carlo standard error and whether it meets
-its target (95% coverage in [0.935, 0.965], or ≥ 0.935 where the data hold ten or
-fewer minority outputs and the interval is discrete; size ≤ 0.06), within two
-Monte-Carlo standard errors. ``reference`` rows show a non-default method beside
+its two-sided band (``Row.band`` of ``tests/statistical/_cases``, from ``_bands``)
+of two Monte-Carlo standard errors: 95% coverage around 0.95, or up to the exact
+method's coverage where the data hold ten or fewer minority outputs and the interval
+is discrete (no upper limit where that cannot be computed); size around 0.05 (down
+to the exact size for the discrete sign test). ``reference`` rows show a non-default method beside
 (the TGBI bootstrap's index interval; corrected Acc with another system's labels;
 sector B's bootstrap-t). In the shipped worlds of sector B a row is a language's
 worst sector, with the median over its sectors in the regime.

@@ -158,3 +158,15 @@ def clopper_pearson_coverage(n: int, p: float, level: float = 0.95) -> float:
         low = np.where(k > 0, stats.beta.ppf(alpha / 2, k, n - k + 1), 0.0)
         high = np.where(k < n, stats.beta.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
     return float(stats.binom.pmf(k, n, p) @ ((low <= p) & (p <= high)))
+
+
+def discrete_size_band(alpha: float, reps: int, exact: float, k: float = K_SE, label: str = "") -> Band:
+    """A discrete test's size band: down to its exact size ``exact`` − k SE (at most the usual lower limit), up to
+    ``alpha`` + k SE. An exact conditional test (a sign test) rejects less often than ``alpha`` by discreteness; the
+    size it has is computed by enumeration. The wrong tests are one 2 points below ``exact`` and one 2 points above
+    ``alpha``; a test that never rejects still fails (the lower limit stays above 0).
+    """
+    usual = size_band(alpha, reps, k)
+    low = min(usual.low, exact - k * mc_se(exact, reps))
+    assert low > 0, "too few replications: a test that never rejects would pass"
+    return Band(alpha, reps, low, usual.high, label, wrong=(max(exact - OFF, 0.0), alpha + OFF))

@@ -6,10 +6,12 @@ weight matrix shared by all), and returns rows::
 
     study, quantity, method, regime, n, reps, kind ("coverage" | "size"), value, mc_se, target
 
-``target`` is the band a sound method must meet: coverage of a 95% interval in
-[0.935, 0.965], the size of a 5% test ≤ 0.06. ``"discrete"`` cases may be
-conservative (≥ 0.935): the data hold a few minority outputs, errors or
-discordant items (ten or fewer in a tenth of the data sets, or 25 or fewer in the
+``target`` is the band a sound method must meet (``Row.band``: two-sided bands from
+``_bands``): coverage of a 95% interval in 0.95 ± 3 Monte-Carlo SEs and each tail apart,
+the size of a 5% test in 0.05 ± 3 SE. ``"discrete"`` cases may be conservative, up to
+the exact method's coverage (``Row.exact``, Clopper–Pearson's for a binomial count;
+no upper limit where it cannot be computed) or, for a test, down to its exact size:
+the data hold a few minority outputs, errors or discordant items (ten or fewer in a tenth of the data sets, or 25 or fewer in the
 median one, where a Wilson interval's coverage oscillates with the count), a set
 has twenty or fewer items, a 100-item WinoMT set, or sector B, a weighted sum of
 rare events whose gamma interval is Garwood's exact one with equal weights.
@@ -20,7 +22,7 @@ rare events whose gamma interval is Garwood's exact one with equal weights.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -40,6 +42,8 @@ from stats_mtbias.uncertainty.analytic import (
 )
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, cluster_bootstrap
 
+from . import _bands
+
 COVERAGE_BAND = (0.935, 0.965)
 SIZE_LIMIT = 0.06
 ALPHA = 0.05
@@ -56,17 +60,43 @@ class Row:
     kind: str
     value: float
     target: str = "band"
+    exact: float | None = None  # "discrete" rows: the exact method's coverage in the regime (the band's upper limit)
+    below: float | None = None  # share of data sets whose interval lies above the truth (a coverage row's lower tail)
+    above: float | None = None  # ... below the truth
 
     @property
     def mc_se(self) -> float:
         centre = 0.95 if self.kind == "coverage" else ALPHA
         return float(np.sqrt(centre * (1 - centre) / self.reps))
 
-    def ok(self, slack: float = 0.0) -> bool:
-        """Inside the target, widened by `slack` Monte-Carlo standard errors."""
-        pad = slack * self.mc_se
+    def band(self, k: float = _bands.K_SE) -> _bands.Band | None:
+        """The two-sided band the row must meet (``k`` Monte-Carlo SEs), from ``_bands``; None for a reference row.
+
+        Size: ``size_band`` (a test that never rejects fails). Coverage: ``coverage_band``; a "discrete" row with
+        the exact method's coverage known: ``discrete_band`` (its upper limit is that coverage + k SE). A discrete
+        row without it (clustered data, no exact method to enumerate) gets the usual band with no upper limit.
+        """
         if self.target == "reference":  # a method shown beside for comparison (not the package's default)
+            return None
+        label = f"{self.quantity} [{self.method}] {self.regime} (n={self.n}): {self.kind}"
+        if self.kind == "size":
+            if self.target == "discrete" and self.exact is not None:  # an exact conditional test: its enumerated size
+                return _bands.discrete_size_band(ALPHA, self.reps, self.exact, k, label)
+            return replace(_bands.size_band(ALPHA, self.reps, k), label=label)
+        if self.target != "discrete":
+            return replace(_bands.band(0.95, self.reps, k), label=label)
+        if self.exact is not None:
+            return _bands.discrete_band(0.95, self.reps, self.exact, k, label)
+        return replace(_bands.band(0.95, self.reps, k), high=1.0, label=label + " (discrete, no exact method: no upper limit)")
+
+    def ok(self, slack: float = 0.0, *, two_sided: bool = True) -> bool:
+        """Inside the band of ``slack`` Monte-Carlo SEs (:meth:`band`); ``two_sided=False``: the old one-sided targets
+        (coverage in [0.935, 0.965] or >= 0.935 when discrete, size <= 0.06, widened by ``slack`` SEs)."""
+        if self.target == "reference":
             return True
+        if two_sided:
+            return self.band(slack).contains(self.value)
+        pad = slack * self.mc_se
         if self.kind == "size":
             return self.value <= SIZE_LIMIT + pad
         low, high = COVERAGE_BAND
@@ -74,8 +104,35 @@ class Row:
             return self.value >= low - pad
         return low - pad <= self.value <= high + pad
 
+    def check(self, *, max_pass: float = _bands.MAX_PASS) -> list[str]:
+        """Assert the row is in its band (``_bands.Band.check``: printed, and a method 2 points off passes with
+        probability <= ``max_pass``) and, for a coverage row with both tails known outside a discrete regime, each
+        tail's miss rate in ``tail_bands``. Discrete rows are not checked by tail: near 0 or 1 the misses are
+        one-sided by nature (the exact interval's too). Returns the BAND lines."""
+        band = self.band()
+        if band is None:
+            return []
+        if band.high >= 1.0 and self.target == "discrete" and self.exact is None:
+            line = (f"BAND {band.label}: {self.value:.4f} >= {band.low:.4f} ({self.reps:,} reps, nominal 0.95); "
+                    "lower limit only")  # fmt: skip
+            print(line)
+            assert self.value >= band.low, line
+            return [line]
+        lines = [band.check(self.value, max_pass=max_pass)]
+        if self.kind == "coverage" and self.target == "band" and self.below is not None and self.above is not None:
+            for tail, value, side in zip(_bands.tail_bands(0.95, self.reps), (self.below, self.above), ("below", "above"),
+                                         strict=True):  # fmt: skip
+                lines.append(tail.check(value, f"{band.label} misses with the truth {side} the interval", max_pass=max_pass))
+        return lines
+
     def as_dict(self) -> dict:
         return {**self.__dict__, "mc_se": self.mc_se, "ok": self.ok(slack=2.0)}
+
+
+def _tails(low, high, truth) -> dict:
+    """Coverage and each tail's miss rate: ``below`` (the truth under the interval), ``above``."""
+    below, above = float(np.mean(truth < np.asarray(low))), float(np.mean(truth > np.asarray(high)))
+    return {"value": 1.0 - below - above, "below": below, "above": above}
 
 
 def _cover(low, high, truth) -> np.ndarray:
@@ -123,8 +180,12 @@ def tgbi_sets(reps: int, seed: int = 1, regimes=None, designs=None) -> list[Row]
             ci = p_s_interval(data)
             minority = n_items * per * min(truth**2, 1 - truth**2)
             target = "discrete" if minority <= 10 else "band"
+            # The exact method of independent sentences: Clopper–Pearson on the minority count (g near 0 or 1 is
+            # about its share), as in test_bands; none for clustered sentences.
+            g_minority = min(truth**2, 1 - truth**2)
+            exact = _bands.clopper_pearson_coverage(n_items, g_minority) if target == "discrete" and per == 1 else None
             rows.append(Row("tgbi", "P_S of a set", "score on g", f"{regime}, {design}", n_items * per, reps,
-                            "coverage", float(_cover(ci.low, ci.high, truth).mean()), target))  # fmt: skip
+                            "coverage", target=target, exact=exact, **_tails(ci.low, ci.high, truth)))  # fmt: skip
     return rows
 
 
@@ -374,16 +435,48 @@ def prates(reps: int, seed: int = 11) -> list[Row]:
                 ci = proportion_interval(female.sum(0), outputs.sum(0), deff=deff)
                 deff_expected = 1 + (per - 1) / (conc + 1) if conc else 1.0  # intra-class correlation 1 / (conc + 1)
                 minority = n_items * per * share / deff_expected
+                target = "discrete" if minority <= 10 else "band"
+                # One output per occupation: a binomial count, whose exact interval is Clopper–Pearson's.
+                exact = _bands.clopper_pearson_coverage(n_items, share) if target == "discrete" and per == 1 else None
                 rows.append(Row("prates", "female rate", "Wilson, design effect", f"{share:.0%} female, {per} per item",
-                                n_items, reps, "coverage", float(_cover(ci.low, ci.high, share).mean()),
-                                "discrete" if minority <= 10 else "band"))  # fmt: skip
+                                n_items, reps, "coverage", target=target, exact=exact,
+                                **_tails(ci.low, ci.high, share)))  # fmt: skip
                 if share == 0.3:  # the null of the one-sided test: male as likely as female
                     null = sentences(np.array([0.3, 0.3, 0.4]), n_items, per, reps, rng, conc)
                     d = null[..., 1] - null[..., 0]
                     pv = sign_test_pvalue((d > 0).sum(0), (d < 0).sum(0), "greater")
+                    # Exact conditional on the untied items, so its size is below 5% by discreteness: enumerated.
                     rows.append(Row("prates", "male > female", "sign test (one-sided)", f"null, {per} per item",
-                                    n_items, reps, "size", float(np.mean(pv <= ALPHA))))  # fmt: skip
+                                    n_items, reps, "size", float(np.mean(pv <= ALPHA)), "discrete",
+                                    exact=sign_test_size(n_items, per, conc)))  # fmt: skip
     return rows
+
+
+def sign_test_size(n_items: int, per: int, conc: float | None, p=(0.3, 0.3, 0.4)) -> float:
+    """Exact size of the one-sided sign test (male > female) in ``prates``' null, by enumeration.
+
+    An item's (female, male, neutral) counts of ``per`` outputs are multinomial, or Dirichlet-multinomial with
+    concentration ``conc``; it is untied with probability ``2q`` (q = P(male > female) = P(female > male)), the
+    untied count is Binomial(n_items, 2q), and given it the positives are Binomial(untied, 1/2).
+    """
+    from scipy import special, stats
+
+    p = np.asarray(p, float)
+    cells = np.array([c for c in itertools.product(range(per + 1), repeat=3) if sum(c) == per], float)
+    log = special.gammaln(per + 1) - special.gammaln(cells + 1).sum(-1)
+    if conc is None:
+        log = log + (cells * np.log(p)).sum(-1)
+    else:
+        a = conc * p
+        log = log + special.gammaln(a.sum()) - special.gammaln(per + a.sum())
+        log = log + (special.gammaln(cells + a) - special.gammaln(a)).sum(-1)
+    q = float(np.exp(log) @ (cells[:, 1] > cells[:, 0]))
+    size = 0.0
+    for untied in range(n_items + 1):
+        j = np.arange(untied + 1)
+        rejects = np.asarray(sign_test_pvalue(j, untied - j, "greater")) <= ALPHA
+        size += stats.binom.pmf(untied, n_items, 2 * q) * (stats.binom.pmf(j, untied, 0.5) @ rejects)
+    return float(size)
 
 
 def clopper_pearson_width(successes, n) -> np.ndarray:
@@ -418,6 +511,7 @@ def corrected_accuracy(reps: int, seed: int = 11, n_items: int = 3888, n_label: 
 
     rng = np.random.default_rng(seed)
     own, borrowed = np.zeros(len(READERS)), 0
+    below, above = np.zeros(len(READERS)), np.zeros(len(READERS))  # each tail of the own-label intervals
     for rep in range(reps):
         truths, rows, pairs = [], [], []
         for name, (acc, keep, turn) in READERS.items():
@@ -431,10 +525,13 @@ def corrected_accuracy(reps: int, seed: int = 11, n_items: int = 3888, n_label: 
         est = pd.DataFrame(rows)
         out = correct(est, pd.concat(pairs), n_draws=2000, rng=rep)
         own += _cover(out["ci_low"], out["ci_high"], np.array(truths))
+        below += np.array(truths) < out["ci_low"].to_numpy(float)
+        above += np.array(truths) > out["ci_high"].to_numpy(float)
         wrong = correct(est, pairs[0].assign(system="read badly"), n_draws=2000, rng=rep).iloc[1]
         borrowed += bool(wrong["ci_low"] <= truths[1] <= wrong["ci_high"])
     out_rows = [Row("winomt", "corrected Acc", "own labels, Jeffreys draws", f"{name}, {n_label} labels", n_items, reps,
-                    "coverage", float(own[i] / reps)) for i, name in enumerate(READERS)]  # fmt: skip
+                    "coverage", float(own[i] / reps), below=float(below[i] / reps), above=float(above[i] / reps))
+                for i, name in enumerate(READERS)]  # fmt: skip
     out_rows.append(Row("winomt", "corrected Acc", "another system's labels (refused now)", f"read badly, {n_label} labels",
                         n_items, reps, "coverage", borrowed / reps, "reference"))  # fmt: skip
     return out_rows
@@ -472,6 +569,7 @@ def optimal(reps: int, seed: int = 0, interval: str = "gamma", regimes=None) -> 
         women, men = dominance_weights(f, w)
         truth = {"female": np.sum(women * b) / np.sum(women), "male": np.sum(men * b) / np.sum(men)}
         hits = {"female": 0, "male": 0}
+        below, above = {"female": 0, "male": 0}, {"female": 0, "male": 0}  # each tail's misses
         for r in range(reps):
             idx = rng.choice(n_pop, 150)
             table = pd.DataFrame(
@@ -481,8 +579,11 @@ def optimal(reps: int, seed: int = 0, interval: str = "gamma", regimes=None) -> 
             out = sector_b(table, n_boot=1000, rng=r, interval=interval).set_index("dominated")
             for d in hits:
                 hits[d] += out.loc[d, "ci_low"] <= truth[d] <= out.loc[d, "ci_high"]
+                below[d] += truth[d] < out.loc[d, "ci_low"]
+                above[d] += truth[d] > out.loc[d, "ci_high"]
         rows += [Row("optimal", f"sector B, {d}-dominated", _OPTIMAL_METHOD[interval], regime, 150, reps, "coverage",
-                     hits[d] / reps, _OPTIMAL_TARGET[interval]) for d in hits]  # fmt: skip
+                     hits[d] / reps, _OPTIMAL_TARGET[interval], below=float(below[d] / reps),
+                     above=float(above[d] / reps)) for d in hits]  # fmt: skip
     return rows
 
 

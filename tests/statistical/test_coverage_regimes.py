@@ -1,37 +1,71 @@
 """Coverage of every interval and size of every test near 0 and 1, on small sets and at the shipped sizes.
 
-The scenarios live in ``_cases`` (``benchmarks/interval_coverage.py`` prints them all). The
-fast tier runs a few hundred data sets per regime and allows three Monte-Carlo
-standard errors around the target; the slow tier runs enough that two standard
-errors are at most 0.01 (2,000 data sets for the cheap analytic intervals, 1,000
-for the bootstrapped ones) and allows two.
-
-Targets: 95% coverage in [0.935, 0.965]; where the data hold a few minority outputs,
-errors or discordant items the interval is discrete and may be conservative (≥ 0.935;
-the rules are in ``_cases``); size ≤ 0.06.
+The scenarios live in ``_cases`` (``benchmarks/interval_coverage.py`` prints them all). Each row
+has a two-sided band from ``_bands`` (``Row.band``, ``Row.check``; printed as ``BAND`` lines):
+coverage in 0.95 ± 3 Monte-Carlo SEs and each tail's miss rate in (0.005, 0.045); a
+discrete regime (a few minority outputs, errors or discordant items; the rules are in
+``_cases``) from 0.95 − 3 SE up to the exact method's coverage + 3 SE (Clopper–Pearson's
+for a binomial count; no upper limit where none can be computed, clustered data); the
+size of a test in 0.05 ± 3 SE, down to its enumerated exact size − 3 SE for the
+(discrete) sign test. The fast tier runs 4,000 data sets (a method 2 points off, or a
+tail with no misses or twice the nominal, passes with p ≤ 0.10), the slow tier 10,000.
+The slow scenarios of WinoMT, the shipped worlds and sector B still use the old targets
+(``Row.ok(two_sided=False)``: coverage in [0.935, 0.965] or ≥ 0.935 when discrete,
+size ≤ 0.06, ± 2 SE).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from stats_mtbias.uncertainty.analytic import clopper_pearson_interval, p_s_interval
 
-from . import _cases
+from . import _bands, _cases
 
 
 def _check(rows, slack):
-    bad = [f"{r.quantity} [{r.method}] {r.regime}: {r.kind} {r.value:.3f}" for r in rows if not r.ok(slack)]
+    """The old one-sided targets (``Row.ok(two_sided=False)``), for the slow scenarios not yet given bands."""
+    bad = [f"{r.quantity} [{r.method}] {r.regime}: {r.kind} {r.value:.3f}" for r in rows if not r.ok(slack, two_sided=False)]
     assert not bad, "\n".join(bad)
 
 
+def _check_bands(rows, *, max_pass=_bands.MAX_PASS):
+    """Every row in its two-sided band (``Row.check``: coverage and both tails, or size, printed as BAND lines)."""
+    bad = []
+    for r in rows:
+        try:
+            r.check(max_pass=max_pass)
+        except AssertionError as err:
+            bad.append(str(err))
+    assert not bad, "\n".join(bad)
+
+
+# 4,000: a method 2 points off passes the ±3 SE coverage band (2,500 would do) and a tail with no misses or twice
+# the nominal passes its tail band with p <= 0.10 (test_bands)
+REPS = 4000
+
+
 def test_tgbi_set_intervals_fast():
-    _check(_cases.tgbi_sets(600, seed=2), slack=3)
+    """A set's P_S interval, 12 regimes: coverage ±3 SE and both tails at 4,000 data sets (discrete: up to Clopper–Pearson's)."""
+    rows = _cases.tgbi_sets(REPS, seed=2)
+    # left: 0.9657 at 4,000 reps, band [0.9397, 0.9603]: near 0 (P_S .08) on 1,059 items x 2 the set holds about 15
+    # minority outputs (12 effective), not "discrete" by the rule (<= 10), and the interval is conservative there.
+    left = [r for r in rows if r.regime == "near 0 (P_S .08), 1,059 items x 2"]
+    _check_bands([r for r in rows if r not in left])
+    _check(left, slack=3)  # the old target: [0.935, 0.965] ± 3 SE
 
 
 def test_prates_rates_and_sign_test_fast():
-    _check(_cases.prates(600, seed=3), slack=3)
+    """Female-rate intervals (coverage ±3 SE and both tails) and the sign test's size (two-sided), 4,000 data sets."""
+    rows = _cases.prates(REPS, seed=3)
+    # left: 0.9378 at 4,000 reps, band [0.9397, 0.9603]: Wilson's exact coverage at 100 outputs and p = 0.3 is
+    # 0.9372 (binomial enumeration, design effect 1): the interval truly undercovers there (its oscillation).
+    left = [r for r in rows if r.kind == "coverage" and r.regime == "30% female, 1 per item" and r.n == 100]
+    _check_bands([r for r in rows if r not in left])
+    _check(left, slack=3)  # the old target: [0.935, 0.965] ± 3 SE
 
 
 def test_no_tgbi_interval_is_a_point_and_discrete_ones_are_no_wider_than_clopper_pearson():
@@ -50,7 +84,12 @@ def test_no_tgbi_interval_is_a_point_and_discrete_ones_are_no_wider_than_clopper
 
 @pytest.mark.slow
 def test_tgbi_set_intervals():
-    _check(_cases.tgbi_sets(2000), slack=2)
+    """A set's P_S interval at 10,000 data sets: coverage ± 3 SE (0.0065) and both tails (discrete: up to Clopper–Pearson's)."""
+    rows = _cases.tgbi_sets(10_000)
+    # left: 0.9650 at 10,000 reps, band [0.9435, 0.9565] (as in the fast test: about 15 minority outputs, conservative).
+    left = [r for r in rows if r.regime == "near 0 (P_S .08), 1,059 items x 2"]
+    _check_bands([r for r in rows if r not in left])
+    _check(left, slack=2)  # the old target: [0.935, 0.965] ± 2 SE
 
 
 @pytest.mark.slow
@@ -82,22 +121,34 @@ def test_winomt_intervals_and_tests():
 
 @pytest.mark.slow
 def test_prates_rates_and_sign_test():
-    _check(_cases.prates(2000), slack=2)
+    """Female-rate intervals (coverage ± 3 SE, both tails) and the sign test's size (two-sided) at 10,000 data sets."""
+    rows = _cases.prates(10_000)
+    # left: Wilson at 100 outputs, p = 0.3: 0.9339, band [0.9435, 0.9565] (its exact coverage there is 0.9372: a real
+    # undercoverage, Wilson's oscillation); 1% of 1,018 outputs: 0.9653 (about 10 minority outputs, just above the
+    # discrete rule's 10: conservative).
+    left = [r for r in rows if r.kind == "coverage" and r.regime == "30% female, 1 per item" and r.n == 100]
+    left += [r for r in rows if r.kind == "coverage" and r.regime == "1% female, 1 per item" and r.n == 1018]
+    _check_bands([r for r in rows if r not in left])
+    _check(left, slack=2)  # the old target: [0.935, 0.965] ± 2 SE
 
 
 @pytest.mark.slow
 def test_corrected_accuracy_with_each_systems_own_labels():
+    """Own labels, 1,000 data sets: coverage ± 3 SE and both tails (the 90% criterion: test_coverage_winomt_correction)."""
     *own, borrowed = _cases.corrected_accuracy(1000)
-    _check(own, slack=2)
-    assert borrowed.value < 0.2  # another system's labels: what is now refused
+    _check_bands(own, max_pass=1.0)  # at 1,000 a method 2 points off passes often; the 4,000-rep test does not
+    assert borrowed.value < 0.2  # not a coverage claim: another system's labels (what is now refused) fail
 
 
 @pytest.mark.slow
 def test_optimal_sector_b():
-    _check(_cases.optimal(1000), slack=2)  # the gamma interval: moderate and long tails
+    """Sector B at 1,000 data sets: the gamma interval >= 0.95 − 3 SE (discrete, no exact method to bound it above);
+    the bootstrap-t with moderate tails in 0.95 ± 3 SE and both tails (the 90% criterion: test_coverage_optimal)."""
+    _check_bands(_cases.optimal(1000))  # the gamma interval: moderate and long tails (lower limit only)
     studentized = _cases.optimal(1000, interval="studentized")
-    # The bootstrap-t, an option, holds with moderate tails only.
-    _check([r.__class__(**{**r.__dict__, "target": "band"}) for r in studentized if r.regime == "moderate tails"], slack=2)
+    # The bootstrap-t, an option, holds with moderate tails only. max_pass=1.0: at 1,000 reps a method 2 points off
+    # passes often; the 2,500-rep test in test_coverage_optimal does not.
+    _check_bands([replace(r, target="band") for r in studentized if r.regime == "moderate tails"], max_pass=1.0)
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ import pytest
 
 from stats_mtbias.studies.winomt import corrected_accuracy
 
-from . import _cases
+from . import _bands, _cases
 
 
 def _pairs(language, gold, human, automatic, system="s"):
@@ -79,11 +79,24 @@ def test_labels_that_follow_the_pronoun_in_most_conflicts_correct_nothing():
 
 
 def test_systems_of_different_accuracy_each_with_its_own_labels():
-    """Two systems, one read well and one badly (a garbled output the reader mostly misreads), 100 labels each.
+    """Own labels: coverage in 0.95 ± 3 SE at 300 data sets (fast sibling; the slow test below carries the 90% criterion).
 
+    Two systems, one read well and one badly (a garbled output the reader mostly misreads), 100 labels each.
     Corrected with their own labels both intervals cover the accuracy people would give; correcting the second
     with the first one's confusion (what the package did before) misses it almost always.
     """
     *own, borrowed = _cases.corrected_accuracy(300)
-    assert all(row.value >= 0.92 for row in own), [row.value for row in own]
+    for row in own:  # two-sided, but at 300 data sets a method 2 points off passes often (max_pass=1.0: not the criterion)
+        _bands.band(0.95, row.reps, label=f"corrected Acc, {row.regime}").check(row.value, max_pass=1.0)
+    # Not a coverage claim: it shows the refused method (another system's labels) fails, so one-sided.
+    assert borrowed.value < 0.2
+
+
+@pytest.mark.slow
+def test_systems_of_different_accuracy_each_with_its_own_labels_bands():
+    """Own labels at 4,000 data sets: coverage ± 3 SE and each tail (a method 2 points off passes with p <= 0.10)."""
+    *own, borrowed = _cases.corrected_accuracy(4000)
+    for row in own:
+        row.check()
+    # Not a coverage claim: it shows the refused method (another system's labels) fails, so one-sided.
     assert borrowed.value < 0.2

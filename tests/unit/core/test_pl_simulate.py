@@ -1,0 +1,73 @@
+"""Allocation of clusters over strata and the simulation's argument checks, by hand and by invariants (mutation kills)."""
+
+import numpy as np
+import pytest
+
+from stats_mtbias.errors import UsageError
+from stats_mtbias.planning import simulate as sim
+
+
+@pytest.mark.parametrize(("n", "sizes", "expected"), [
+    (10, [50, 30, 20], [5, 3, 2]),  # exact shares
+    (10, [14, 33, 53], [2, 3, 5]),  # shares 1.4, 3.3, 5.3: the one left over goes to the largest remainder (0.4)
+    (10, [1, 1, 1], [4, 3, 3]),  # equal remainders: the earlier stratum first
+    (11, [1, 1, 1], [4, 4, 3]),
+    (4, [1, 1, 1], [2, 1, 1]),
+    (3, [1, 1, 1], [1, 1, 1]),  # exactly one per stratum is allowed
+    (5, [100, 1, 1], [3, 1, 1]),  # the minimum of one per stratum comes out of the large one
+    (6, [50, 30, 1, 1, 1], [2, 1, 1, 1, 1]),  # 3 left for shares 50:30 → 1.875, 1.125 → 2, 1
+    (9, [50, 30, 1, 1, 1], [4, 2, 1, 1, 1]),  # 6 left for 50:30 → 3.75, 2.25 → 4, 2
+])  # fmt: skip
+def test_allocate_by_hand(n, sizes, expected):
+    """Largest remainders with at least one cluster per stratum, worked by hand."""
+    assert sim.allocate(n, sizes).tolist() == expected
+
+
+def test_allocate_ties_go_to_the_earlier_strata_even_with_many_strata():
+    """60 clusters over 40 equal strata: 1.5 each, the 20 extra go to the first 20 strata (stable order)."""
+    assert sim.allocate(60, [1] * 40).tolist() == [2] * 20 + [1] * 20
+    sizes = [3, 3, 3, 1] * 10  # shares 1.8 (×30) and 0.6 (×10): floor 1, the ten extra to the first ten big strata
+    big = [i for i, s in enumerate(sizes) if s == 3]
+    expected = [1] * 40
+    for i in big[:10]:
+        expected[i] = 2
+    assert sim.allocate(50, sizes).tolist() == expected
+
+
+def test_allocate_respects_the_quota_when_every_share_is_at_least_one():
+    """Hamilton's quota: each stratum gets ⌊share⌋ or ⌈share⌉, and the total is n (random designs)."""
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        k = int(rng.integers(1, 30))
+        sizes = rng.integers(1, 50, size=k).astype(float)
+        lo = int(np.ceil(sizes.sum() / sizes.min()))  # every share at least one
+        n = int(rng.integers(lo, lo + 500))
+        share = sizes / sizes.sum() * n
+        alloc = sim.allocate(n, sizes)
+        assert alloc.sum() == n
+        assert np.all(alloc >= np.floor(share)) and np.all(alloc <= np.ceil(share))
+        # largest remainders: no stratum rounded down has a larger remainder than one rounded up
+        up = alloc > np.floor(share)
+        rem = share - np.floor(share)
+        if up.any() and (~up).any():
+            assert rem[up].min() >= rem[~up].max()
+
+
+def test_allocate_with_tiny_strata_keeps_one_each_and_the_total():
+    """Strata whose share is below one still get one cluster, and the total is n (random designs)."""
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        k = int(rng.integers(2, 12))
+        sizes = np.concatenate([rng.integers(1, 3, size=k - 1), [int(rng.integers(50, 500))]]).astype(float)
+        n = int(rng.integers(k, 3 * k + 5))
+        alloc = sim.allocate(n, sizes)
+        assert alloc.sum() == n and alloc.min() >= 1
+        assert alloc.dtype.kind == "i"
+        # the big stratum takes everything beyond one per small stratum, up to its rounded share
+        assert alloc[-1] <= max(1, int(np.ceil(sizes[-1] / sizes.sum() * n)))
+
+
+def test_allocate_refuses_fewer_clusters_than_strata():
+    """n below the number of strata cannot give one cluster each."""
+    with pytest.raises(UsageError):
+        sim.allocate(2, [1, 1, 1])

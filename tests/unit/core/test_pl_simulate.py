@@ -71,3 +71,55 @@ def test_allocate_refuses_fewer_clusters_than_strata():
     """n below the number of strata cannot give one cluster each."""
     with pytest.raises(UsageError):
         sim.allocate(2, [1, 1, 1])
+
+
+def _mean_statistic(totals):
+    # Totals (r, 2, 2) of [sum of values, clusters] per system → the mean value per system, shape (r, 2, 1).
+    return totals[..., :1] / totals[..., 1:]
+
+
+def _design(a, b=None):
+    """Clusters with value a_i (system a) and b_i (system b) in one stratum; the metric is the mean value."""
+    a = np.asarray(a, float)
+    b = a.copy() if b is None else np.asarray(b, float)
+    ones = np.ones_like(a)
+    counts = np.stack([np.stack([a, ones], axis=1), np.stack([b, ones], axis=1)], axis=1)  # (n, 2, 2)
+    return sim.PairedDesign(counts, _mean_statistic, (0,), np.zeros(len(a), int))
+
+
+def test_simulate_refuses_fewer_bootstrap_resamples_than_two_over_alpha():
+    """The bootstrap test needs n_boot >= ⌈2/α⌉ (40 at α = 0.05, 10 at α = 0.2)."""
+    design = _design([1, 0, 0, 1, 0] * 4, [0] * 20)
+    with pytest.raises(UsageError):
+        sim.simulate(design, 20, n_sim=10, rng=0, n_boot=10)
+    with pytest.raises(UsageError):
+        sim.simulate(design, 20, n_sim=10, rng=0, n_boot=39)
+    assert sim.simulate(design, 20, n_sim=10, rng=0, n_boot=40).replicates.shape == (40, 10)
+    assert sim.simulate(design, 20, n_sim=10, rng=0, n_boot=10, alpha=0.2).replicates.shape == (10, 10)
+
+
+def test_two_sided_mde_takes_the_weaker_direction():
+    """Wald, se = 1: half the evaluations at 0 and half at −3 reject for +δ only beyond 3 + z, so the MDE is 3 + 1.96."""
+    design = _design([0.0, 1.0])  # a == b: the pilot's difference is 0, so the power at δ tests estimates + δ
+    est = np.r_[np.zeros(50), np.full(50, -3.0)]
+    simulation = sim.Simulation(design, 10, est, np.ones(100), None, "wald", 0.05, "two-sided")
+    # −δ: 0 − δ and −3 − δ both reject once δ > 1.96; +δ: δ − 3 needs δ > 3 + 1.96. The minimum is the +δ side.
+    assert simulation.mde(0.8) == pytest.approx(3.0 + 1.959964, abs=0.05)
+
+
+@pytest.mark.parametrize("difference", [0.1, 0.15, 0.2, 0.3, 0.4])
+def test_sample_size_refuses_a_power_that_does_not_grow_with_n(difference):
+    """A 'less' test at a positive difference has power 0 at every n: a usage error whatever the round-off slope."""
+    # Bug fixed: a flat power curve fits a slope of ±1e-16; a positive one passed the check and gave an OverflowError.
+    design = _design([1, 0, 0, 1, 0, 0, 0, 0, 1, 0] * 4, [0] * 40)
+    with pytest.raises(UsageError, match="does not grow"):
+        sim.sample_size(design, difference, rng=0, n_sim=100, test="wald", alternative="less")
+
+
+def test_sample_size_defaults_are_1000_evaluations_of_500_resamples():
+    """The documented defaults: n_sim = 1000 simulated evaluations, each with the bootstrap test of n_boot = 500."""
+    design = _design([1, 0, 0, 1, 0, 0, 0, 0, 1, 0] * 4, [0] * 40)
+    n, final, trace = sim.sample_size(design, 0.2, rng=0)
+    assert final.n_sim == 1000 and final.test == "bootstrap"
+    assert final.replicates.shape == (500, 1000)
+    assert final.n == n == trace[-1][0]

@@ -123,3 +123,12 @@ def test_sample_size_defaults_are_1000_evaluations_of_500_resamples():
     assert final.n_sim == 1000 and final.test == "bootstrap"
     assert final.replicates.shape == (500, 1000)
     assert final.n == n == trace[-1][0]
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.RankWarning")  # one size only: a line through one point
+def test_sample_size_of_a_difference_found_by_one_cluster_per_stratum_is_that_minimum():
+    """A difference far beyond the spread has power 1 already at one cluster (one stratum): the answer is 1."""
+    design = _design([1, 0, 0, 1, 0, 0, 0, 0, 1, 0] * 4, [0] * 40)
+    n, final, trace = sim.sample_size(design, 5.0, rng=0, n_sim=100, test="wald")
+    assert n == 1 and final.n == 1
+    assert all(p == 1.0 for _, p in trace)

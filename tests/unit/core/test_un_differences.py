@@ -22,9 +22,12 @@ def _tango_hand(b, c, n, delta):
     return (b - c - n * delta) / np.sqrt(n * (2 * pi01 + delta * (1 - delta)))
 
 
-@pytest.mark.parametrize("table", [(5, 13, 0, 13), (0, 0, 1, 1), (5, 0, 13, 5), (0.1, 0.3, 0.2, 0.4), (0.5, 0.05, 0.1, 0.1), (0, 0.05, 0.01, 0.1)])
+TANGO_TABLES = [(5, 13, 0, 13), (0, 0, 1, 1), (5, 0, 13, 5), (0.1, 0.3, 0.2, 0.4), (0.5, 0.05, 0.1, 0.1), (0, 0.05, 0.01, 0.1)]
+
+
+@pytest.mark.parametrize("table", TANGO_TABLES)
 def test_tango_limits_solve_the_score_equation(table):
-    """Tango limits are the roots of T(Δ) = ±z of a hand-written statistic (scipy brentq), also where B² − 8nC < 1 and for fractional (weighted) counts."""
+    """Tango limits are the roots of T(Δ) = ±z of a hand-written statistic (brentq), also at B² − 8nC < 1 and weighted counts."""
     a, b, c, d = table
     n = a + b + c + d
     z = special.ndtri(0.975)

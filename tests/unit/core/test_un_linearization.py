@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 from numpy.testing import assert_allclose
 
-from stats_mtbias.uncertainty.linearization import ratio_influence, weighted_sum
+from stats_mtbias.uncertainty.linearization import ratio_influence, ratio_se_from_sums, weighted_sum
 
 
 def test_weighted_sum_of_large_integers_is_a_float_sum():
@@ -47,3 +47,32 @@ def test_ratio_influence_silent_for_an_infinite_theta():
         warnings.simplefilter("error")
         u = ratio_influence(np.array([1.0, 0.0]), np.array([1.0, 0.0]), np.inf)
     assert u[0] == -np.inf and np.isnan(u[1])
+
+
+def _sums(num, den, weights):
+    """The five weighted sums Σw·num, Σw·den, Σw·num², Σw·num·den, Σw·den² by plain Python."""
+    return [sum(w * f(x, y) for x, y, w in zip(num, den, weights, strict=True))
+            for f in (lambda x, y: x, lambda x, y: y, lambda x, y: x * x, lambda x, y: x * y, lambda x, y: y * y)]  # fmt: skip
+
+
+def test_ratio_se_from_sums_by_hand():
+    """num [2, 1, 1, 1], den 2 each: R = 5/8, Σ(num − R den)² = 0.75, se = √(0.75 · 4/3) / 8 = 1/8."""
+    ratio, se = ratio_se_from_sums(*_sums([2.0, 1, 1, 1], [2.0, 2, 2, 2], [1, 1, 1, 1]), 4)
+    assert_allclose([ratio, se], [5 / 8, 1 / 8], rtol=1e-14)
+
+
+def test_ratio_se_from_sums_with_replicate_weights_below_one_total():
+    """Weights [1, 0, 2] on den 0.1, 0.3, 0.2 (Σ w·den = 0.5 < 1): R = 0.25/0.5 and se by the same hand formula."""
+    num, den, w = [0.05, 0.9, 0.1], [0.1, 0.3, 0.2], [1, 0, 2]
+    r = 0.25 / 0.5
+    resid = sum(wi * (x - r * y) ** 2 for x, y, wi in zip(num, den, w, strict=True))
+    ratio, se = ratio_se_from_sums(*_sums(num, den, w), 3)
+    assert_allclose([ratio, se], [r, np.sqrt(resid * 3 / 2) / 0.5], rtol=1e-12)
+
+
+def test_ratio_se_from_sums_nan_for_an_empty_denominator_silently():
+    """Σ den = 0 (a replicate without any output): ratio and se are NaN, without a warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ratio, se = ratio_se_from_sums(np.array([0.0]), np.array([0.0]), np.zeros(1), np.zeros(1), np.zeros(1), 3)
+    assert np.isnan(ratio[0]) and np.isnan(se[0])

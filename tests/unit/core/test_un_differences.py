@@ -71,3 +71,9 @@ def test_level_zero_or_not_a_number_is_a_usage_error(level):
 def test_interval_names_its_method():
     """The returned EffectSize names the method it used (here Tango's score interval)."""
     assert "Tango" in paired_difference_interval(59, 6, 16, 80, method="tango").method
+
+
+def test_non_numeric_count_is_a_usage_error():
+    """A count that is not a number ("x") raises UsageError (a ValueError), not a numpy TypeError."""
+    with pytest.raises(UsageError):
+        paired_difference_interval("x", 6, 16, 80)

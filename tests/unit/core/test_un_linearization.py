@@ -76,3 +76,9 @@ def test_ratio_se_from_sums_nan_for_an_empty_denominator_silently():
         warnings.simplefilter("error")
         ratio, se = ratio_se_from_sums(np.array([0.0]), np.array([0.0]), np.zeros(1), np.zeros(1), np.zeros(1), 3)
     assert np.isnan(ratio[0]) and np.isnan(se[0])
+
+
+def test_ratio_se_from_sums_two_clusters_uses_m_over_m_minus_one():
+    """Two clusters num [1, 0], den [1, 1]: R = 1/2, Σ(num − R den)² = 1/2, se = √(1/2 · 2/1) / 2 = 1/2."""
+    ratio, se = ratio_se_from_sums(*_sums([1.0, 0.0], [1.0, 1.0], [1, 1]), 2)
+    assert_allclose([ratio, se], [0.5, 0.5], rtol=1e-14)

@@ -77,3 +77,12 @@ def test_non_numeric_count_is_a_usage_error():
     """A count that is not a number ("x") raises UsageError (a ValueError), not a numpy TypeError."""
     with pytest.raises(UsageError):
         paired_difference_interval("x", 6, 16, 80)
+
+
+def test_array_results_are_writeable_copies():
+    """Array estimates, limits and p-values are the caller's own writeable arrays (not read-only broadcast views)."""
+    ci = paired_difference_interval([59, 10], [6, 3], [16, 1], [80, 5], method="tango")
+    p = pvalue_from_interval(paired_difference_interval, [59, 10], [6, 3], [16, 1], [80, 5], method="wald")
+    for arr in (ci.estimate, ci.low, ci.high, p):
+        arr[0] = 0.5
+        assert arr[0] == 0.5

@@ -52,44 +52,49 @@ def signatures(path, module):
         sig[f"{module}.{fn}__mutmut_{num}"] = (fn, diff)
     return sig
 
-old_root, new_root, eq_dir = map(Path, sys.argv[1:4])
-write = "--write" in sys.argv
-mapping = {}
-for old in old_root.glob("**/*.py"):
-    rel = old.relative_to(old_root)
-    module = str(rel)[:-3].replace("/", ".")
-    new = new_root / rel
-    so, sn = signatures(old, module), signatures(new, module)
-    index, oindex = defaultdict(list), defaultdict(list)
-    for name, s in sn.items():
-        index[s].append(name)
-    for name, s in so.items():
-        oindex[s].append(name)
-    for s, olds in oindex.items():
-        news = sorted(index.get(s, []), key=_number)
-        olds = sorted(olds, key=_number)
-        for i, name in enumerate(olds):  # identical diffs in one function: paired in order
-            mapping[name] = [news[i]] if len(news) == len(olds) else news
-unmapped, changed = [], {}
-for f in eq_dir.glob("*.toml"):
-    entries = tomllib.loads(f.read_text())["equivalent"]
-    for e in entries:
-        n = e["name"]
-        if n in mapping:
-            c = mapping[n]
-            if len(c) != 1:
-                unmapped.append((n, len(c)))
-            elif c[0] != n:
-                changed[n] = c[0]
-print(f"renamed {len(changed)}, unmapped {len(unmapped)}")
-for n, k in unmapped:
-    print("  unmapped", n, k)
-if write:
+def main(argv: list[str]) -> None:
+    old_root, new_root, eq_dir = map(Path, argv[:3])
+    write = "--write" in argv
+    mapping = {}
+    for old in old_root.glob("**/*.py"):
+        rel = old.relative_to(old_root)
+        module = str(rel)[:-3].replace("/", ".")
+        new = new_root / rel
+        so, sn = signatures(old, module), signatures(new, module)
+        index, oindex = defaultdict(list), defaultdict(list)
+        for name, s in sn.items():
+            index[s].append(name)
+        for name, s in so.items():
+            oindex[s].append(name)
+        for s, olds in oindex.items():
+            news = sorted(index.get(s, []), key=_number)
+            olds = sorted(olds, key=_number)
+            for i, name in enumerate(olds):  # identical diffs in one function: paired in order
+                mapping[name] = [news[i]] if len(news) == len(olds) else news
+    unmapped, changed = [], {}
     for f in eq_dir.glob("*.toml"):
-        text = f.read_text()
-        # two passes via placeholders so that a swap of names cannot collide
-        for i, o in enumerate(changed):
-            text = text.replace(f'"{o}"', f'"@@{i}@@"')
-        for i, n in enumerate(changed.values()):
-            text = text.replace(f'"@@{i}@@"', f'"{n}"')
-        f.write_text(text)
+        entries = tomllib.loads(f.read_text())["equivalent"]
+        for e in entries:
+            n = e["name"]
+            if n in mapping:
+                c = mapping[n]
+                if len(c) != 1:
+                    unmapped.append((n, len(c)))
+                elif c[0] != n:
+                    changed[n] = c[0]
+    print(f"renamed {len(changed)}, unmapped {len(unmapped)}")
+    for n, k in unmapped:
+        print("  unmapped", n, k)
+    if write:
+        for f in eq_dir.glob("*.toml"):
+            text = f.read_text()
+            # two passes via placeholders so that a swap of names cannot collide
+            for i, o in enumerate(changed):
+                text = text.replace(f'"{o}"', f'"@@{i}@@"')
+            for i, n in enumerate(changed.values()):
+                text = text.replace(f'"@@{i}@@"', f'"{n}"')
+            f.write_text(text)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -213,7 +213,7 @@ def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alter
     first outcome are K ~ Bin(m, (ψ + δ)/(2ψ)). The power sums the test's
     rejection region over both. ``test="exact"`` is the sign test the package
     runs; ``"asymptotic"`` McNemar's chi-square, the test Connor's formula
-    approximates. One-sided: the tail in the direction of δ (``"less"`` plans δ < 0), so only |δ| matters.
+    approximates. One-sided: the tail in the direction of δ (``"less"`` plans δ < 0), so only ``abs(δ)`` matters.
 
     Examples
     --------

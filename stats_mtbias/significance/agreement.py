@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias.errors import DataQualityWarning
-from stats_mtbias.uncertainty.analytic import wilson_interval
+from stats_mtbias.uncertainty.analytic import FEW_EVENTS, modified_wilson_interval, wilson_interval
 
 
 def cohens_kappa(a: np.ndarray, b: np.ndarray) -> float:
@@ -62,19 +62,34 @@ def kappa_interval(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> tuple[f
     κ = (p_o − p_e) / (1 − p_e). The Wald interval κ ± z·se (Fleiss, Cohen &
     Everitt 1969; statsmodels' ``inter_rater.cohens_kappa``) covered 0.41 at κ = .98
     on 30 items and 0.74 on 100: near perfect agreement the variance of p_o collapses.
-    Here κ's interval is Wilson's score interval for p_o mapped onto κ (p_e fixed),
-    on the effective number of items that gives it κ's whole large-sample variance:
+    Here κ's interval is a score interval for p_o mapped onto κ, on the effective
+    number of items that gives it κ's whole large-sample variance:
     ``n_eff = p_o (1 − p_o) / ((1 − p_e)² var(κ))`` (var(κ) of :func:`kappa_variance`),
-    so that it is first-order the ASE interval where that is right, and keeps
-    Wilson's width and asymmetry near κ = 1 where the ASE collapses. Where p_o is 0
-    or 1, or var(κ) is 0, ``n_eff = n``. Simulated coverage: ``tests/statistical``.
+    so that it is first-order the ASE interval where that is right, and keeps a
+    score interval's width and asymmetry near κ = 1 where the ASE collapses. Where
+    p_o is 0 or 1, or var(κ) is 0, ``n_eff = n``. Two small-sample corrections
+    keep both tails near α/2 when few items disagree:
+
+    - the score interval is :func:`~stats_mtbias.uncertainty.analytic.modified_wilson_interval`:
+      Wilson's, with each end widened to Garwood's exact Poisson end where ten or
+      fewer (effective) items disagree (or agree). Wilson's own end misses from
+      that side up to 6% of the time (κ above the interval near κ = 1);
+    - the map onto κ uses the unbiased chance agreement
+      ``(n p_e − p_o) / (n − 1)``: the plug-in p_e is biased up by
+      ``(p_o − p_e)/n``, which pulls the interval below κ on small samples.
+
+    The point estimate stays Cohen's κ. Simulated coverage (``tests/statistical``):
+    0.95 ± 0.01 with each tail at most 4.5% from κ = .54 to .98 on 30 and 100
+    items, except κ = .54 on 30 items with a 5% category (upper tail 5.2%).
+    With such a rare category on 30 items the interval is too narrow at moderate κ
+    (coverage about 0.93 at κ = .25): the estimated var(κ) is then erratic.
 
     Examples
     --------
     >>> a = np.array(["male"] * 45 + ["female"] * 55)
     >>> b = np.array(["male"] * 40 + ["female"] * 5 + ["male"] * 10 + ["female"] * 45)
     >>> [round(x, 3) for x in kappa_interval(a, b)]  # p_o = .85, p_e = .45·.5 + .55·.5 = .5: κ = .7
-    [0.7, 0.535, 0.813]
+    [0.7, 0.539, 0.815]
     """
     a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
     kappa = cohens_kappa(a, b)
@@ -100,8 +115,12 @@ def kappa_interval_table(table: np.ndarray, level: float = 0.95) -> tuple[float,
     n_eff = n
     if 0 < p_o < 1 and var > 0:
         n_eff = p_o * (1 - p_o) / ((1 - p_e) ** 2 * var)
-    observed = wilson_interval(p_o * n_eff, n_eff, level=level)
-    low, high = (float(observed.low) - p_e) / (1 - p_e), (float(observed.high) - p_e) / (1 - p_e)
+    observed = modified_wilson_interval(p_o * n_eff, n_eff, level, poisson_below=FEW_EVENTS)
+    # Unbiased chance agreement: E[plug-in p_e] = p_e + (p_o − p_e)/n. Degenerate tables keep the plug-in.
+    chance = (n * p_e - p_o) / (n - 1) if n > 1 else p_e
+    if not chance < 1:
+        chance = p_e
+    low, high = (float(observed.low) - chance) / (1 - chance), (float(observed.high) - chance) / (1 - chance)
     return float(kappa), max(-1.0, low), min(1.0, high)
 
 

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import special
+from scipy import special, stats
 from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
 
 from stats_mtbias.errors import DataQualityWarning
@@ -31,16 +31,37 @@ def _wilson(k: float, n: float, level: float) -> tuple[float, float]:
     return (0.0 if k == 0 else max(centre - half, 0.0)), (1.0 if k == n else min(centre + half, 1.0))
 
 
+def _garwood(k: float, n: float, level: float) -> tuple[float, float]:
+    """Garwood's (1936) exact Poisson interval for a count k, as a share of n: χ²(α/2; 2k)/2n, χ²(1 − α/2; 2k + 2)/2n."""
+    alpha = 1 - level
+    low = 0.0 if k == 0 else stats.chi2.ppf(alpha / 2, 2 * k) / (2 * n)
+    return low, stats.chi2.ppf(1 - alpha / 2, 2 * k + 2) / (2 * n)
+
+
+def _modified_wilson(k: float, n: float, level: float) -> tuple[float, float]:
+    """Wilson's interval with each end widened to Garwood's where at most 10 successes (or failures) are seen."""
+    low, high = _wilson(k, n, level)
+    if k <= 10:
+        g_low, g_high = _garwood(k, n, level)
+        low, high = (min(low, g_low) if k > 0 else low), max(high, g_high)
+    if n - k <= 10:
+        g_low, g_high = _garwood(n - k, n, level)  # the failures' interval, mirrored
+        low, high = min(low, 1 - g_high), (max(high, 1 - g_low) if n - k > 0 else high)
+    return max(low, 0.0), min(high, 1.0)
+
+
 def _hand_kappa_interval(table, level: float = 0.95, n_eff=None) -> tuple[float, float, float]:
-    """κ and Wilson's interval for p_o on n_eff items mapped onto κ; n_eff from statsmodels' var(κ) unless given."""
+    """κ, and the modified Wilson interval for p_o on n_eff items mapped onto κ with the unbiased chance agreement
+    (n p_e − p_o)/(n − 1); n_eff from statsmodels' var(κ) unless given."""
     t = np.asarray(table, dtype=float)
     n = t.sum()
     p_o = np.trace(t) / n
     p_e = float(t.sum(axis=1) @ t.sum(axis=0)) / n**2
     if n_eff is None:
         n_eff = p_o * (1 - p_o) / ((1 - p_e) ** 2 * sm_cohens_kappa(t).var_kappa)
-    low, high = _wilson(p_o * n_eff, n_eff, level)
-    return (p_o - p_e) / (1 - p_e), max(-1.0, (low - p_e) / (1 - p_e)), min(1.0, (high - p_e) / (1 - p_e))
+    low, high = _modified_wilson(p_o * n_eff, n_eff, level)
+    chance = (n * p_e - p_o) / (n - 1)
+    return (p_o - p_e) / (1 - p_e), max(-1.0, (low - chance) / (1 - chance)), min(1.0, (high - chance) / (1 - chance))
 
 
 @pytest.mark.parametrize("level", [0.95, 0.9])
@@ -67,9 +88,9 @@ def test_kappa_interval_table_uses_n_items_at_the_edges(table):
 
 
 def test_kappa_interval_table_is_clipped_to_kappas_range():
-    """κ's limits stay in [-1, 1]: a small table whose mapped Wilson limit falls below -1 gets exactly -1."""
+    """κ's limits stay in [-1, 1]: a small table whose mapped lower limit falls below -1 gets exactly -1."""
     table = [[0, 0], [1, 2]]  # p_o = 2/3 = p_e: κ = 0, n_eff = 3
-    unclipped_low, _ = _wilson(2.0, 3.0, 0.95)
+    unclipped_low, _ = _modified_wilson(2.0, 3.0, 0.95)
     assert (unclipped_low - 2 / 3) / (1 / 3) < -1
     kappa, low, high = kappa_interval_table(table)
     assert kappa == pytest.approx(0.0, abs=1e-12)

@@ -141,8 +141,8 @@ def comparison_many(fa: np.ndarray, fb: np.ndarray, level: float = LEVEL) -> dic
     """``paired_comparison`` for many data sets at once (features (items, reps, F)): ΔS, F1 and ΔG rows.
 
     The same composition as the study's (Tango intervals of pro and anti, their MOVER and its interval p; the
-    item jackknife with the study's degrees of freedom), vectorised over data sets; data sets without a
-    discordant item (pseudo-items there) go through the study's own function. Checked equal to it below.
+    item jackknife with the study's degrees of freedom), vectorised over data sets; data sets where the jackknife
+    has no spread (pseudo-items there) go through the study's own function. Checked equal to it below.
     """
     from scipy import special, stats
 
@@ -172,11 +172,12 @@ def comparison_many(fa: np.ndarray, fb: np.ndarray, level: float = LEVEL) -> dic
     dof = np.where(discordant <= FEW_DISCORDANT, np.maximum(discordant, 2) - 1, n - 1)[:, None]
     t = stats.t.ppf(0.5 + level / 2, dof)
     jack = [METRICS.index(k) for k in ("f1_male", "f1_female", "delta_g")]
-    low[:, jack], high[:, jack] = (diff - t * se)[:, jack], (diff + t * se)[:, jack]
+    bound = np.array([1.0, 1.0, 2.0])  # an F1 difference is in [-1, 1], a ΔG difference in [-2, 2]
+    low[:, jack], high[:, jack] = np.maximum((diff - t * se)[:, jack], -bound), np.minimum((diff + t * se)[:, jack], bound)
     with np.errstate(invalid="ignore", divide="ignore"):
         pj = np.where(se > 0, 2 * stats.t.sf(np.abs(diff) / np.where(se > 0, se, 1.0), dof), np.where(diff == 0, 1.0, 0.0))
     p[:, jack] = pj[:, jack]
-    for r in np.flatnonzero(discordant == 0):
+    for r in np.flatnonzero((se[:, jack] == 0).any(axis=1)):  # no spread: the study's pseudo-items
         res = paired_comparison(fa[:, r], fb[:, r], level)
         low[r], high[r], p[r] = res["low"], res["high"], res["p_value"]
     return {"low": low, "high": high, "p_value": p}

@@ -389,6 +389,13 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     return "simulate", design
 
 
+def _jackknife_se(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Item jackknife standard error of every metric's difference A − B (NaN where a metric is undefined)."""
+    left_out = winomt_metrics(a.sum(axis=0) - a) - winomt_metrics(b.sum(axis=0) - b)  # (items, METRICS)
+    size = len(a)
+    return np.sqrt((size - 1) / size * np.sum((left_out - left_out.mean(axis=0)) ** 2, axis=0))
+
+
 def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> dict[str, np.ndarray | list]:
     """Every metric's difference A − B on the same items: interval, p-value and method, one method each.
 
@@ -402,9 +409,10 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
     - F1 and ΔG: the item jackknife's t (standard error from the leave-one-item-out
       differences; degrees of freedom the discordant items − 1 where at most
       :data:`FEW_DISCORDANT` items are read differently, else the items − 1), test
-      and interval from the same t. With no discordant item at all, two
-      pseudo-items, one read better by each system, give the jackknife a spread,
-      so that the interval is never a point.
+      and interval from the same t, within [−1, 1] (ΔG: [−2, 2]). Where the
+      jackknife has no spread (no discordant item, none that F1 sees, or one
+      system right and the other wrong on every item), two pseudo-items, one read
+      better by each system, give it one, so that the interval is never a point.
 
     Parameters
     ----------
@@ -460,23 +468,26 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
         pvalue[m] = float(_interval_pvalue(np.asarray(diff[m]), ds, z))
     discordant = int(np.sum(np.any(a != b, axis=1)))
     few = discordant <= FEW_DISCORDANT
-    if discordant == 0:
+    dof = max(discordant, 2) - 1 if few else len(a) - 1
+    se = _jackknife_se(a, b)
+    # No spread (no item read differently, or none that F1 sees: "unknown" against "neutral", or one system right
+    # on every item and the other wrong on every one): two pseudo-items, one read better by each system, give the
+    # jackknife a spread, so that the interval is never a point nor p exactly 0.
+    flat = se == 0
+    if flat.any():
         pseudo = [item_features(np.array(["male", "female"]), np.array(p), np.array(["pro", "anti"]))
                   for p in (["male", "male"], ["female", "female"])]  # fmt: skip
-        a, b = np.concatenate([a, pseudo[0]]), np.concatenate([b, pseudo[1]])
-    left_out = winomt_metrics(a.sum(axis=0) - a) - winomt_metrics(b.sum(axis=0) - b)  # (items, METRICS)
-    size = len(a)
-    se = np.sqrt((size - 1) / size * np.sum((left_out - left_out.mean(axis=0)) ** 2, axis=0))
-    dof = max(discordant, 2) - 1 if few else size - 1
+        se = np.where(flat, _jackknife_se(np.concatenate([a, pseudo[0]]), np.concatenate([b, pseudo[1]])), se)
     t = stats.t.ppf(0.5 + level / 2, dof)
     for metric in ("f1_male", "f1_female", "delta_g"):
         m = METRICS.index(metric)
-        low[m], high[m] = diff[m] - t * se[m], diff[m] + t * se[m]
+        bound = 2.0 if metric == "delta_g" else 1.0  # a difference of F1s is in [-1, 1], of ΔGs in [-2, 2]
+        low[m], high[m] = max(diff[m] - t * se[m], -bound), min(diff[m] + t * se[m], bound)
         with np.errstate(invalid="ignore", divide="ignore"):
             pvalue[m] = 2 * stats.t.sf(abs(diff[m]) / se[m], dof) if se[m] > 0 else (1.0 if diff[m] == 0 else 0.0)
         if np.isnan(se[m]):  # an F1 undefined on all items or without one of them: no interval, so no test either
             pvalue[m] = np.nan
-        method[m] = f"jackknife t ({discordant} discordant items, {dof} df)"
+        method[m] = f"jackknife t ({discordant} discordant items, {dof} df{', 2 pseudo-items' if flat[m] else ''})"
     return {"diff": diff, "low": low, "high": high, "p_value": pvalue, "method": method, "n": n}
 
 

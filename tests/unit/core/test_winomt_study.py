@@ -392,7 +392,7 @@ def test_identical_systems_get_two_pseudo_items():
         assert res["diff"][m] == 0 and res["p_value"][m] == 1.0
         assert res["low"][m] == pytest.approx(-t * se[j], rel=1e-9) and res["high"][m] == pytest.approx(t * se[j], rel=1e-9)
         assert se[j] > 0
-        assert res["method"][m] == "jackknife t (0 discordant items, 1 df)"
+        assert res["method"][m] == "jackknife t (0 discordant items, 1 df, 2 pseudo-items)"
 
 
 def test_no_pro_items_leaves_acc_pro_and_delta_s_empty():
@@ -457,29 +457,62 @@ def test_an_undefined_f1_has_no_p_value():
     assert 0 < res["p_value"][METRICS.index("f1_male")] < 1
 
 
-def test_items_read_differently_but_alike_for_f1_give_p_one():
-    """A reads "unknown" where B reads "neutral" (both wrong, neither male nor female): F1 differences 0, spread 0, p 1."""
+def _pseudo_se(gold, read_a, read_b):
+    """The jackknife's standard error with two pseudo-items appended: a male item only A reads right, a female one only B."""
+    return _jackknife_se(np.r_[gold, ["male", "female"]], np.r_[read_a, ["male", "male"]],
+                         np.r_[read_b, ["female", "female"]])  # fmt: skip
+
+
+def test_items_read_differently_but_alike_for_f1_get_the_pseudo_items():
+    """A reads "unknown" where B reads "neutral" (both wrong, neither male nor female): F1 differences 0 on every
+    leave-one-out, no spread. Not a point interval: the pseudo-items' spread, on the 4 discordant items' 3 df; p 1."""
     gold = np.array(["male", "female"] * 15, dtype=object)
     stereotype = np.array(["pro", "anti"] * 15)
     read_a, read_b = gold.copy(), gold.copy()
     read_a[[0, 1, 6, 9]], read_b[[0, 1, 6, 9]] = "unknown", "neutral"
+    assert np.all(_jackknife_se(gold, read_a, read_b) == 0)
     res = _compare(gold, stereotype, read_a, read_b, 0.95)
-    for metric in ("f1_male", "f1_female", "delta_g"):
+    se, t = _pseudo_se(gold, read_a, read_b), stats.t.ppf(0.975, 3)
+    for j, metric in enumerate(("f1_male", "f1_female", "delta_g")):
         m = METRICS.index(metric)
-        assert res["diff"][m] == 0 and res["low"][m] == 0 and res["high"][m] == 0, metric
+        assert se[j] > 0 and res["diff"][m] == 0, metric
+        assert (res["low"][m], res["high"][m]) == (pytest.approx(-t * se[j], rel=1e-9), pytest.approx(t * se[j], rel=1e-9))
         assert res["p_value"][m] == 1.0, metric
+        assert res["method"][m] == "jackknife t (4 discordant items, 3 df, 2 pseudo-items)"
 
 
-def test_every_item_won_by_one_system_gives_p_zero():
-    """A right on every item, B wrong on every one: F1 differences 1 on every leave-one-out, no spread, so p is 0."""
+def test_every_item_won_by_one_system_gets_the_pseudo_items_and_stays_in_range():
+    """A right on every item, B wrong on every one: F1 differences 1 on every leave-one-out, no spread. The
+    pseudo-items give one, so p is small but not 0; the upper limit is 1, the most an F1 difference can be."""
     gold = np.array(["male", "female"] * 10, dtype=object)
     stereotype = np.array(["pro", "anti"] * 10)
-    res = _compare(gold, stereotype, gold.copy(), np.array([OPPOSITE[g] for g in gold], dtype=object), 0.95)
-    for metric in ("f1_male", "f1_female"):
+    wrong = np.array([OPPOSITE[g] for g in gold], dtype=object)
+    res = _compare(gold, stereotype, gold.copy(), wrong, 0.95)
+    se, t = _pseudo_se(gold, gold, wrong), stats.t.ppf(0.975, 19)
+    for j, metric in enumerate(("f1_male", "f1_female", "delta_g")):
         m = METRICS.index(metric)
-        assert res["diff"][m] == 1.0 and res["low"][m] == 1.0 and res["high"][m] == 1.0, metric
-        assert res["p_value"][m] == 0.0, metric
-    assert res["p_value"][METRICS.index("delta_g")] == 1.0  # ΔG is 0 for both systems
+        d = 0.0 if metric == "delta_g" else 1.0  # ΔG is 0 for both systems
+        assert res["diff"][m] == d and se[j] > 0, metric
+        assert res["low"][m] == pytest.approx(d - t * se[j], rel=1e-9), metric
+        assert res["high"][m] == pytest.approx(min(d + t * se[j], 1.0), rel=1e-9), metric
+        assert res["p_value"][m] == pytest.approx(2 * stats.t.sf(abs(d) / se[j], 19), rel=1e-9), metric
+        assert res["method"][m] == "jackknife t (20 discordant items, 19 df, 2 pseudo-items)"
+    assert res["high"][METRICS.index("f1_male")] == 1.0 and 0 < res["p_value"][METRICS.index("f1_male")] < 1e-6
+
+
+def test_a_delta_g_difference_is_kept_within_minus_two_and_two():
+    """ΔG of A − B is at most 2 (ΔG 1 against −1): its interval is cut there, not beyond."""
+    gold = np.array(["male", "female"] * 6, dtype=object)
+    stereotype = np.array(["pro", "anti"] * 6)
+    read_a = np.array(["male"] * 12, dtype=object)  # F1m 2/3, F1f 0: ΔG 2/3
+    read_b = np.array(["female"] * 12, dtype=object)  # F1m 0, F1f 2/3: ΔG -2/3
+    res = _compare(gold, stereotype, read_a, read_b, 0.95)
+    m = METRICS.index("delta_g")
+    assert res["diff"][m] == pytest.approx(4 / 3, abs=1e-12)
+    se = _jackknife_se(gold, read_a, read_b)[2]
+    t = stats.t.ppf(0.975, 11)
+    assert res["low"][m] == pytest.approx(4 / 3 - t * se, rel=1e-9)
+    assert res["high"][m] == min(4 / 3 + t * se, 2.0)
 
 
 # --- score_bounds: Wilson with exact Poisson ends, Newcombe's ΔS, few-error F1 and MOVER ΔG -------------------------

@@ -198,11 +198,18 @@ def _rejection_region(m: np.ndarray, alpha: float, alternative: str, test: str) 
 
 
 def _exact_power_one(size: int, d: float, psi: float, alpha: float, alternative: str, test: str) -> float:
-    m = np.arange(size + 1, dtype=float)
+    return float(_exact_powers(np.array([size]), d, psi, alpha, alternative, test)[0])
+
+
+def _exact_powers(sizes: np.ndarray, d: float, psi: float, alpha: float, alternative: str, test: str) -> np.ndarray:
+    """Exact power at each of ``sizes`` items: the rejection probability given m discordant items does not depend
+    on n, so it is computed once up to the largest size and weighted by each size's Bin(n, ψ) law of m."""
+    sizes = np.asarray(sizes, dtype=int)
+    m = np.arange(int(sizes.max()) + 1, dtype=float)
     low, high = _rejection_region(m, alpha, alternative, test)
     pi = (psi + abs(d)) / (2.0 * psi)  # the rejection region faces the difference: only |δ| matters, as in Connor's
     reject = stats.binom.cdf(low, m, pi) + stats.binom.sf(high - 1, m, pi)
-    return float(np.sum(stats.binom.pmf(m, size, psi) * reject))
+    return stats.binom.pmf(m[None, :], sizes[:, None], psi) @ reject
 
 
 def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alternative: str = "two-sided",
@@ -252,9 +259,10 @@ def paired_sample_size_exact(difference, discordance, *, alpha: float = 0.05, po
     power = _check_power(power)
     d, psi = float(difference), float(discordance)
     f = lambda k: _exact_power_one(int(k), d, psi, alpha, alternative, test)  # noqa: E731
-    lo = max(1, int(0.8 * paired_sample_size(d, psi, alpha=alpha, power=power, alternative=alternative)))
-    while f(lo) >= power and lo > 1:
-        lo = max(1, lo // 2)
+    # lo: a size below the target (0 items: power 0), hi: one at or above it.
+    lo = int(0.8 * paired_sample_size(d, psi, alpha=alpha, power=power, alternative=alternative))
+    while lo > 0 and f(lo) >= power:
+        lo //= 2
     hi = 2 * lo + 10
     while f(hi) < power:
         lo, hi = hi, 2 * hi
@@ -263,13 +271,12 @@ def paired_sample_size_exact(difference, discordance, *, alpha: float = 0.05, po
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if f(mid) >= power else (mid, hi)
-    # Past the saw-tooth: step over any n in the next 5% whose power drops below the target.
+    # Past the saw-tooth: step over any n in the next 5% whose power drops below the target (every n checked).
     n = hi
     while True:
         ahead = np.arange(n + 1, n + 1 + max(2, int(0.05 * n)))
-        probe = ahead[:: max(1, len(ahead) // 12)]
-        low = [k for k in probe if f(k) < power]
-        if not low:
+        low = ahead[_exact_powers(ahead, d, psi, alpha, alternative, test) < power]
+        if not low.size:
             return int(n)
         n = int(low[-1]) + 1
         while f(n) < power:

@@ -146,18 +146,21 @@ def test_coverage_at_the_boundary_small_set():
 
 @pytest.mark.parametrize("p", [(0.1, 0.89, 0.01), (0.3, 0.5, 0.2)])
 def test_coverage_clustered_items_and_the_design_effect(p):
-    """124 items x 4 correlated sentences: score interval and cluster bootstrap 0.95 ± 3 SE with both tails."""
+    """124 items x 4 correlated sentences: score interval and cluster bootstraps 0.95 ± 3 SE with both tails."""
     counts, labels = clustered_sentences(p, 124, 4, REPS, np.random.default_rng(3))
     truth = true_p_s(p)
     _check(p_s_interval(counts), truth, f"P_S score interval clustered p={p}")
-    boot = cluster_bootstrap(counts, p_s, n_boot=1000, rng=2)
+    boot = cluster_bootstrap(counts, p_s, n_boot=1000, rng=2, method="bca")
+    _check(boot.confidence_interval(), truth, f"BCa cluster bootstrap clustered p={p}")
     if p == (0.1, 0.89, 0.01):
-        # left: 0.9388 of 4,000 is below [0.9397, 0.9603] (the percentile bootstrap on 124 clusters, slightly
-        # short); the old one-sided floor is kept.
-        print(f"cluster bootstrap clustered p={p}: {coverage(boot.confidence_interval(), truth):.4f} (left)")
-        assert coverage(boot.confidence_interval(), truth) >= 0.92
+        # The percentile interval on 124 clusters is a little short here, with its misses on the upper side: 0.9435
+        # over 30,000 data sets (seeds 3, 11, 12: 0.9441, 0.9439, 0.9426; tails 0.016 / 0.040), where BCa covers
+        # 0.950 with balanced tails. A property of the percentile method on a skewed P_S, not a bug: only a floor.
+        short = coverage(boot.confidence_interval(method="percentile"), truth)
+        print(f"percentile cluster bootstrap clustered p={p}: {short:.4f} (a little short, a property of the method: floor 0.93)")
+        assert short >= 0.93
     else:
-        _check(boot.confidence_interval(), truth, f"cluster bootstrap clustered p={p}")
+        _check(boot.confidence_interval(method="percentile"), truth, f"percentile cluster bootstrap clustered p={p}")
     # Not a coverage claim: treating the 496 sentences as independent ignores the clustering and undercovers
     # (only shown one-sided).
     assert coverage(p_s_interval(one_hot(labels)), truth) < 0.90

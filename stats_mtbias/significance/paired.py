@@ -43,10 +43,11 @@ def sign_test_pvalue(n_positive, n_negative, alternative: str = "greater") -> np
         p-values; 1 where there is no discordant item.
     """
     check_choice(alternative, ALTERNATIVES, "alternative")
-    pos = np.asarray(n_positive, dtype=np.int64)
-    neg = np.asarray(n_negative, dtype=np.int64)
-    if np.any(pos < 0) or np.any(neg < 0):
-        raise ValueError("`n_positive` and `n_negative` must be non-negative counts.")
+    pos, neg = np.asarray(n_positive, dtype=float), np.asarray(n_negative, dtype=float)
+    # Whole counts only: a fractional one (a mean over sampled outputs) would be truncated silently.
+    if not (np.all(pos >= 0) and np.all(neg >= 0) and np.all(pos % 1 == 0) and np.all(neg % 1 == 0)):
+        raise ValueError("`n_positive` and `n_negative` must be non-negative whole counts (the sign test counts items).")
+    pos, neg = pos.astype(np.int64), neg.astype(np.int64)
     n = pos + neg
     greater = stats.binom.sf(pos - 1, n, 0.5)
     less = stats.binom.cdf(pos, n, 0.5)

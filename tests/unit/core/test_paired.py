@@ -26,3 +26,11 @@ def test_sign_test_refuses_negative_and_missing_counts():
     for pos, neg in [(np.nan, 3), (3, np.nan)]:
         with pytest.raises(ValueError):
             sign_test_pvalue(pos, neg)
+
+
+def test_sign_test_refuses_fractional_counts_and_takes_whole_floats():
+    """A fractional count (a mean over sampled outputs) is refused, not truncated; whole floats are counts."""
+    for pos, neg in [(2.5, 3), (3, 0.4), ([2, 1.5], [1, 1])]:
+        with pytest.raises(ValueError, match="whole counts"):
+            sign_test_pvalue(pos, neg)
+    assert float(sign_test_pvalue(7.0, 1.0)) == pytest.approx(stats.binomtest(7, 8, 0.5, alternative="greater").pvalue)

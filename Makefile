@@ -26,10 +26,10 @@ $(VENV)/.installed: pyproject.toml
 WORKERS ?= 2
 ONE_THREAD = OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 test: install
-	$(ONE_THREAD) $(BIN)/python -m pytest -n $(WORKERS)
+	$(ONE_THREAD) $(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
 
 test-fast: install
-	$(ONE_THREAD) $(BIN)/python -m pytest -n $(WORKERS) -m 'not slow'
+	$(ONE_THREAD) $(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup -m 'not slow'
 
 # The full report: every study (the same sections analyses/<study>.py writes one at a time),
 # report.html/.md/.tex and, where Chromium is installed, a screenshot of the HTML.

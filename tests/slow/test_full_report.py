@@ -29,7 +29,8 @@ from stats_mtbias.report.formatting import format_cells, format_interval
 from stats_mtbias.report.screenshot import find_browser, screenshot, table_layout
 from stats_mtbias.reporting import STUDIES, Settings, build
 
-pytestmark = pytest.mark.slow
+# One worker builds the report once for the whole module (`--dist loadgroup` in the Makefile): it takes about a minute.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("full_report")]
 ROOT = Path(__file__).resolve().parents[2]
 N_BOOT, SEED, DRAWS = 200, 0, 150
 

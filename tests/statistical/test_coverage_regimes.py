@@ -157,7 +157,8 @@ def test_optimal_sector_b_in_worlds_like_the_shipped_data(data_dir):
     table = optimal.occupation_table(judgements, reference_data.bls_reference(store))
     _check(_cases.optimal_outputs_world(table, 400), slack=2)
     gamma = _cases.optimal_world(table, 400)
-    studentized = _cases.optimal_world(table, 400, interval="studentized")
+    # The bootstrap-t only as the counter-example (its worst sectors near 0.5-0.75): 200 data sets show it (1 min less).
+    studentized = _cases.optimal_world(table, 200, interval="studentized")
     # Occupations resampled: a sector where one occupation carries most of the weight cannot be covered from a
     # sample that may miss it (documented); the gamma interval's worst sector per language stays >= 0.84, the
     # bootstrap-t's fell to 0.48-0.76, and the median sector is covered >= 0.95.

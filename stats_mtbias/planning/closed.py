@@ -201,15 +201,49 @@ def _exact_power_one(size: int, d: float, psi: float, alpha: float, alternative:
     return float(_exact_powers(np.array([size]), d, psi, alpha, alternative, test)[0])
 
 
-def _exact_powers(sizes: np.ndarray, d: float, psi: float, alpha: float, alternative: str, test: str) -> np.ndarray:
-    """Exact power at each of ``sizes`` items: the rejection probability given m discordant items does not depend
-    on n, so it is computed once up to the largest size and weighted by each size's Bin(n, ψ) law of m."""
-    sizes = np.asarray(sizes, dtype=int)
-    m = np.arange(int(sizes.max()) + 1, dtype=float)
+def _reject(top: int, d: float, psi: float, alpha: float, alternative: str, test: str) -> np.ndarray:
+    """P(the test rejects | m discordant items) for m = 0..top: it does not depend on the number of items."""
+    m = np.arange(top + 1, dtype=float)
     low, high = _rejection_region(m, alpha, alternative, test)
     pi = (psi + abs(d)) / (2.0 * psi)  # the rejection region faces the difference: only |δ| matters, as in Connor's
-    reject = stats.binom.cdf(low, m, pi) + stats.binom.sf(high - 1, m, pi)
-    return stats.binom.pmf(m[None, :], sizes[:, None], psi) @ reject
+    return stats.binom.cdf(low, m, pi) + stats.binom.sf(high - 1, m, pi)
+
+
+def _exact_powers(sizes: np.ndarray, d: float, psi: float, alpha: float, alternative: str, test: str) -> np.ndarray:
+    """Exact power at each of ``sizes`` items: the rejection probability given m discordant items, weighted by
+    each size's Bin(n, ψ) law of m."""
+    sizes = np.asarray(sizes, dtype=int)
+    reject = _reject(int(sizes.max()), d, psi, alpha, alternative, test)
+    # Only the discordant counts within 12 SDs of the sizes' means carry probability (the rest < 1e-30).
+    spread = 12 * np.sqrt(sizes.max() * psi * (1 - psi)) + 1
+    m = np.arange(max(0, int(sizes.min() * psi - spread)), min(reject.size, int(sizes.max() * psi + spread) + 1))
+    return stats.binom.pmf(m[None, :], sizes[:, None], psi) @ reject[m]
+
+
+def _power_curve(top: int, d: float, psi: float, alpha: float, alternative: str, test: str) -> np.ndarray:
+    """Exact power at every n = 0..top: the law of the discordant count grows one item at a time
+    (``P_{n+1}(m) = (1 − ψ) P_n(m) + ψ P_n(m − 1)``), O(top²) in all."""
+    reject = _reject(top, d, psi, alpha, alternative, test)
+    law, out = np.ones(1), np.empty(top + 1)
+    out[0] = reject[0]
+    for n in range(1, top + 1):
+        law = np.concatenate([law * (1 - psi), [0.0]]) + np.concatenate([[0.0], law * psi])
+        out[n] = law @ reject[: n + 1]
+    return out
+
+
+def _first_stable(power: np.ndarray, target: float) -> int | None:
+    """The first n >= 1 whose power and that of every n of the next 5% (at least 2) reach ``target``; None if no n
+    of the curve can be judged (its window runs past the end)."""
+    below = np.concatenate([[0], np.cumsum(power < target)])  # below[k]: n < k with power under the target
+    n = np.arange(1, power.size)
+    end = n + 1 + np.maximum(2, (0.05 * n).astype(int))  # the window [n, end)
+    judged = end <= power.size
+    ok = judged & (below[np.minimum(end, power.size)] - below[n] == 0)
+    return int(n[ok][0]) if ok.any() else None
+
+
+SCAN_ITEMS = 20_000  # up to here the power is computed at every n (exact); beyond, bisection (no saw-tooth left)
 
 
 def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alternative: str = "two-sided",
@@ -249,7 +283,9 @@ def paired_sample_size_exact(difference, discordance, *, alpha: float = 0.05, po
 
     The power of a discrete test saw-tooths in n; the answer is the first n
     after which it does not fall below the target again within 5% of n, so a
-    slightly larger evaluation never has less power. Bisection from Connor's n.
+    slightly larger evaluation never has less power. Up to 20,000 items the
+    power is computed at every n (exact); beyond, by bisection from Connor's n
+    and a check of every n in the next 5%.
 
     Examples
     --------
@@ -259,19 +295,27 @@ def paired_sample_size_exact(difference, discordance, *, alpha: float = 0.05, po
     power = _check_power(power)
     d, psi = float(difference), float(discordance)
     f = lambda k: _exact_power_one(int(k), d, psi, alpha, alternative, test)  # noqa: E731
-    # lo: a size below the target (0 items: power 0), hi: one at or above it.
-    lo = int(0.8 * paired_sample_size(d, psi, alpha=alpha, power=power, alternative=alternative))
-    while lo > 0 and f(lo) >= power:
-        lo //= 2
-    hi = 2 * lo + 10
+    # hi: a size at or above the target, from Connor's n.
+    hi = max(1, int(paired_sample_size(d, psi, alpha=alpha, power=power, alternative=alternative)))
     while f(hi) < power:
-        lo, hi = hi, 2 * hi
+        hi *= 2
         if hi > 10_000_000:
             raise UsageError("McNemar's test does not reach that power below 10 million items.")
+    # Every n up to past hi: the first stable n is read off the whole curve (a search from a guess can land on a
+    # later crossing of the saw-tooth).
+    top = hi
+    while top <= SCAN_ITEMS:
+        found = _first_stable(_power_curve(int(1.06 * top) + 3, d, psi, alpha, alternative, test), power)
+        if found is not None:
+            return found
+        top *= 2
+    lo = hi // 2
+    while lo > 0 and f(lo) >= power:
+        lo //= 2
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if f(mid) >= power else (mid, hi)
-    # Past the saw-tooth: step over any n in the next 5% whose power drops below the target (every n checked).
+    # Past the saw-tooth (small beyond 20,000 items): step over any n in the next 5% whose power drops below.
     n = hi
     while True:
         ahead = np.arange(n + 1, n + 1 + max(2, int(0.05 * n)))

@@ -483,10 +483,8 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
         m = METRICS.index(metric)
         bound = 2.0 if metric == "delta_g" else 1.0  # a difference of F1s is in [-1, 1], of ΔGs in [-2, 2]
         low[m], high[m] = max(diff[m] - t * se[m], -bound), min(diff[m] + t * se[m], bound)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            pvalue[m] = 2 * stats.t.sf(abs(diff[m]) / se[m], dof) if se[m] > 0 else (1.0 if diff[m] == 0 else 0.0)
-        if np.isnan(se[m]):  # an F1 undefined on all items or without one of them: no interval, so no test either
-            pvalue[m] = np.nan
+        # se > 0 here (the pseudo-items), or NaN where an F1 is undefined: no interval, so no test either.
+        pvalue[m] = 2 * stats.t.sf(abs(diff[m]) / se[m], dof)
         method[m] = f"jackknife t ({discordant} discordant items, {dof} df{', 2 pseudo-items' if flat[m] else ''})"
     return {"diff": diff, "low": low, "high": high, "p_value": pvalue, "method": method, "n": n}
 

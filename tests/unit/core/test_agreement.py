@@ -60,7 +60,8 @@ def _hand_kappa_interval(table, level: float = 0.95, n_eff=None) -> tuple[float,
     if n_eff is None:
         n_eff = p_o * (1 - p_o) / ((1 - p_e) ** 2 * sm_cohens_kappa(t).var_kappa)
     low, high = _modified_wilson(p_o * n_eff, n_eff, level)
-    chance = (n * p_e - p_o) / (n - 1)
+    chance = (n * p_e - p_o) / (n - 1) if n > 1 else p_e
+    chance = p_e if chance >= 1 else chance  # 1 only on degenerate tables (e.g. [[0, 1], [1, 0]]): the plug-in there
     return (p_o - p_e) / (1 - p_e), max(-1.0, (low - chance) / (1 - chance)), min(1.0, (high - chance) / (1 - chance))
 
 
@@ -85,6 +86,27 @@ def test_kappa_interval_table_uses_n_items_at_the_edges(table):
     """Where p_o is 0 or 1, or var(κ) is 0, Wilson's interval is taken on the n items themselves."""
     n = float(np.sum(table))
     assert kappa_interval_table(table) == pytest.approx(_hand_kappa_interval(table, n_eff=n), rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "table, expected",
+    [
+        ([[0, 15], [15, 0]], None),  # p_o = 0 on 30 items: Wilson on the 30 items, not on n_eff = 0 (which is [-1, 1])
+        ([[0, 1], [0, 0]], (0.0, 0.0, 1.0)),  # one item: the plug-in p_e (0), no (n − 1) to divide by
+        ([[1, 0], [0, 1]], (1.0, 0.0, 1.0)),  # two items: unbiased p_e = (2·0.5 − 1)/1 = 0, p_o's [0, 1] mapped as is
+        ([[0, 1], [1, 0]], (-1.0, -1.0, 1.0)),  # unbiased p_e = (2·0.5 − 0)/1 = 1: the plug-in 0.5 instead
+    ],
+    ids=["p_o=0 on 30", "n=1", "n=2", "unbiased p_e=1"],
+)
+def test_kappa_interval_table_on_the_smallest_tables(table, expected):
+    """The chance agreement's small-sample rules, by hand: (n p_e − p_o)/(n − 1) from two items, the plug-in p_e on
+    one item or where that gives 1; and n_eff = n where p_o is 0."""
+    got = kappa_interval_table(table)
+    assert got == pytest.approx(_hand_kappa_interval(table, n_eff=float(np.sum(table))), rel=1e-9, abs=1e-12)
+    if expected is not None:
+        assert got == pytest.approx(expected, abs=1e-12)
+    else:
+        assert got[2] < -0.8  # κ = −1 on 30 items: the interval is near −1, not [−1, 1]
 
 
 def test_kappa_interval_table_is_clipped_to_kappas_range():

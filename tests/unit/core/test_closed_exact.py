@@ -243,3 +243,37 @@ def test_rate_sample_size_refuses_a_half_width_outside_zero_to_a_half():
             closed.rate_sample_size(bad, 0.5)
     with pytest.raises(UsageError):
         closed.rate_sample_size([0.03, 0.7], 0.5)
+
+
+def test_exact_sample_size_is_the_first_stable_n_where_a_search_could_land_later():
+    """ψ = 1 (every item discordant) with the chi-square test: the power crosses the target several times. The
+    answer is the first n stable over the next 5% by enumeration; a search started elsewhere (from n = 1, from
+    Connor's n at α = 5%, or at the default power) answered 121, 76, 25, 75 and 2 here."""
+    for d, psi, alpha, alt, power in [(0.2, 1.0, 0.2, "two-sided", 0.8), (0.3, 1.0, 0.2, "two-sided", 0.9),
+                                      (0.2, 1.0, 0.2, "greater", 0.5), (0.2, 1.0, 0.05, "greater", 0.5),
+                                      (0.4, 0.6, 0.2, "greater", 0.5)]:  # fmt: skip
+        got = closed.paired_sample_size_exact(d, psi, alpha=alpha, alternative=alt, power=power, test="asymptotic")
+        assert got == _smallest_stable_n(d, psi, alpha, power=power, alternative=alt, test="asymptotic", top=200)
+
+
+def test_power_curve_by_recursion_is_the_binomial_sum():
+    """The power at every n from the law of the discordant count grown one item at a time equals the sum over
+    Bin(n, ψ) at each n (two independent routes), and both equal the enumeration written out."""
+    for d, psi, alpha, alt, test in [(0.1, 0.3, 0.05, "two-sided", "exact"), (0.2, 1.0, 0.2, "greater", "asymptotic")]:
+        curve = closed._power_curve(60, d, psi, alpha, alt, test)
+        summed = closed.paired_power_exact(np.arange(1, 61), d, psi, alpha=alpha, alternative=alt, test=test)
+        np.testing.assert_allclose(curve[1:], summed, rtol=1e-10, atol=1e-14)
+        assert curve[0] == 0.0
+        assert curve[37] == pytest.approx(_mcnemar_power(37, d, psi, alpha, alt, test), rel=1e-9)
+
+
+def test_exact_sample_size_beyond_the_scan_keeps_its_promise():
+    """Past 20,000 items (bisection, then every n of the next 5%): the power holds from the answer over the next 5%
+    and not at the n before it."""
+    d, psi = 0.01, 0.3
+    n = closed.paired_sample_size_exact(d, psi)
+    assert n > closed.SCAN_ITEMS
+    # (the window in one product, checked equal to the recursion above; paired_power_exact takes each n apart)
+    ahead = closed._exact_powers(np.arange(n, n + 1 + int(0.05 * n)), d, psi, 0.05, "two-sided", "exact")
+    assert ahead.min() >= 0.8 and float(closed.paired_power_exact(n - 1, d, psi)) < 0.8
+    assert ahead[0] == pytest.approx(float(closed.paired_power_exact(n, d, psi)), rel=1e-12)

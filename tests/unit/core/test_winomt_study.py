@@ -501,18 +501,20 @@ def test_every_item_won_by_one_system_gets_the_pseudo_items_and_stays_in_range()
 
 
 def test_a_delta_g_difference_is_kept_within_minus_two_and_two():
-    """ΔG of A − B is at most 2 (ΔG 1 against −1): its interval is cut there, not beyond."""
+    """ΔG of A − B is at most 2: A reads every male item right and no female one (F1m 1, F1f 0: ΔG 1), B the
+    reverse (ΔG −1). No spread, so the pseudo-items give one; the upper limit is cut at 2, and an F1's at 1."""
     gold = np.array(["male", "female"] * 6, dtype=object)
     stereotype = np.array(["pro", "anti"] * 6)
-    read_a = np.array(["male"] * 12, dtype=object)  # F1m 2/3, F1f 0: ΔG 2/3
-    read_b = np.array(["female"] * 12, dtype=object)  # F1m 0, F1f 2/3: ΔG -2/3
+    read_a = np.where(gold == "male", "male", "unknown").astype(object)
+    read_b = np.where(gold == "female", "female", "unknown").astype(object)
     res = _compare(gold, stereotype, read_a, read_b, 0.95)
-    m = METRICS.index("delta_g")
-    assert res["diff"][m] == pytest.approx(4 / 3, abs=1e-12)
-    se = _jackknife_se(gold, read_a, read_b)[2]
-    t = stats.t.ppf(0.975, 11)
-    assert res["low"][m] == pytest.approx(4 / 3 - t * se, rel=1e-9)
-    assert res["high"][m] == min(4 / 3 + t * se, 2.0)
+    se, t = _pseudo_se(gold, read_a, read_b), stats.t.ppf(0.975, 11)
+    for j, (metric, d, bound) in enumerate([("f1_male", 1.0, 1.0), ("f1_female", -1.0, 1.0), ("delta_g", 2.0, 2.0)]):
+        m = METRICS.index(metric)
+        assert res["diff"][m] == pytest.approx(d, abs=1e-12), metric
+        assert max(abs(d - t * se[j]), abs(d + t * se[j])) > bound, metric  # the cut binds
+        assert res["low"][m] == pytest.approx(max(d - t * se[j], -bound), rel=1e-9), metric
+        assert res["high"][m] == pytest.approx(min(d + t * se[j], bound), rel=1e-9), metric
 
 
 # --- score_bounds: Wilson with exact Poisson ends, Newcombe's ΔS, few-error F1 and MOVER ΔG -------------------------

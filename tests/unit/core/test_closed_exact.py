@@ -265,14 +265,17 @@ def test_power_curve_by_recursion_is_the_binomial_sum():
         np.testing.assert_allclose(curve[1:], summed, rtol=1e-10, atol=1e-14)
         assert curve[0] == 0.0
         assert curve[37] == pytest.approx(_mcnemar_power(37, d, psi, alpha, alt, test), rel=1e-9)
+    # Kept to 12 SDs of nψ (from about 600 items at ψ = 0.3 the law is cut): still the binomial sum.
+    curve = closed._power_curve(3000, 0.05, 0.3, 0.05, "two-sided", "exact")
+    sizes = np.array([700, 1500, 2999, 3000])
+    np.testing.assert_allclose(curve[sizes], closed.paired_power_exact(sizes, 0.05, 0.3), rtol=1e-10)
 
 
-def test_exact_sample_size_beyond_the_scan_keeps_its_promise():
-    """Past 20,000 items (bisection, then every n of the next 5%): the power holds from the answer over the next 5%
-    and not at the n before it."""
+def test_exact_sample_size_of_a_large_plan_keeps_its_promise():
+    """23,740 items: the power holds from the answer over the next 5% and not at the n before it."""
     d, psi = 0.01, 0.3
     n = closed.paired_sample_size_exact(d, psi)
-    assert n > closed.SCAN_ITEMS
+    assert n > 20_000
     # (the window in one product, checked equal to the recursion above; paired_power_exact takes each n apart)
     ahead = closed._exact_powers(np.arange(n, n + 1 + int(0.05 * n)), d, psi, 0.05, "two-sided", "exact")
     assert ahead.min() >= 0.8 and float(closed.paired_power_exact(n - 1, d, psi)) < 0.8

@@ -280,3 +280,12 @@ def test_exact_sample_size_of_a_large_plan_keeps_its_promise():
     ahead = closed._exact_powers(np.arange(n, n + 1 + int(0.05 * n)), d, psi, 0.05, "two-sided", "exact")
     assert ahead.min() >= 0.8 and float(closed.paired_power_exact(n - 1, d, psi)) < 0.8
     assert ahead[0] == pytest.approx(float(closed.paired_power_exact(n, d, psi)), rel=1e-12)
+
+
+def test_exact_sample_size_where_the_window_and_the_curve_matter():
+    """The 5% window (at least 2 items) is checked at its far end too (δ = 0.8: 4, not 8), grows with n (δ = 0.05:
+    a 2-item window would stop at an earlier crossing), and a curve that first holds no stable n is extended."""
+    assert closed.paired_sample_size_exact(0.8, 1.0, power=0.5, test="asymptotic") == _smallest_stable_n(
+        0.8, 1.0, power=0.5, test="asymptotic", top=40)
+    got = closed.paired_sample_size_exact(0.05, 1.0, power=0.5, alternative="greater", test="asymptotic")
+    assert got == _smallest_stable_n(0.05, 1.0, power=0.5, alternative="greater", test="asymptotic", top=1250)

@@ -152,12 +152,14 @@ def discrete_band(level: float, reps: int, exact: float, k: float = K_SE, label:
 
 def clopper_pearson_coverage(n: int, p: float, level: float = 0.95) -> float:
     """Exact coverage of the Clopper–Pearson interval for Binomial(n, p): the exact method's coverage at that count."""
-    k = np.arange(n + 1)
     alpha = 1.0 - level
-    with np.errstate(invalid="ignore"):
-        low = np.where(k > 0, stats.beta.ppf(alpha / 2, k, n - k + 1), 0.0)
-        high = np.where(k < n, stats.beta.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
-    return float(stats.binom.pmf(k, n, p) @ ((low <= p) & (p <= high)))
+
+    def interval(k, size):  # written out from the beta quantiles, independent of the package's own
+        with np.errstate(invalid="ignore"):
+            low = np.where(k > 0, stats.beta.ppf(alpha / 2, k, size - k + 1), 0.0)
+            return low, np.where(k < size, stats.beta.ppf(1 - alpha / 2, k + 1, size - k), 1.0)
+
+    return enumerated_coverage(interval, n, p)[0]
 
 
 def clopper_pearson_ceiling(n: int, rate: float, spread: float = 0.1, level: float = 0.95) -> float:

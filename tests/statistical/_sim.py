@@ -39,35 +39,50 @@ def true_p_s(p):
     return float(np.sqrt(p[0] * p[1] + p[2]))
 
 
+def trinomial_tables(n: int):
+    """Every (female, male, neutral) table of n sentences: three arrays of counts."""
+    f, m = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
+    keep = f + m <= n
+    return f[keep], m[keep], n - f[keep] - m[keep]
+
+
+def trinomial_pmf(n: int, p, cells=None) -> np.ndarray:
+    """Multinomial(n, p) probability of each table (``cells`` = (female, male, neutral) counts; all by default)."""
+    from scipy import special
+
+    cells = trinomial_tables(n) if cells is None else cells
+    log_p = special.gammaln(n + 1)
+    for k, q in zip(cells, p, strict=True):
+        log_p = log_p - special.gammaln(k + 1) + (k * np.log(q) if q > 0 else np.where(k == 0, 0.0, -np.inf))
+    return np.exp(log_p)
+
+
+def one_hot_tables(n: int, f: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Tables (f female, m male, the rest neutral) as n one-sentence clusters: (n, tables, 5) GENDERS counts."""
+    idx = np.arange(n)[:, None]
+    x = np.zeros((n, len(f), 5))
+    x[..., 0] = idx < f
+    x[..., 1] = (idx >= f) & (idx < f + m)
+    x[..., 2] = idx >= f + m
+    return x
+
+
 def iid_exact_coverage(interval, p, n, *, mass=1 - 1e-9, chunk=400):
     """Exact ``(coverage, below, above)`` of ``interval(counts) -> ConfidenceInterval`` for P_S on n independent
     sentences with shares ``p`` (female, male, neutral): every (female, male, neutral) table is enumerated, the most
     probable first, until they hold ``mass`` of the probability (the rest bounds the error); each table goes to
     the interval as n one-sentence clusters, in chunks.
     """
-    from scipy import special
-
-    f, m = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
-    keep = f + m <= n
-    f, m = f[keep], m[keep]
-    u = n - f - m
-    log_p = special.gammaln(n + 1) - special.gammaln(f + 1) - special.gammaln(m + 1) - special.gammaln(u + 1)
-    for k, q in zip((f, m, u), p, strict=True):
-        log_p = log_p + (k * np.log(q) if q > 0 else np.where(k == 0, 0.0, -np.inf))
-    prob = np.exp(log_p)
+    f, m, u = trinomial_tables(n)
+    prob = trinomial_pmf(n, p, (f, m, u))
     order = np.argsort(prob)[::-1]
     last = int(np.searchsorted(np.cumsum(prob[order]), mass)) + 1
     order = order[:last]
     truth = true_p_s(p)
     below = above = 0.0
-    idx = np.arange(n)[:, None]
     for start in range(0, len(order), chunk):
         sel = order[start : start + chunk]
-        x = np.zeros((n, len(sel), 5))
-        x[..., 0] = idx < f[sel]
-        x[..., 1] = (idx >= f[sel]) & (idx < f[sel] + m[sel])
-        x[..., 2] = idx >= f[sel] + m[sel]
-        ci = interval(x)
+        ci = interval(one_hot_tables(n, f[sel], m[sel]))
         below += float(prob[sel] @ (truth < np.asarray(ci.low)))
         above += float(prob[sel] @ (truth > np.asarray(ci.high)))
     return 1.0 - below - above, below, above

@@ -24,6 +24,7 @@ from stats_mtbias.uncertainty.analytic import FEW_EVENTS, p_s_interval, paired_d
 from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
 
 from . import _bands
+from ._sim import one_hot_tables, trinomial_pmf, trinomial_tables
 
 REPS = 4000  # coverage ± 3 SE and each tail: a method 2 points off, or a one-sided one, passes with p < 0.10
 LEVEL = 0.95
@@ -54,31 +55,6 @@ def test_the_bands_reject_a_method_two_points_off():
 
 
 # ----------------------------------------------------------------------------- TGBI: one set, exactly
-def _tgbi_tables(n: int):
-    f, m = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
-    keep = f + m <= n
-    return f[keep], m[keep], n - f[keep] - m[keep]
-
-
-def _tgbi_one_hot(n: int) -> np.ndarray:
-    """Every (female, male, neutral) table of n sentences as n one-sentence clusters: (n, tables, 5)."""
-    f, m, _ = _tgbi_tables(n)
-    idx = np.arange(n)[:, None]
-    x = np.zeros((n, len(f), 5))
-    x[..., 0] = idx < f
-    x[..., 1] = (idx >= f) & (idx < f + m)
-    x[..., 2] = idx >= f + m
-    return x
-
-
-def _multinomial(n: int, p) -> np.ndarray:
-    cells = _tgbi_tables(n)
-    log_p = special.gammaln(n + 1)
-    for k, q in zip(cells, p, strict=True):
-        log_p = log_p - special.gammaln(k + 1) + (k * np.log(q) if q > 0 else np.where(k == 0, 0.0, -np.inf))
-    return np.exp(log_p)
-
-
 TGBI_GRID = [
     (0.02, 0.97, 0.01), (0.1, 0.89, 0.01), (0.3, 0.5, 0.2), (0.45, 0.45, 0.1), (0.01, 0.01, 0.98),
     (0.2, 0.7, 0.1), (0.05, 0.9, 0.05), (0.002, 0.993, 0.005), (0.1, 0.1, 0.8), (0.3, 0.3, 0.4),
@@ -94,11 +70,12 @@ def test_tgbi_set_interval_exact_coverage_both_ends(n):
     at least 0.935 and at most the exact (Clopper–Pearson) interval's coverage at that minority count + 0.005,
     so an interval far too wide fails there too.
     """
-    ci = p_s_interval(_tgbi_one_hot(n))
+    f, m, _ = trinomial_tables(n)
+    ci = p_s_interval(one_hot_tables(n, f, m))
     rows = []
     for p in TGBI_GRID:
         truth = np.sqrt(p[0] * p[1] + p[2])
-        prob = _multinomial(n, p)
+        prob = trinomial_pmf(n, p)
         below, above = float(prob @ (truth < ci.low)), float(prob @ (truth > ci.high))
         g = truth**2
         minority = n * min(g, 1 - g)

@@ -89,6 +89,9 @@ class Row:
         if self.kind == "size":
             if self.target == "discrete" and self.exact is not None:  # an exact conditional test: its enumerated size
                 return _bands.discrete_size_band(ALPHA, self.reps, self.exact, k, label)
+            if self.target == "discrete":  # few events and no exact test to enumerate: conservative allowed
+                return replace(_bands.size_band(ALPHA, self.reps, k), low=0.0,
+                               label=label + " (discrete, no exact test: no lower limit)")  # fmt: skip
             return replace(_bands.size_band(ALPHA, self.reps, k), label=label)
         if self.method_exact is not None:  # the simulation against the method's enumerated coverage (check_method)
             return _bands.method_band(self.reps, self.method_exact, k, label + " (against its enumerated coverage)")
@@ -113,19 +116,22 @@ class Row:
             return self.value >= low - pad
         return low - pad <= self.value <= high + pad
 
-    def check(self, *, max_pass: float = _bands.MAX_PASS) -> list[str]:
+    def check(self, *, max_pass: float = _bands.MAX_PASS, tail_max_pass: float | None = None) -> list[str]:
         """Assert the row is in its band (``_bands.Band.check``: printed, and a method 2 points off passes with
         probability <= ``max_pass``) and, for a coverage row with both tails known outside a discrete regime, each
-        tail's miss rate in ``tail_bands``. Discrete rows are not checked by tail: near 0 or 1 the misses are
+        tail's miss rate in ``tail_bands`` (a tail with no misses or twice the nominal passes with probability <=
+        ``tail_max_pass``, default ``max_pass``). Discrete rows are not checked by tail: near 0 or 1 the misses are
         one-sided by nature (the exact interval's too). Returns the BAND lines."""
         band = self.band()
         if band is None:
             return []
-        if band.high >= 1.0 and self.target == "discrete" and self.exact is None:
-            line = (f"BAND {band.label}: {self.value:.4f} >= {band.low:.4f} ({self.reps:,} reps, nominal 0.95); "
-                    "lower limit only")  # fmt: skip
+        if self.target == "discrete" and self.exact is None and (band.high >= 1.0 or band.low <= 0.0):
+            one = ">=" if self.kind == "coverage" else "<="
+            limit = band.low if self.kind == "coverage" else band.high
+            line = (f"BAND {band.label}: {self.value:.4f} {one} {limit:.4f} ({self.reps:,} reps, nominal "
+                    f"{band.nominal:.3g}); {'lower' if self.kind == 'coverage' else 'upper'} limit only")  # fmt: skip
             print(line)
-            assert self.value >= band.low, line
+            assert band.contains(self.value), line
             return [line]
         lines = [band.check(self.value, max_pass=max_pass)]
         if self.method_exact is not None:  # the method itself, no Monte-Carlo error: 0.95 ± 1.5 points, or up to exact's
@@ -133,7 +139,8 @@ class Row:
         if self.kind == "coverage" and self.target == "band" and self.below is not None and self.above is not None:
             for tail, value, side in zip(_bands.tail_bands(0.95, self.reps), (self.below, self.above), ("below", "above"),
                                          strict=True):  # fmt: skip
-                lines.append(tail.check(value, f"{band.label} misses with the truth {side} the interval", max_pass=max_pass))
+                lines.append(tail.check(value, f"{band.label} misses with the truth {side} the interval",
+                                        max_pass=max_pass if tail_max_pass is None else tail_max_pass))  # fmt: skip
         return lines
 
     def as_dict(self) -> dict:
@@ -148,6 +155,18 @@ def _tails(low, high, truth) -> dict:
 
 def _cover(low, high, truth) -> np.ndarray:
     return (np.asarray(low) <= truth) & (truth <= np.asarray(high))
+
+
+def _misses(low, high, truth) -> np.ndarray:
+    """Each interval's miss by side, stacked on a last axis: ``[..., 0]`` the truth below it, ``[..., 1]`` above."""
+    truth = np.asarray(truth)
+    return np.stack([truth < np.asarray(low), truth > np.asarray(high)], axis=-1)
+
+
+def _tail_fields(misses, reps: int) -> dict:
+    """A Row's ``value``, ``below`` and ``above`` from the counts of misses ``[below, above]`` over ``reps``."""
+    below, above = float(misses[0]) / reps, float(misses[1]) / reps
+    return {"value": 1.0 - below - above, "below": below, "above": above}
 
 
 # ---------------------------------------------------------------- TGBI, synthetic sets
@@ -247,18 +266,18 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
         sizes = [max(2, round(np.sum(strata == lab) * fraction)) for lab in labels]
         n_items = sum(sizes)
         st = np.repeat(labels, sizes)
-        cover = np.zeros((len(systems), 8))
+        cover = np.zeros((len(systems), 8, 2))  # misses below and above the truth
         few = np.zeros((len(systems), 7))  # data sets whose set holds <= FEW_EVENTS effective minority outputs
         seen = []
         clusters = np.zeros(7)
         boot_hits = np.zeros(len(systems))
-        null = {pair: {"size": np.zeros(8), "cover": np.zeros(8)} for pair in pairs}
+        null = {pair: {"size": np.zeros(8), "cover": np.zeros((8, 2))} for pair in pairs}
         for first in range(0, reps, chunk):
             m = min(chunk, reps - first)
             data = _world_draw(counts, strata, fraction, m, rng)  # (n, m, systems, sets, 5)
             sets, index = p_s_interval(data), tgbi_index_interval(data)
-            cover[:, :7] += _cover(sets.low, sets.high, truth[None, :, :7]).sum(axis=0)
-            cover[:, 7] += _cover(index.low, index.high, truth[None, :, 7]).sum(axis=0)
+            cover[:, :7] += _misses(sets.low, sets.high, truth[None, :, :7]).sum(axis=0)
+            cover[:, 7] += _misses(index.low, index.high, truth[None, :, 7]).sum(axis=0)
             minority = minority_count(data)  # (m, systems, sets): the successes g's Wilson interval sees
             few += (minority <= FEW_EVENTS).sum(axis=0)
             seen.append(minority)
@@ -274,7 +293,8 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
                 ci, p = paired_difference_analytic(both[:, :, 0], both[:, :, 1])
                 ci_i, p_i = paired_difference_analytic(both[:, :, 0], both[:, :, 1], index=True)
                 null[a, b]["size"] += np.append((p <= ALPHA).sum(axis=0), np.sum(p_i <= ALPHA))
-                null[a, b]["cover"] += np.append(_cover(ci.low, ci.high, 0.0).sum(axis=0), _cover(ci_i.low, ci_i.high, 0.0).sum())
+                null[a, b]["cover"] += np.vstack([_misses(ci.low, ci.high, 0.0).sum(axis=0),
+                                                  _misses(ci_i.low, ci_i.high, 0.0).sum(axis=0)])  # fmt: skip
         # Discrete: a tenth or more of the data sets hold ten or fewer minority outputs (there a set's interval takes
         # the worst-case design effect, by design), the median data set 25 or fewer (Wilson's coverage oscillates
         # with the count there: Brown, Cai and DasGupta 2001), or the set has twenty or fewer items with outputs.
@@ -284,18 +304,20 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
             for k, name in enumerate(names):
                 discrete = k < 7 and discrete_set[s, k]
                 rows.append(Row("tgbi", f"P_S {name}", "score on g" if k < 7 else "MOVER", f"{system}, {n_items} items",
-                                n_items, reps, "coverage", cover[s, k] / reps, "discrete" if discrete else "band"))  # fmt: skip
+                                n_items, reps, "coverage", target="discrete" if discrete else "band",
+                                **_tail_fields(cover[s, k], reps)))  # fmt: skip
             if bootstrap:
                 rows.append(Row("tgbi", "P_S TGBI", "bootstrap percentile (ci='bootstrap')", f"{system}, {n_items} items",
                                 n_items, reps, "coverage", boot_hits[s] / reps, "reference"))  # fmt: skip
         for (a, b), found in null.items():
             pair = f"null {systems[a]} ~ {systems[b]}, {n_items} items"
             for k, name in enumerate(names):
-                rows.append(Row("tgbi", f"paired P_S {name}", "t-test of g" if k < 7 else "MOVER", pair, n_items, reps,
-                                "size", found["size"][k] / reps))  # fmt: skip
+                # Discrete (a set with few minority outputs): the interval may cover more, the test reject less.
                 target = "discrete" if k < 7 and (np.all(truth[[a, b], k] < 0.1) or discrete_set[[a, b], k].any()) else "band"
-                rows.append(Row("tgbi", f"paired P_S {name}", "MOVER", pair, n_items, reps, "coverage",
-                                found["cover"][k] / reps, target))  # fmt: skip
+                rows.append(Row("tgbi", f"paired P_S {name}", "t-test of g" if k < 7 else "MOVER", pair, n_items, reps,
+                                "size", found["size"][k] / reps, target))  # fmt: skip
+                rows.append(Row("tgbi", f"paired P_S {name}", "MOVER", pair, n_items, reps, "coverage", target=target,
+                                **_tail_fields(found["cover"][k], reps)))  # fmt: skip
     return rows
 
 
@@ -340,6 +362,26 @@ def _winomt_categories(stereo, gold, preds) -> np.ndarray:
     return key
 
 
+def _winomt_expected(*systems: tuple[float, float, float], shared: float = 0.5) -> np.ndarray:
+    """Each category's probability in :func:`_winomt_items`' world (the four strata equally likely), exactly: the
+    truth is the metrics of these expected counts (F1 and ΔG are functions of totals), with no Monte-Carlo error.
+    Two systems; categories numbered as :func:`_winomt_categories` does."""
+    first, second = systems
+    probs = np.zeros(4 * len(_READINGS) ** 2)
+    for stratum in range(4):  # (stereotype anti?) * 2 + (gold female?)
+        anti, female = divmod(stratum, 2)
+        b1, b2 = (s[1 if anti else 0] + (-s[2] if female else s[2]) for s in (first, second))
+        both = shared * min(b1, b2) + (1 - shared) * b1 * b2  # a shared draw u: right when u < base
+        right = {(True, True): both, (True, False): b1 - both, (False, True): b2 - both,
+                 (False, False): 1 - b1 - b2 + both}  # fmt: skip
+        gold, other = (1, 0) if female else (0, 1)  # readings: 0 male, 1 female, 2 unknown
+        for (r1, r2), p in right.items():
+            for read1, p1 in ([(gold, 1.0)] if r1 else [(other, 0.9), (2, 0.1)]):
+                for read2, p2 in ([(gold, 1.0)] if r2 else [(other, 0.9), (2, 0.1)]):
+                    probs[(stratum * len(_READINGS) + read1) * len(_READINGS) + read2] += 0.25 * p * p1 * p2
+    return probs
+
+
 def _winomt_prototypes(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
     """The item features of every category ``(categories, systems, F)`` (the library's ``item_features``) and each
     category's stratum."""
@@ -352,7 +394,7 @@ def _winomt_prototypes(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
 # Each regime: the first system and, for the paired figures, the second (the same: a null, where the tests' size
 # is measured; or another: the paired interval's coverage of a true difference).
 WINOMT_REGIMES = {
-    "middle (Acc .72, ΔG 10)": ((0.85, 0.6, 0.05), None),
+    "middle (Acc .72, ΔG .03)": ((0.85, 0.6, 0.05), None),
     "near 1 (Acc .97), ΔG 0": ((0.98, 0.96, 0.0), None),
     "near 1, systems differ (Acc .97 vs .93)": ((0.98, 0.96, 0.0), (0.97, 0.9, 0.02)),
 }
@@ -377,16 +419,16 @@ def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000,
     discordant_cat = np.any(prototypes[:, 0] != prototypes[:, 1], axis=-1)
     for regime, (first, second) in WINOMT_REGIMES.items():
         null = second is None
-        big = _winomt_items(400_000, 1, rng, first, second or first)
-        totals = np.bincount(_winomt_categories(*big)[:, 0], minlength=n_cat) @ prototypes.reshape(n_cat, -1)
-        truths = winomt_metrics(totals.reshape(2, -1))[:, cols]
+        expected = _winomt_expected(first, second or first) @ prototypes.reshape(n_cat, -1)
+        truths = winomt_metrics(expected.reshape(2, -1))[:, cols]
         truth, diff_truth = truths[0], (0.0 if null else truths[0] - truths[1])
         for n in sizes:
             stereo, gold, preds = _winomt_items(n, reps, rng, first, second or first)
             keys = _winomt_categories(stereo, gold, preds)  # (items, reps)
             counts = np.bincount((keys + n_cat * np.arange(reps)).ravel(), minlength=n_cat * reps).reshape(reps, n_cat)
             few_discordant = int(np.sum(counts[:, discordant_cat].sum(axis=1) <= FEW_DISCORDANT))
-            hits, diff_hits, rejected = np.zeros(len(cols)), np.zeros(len(cols)), np.zeros(len(cols))
+            hits, diff_hits = np.zeros((len(cols), 2)), np.zeros((len(cols), 2))  # misses below and above the truth
+            rejected = np.zeros(len(cols))
             for lo in range(0, reps, chunk):
                 batch = range(lo, min(lo + chunk, reps))
                 boots = []
@@ -400,10 +442,10 @@ def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000,
                 data = prototypes[keys[:, batch]]  # (items, data sets, systems, F)
                 ci = score_bounds(data.reshape(n, -1, data.shape[-1]), percentile, 0.95, replicates)  # the study's
                 first_system = slice(0, None, 2)  # each data set's systems side by side
-                hits += _cover(ci.low[first_system][:, cols], ci.high[first_system][:, cols], truth).sum(axis=0)
+                hits += _misses(ci.low[first_system][:, cols], ci.high[first_system][:, cols], truth).sum(axis=0)
                 for i in range(len(batch)):
                     res = paired_comparison(data[:, i, 0], data[:, i, 1], 0.95)  # the study's (analyse)
-                    diff_hits += _cover(res["low"][cols], res["high"][cols], diff_truth)
+                    diff_hits += _misses(res["low"][cols], res["high"][cols], diff_truth)
                     if null:
                         rejected += res["p_value"][cols] <= ALPHA
             # Discrete (conservative by design): 100 items; a system's intervals resting on 25 or fewer expected errors
@@ -416,8 +458,8 @@ def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000,
                 if null:
                     method = {"acc": "Wilson, Poisson ends", "delta_s": "Newcombe (Wilson limits)"}.get(
                         metric, "bootstrap; score/MOVER if <= 10 errors")
-                    rows.append(Row("winomt", metric, method, f"{regime}, {n} items", n, reps, "coverage",
-                                    float(hits[j] / reps), single))  # fmt: skip
+                    rows.append(Row("winomt", metric, method, f"{regime}, {n} items", n, reps, "coverage", target=single,
+                                    **_tail_fields(hits[j], reps)))  # fmt: skip
                 method = {"acc": "Tango", "delta_s": "MOVER of paired Tango"}.get(metric, "jackknife t")
                 label = f"null, {regime}" if null else regime
                 # The jackknife t of an F1 difference is conservative where a system makes 5% errors or fewer
@@ -425,11 +467,11 @@ def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000,
                 # heavy-tailed. A lower limit there, and an upper one of 0.99 in the test.
                 jack = "discrete" if method == "jackknife t" and (first[0] + first[1]) / 2 >= 0.95 else discrete
                 rows.append(Row("winomt", f"paired {metric}", method, f"{label}, {n} items", n, reps, "coverage",
-                                float(diff_hits[j] / reps), jack))  # fmt: skip
+                                target=jack, **_tail_fields(diff_hits[j], reps)))  # fmt: skip
                 if null:
                     test = {"acc": "McNemar score", "delta_s": "MOVER p-value"}.get(metric, "jackknife t")
                     rows.append(Row("winomt", f"paired {metric}", test, f"null, {regime}, {n} items", n, reps, "size",
-                                    float(rejected[j] / reps)))  # fmt: skip
+                                    float(rejected[j] / reps), jack))  # fmt: skip
     return rows
 
 

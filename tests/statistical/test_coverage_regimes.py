@@ -11,9 +11,11 @@ size of a test in 0.05 ± 3 SE, down to its enumerated exact size − 3 SE for t
 (``Row.method_exact``), which is itself checked with no Monte-Carlo error. The fast tier
 runs 4,000 data sets (a method 2 points off, or a tail with no misses or twice the
 nominal, passes with p ≤ 0.10), the slow tier 10,000.
-The slow scenarios of WinoMT, the shipped worlds and sector B still use the old targets
-(``Row.ok(two_sided=False)``: coverage in [0.935, 0.965] or ≥ 0.935 when discrete,
-size ≤ 0.06, ± 2 SE).
+The slow scenarios of WinoMT and the shipped TGBI worlds run 2,500 data sets with the same
+bands; rows measured outside them are named in ``*_LEFT`` with their values, held to the
+old one-sided targets (``Row.ok(two_sided=False)``: coverage in [0.935, 0.965] or ≥ 0.935
+when discrete, size ≤ 0.06, ± 2 SE). Sector B in the shipped worlds is not a coverage
+claim (occupations resampled: documented), only worst sectors.
 """
 
 from __future__ import annotations
@@ -89,25 +91,79 @@ def test_tgbi_set_intervals():
     _check_bands(rows)  # as in the fast test (near 0 on 1,059 x 2: discrete by the few-events mode)
 
 
+# The shipped worlds and WinoMT's scenarios, 2,500 data sets: a method 2 points off passes the coverage band with
+# p <= 0.10 (the 90% criterion); a tail with no misses or twice the nominal passes its band with p = 0.125 (4,000
+# would be needed for 0.10: about 2 CPU-min more).
+WORLD_REPS = _bands.replications_for(0.95)
+TAIL_MAX_PASS = 0.13
+
+
+def _check_worlds(rows, left: dict[tuple[str, str], str]):
+    """Every row in its two-sided band and both tails (``Row.check``), except the ``left`` ones, named by (quantity
+    and method, regime and kind), with what was measured: held to the old one-sided targets, and printed."""
+    bad, found = [], set()
+    for r in rows:
+        key = (f"{r.quantity} [{r.method}]", f"{r.regime}: {r.kind}")
+        if key in left:
+            found.add(key)
+            print(f"LEFT {key[0]} {key[1]} = {r.value:.4f} (below {r.below}, above {r.above}): {left[key]}")
+            if not r.ok(2.0, two_sided=False):
+                bad.append(f"left row beyond even the old target: {key} {r.value:.4f}")
+            continue
+        try:
+            r.check(tail_max_pass=TAIL_MAX_PASS)
+        except AssertionError as err:
+            bad.append(str(err))
+    assert found == set(left), f"left rows not produced (renamed?): {set(left) - found}"
+    assert not bad, "\n".join(bad)
+
+
+# left: measured at 2,500 data sets (seed 5), each outside its two-sided band or a tail's. Sets of 106 and 317 items
+# resampled from the shipped ones, with clustered sentences and few minority outputs, just above the discrete rule:
+# the score interval on g leans (a near-0 share's misses fall on one side, as Clopper-Pearson's do) or is
+# conservative (the design effect's worst case), and the paired t-test of a 106-item set is a little liberal. With
+# about 500 checks at 3 SE, one or two would also fail by chance alone.
+TGBI_WORLD_LEFT: dict[tuple[str, str], str] = {
+    ("P_S polite [score on g]", "google, 317 items: coverage"): "0.9696 above [0.9369, 0.9631] (tails 0.016 / 0.014)",
+    ("P_S positive [score on g]", "google, 317 items: coverage"): "0.9448, misses below 0.048 > 0.045 (above 0.007)",
+    ("P_S polite [score on g]", "google, 106 items: coverage"): "0.9648 above [0.9369, 0.9631]",
+    ("P_S impolite [score on g]", "papago, 106 items: coverage"): "0.9596, misses above 0.0024 < 0.005 (below 0.038)",
+    ("paired P_S negative [t-test of g]", "null papago ~ kakao, 106 items: size"): "0.0656 > 0.0631 (discrete)",
+    ("paired P_S negative [MOVER]", "null papago ~ kakao, 106 items: coverage"): "0.9344 < 0.9369 (discrete)",
+}
+
+
 @pytest.mark.slow
 def test_tgbi_worlds_like_the_shipped_data(data_dir):
-    """Every set and the index of the three shipped systems, 1,059, 318 and 106 lexicon items; paired tests' size."""
+    """Every set and the index of the three shipped systems, 1,059, 318 and 106 lexicon items; paired tests' size.
+
+    Sets with few minority outputs are discrete (``_cases.tgbi_world``): conservative allowed, the interval's
+    coverage with a lower limit only and the paired test's size with an upper limit only (clustered data: no
+    exact method to bound them)."""
     from stats_mtbias.datasets.registry import open_store
     from stats_mtbias.studies import tgbi
 
     judgements, _ = tgbi.load_judgements(store=open_store(data_dir))
     counts, systems, strata = tgbi.design_arrays(judgements)
-    rows = _cases.tgbi_world(counts, systems, strata, 1000, bootstrap=False)
-    # A set of a dozen items (the positive set at 10%: 12 items) is below the t-test's reach: test="permutation".
-    small = [r for r in rows if r.kind == "size" and r.n < 200 and r.quantity in ("paired P_S positive", "paired P_S negative")]
-    _check([r for r in rows if r not in small], slack=2)
-    assert all(r.value <= 0.08 for r in small)
+    _check_worlds(_cases.tgbi_world(counts, systems, strata, WORLD_REPS, bootstrap=False), TGBI_WORLD_LEFT)
+
+
+# left: measured at 2,500 data sets (seed 3). The percentile bootstrap of F1 and ΔG on 100 items (about 28 errors
+# per system) covers 1.4 points short; classed discrete (lower limit only), it misses that floor by 0.001.
+WINOMT_LEFT: dict[tuple[str, str], str] = {
+    ("f1_male [bootstrap; score/MOVER if <= 10 errors]", "middle (Acc .72, ΔG .03), 100 items: coverage"):
+        "0.9360 < 0.9369 (tails 0.042 / 0.022)",
+    ("delta_g [bootstrap; score/MOVER if <= 10 errors]", "middle (Acc .72, ΔG .03), 100 items: coverage"):
+        "0.9348 < 0.9369 (tails 0.025 / 0.040)",
+}
 
 
 @pytest.mark.slow
 def test_winomt_intervals_and_tests():
-    rows = _cases.winomt(1000)
-    _check(rows, slack=2)
+    """Acc, F1, ΔG, ΔS and their paired differences and tests, 100 to 3,888 items, 2,500 data sets, two-sided bands
+    and both tails; the truth is the world's exact value (``_cases._winomt_expected``)."""
+    rows = _cases.winomt(WORLD_REPS)
+    _check_worlds(rows, WINOMT_LEFT)
     # Conservative, not useless: at the shipped size no paired interval covers more than 99%. Near 1 the item
     # jackknife of an F1 difference is conservative on fewer items (ΔG null near 1: 0.993 at 496 items, 1.000 at
     # 100, where two or three errors decide); docs/methods-differences.md says so.

@@ -19,6 +19,7 @@ from stats_mtbias.significance.agreement import (
     kappa_interval,
     kappa_interval_table,
     kappa_variance,
+    sparse_categories,
 )
 
 
@@ -282,3 +283,54 @@ def test_agreement_table_counts_nan_labels_as_never_agreeing():
         assert table["n"].iloc[0] == 5
         assert table["agreement"].iloc[0] == pytest.approx(expected, rel=1e-15) == 0.4
         assert (table["ci_low"].iloc[0], table["ci_high"].iloc[0]) == pytest.approx(_wilson(2, 5, 0.95), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        ([[20, 2], [1, 2]], "'b' (3 and 4 times)"),  # rows 22, 3; columns 21, 4
+        ([[5, 0], [0, 5]], ""),  # five times each: not sparse
+        ([[6, 0, 0], [0, 5, 0], [0, 0, 0]], ""),  # a category neither labelling uses is not listed
+        ([[26, 3, 0], [0, 0, 0], [1, 0, 0]], "'b' (0 and 3 times), 'c' (1 and 0 times)"),
+        ([[10, 4], [0, 5]], ""),  # rows 14, 5; columns 10, 9
+        ([[10, 0], [4, 0]], "'b' (4 and 0 times)"),
+    ],
+)
+def test_sparse_categories_hand_cases(table, expected):
+    """A category one labelling uses fewer than 5 times (and some labelling uses) is named with both counts."""
+    assert sparse_categories(np.array(table), ["a", "b", "c"][: len(table)]) == expected
+
+
+def test_kappa_interval_warns_of_a_sparse_category_naming_it():
+    """Three 'neutral' labels in 40: a warning naming the category and its counts; the values are unchanged."""
+    a = np.array(["male"] * 20 + ["female"] * 17 + ["neutral"] * 3, dtype=object)
+    b = np.array(["male"] * 18 + ["female"] * 2 + ["female"] * 15 + ["male"] * 2 + ["neutral"] * 2 + ["male"], dtype=object)
+    with pytest.warns(DataQualityWarning, match=r"40 items: .*fewer than 5 times \('neutral' \(3 and 2 times\)\)"):
+        got = kappa_interval(a, b)
+    table = np.array([[18, 2, 0], [2, 15, 0], [1, 0, 2]])[[1, 0, 2]][:, [1, 0, 2]]  # sorted labels: female, male, neutral
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataQualityWarning)
+        assert got == kappa_interval_table(table)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kappa_interval_table(np.array([[20, 3], [4, 13]]))  # every category at least 5 times: no warning
+
+
+def test_agreement_table_warns_once_naming_the_sparse_groups():
+    """One warning per call naming each group with a sparse category (five at most, then how many more)."""
+    rng = np.random.default_rng(0)
+    groups = np.repeat([f"g{i}" for i in range(8)], 30)
+    frame = pd.DataFrame({"g": groups, "human": rng.choice(["m", "f", "n"], 240, p=[0.6, 0.35, 0.05])})
+    frame["llm"] = frame["human"]
+    with pytest.warns(DataQualityWarning) as caught:
+        agreement_table(frame, "human", "llm", ["g"], overall=True)
+    sparse = [w for w in caught if "fewer than 5 times" in str(w.message)]
+    assert len(sparse) == 1
+    message = str(sparse[0].message)
+    counts = frame.groupby("g")["human"].apply(lambda s: int((s == "n").sum()))
+    groups = [g for g, k in counts.items() if 0 < k < 5]
+    assert len(groups) > 5  # so the message is cut
+    for g in groups[:5]:
+        assert f"{g}: 'n' ({counts[g]} and {counts[g]} times)" in message
+    assert f"and {len(groups) - 5} more group(s)" in message
+    assert "all:" not in message  # the overall row has enough 'n' labels

@@ -269,13 +269,22 @@ def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alter
     check_choice(test, PAIRED_TESTS, "test")
     _check_paired(difference, discordance)
     shape = np.broadcast_shapes(np.shape(n), np.shape(difference), np.shape(discordance))
-    n_arr = np.broadcast_to(np.asarray(n, int), shape)
-    d_arr = np.broadcast_to(np.asarray(difference, float), shape)
-    psi_arr = np.broadcast_to(np.asarray(discordance, float), shape)
-    out = np.empty(shape)
-    for idx in np.ndindex(shape):
-        out[idx] = _exact_power_one(int(n_arr[idx]), float(d_arr[idx]), float(psi_arr[idx]), alpha, alternative, test)
-    return out
+    sizes = np.asarray(n, float)
+    if np.any(~np.isfinite(sizes) | (sizes < 0) | (sizes != np.round(sizes))):
+        raise UsageError(f"`n` must be whole numbers of items, 0 or more; got {n}.")
+    n_arr = np.broadcast_to(sizes.astype(np.int64), shape).ravel()
+    d_arr = np.broadcast_to(np.abs(np.asarray(difference, float)), shape).ravel()  # only |δ| matters
+    psi_arr = np.broadcast_to(np.asarray(discordance, float), shape).ravel()
+    out = np.empty(n_arr.size)
+    # One product per plan (δ, ψ) and block of sizes: the block's sizes share one rejection vector, and blocks
+    # of neighbouring sizes keep the pmf matrix small.
+    plans, which = np.unique(np.stack([d_arr, psi_arr], axis=1), axis=0, return_inverse=True)
+    for k, (d, psi) in enumerate(plans):
+        members = np.flatnonzero(which.ravel() == k)
+        members = members[np.argsort(n_arr[members], kind="stable")]
+        for block in np.array_split(members, -(-members.size // 64)):
+            out[block] = _exact_powers(n_arr[block], float(d), float(psi), alpha, alternative, test)
+    return out.reshape(shape)
 
 
 def paired_sample_size_exact(difference, discordance, *, alpha: float = 0.05, power: float = 0.8,

@@ -105,6 +105,27 @@ def test_exact_power_broadcasts_each_argument():
     )
 
 
+def test_exact_power_on_a_grid_of_sizes_and_plans():
+    """Sizes 0 to 400 (past one block of 64) against two plans at once, in any order and with repeats: each element
+    the enumeration's power; a plan and its mirror (-δ) share one two-sided power."""
+    ns = np.array([0, 1, 399, 7, 7, *range(2, 400, 5)])
+    plans = np.array([[0.1], [-0.1], [0.2]]), np.array([[0.3], [0.3], [0.5]])
+    got = closed.paired_power_exact(ns[None, :], *plans)
+    assert got.shape == (3, ns.size)
+    for row, (d, psi) in enumerate(zip(plans[0][:, 0], plans[1][:, 0], strict=True)):
+        for j in (0, 1, 2, 3, 4, 10, 50, ns.size - 1):
+            assert got[row, j] == pytest.approx(_mcnemar_power(int(ns[j]), d, psi), rel=1e-9, abs=1e-15), (row, ns[j])
+    np.testing.assert_array_equal(got[0], got[1])
+    assert got[0, 0] == 0.0 and got[0, 3] == got[0, 4]
+
+
+@pytest.mark.parametrize("n", [2.5, -1, np.nan, [10, 20.5]])
+def test_exact_power_refuses_sizes_that_are_not_whole(n):
+    """A size is a whole number of items: 2.5 is refused, not truncated to 2."""
+    with pytest.raises(UsageError, match="whole numbers of items"):
+        closed.paired_power_exact(n, 0.1, 0.3)
+
+
 def test_exact_power_refuses_impossible_plans():
     """|δ| >= ψ and ψ outside (0, 1] are refused, not turned into NaN."""
     with pytest.raises(UsageError):

@@ -1,6 +1,20 @@
 """Sphinx configuration of the stats_mtbias documentation (``make docs``)."""
 
+import os
+import tempfile
+from pathlib import Path
+
 import stats_mtbias
+
+# The pages' kernels print a warning as "Category: message", without the path of the file that raised it (a path
+# of the machine that built the docs): an IPython profile in a temporary directory, whose startup file sets it.
+_startup = Path(tempfile.mkdtemp(prefix="mtbias-docs-ipython-")) / "profile_default" / "startup"
+_startup.mkdir(parents=True)
+(_startup / "00-warnings.py").write_text(
+    "import warnings\n"
+    "warnings.formatwarning = lambda message, category, *args, **kwargs: f'{category.__name__}: {message}\\n'\n"
+)
+os.environ["IPYTHONDIR"] = str(_startup.parent.parent)
 
 project = "stats_mtbias"
 author = "stats_mtbias developers"

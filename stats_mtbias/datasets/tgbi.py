@@ -295,7 +295,7 @@ def read_outputs(
                     sset,
                     system,
                     _check_count(read_lines(path), path, store.path(_rel(f"total_{sset.source_file}"))),
-                    str(path),
+                    _rel(f"total_{system}_{sset.code}"),  # named within the data store, as the other studies do
                     repeated_blocks,
                     min_run,
                 )

@@ -94,8 +94,8 @@ def _check_paired(difference, discordance):
     d, psi = np.abs(np.asarray(difference, float)), np.asarray(discordance, float)
     if np.any((psi <= 0) | (psi > 1)):
         raise UsageError("`discordance` (share of items where the two outcomes differ) must lie in (0, 1].")
-    if np.any(d >= psi):
-        raise UsageError("|`difference`| must be below `discordance`: p10 − p01 cannot exceed p10 + p01.")
+    if np.any(d > psi):  # |δ| = ψ is a plan: one outcome never better (p01 = 0)
+        raise UsageError("|`difference`| must be at most `discordance`: p10 − p01 cannot exceed p10 + p01.")
     return d, psi
 
 

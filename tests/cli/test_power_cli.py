@@ -60,7 +60,7 @@ def test_pilot_from_a_users_judgements_with_a_curve(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["power", "paired", "--discordance", "0.2", "--difference", "0.3"], "below `discordance`"),
+        (["power", "paired", "--discordance", "0.2", "--difference", "0.3"], "at most `discordance`"),
         (["power", "paired", "--discordance", "0.2"], "give `n`"),
         (["power", "pilot", "--study", "rates"], "--judgements"),
     ],

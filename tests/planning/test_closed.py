@@ -156,7 +156,7 @@ def test_normal_design_round_trips():
     ("kwargs", "message"),
     [
         (dict(design="paired", difference=0.05), "discordance"),
-        (dict(design="paired", discordance=0.2, difference=0.3), "below `discordance`"),
+        (dict(design="paired", discordance=0.2, difference=0.3), "at most `discordance`"),
         (dict(design="paired", discordance=0.2, difference=0.0), "non-zero"),
         (dict(design="paired", discordance=0.2, n=100, difference=0.05, power=0.9), "two of"),
         (dict(design="paired", discordance=0.2), "give `n`"),

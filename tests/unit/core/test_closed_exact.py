@@ -126,6 +126,23 @@ def test_exact_power_refuses_sizes_that_are_not_whole(n):
         closed.paired_power_exact(n, 0.1, 0.3)
 
 
+def test_a_plan_where_one_outcome_is_never_better():
+    """|δ| = ψ (p01 = 0: the second system fixes items and breaks none) is a plan, not refused: Connor's n by hand,
+    the exact power by enumeration (every discordant item favours the first), the exact size from it."""
+    from scipy import special
+
+    z_a, z_b = special.ndtri(0.975), special.ndtri(0.8)
+    assert int(closed.paired_sample_size(0.1, 0.1)) == int(np.ceil((z_a * np.sqrt(0.1) + z_b * np.sqrt(0.1 - 0.01)) ** 2 / 0.01))
+    for n in (5, 40, 97):
+        assert float(closed.paired_power_exact(n, -0.1, 0.1)) == pytest.approx(_mcnemar_power(n, 0.1, 0.1), rel=1e-12)
+    # The sign test rejects two-sided at 5% once 6 discordant items all go one way: P(M >= 6) with M ~ Bin(n, 0.1).
+    n = closed.paired_sample_size_exact(0.1, 0.1)
+    power = lambda k: stats.binom.sf(5, k, 0.1)  # noqa: E731
+    assert power(n) >= 0.8 > power(n - 1)
+    with pytest.raises(UsageError, match="at most"):
+        closed.paired_power_exact(50, 0.1 + 1e-9, 0.1)
+
+
 def test_exact_power_refuses_impossible_plans():
     """|δ| >= ψ and ψ outside (0, 1] are refused, not turned into NaN."""
     with pytest.raises(UsageError):

@@ -2,6 +2,7 @@
 
 import warnings
 
+import numpy as np
 import pytest
 from scipy import stats
 
@@ -66,9 +67,16 @@ def test_design_effect_refuses_cluster_below_one_or_icc_outside_unit_interval(m,
         closed.design_effect(m, rho)
 
 
-def test_difference_equal_to_discordance_is_refused():
-    """|δ| must be strictly below ψ (the stated contract of the paired formulas)."""
-    with pytest.raises(UsageError):
-        closed.paired_sample_size(0.2, 0.2)
-    with pytest.raises(UsageError):
-        closed.paired_power(100, -0.2, 0.2)
+def test_difference_equal_to_discordance_is_a_plan_and_above_it_is_refused():
+    """|δ| = ψ (p01 = 0) is a plan with Connor's n and power by hand; |δ| > ψ is refused."""
+    z_a, z_b = stats.norm.isf(0.025), stats.norm.ppf(0.8)
+    assert int(closed.paired_sample_size(0.2, 0.2)) == int(np.ceil((z_a * np.sqrt(0.2) + z_b * np.sqrt(0.2 - 0.04)) ** 2 / 0.04))
+    sd = np.sqrt(0.2 - 0.04)
+    want = stats.norm.cdf((2 - z_a * np.sqrt(0.2)) / sd) + stats.norm.cdf((-2 - z_a * np.sqrt(0.2)) / sd)  # δ √n = 2
+    assert float(closed.paired_power(100, -0.2, 0.2)) == pytest.approx(want, rel=1e-12)
+    with pytest.raises(UsageError, match="at most"):
+        closed.paired_sample_size(0.2 + 1e-9, 0.2)
+    with pytest.raises(UsageError, match="at most"):
+        closed.paired_power(100, -0.3, 0.2)
+
+

@@ -107,7 +107,7 @@ def kappa_interval(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> tuple[f
         return kappa, np.nan, np.nan
     labels = sorted(set(a) | set(b))
     table = pd.crosstab(pd.Categorical(a, labels), pd.Categorical(b, labels), dropna=False).to_numpy(dtype=float)
-    return kappa_interval_table(table, level, labels=labels)
+    return _kappa_interval_table(table, level, labels, stacklevel=4)
 
 
 SPARSE_CATEGORY = 5  # a category one labelling uses fewer times than this: κ's interval may cover less than 95%
@@ -140,6 +140,11 @@ def kappa_interval_table(table: np.ndarray, level: float = 0.95, *, labels=None)
 
     ``labels`` names the categories in the warning of a sparse one (:func:`sparse_categories`).
     """
+    return _kappa_interval_table(table, level, labels, stacklevel=4)
+
+
+def _kappa_interval_table(table, level: float, labels, stacklevel: int) -> tuple[float, float, float]:
+    """The interval; a sparse category's warning points ``stacklevel`` frames up (the public function's caller)."""
     t = np.asarray(table, dtype=float)
     n = float(t.sum())
     if n == 0:
@@ -151,7 +156,7 @@ def kappa_interval_table(table: np.ndarray, level: float = 0.95, *, labels=None)
     kappa = (p_o - p_e) / (1 - p_e)
     sparse = sparse_categories(t, labels)
     if sparse:
-        _sparse_warning(f"{n:g} items", sparse, stacklevel=3)
+        _sparse_warning(f"{n:g} items", sparse, stacklevel=stacklevel)
     var = kappa_variance(t)
     n_eff = n
     if 0 < p_o < 1 and var > 0:
@@ -232,8 +237,9 @@ def agreement_table(frame: pd.DataFrame, a: str, b: str, by=(), *, level: float 
             warnings.simplefilter("ignore", DataQualityWarning)
             kappa, k_low, k_high = kappa_interval_table(table, level)
         name = " / ".join(map(str, key)) or "all"
-        if np.isfinite(kappa) and sparse_categories(table, labels):
-            sparse.append(f"{name}: {sparse_categories(table, labels)}")
+        found = sparse_categories(table, labels) if np.isfinite(kappa) else ""
+        if found:
+            sparse.append(f"{name}: {found}")
         if not np.isfinite(kappa):
             warnings.warn(f"agreement {name}: Cohen's kappa is undefined (both label columns use the one category "
                           f"{labels[0]!r} for all {n} units); kappa is NaN.", DataQualityWarning, stacklevel=2)  # fmt: skip

@@ -334,3 +334,54 @@ def test_agreement_table_warns_once_naming_the_sparse_groups():
         assert f"{g}: 'n' ({counts[g]} and {counts[g]} times)" in message
     assert f"and {len(groups) - 5} more group(s)" in message
     assert "all:" not in message  # the overall row has enough 'n' labels
+
+
+def _groups(n_sparse: int, n_plain: int = 1, by=("g",)) -> pd.DataFrame:
+    """Groups of 10 'm', 10 'f' and k 'n' labels, the same in both columns: k = 1..4 (sparse) or 5 (not)."""
+    parts = []
+    for i, k in enumerate([1 + i % 4 for i in range(n_sparse)] + [5] * n_plain):
+        labels = ["m"] * 10 + ["f"] * 10 + ["n"] * k
+        key = {c: f"{c}{i}" for c in by}
+        parts.append(pd.DataFrame({**key, "human": labels, "llm": labels}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _sparse_message(frame, by, **kwargs):
+    with pytest.warns(DataQualityWarning) as caught:
+        agreement_table(frame, "human", "llm", list(by), **kwargs)
+    found = [w for w in caught if "fewer than 5 times" in str(w.message)]
+    assert len(found) == 1 and found[0].filename == __file__  # one warning, pointing at the caller
+    return str(found[0].message)
+
+
+@pytest.mark.parametrize(("n_sparse", "more"), [(5, ""), (6, "; and 1 more group(s)"), (8, "; and 3 more group(s)")])
+def test_agreement_table_names_five_sparse_groups_then_counts_the_rest(n_sparse, more):
+    """The first five sparse groups by name, separated by '; ', then how many more; groups with every label at least
+    5 times are not named."""
+    message = _sparse_message(_groups(n_sparse), ["g"], overall=False)
+    named = "; ".join(f"g{i}: 'n' ({1 + i % 4} and {1 + i % 4} times)" for i in range(5))
+    assert message.startswith(f"agreement of 'human' and 'llm': Cohen's kappa with a category one labelling uses "
+                              f"fewer than 5 times ({named}{more}): ")  # fmt: skip
+    assert "g5:" not in message  # the sixth sparse group (or, with five, the group that is not sparse)
+
+
+def test_agreement_table_names_groups_of_two_columns_and_the_whole():
+    """Two grouping columns are joined by ' / '; without grouping the one table is named 'all'."""
+    assert "(g0 / h0: 'n' (1 and 1 times)): " in _sparse_message(_groups(1, 0, by=("g", "h")), ["g", "h"], overall=False)
+    assert "(all: 'n' (1 and 1 times)): " in _sparse_message(_groups(1, 0), [])
+
+
+def test_sparse_warning_points_at_the_caller_of_either_kappa_interval():
+    """kappa_interval and kappa_interval_table warn at their caller's line (this file), not inside the package."""
+    table = np.array([[20, 2], [1, 2]])
+    a, b = np.repeat(["f", "m"], [22, 3]), np.repeat(["f", "m", "f"], [20, 2, 3])
+    for call in (lambda: kappa_interval_table(table), lambda: kappa_interval(a, b)):
+        with pytest.warns(DataQualityWarning, match="fewer than 5 times") as caught:
+            call()
+        assert [w.filename for w in caught] == [__file__]
+
+
+def test_sparse_categories_without_labels_names_the_positions():
+    """Without labels the categories are named by their row (and column) position."""
+    assert sparse_categories(np.array([[20, 2], [1, 2]])) == "'1' (3 and 4 times)"
+    assert sparse_categories(np.array([[20.0, 2.5], [1.5, 2.0]]), ["a", "b"]) == "'b' (3.5 and 4.5 times)"

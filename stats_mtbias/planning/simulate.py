@@ -224,14 +224,16 @@ class Simulation:
         est = self.estimates + shift
         if self.test == "wald":
             z = z_alpha(self.alpha, self.alternative)
-            # No spread (se = 0): the estimate is certain, so any non-zero difference rejects.
-            certain = np.where(est == 0, 0.0, np.copysign(np.inf, est))
-            t = np.divide(est, self.se, out=certain, where=self.se > 0)
+            # No spread (se = 0: every cluster of a few alike) is no evidence: the variance is not estimated, so
+            # the evaluation does not reject (taken as certain, two clusters of 0s "detected" any difference).
+            t = np.divide(est, self.se, out=np.zeros_like(est), where=self.se > 0)
             t = np.where(np.isnan(est) | np.isnan(self.se), 0.0, t)
             if self.alternative == "two-sided":
                 return np.abs(t) > z
             return (t if self.alternative == "greater" else -t) > z
         d = self.replicates + shift
+        # As for the Wald test: replicates with no spread (every resampled cluster alike) do not reject.
+        spread = np.nanmax(self.replicates, axis=0) > np.nanmin(self.replicates, axis=0)
         valid = np.sum(~np.isnan(d), axis=0)
         below = (np.sum(d <= 0, axis=0) + 1.0) / (valid + 1.0)
         above = (np.sum(d >= 0, axis=0) + 1.0) / (valid + 1.0)
@@ -239,7 +241,7 @@ class Simulation:
             p = np.minimum(1.0, 2.0 * np.minimum(below, above))
         else:  # one-sided: "greater" rejects for large differences, "less" for small ones
             p = below if self.alternative == "greater" else above
-        return (p <= self.alpha) & ~np.isnan(est)
+        return (p <= self.alpha) & ~np.isnan(est) & spread
 
     def power(self, differences) -> np.ndarray:
         """Simulated power at each true difference (same evaluations for all: smooth in δ)."""
@@ -330,7 +332,12 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
     by 1/√n, a first guess; the power is then simulated on four sizes around it
     and ``Φ⁻¹(power)`` — linear in √n for an asymptotically normal test — is
     fitted by least squares and solved for the target. The answer is checked by
-    a last batch at the solved n (its simulated power is returned).
+    a batch at the solved n (its simulated power is returned); where that falls
+    short (a test on a few clusters is not smooth in n), the answer is the first
+    size from there whose batch reaches the power, bisected up to a size that
+    did. Where every size around the guess already has the power, smaller ones
+    are tried, halving. Two clusters per stratum at least: an evaluation whose
+    clusters are all alike has no spread and does not reject.
 
     Returns
     -------
@@ -347,21 +354,60 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
         raise UsageError(f"{design.label}: the pilot's difference has no sampling variance; nothing to plan.")
     z_total = z_alpha(alpha, alternative) + float(special.ndtri(power))
     guess = design.n_pilot * (z_total * spread / abs(difference)) ** 2
-    strata = len(np.unique(design.strata))
-    sizes = sorted({max(strata, round(guess * f)) for f in (0.6, 0.85, 1.15, 1.5)})
-    trace = []
+    # Two clusters per stratum at least: with one, the spread is 0 and any test "rejects" with certainty.
+    least = 2 * len(np.unique(design.strata))
+    sizes = sorted({max(least, round(guess * f)) for f in (0.6, 0.85, 1.15, 1.5)})
+    while len(sizes) < 3:  # a guess at the floor: sizes above it, so that the power's growth can be fitted
+        sizes.append(2 * sizes[-1])
+    trace: list[tuple[int, float]] = []
+    runs: dict[int, Simulation] = {}
+
+    def batch(size: int) -> float:
+        runs[size] = simulate(design, size, test=test, n_boot=n_boot, **kw)
+        trace.append((size, float(runs[size].power(difference)[0])))
+        return trace[-1][1]
+
     for size in sizes:
-        sim = simulate(design, size, test=test, n_boot=n_boot, **kw)
-        trace.append((size, float(sim.power(difference)[0])))
+        batch(size)
+    # Every size tried already has the power (a difference far beyond the guess): halve the smallest until the
+    # power falls short, or the least size (two clusters per stratum) has it: then that is the answer.
+    size = sizes[0]
+    while min(p for _, p in trace) >= power and size > least:
+        size = max(least, size // 2)
+        batch(size)
+    if min(p for _, p in trace) >= power:
+        if trace[-1][0] != least:
+            trace.append((least, float(runs[least].power(difference)[0])))
+        return least, runs[least], trace
     xs = np.sqrt([s for s, _ in trace])
     ps = np.clip([p for _, p in trace], 0.5 / n_sim, 1 - 0.5 / n_sim)
     probits = special.ndtri(ps)
-    slope, intercept = np.polyfit(xs, probits, 1)
+    slope, intercept = np.polyfit(xs, probits, 1) if np.ptp(xs) > 0 else (0.0, 0.0)
     # A flat power curve over several sizes fits a round-off slope (±1e-16) of either sign: it does not grow either.
-    if not slope > 0 or (len(xs) > 1 and np.ptp(probits) == 0):
+    if not slope > 0 or np.ptp(probits) == 0:
         raise UsageError(f"{design.label}: the simulated power does not grow with n near {int(guess)}; "
                          "give more n_sim or check the difference.")  # fmt: skip
-    n = max(strata, int(np.ceil(((special.ndtri(power) - intercept) / slope) ** 2)))
-    final = simulate(design, n, test=test, n_boot=n_boot, **kw)
-    trace.append((n, float(final.power(difference)[0])))
-    return n, final, trace
+    n = max(least, int(np.ceil(((special.ndtri(power) - intercept) / slope) ** 2)))
+    if batch(n) >= power:
+        return n, runs[n], trace
+    # The check at n falls short (a test on few clusters whose power is not smooth in n): the answer is the first
+    # size, from n up, whose batch reaches the power, between n and the smallest larger size that did.
+    low, high = n, min((s for s, p in trace if p >= power and s > n), default=None)
+    steps = 0
+    while high is None:
+        steps += 1
+        if steps > 8:
+            raise UsageError(f"{design.label}: the simulated power stays below {power} from n = {n} to {low}; "
+                             "give more n_sim or check the difference.")  # fmt: skip
+        low = max(low + 1, int(np.ceil(low * 1.25)))
+        if batch(low) >= power:
+            low, high = n, low
+    while high - low > max(1, int(0.02 * high)):
+        mid = (low + high) // 2
+        if batch(mid) >= power:
+            high = mid
+        else:
+            low = mid
+    if trace[-1][0] != high:  # the answer's batch last, as the docstring promises
+        trace.append((high, float(runs[high].power(difference)[0])))
+    return high, runs[high], trace

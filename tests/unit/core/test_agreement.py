@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
@@ -346,11 +347,17 @@ def _groups(n_sparse: int, n_plain: int = 1, by=("g",)) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+def _at_caller(caught) -> bool:
+    """Every warning points at this file (the caller's line). Under mutmut its trampoline adds frames between a
+    function and its caller, so the line cannot be checked there (the check runs in every ordinary test run)."""
+    return "mutmut" in sys.modules or [w.filename for w in caught] == [__file__] * len(caught)
+
+
 def _sparse_message(frame, by, **kwargs):
     with pytest.warns(DataQualityWarning) as caught:
         agreement_table(frame, "human", "llm", list(by), **kwargs)
     found = [w for w in caught if "fewer than 5 times" in str(w.message)]
-    assert len(found) == 1 and found[0].filename == __file__  # one warning, pointing at the caller
+    assert len(found) == 1 and _at_caller(found)  # one warning, pointing at the caller
     return str(found[0].message)
 
 
@@ -378,7 +385,7 @@ def test_sparse_warning_points_at_the_caller_of_either_kappa_interval():
     for call in (lambda: kappa_interval_table(table), lambda: kappa_interval(a, b)):
         with pytest.warns(DataQualityWarning, match="fewer than 5 times") as caught:
             call()
-        assert [w.filename for w in caught] == [__file__]
+        assert len(caught) == 1 and _at_caller(caught)
 
 
 def test_sparse_categories_without_labels_names_the_positions():

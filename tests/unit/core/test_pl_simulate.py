@@ -125,10 +125,43 @@ def test_sample_size_defaults_are_1000_evaluations_of_500_resamples():
     assert final.n == n == trace[-1][0]
 
 
-@pytest.mark.filterwarnings("ignore::numpy.exceptions.RankWarning")  # one size only: a line through one point
-def test_sample_size_of_a_difference_found_by_one_cluster_per_stratum_is_that_minimum():
-    """A difference far beyond the spread has power 1 already at one cluster (one stratum): the answer is 1."""
+@pytest.mark.parametrize("test", ["wald", "bootstrap"])
+def test_sample_size_of_a_difference_far_beyond_the_spread_needs_clusters_that_differ(test):
+    """A difference far beyond the spread is detected wherever the clusters drawn differ at all; clusters all alike
+    (spread 0) are no evidence and do not reject. With values 0/1 in shares .7/.3, P(n clusters not all alike) =
+    1 − .3ⁿ − .7ⁿ: 0.42, 0.63, 0.74, 0.83 at n = 2..5, so the answer is 5 (or 6 where the fit lands there)."""
+    # Bug fixed: clusters all alike counted as certain, so one cluster "detected" any difference (answer 1), and a
+    # difference whose sizes all had power 1 failed with "does not grow".
     design = _design([1, 0, 0, 1, 0, 0, 0, 0, 1, 0] * 4, [0] * 40)
-    n, final, trace = sim.sample_size(design, 5.0, rng=0, n_sim=100, test="wald")
-    assert n == 1 and final.n == 1
-    assert all(p == 1.0 for _, p in trace)
+    n, final, trace = sim.sample_size(design, 5.0, rng=0, n_sim=2000, test=test, n_boot=100)
+    exact = lambda k: 1 - 0.3**k - 0.7**k  # noqa: E731
+    assert n in (5, 6) and final.n == n == trace[-1][0]
+    assert float(final.power(5.0)[0]) == pytest.approx(exact(n), abs=3 * np.sqrt(0.2 / 2000))
+    for size, power in trace:
+        assert power == pytest.approx(exact(size), abs=4 * np.sqrt(0.25 / 2000)), size
+
+
+def test_sample_size_when_every_guessed_size_has_the_power_looks_below_them():
+    """Every size around the guess reaches the power: smaller sizes are tried (halving) until one falls short, and the
+    answer lies between; its batch reaches the power and the batch just below (or the halved size) does not."""
+    design = _design([1, 0, 0, 1, 0, 0, 0, 0, 1, 0] * 4, [0] * 40)
+    n, final, trace = sim.sample_size(design, 0.5, rng=0, n_sim=200, test="wald")
+    assert all(p >= 0.8 for _, p in trace[:4])  # this seed's four sizes around the guess (5 to 11) all reach it
+    powers = dict(trace)
+    assert float(final.power(0.5)[0]) >= 0.8 and final.n == n
+    assert any(size < n and p < 0.8 for size, p in powers.items())  # a smaller size tried fell short
+    assert min(powers) == 2  # halved down to two clusters per stratum
+
+
+def test_sample_size_steps_past_a_fitted_n_whose_check_falls_short():
+    """The fitted n's batch falls short (a Wald test on a dozen binary clusters is not smooth in n): the answer is
+    the first size from there whose batch reaches the power, found between it and a larger size that did."""
+    design = _design([1, 0, 0, 1, 0, 0, 0, 0, 1, 0] * 4, [0] * 40)
+    n, final, trace = sim.sample_size(design, 0.3, rng=0, n_sim=200, test="wald")
+    fitted = trace[4][0]  # after the four sizes around the guess
+    assert trace[4][1] < 0.8 and n > fitted
+    assert float(final.power(0.3)[0]) >= 0.8
+    below = [p for size, p in trace if fitted <= size < n]
+    assert below and max(below) < 0.8  # every size tried between the fitted n and the answer fell short
+
+

@@ -226,8 +226,7 @@ class Simulation:
             z = z_alpha(self.alpha, self.alternative)
             # No spread (se = 0: every cluster of a few alike) is no evidence: the variance is not estimated, so
             # the evaluation does not reject (taken as certain, two clusters of 0s "detected" any difference).
-            t = np.divide(est, self.se, out=np.zeros_like(est), where=self.se > 0)
-            t = np.where(np.isnan(est) | np.isnan(self.se), 0.0, t)
+            t = np.divide(est, self.se, out=np.zeros_like(est), where=self.se > 0)  # NaN se: 0; NaN estimate: NaN
             if self.alternative == "two-sided":
                 return np.abs(t) > z
             return (t if self.alternative == "greater" else -t) > z
@@ -382,7 +381,7 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
     xs = np.sqrt([s for s, _ in trace])
     ps = np.clip([p for _, p in trace], 0.5 / n_sim, 1 - 0.5 / n_sim)
     probits = special.ndtri(ps)
-    slope, intercept = np.polyfit(xs, probits, 1) if np.ptp(xs) > 0 else (0.0, 0.0)
+    slope, intercept = np.polyfit(xs, probits, 1)  # three sizes or more (padded above)
     # A flat power curve over several sizes fits a round-off slope (±1e-16) of either sign: it does not grow either.
     if not slope > 0 or np.ptp(probits) == 0:
         raise UsageError(f"{design.label}: the simulated power does not grow with n near {int(guess)}; "

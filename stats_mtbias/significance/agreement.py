@@ -107,7 +107,10 @@ def kappa_interval(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> tuple[f
         return kappa, np.nan, np.nan
     labels = sorted(set(a) | set(b))
     table = pd.crosstab(pd.Categorical(a, labels), pd.Categorical(b, labels), dropna=False).to_numpy(dtype=float)
-    return _kappa_interval_table(table, level, labels, stacklevel=4)
+    sparse = sparse_categories(table, labels)
+    if sparse:
+        warnings.warn(_sparse_text(f"{len(a)} items", sparse), DataQualityWarning, stacklevel=2)
+    return _kappa_interval_table(table, level)
 
 
 SPARSE_CATEGORY = 5  # a category one labelling uses fewer times than this: κ's interval may cover less than 95%
@@ -129,10 +132,10 @@ def sparse_categories(table: np.ndarray, labels=None) -> str:
     return ", ".join(f"{names[i]!r} ({rows[i]:g} and {cols[i]:g} times)" for i in np.flatnonzero(sparse))
 
 
-def _sparse_warning(where: str, categories: str, stacklevel: int) -> None:
-    warnings.warn(f"{where}: Cohen's kappa with a category one labelling uses fewer than {SPARSE_CATEGORY} times "
-                  f"({categories}): its interval may cover less than 95% (0.85 to 0.92 simulated at low kappa on 30 "
-                  "items); label more items or merge the rare category.", DataQualityWarning, stacklevel=stacklevel)  # fmt: skip
+def _sparse_text(where: str, categories: str) -> str:
+    return (f"{where}: Cohen's kappa with a category one labelling uses fewer than {SPARSE_CATEGORY} times "
+            f"({categories}): its interval may cover less than 95% (0.85 to 0.92 simulated at low kappa on 30 "
+            "items); label more items or merge the rare category.")  # fmt: skip
 
 
 def kappa_interval_table(table: np.ndarray, level: float = 0.95, *, labels=None) -> tuple[float, float, float]:
@@ -140,11 +143,14 @@ def kappa_interval_table(table: np.ndarray, level: float = 0.95, *, labels=None)
 
     ``labels`` names the categories in the warning of a sparse one (:func:`sparse_categories`).
     """
-    return _kappa_interval_table(table, level, labels, stacklevel=4)
+    kappa, low, high = _kappa_interval_table(table, level)
+    sparse = sparse_categories(table, labels) if np.isfinite(kappa) else ""
+    if sparse:
+        warnings.warn(_sparse_text(f"{np.sum(table):g} items", sparse), DataQualityWarning, stacklevel=2)
+    return kappa, low, high
 
 
-def _kappa_interval_table(table, level: float, labels, stacklevel: int) -> tuple[float, float, float]:
-    """The interval; a sparse category's warning points ``stacklevel`` frames up (the public function's caller)."""
+def _kappa_interval_table(table, level: float) -> tuple[float, float, float]:
     t = np.asarray(table, dtype=float)
     n = float(t.sum())
     if n == 0:
@@ -154,9 +160,6 @@ def _kappa_interval_table(table, level: float, labels, stacklevel: int) -> tuple
     if p_e >= 1:
         return np.nan, np.nan, np.nan
     kappa = (p_o - p_e) / (1 - p_e)
-    sparse = sparse_categories(t, labels)
-    if sparse:
-        _sparse_warning(f"{n:g} items", sparse, stacklevel=stacklevel)
     var = kappa_variance(t)
     n_eff = n
     if 0 < p_o < 1 and var > 0:
@@ -233,9 +236,7 @@ def agreement_table(frame: pd.DataFrame, a: str, b: str, by=(), *, level: float 
             continue
         agree = float(np.trace(table))
         ci = wilson_interval(agree, n, level=level)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DataQualityWarning)
-            kappa, k_low, k_high = kappa_interval_table(table, level)
+        kappa, k_low, k_high = _kappa_interval_table(table, level)
         name = " / ".join(map(str, key)) or "all"
         found = sparse_categories(table, labels) if np.isfinite(kappa) else ""
         if found:
@@ -249,6 +250,7 @@ def agreement_table(frame: pd.DataFrame, a: str, b: str, by=(), *, level: float 
             confusion.append({**keys, a: labels[i], b: labels[j], "n": int(table[i, j])})
     if sparse:
         more = f"; and {len(sparse) - 5} more group(s)" if len(sparse) > 5 else ""
-        _sparse_warning(f"agreement of {a!r} and {b!r}", "; ".join(sparse[:5]) + more, stacklevel=3)
+        warnings.warn(_sparse_text(f"agreement of {a!r} and {b!r}", "; ".join(sparse[:5]) + more), DataQualityWarning,
+                      stacklevel=2)  # fmt: skip
     return (pd.DataFrame(rows, columns=[*by, *AGREEMENT_COLUMNS]),
             pd.DataFrame(confusion, columns=[*by, a, b, "n"]))  # fmt: skip

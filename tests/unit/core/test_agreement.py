@@ -388,6 +388,15 @@ def test_sparse_warning_points_at_the_caller_of_either_kappa_interval():
         assert len(caught) == 1 and _at_caller(caught)
 
 
+def test_kappa_interval_table_names_the_labels_given_and_only_where_kappa_is_defined():
+    """labels= names the sparse categories in the warning; an undefined κ (one category) gives no sparse warning."""
+    with pytest.warns(DataQualityWarning, match=r"25 items: .*\('female' \(3 and 4 times\)\)"):
+        kappa_interval_table(np.array([[20, 2], [1, 2]]), labels=["male", "female"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(kappa_interval_table(np.array([[3, 0], [0, 0]]))[0])  # p_e = 1: NaN, and no warning
+
+
 def test_sparse_categories_without_labels_names_the_positions():
     """Without labels the categories are named by their row (and column) position."""
     assert sparse_categories(np.array([[20, 2], [1, 2]])) == "'1' (3 and 4 times)"

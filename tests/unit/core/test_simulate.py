@@ -235,9 +235,9 @@ def test_sample_size_solves_the_probit_line_through_the_batches():
 
 def test_sample_size_refuses_no_difference_and_no_variance():
     """difference 0, or a pilot without sampling variance (every cluster alike), is refused."""
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError, match="non-zero"):
         sim.sample_size(_paired_binary(), 0.0, n_sim=10, rng=0, test="wald")
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError, match="no sampling variance"):
         sim.sample_size(_design(np.ones(30), np.zeros(30)), 0.1, n_sim=10, rng=0, test="wald")
 
 
@@ -398,3 +398,100 @@ def test_simulate_defaults_and_the_minimum_number_of_evaluations():
     assert sim.simulate(design, 20, n_sim=10, rng=0, test="wald").n_sim == 10
     with pytest.raises(UsageError):
         sim.simulate(design, 20, n_sim=9, rng=0, test="wald")
+
+
+# ---------------------------------------------------------------- sample_size's search, on scripted power curves
+
+
+class _Scripted:
+    """A batch whose power is ``curve(n)``; the pilot's Wald batch has estimates ±1 (spread 1)."""
+
+    def __init__(self, n, power):
+        self.n, self._power, self.estimates = n, power, np.array([-1.0, 1.0])
+
+    def power(self, difference):
+        return np.array([self._power])
+
+
+def _search(monkeypatch, curve, difference=0.5, power=0.8):
+    """sample_size on a 40-cluster, one-stratum design whose batches have the scripted power: (n, sizes asked)."""
+    asked = []
+
+    def fake(design, n, *, test, n_boot=500, n_sim, rng, alpha, alternative):
+        asked.append(n)
+        return _Scripted(n, curve(n))
+
+    monkeypatch.setattr(sim, "simulate", fake)
+    n, final, trace = sim.sample_size(_paired_binary(40), difference, power=power, n_sim=1000, rng=0, test="wald")
+    sizes = [size for size, _ in trace]
+    # The pilot batch, then one entry per batch, and the answer's batch repeated last if it was not the last one.
+    assert asked[0] == 40 and (sizes == asked[1:] or sizes == [*asked[1:], n] != asked[1:])
+    assert final.n == n == trace[-1][0] and trace[-1][1] == curve(n)  # the answer's batch last
+    return n, asked[1:]
+
+
+# guess = 40 · ((z_.975 + z_.8) · 1 / 0.5)² = 1,255.8: sizes 753, 1,067, 1,444, 1,884
+GUESS = 40 * ((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) / 0.5) ** 2
+FIRST = [round(GUESS * f) for f in (0.6, 0.85, 1.15, 1.5)]
+
+
+def test_search_answers_the_probit_line_where_its_check_holds(monkeypatch):
+    """Φ⁻¹(power) = −3 + 0.1 √n exactly: the fit through the four sizes solves ((z_.8 + 3)/0.1)² = 1,475.7 → 1,476."""
+    curve = lambda n: float(stats.norm.cdf(-3 + 0.1 * np.sqrt(n)))  # noqa: E731
+    n, asked = _search(monkeypatch, curve)
+    assert FIRST == [753, 1067, 1444, 1884] and asked == [*FIRST, 1476]
+    assert n == 1476 == int(np.ceil(((stats.norm.ppf(0.8) + 3) / 0.1) ** 2))
+
+
+def test_search_bisects_between_a_short_check_and_a_larger_size_that_passed(monkeypatch):
+    """The probit line's values at the four sizes (1,884 passes), elsewhere exactly 0.8 from 1,500 on and 0.79 below:
+    the fit lands on 1,476 (short), so the first passing size is bisected to within 2% (exactly the target passes)."""
+    line = lambda n: float(stats.norm.cdf(-3 + 0.1 * np.sqrt(n)))  # noqa: E731
+    curve = lambda n: line(n) if n in FIRST else 0.8 if n >= 1500 else 0.79  # noqa: E731
+    n, asked = _search(monkeypatch, curve)
+    assert asked[:5] == [*FIRST, 1476]
+    # Bisection of [1476, 1884] while the gap exceeds 2% of the upper end: 1680 (pass), 1578 (pass), 1527 (pass),
+    # 1501 (pass), then 1501 − 1476 = 25 <= int(0.02 · 1501) = 30: stop at 1,501.
+    assert asked[5:] == [1680, 1578, 1527, 1501] and n == 1501
+
+
+def test_search_steps_up_by_a_quarter_when_nothing_larger_passed(monkeypatch):
+    """Powers of the four sizes rising below the target, a short check, and no larger size that passed: the search
+    steps up by a quarter (n → ⌈1.25 n⌉) until one passes, then bisects back; the answer's batch comes last."""
+    rising = dict(zip(FIRST, (0.3, 0.45, 0.6, 0.75), strict=True))
+    curve = lambda n: rising.get(n, 0.8 if n >= 3000 else 0.5)  # noqa: E731
+    n, asked = _search(monkeypatch, curve)
+    probits = stats.norm.ppf([0.3, 0.45, 0.6, 0.75])
+    slope, intercept = np.polyfit(np.sqrt(FIRST), probits, 1)
+    fitted = int(np.ceil(((stats.norm.ppf(0.8) - intercept) / slope) ** 2))
+    steps = [fitted]
+    while steps[-1] < 3000:
+        steps.append(int(np.ceil(1.25 * steps[-1])))
+    assert asked[:4 + len(steps)] == [*FIRST, *steps]
+    assert 3000 <= n <= 3000 + int(0.02 * n) and curve(n) == 0.8
+    assert all(curve(size) < 0.8 for size in asked if size < 3000)
+
+
+def test_search_gives_up_after_eight_steps_up(monkeypatch):
+    """Never reaching the target after the fitted n: eight steps up by a quarter, then a UsageError naming both ends."""
+    rising = dict(zip(FIRST, (0.3, 0.45, 0.6, 0.75), strict=True))
+    asked = []
+    with pytest.raises(UsageError, match=r"stays below 0\.8 from n = "):
+        _search(monkeypatch, lambda n: asked.append(n) or rising.get(n, 0.5))
+    assert len(asked) == 1 + 4 + 1 + 8  # the pilot, the four sizes, the check, eight steps
+
+
+def test_search_below_the_guess_halves_down_to_two_clusters_per_stratum(monkeypatch):
+    """Every size has the power (here exactly the target): the smallest is halved until one falls short; all reaching
+    it, the answer is two clusters per stratum, its batch last."""
+    n, asked = _search(monkeypatch, lambda n: 0.8)
+    assert n == 2 and asked == [*FIRST, 376, 188, 94, 47, 23, 11, 5, 2]
+    n, asked = _search(monkeypatch, lambda n: 0.8 if n >= 40 else 0.1)
+    assert asked[:8] == [*FIRST, 376, 188, 94, 47] and asked[8] == 23 and n >= 40
+
+
+def test_search_from_a_guess_at_the_floor_fits_three_sizes(monkeypatch):
+    """A difference far beyond the spread puts every first size at the floor (2): 4 and 8 are added, doubling, so a
+    line can be fitted; all having the power, the answer is 2, its batch repeated last in the trace."""
+    n, asked = _search(monkeypatch, lambda n: 1.0, difference=100.0)
+    assert n == 2 and asked == [2, 4, 8]

@@ -398,7 +398,7 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
         if steps > 8:
             raise UsageError(f"{design.label}: the simulated power stays below {power} from n = {n} to {low}; "
                              "give more n_sim or check the difference.")  # fmt: skip
-        low = max(low + 1, int(np.ceil(low * 1.25)))
+        low = int(np.ceil(low * 1.25))  # at least one more, as low >= 2
         if batch(low) >= power:
             low, high = n, low
     while high - low > max(1, int(0.02 * high)):

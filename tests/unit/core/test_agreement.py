@@ -370,6 +370,8 @@ def test_agreement_table_names_five_sparse_groups_then_counts_the_rest(n_sparse,
     assert message.startswith(f"agreement of 'human' and 'llm': Cohen's kappa with a category one labelling uses "
                               f"fewer than 5 times ({named}{more}): ")  # fmt: skip
     assert "g5:" not in message  # the sixth sparse group (or, with five, the group that is not sparse)
+    assert message.endswith("): its interval may cover less than 95% (0.85 to 0.92 simulated at low kappa on 30 items); "
+                            "label more items or merge the rare category.")  # fmt: skip
 
 
 def test_agreement_table_names_groups_of_two_columns_and_the_whole():
@@ -401,3 +403,13 @@ def test_sparse_categories_without_labels_names_the_positions():
     """Without labels the categories are named by their row (and column) position."""
     assert sparse_categories(np.array([[20, 2], [1, 2]])) == "'1' (3 and 4 times)"
     assert sparse_categories(np.array([[20.0, 2.5], [1.5, 2.0]]), ["a", "b"]) == "'b' (3.5 and 4.5 times)"
+
+
+def test_agreement_table_does_not_call_an_undefined_kappa_sparse():
+    """A group whose κ is undefined (one label for all its units) gets the 'undefined' warning, not the sparse one."""
+    frame = pd.concat([_groups(0, 1), pd.DataFrame({"g": "solo", "human": ["m"] * 3, "llm": ["m"] * 3})])
+    with pytest.warns(DataQualityWarning) as caught:
+        agreement_table(frame, "human", "llm", ["g"], overall=False)
+    messages = [str(w.message) for w in caught]
+    assert any("undefined" in m and "solo" in m for m in messages)
+    assert not any("fewer than 5 times" in m for m in messages)

@@ -406,10 +406,11 @@ def test_simulate_defaults_and_the_minimum_number_of_evaluations():
 class _Scripted:
     """A batch whose power is ``curve(n)``; the pilot's Wald batch has estimates ±1 (spread 1)."""
 
-    def __init__(self, n, power):
-        self.n, self._power, self.estimates = n, power, np.array([-1.0, 1.0])
+    def __init__(self, n, power, difference):
+        self.n, self._power, self._difference, self.estimates = n, power, difference, np.array([-1.0, 1.0])
 
     def power(self, difference):
+        assert difference == self._difference  # the power is read at the difference planned for
         return np.array([self._power])
 
 
@@ -419,13 +420,13 @@ def _search(monkeypatch, curve, difference=0.5, power=0.8):
 
     def fake(design, n, *, test, n_boot=500, n_sim, rng, alpha, alternative):
         asked.append(n)
-        return _Scripted(n, curve(n))
+        return _Scripted(n, curve(n), difference)
 
     monkeypatch.setattr(sim, "simulate", fake)
     n, final, trace = sim.sample_size(_paired_binary(40), difference, power=power, n_sim=1000, rng=0, test="wald")
     sizes = [size for size, _ in trace]
-    # The pilot batch, then one entry per batch, and the answer's batch repeated last if it was not the last one.
-    assert asked[0] == 40 and (sizes == asked[1:] or sizes == [*asked[1:], n] != asked[1:])
+    # The pilot batch, then one entry per batch, and the answer's batch repeated last only if it was not the last one.
+    assert asked[0] == 40 and sizes == (asked[1:] if asked[-1] == n else [*asked[1:], n])
     assert final.n == n == trace[-1][0] and trace[-1][1] == curve(n)  # the answer's batch last
     return n, asked[1:]
 
@@ -495,3 +496,31 @@ def test_search_from_a_guess_at_the_floor_fits_three_sizes(monkeypatch):
     line can be fitted; all having the power, the answer is 2, its batch repeated last in the trace."""
     n, asked = _search(monkeypatch, lambda n: 1.0, difference=100.0)
     assert n == 2 and asked == [2, 4, 8]
+
+
+def test_search_on_a_dozen_clusters_bisects_to_the_cluster(monkeypatch):
+    """Small sizes (difference 5: guess 12.6, sizes 8, 11, 14, 19): the bisection runs to a gap of one cluster. Power
+    0.8 from 18 on (the four sizes rising, 19 passing): the answer is 18 itself; from 19 on: 19, whose batch (19 was
+    a first size) is repeated last after a short batch at 18."""
+    first = [round(40 * ((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) / 5) ** 2 * f) for f in (0.6, 0.85, 1.15, 1.5)]
+    rising = dict(zip(first, (0.3, 0.5, 0.72, 0.9), strict=True))
+    slope, intercept = np.polyfit(np.sqrt(first), stats.norm.ppf([0.3, 0.5, 0.72, 0.9]), 1)
+    fitted = int(np.ceil(((stats.norm.ppf(0.8) - intercept) / slope) ** 2))
+    assert first == [8, 11, 14, 19] and fitted == 16
+    n, asked = _search(monkeypatch, lambda n: rising.get(n, 0.8 if n >= 18 else 0.79), difference=5.0)
+    assert asked == [*first, 16, 17, 18] and n == 18  # 19 passed: [16, 19] → 17 (short) → 18 (passes)
+    n, asked = _search(monkeypatch, lambda n: rising.get(n, 0.8 if n >= 19 else 0.79), difference=5.0)
+    assert asked == [*first, 16, 17, 18] and n == 19
+
+
+def test_search_takes_a_larger_size_at_exactly_the_target_as_passing(monkeypatch):
+    """The largest first size has power exactly 0.8: it bounds the bisection from above (no step up), whose first
+    midpoint is halfway from the fitted n."""
+    powers = [float(stats.norm.cdf(-3 + 0.1 * np.sqrt(n))) for n in FIRST[:3]] + [0.8]
+    slope, intercept = np.polyfit(np.sqrt(FIRST), stats.norm.ppf(powers), 1)
+    fitted = int(np.ceil(((stats.norm.ppf(0.8) - intercept) / slope) ** 2))
+    assert fitted < 1784
+    first = dict(zip(FIRST, powers, strict=True))
+    n, asked = _search(monkeypatch, lambda n: first.get(n, 0.8 if n >= fitted + 100 else 0.79))
+    assert asked[4:6] == [fitted, (fitted + 1884) // 2]
+    assert fitted + 100 <= n <= fitted + 100 + int(0.02 * n)

@@ -145,9 +145,10 @@ def paired_power(n, difference, discordance, *, alpha: float = 0.05, alternative
     n = np.asarray(n, float)
     za = z_alpha(alpha, alternative)
     sd = np.sqrt(psi - d**2)
-    power = special.ndtr((d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
-    if alternative == "two-sided":
-        power = power + special.ndtr((-d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
+    with np.errstate(divide="ignore", invalid="ignore"):  # ψ = |δ| = 1: sd 0, every item one way (z = ±inf)
+        power = special.ndtr((d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
+        if alternative == "two-sided":
+            power = power + special.ndtr((-d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
     return power
 
 
@@ -276,14 +277,20 @@ def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alter
     d_arr = np.broadcast_to(np.abs(np.asarray(difference, float)), shape).ravel()  # only |δ| matters
     psi_arr = np.broadcast_to(np.asarray(discordance, float), shape).ravel()
     out = np.empty(n_arr.size)
-    # One product per plan (δ, ψ) and block of sizes: the block's sizes share one rejection vector, and blocks
-    # of neighbouring sizes keep the pmf matrix small.
+    # One product per plan (δ, ψ) and block of sizes: the block's sizes share one rejection vector. A block is
+    # neighbouring sizes whose pmf matrix (sizes x discordant counts spanned) stays under 2 million cells.
     plans, which = np.unique(np.stack([d_arr, psi_arr], axis=1), axis=0, return_inverse=True)
     for k, (d, psi) in enumerate(plans):
         members = np.flatnonzero(which.ravel() == k)
         members = members[np.argsort(n_arr[members], kind="stable")]
-        for block in np.array_split(members, -(-members.size // 64)):
+        start = 0
+        while start < members.size:
+            sizes = n_arr[members[start:]]
+            cells = np.arange(1, sizes.size + 1) * (psi * (sizes - sizes[0]) + 24 * np.sqrt(sizes * psi * (1 - psi)) + 2)
+            stop = start + max(1, int(np.searchsorted(cells, 2e6, side="right")))
+            block = members[start:stop]
             out[block] = _exact_powers(n_arr[block], float(d), float(psi), alpha, alternative, test)
+            start = stop
     return out.reshape(shape)
 
 

@@ -164,8 +164,10 @@ def wald_se(design: PairedDesign, draws: list[np.ndarray], patterns: list[_Patte
         n_h = m.sum(axis=1)
         s1 = np.einsum("rk,kr->r", m, u)
         s2 = np.einsum("rk,kr->r", m, u**2)
-        var += s2 - s1**2 / np.maximum(n_h, 1)
-    return np.sqrt(np.maximum(var, 0.0))
+        within = s2 - s1**2 / np.maximum(n_h, 1)
+        # Clusters all alike leave rounding (1e-19 of s2), not variance: exactly 0, so that no spread is seen as none.
+        var += np.where(within > 1e-12 * s2, within, 0.0)
+    return np.sqrt(var)
 
 
 def _inner_bootstrap(design: PairedDesign, draws: list[np.ndarray], patterns: list[_Pattern], n_boot: int,
@@ -232,7 +234,7 @@ class Simulation:
             return (t if self.alternative == "greater" else -t) > z
         d = self.replicates + shift
         # As for the Wald test: replicates with no spread (every resampled cluster alike) do not reject.
-        spread = np.nanmax(self.replicates, axis=0) > np.nanmin(self.replicates, axis=0)
+        spread = np.fmax.reduce(self.replicates, axis=0) > np.fmin.reduce(self.replicates, axis=0)  # all-NaN: False
         valid = np.sum(~np.isnan(d), axis=0)
         below = (np.sum(d <= 0, axis=0) + 1.0) / (valid + 1.0)
         above = (np.sum(d >= 0, axis=0) + 1.0) / (valid + 1.0)
@@ -333,14 +335,15 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
     fitted by least squares and solved for the target. The answer is checked by
     a batch at the solved n (its simulated power is returned); where that falls
     short (a test on a few clusters is not smooth in n), the answer is the first
-    size from there whose batch reaches the power, bisected up to a size that
-    did. Where every size around the guess already has the power, smaller ones
-    are tried, halving. Two clusters per stratum at least: an evaluation whose
-    clusters are all alike has no spread and does not reject.
+    size from there whose batch reaches the power, within 2% (bisected up to a
+    size that did, or stepped up by a quarter until one does). Where every size
+    around the guess already has the power, smaller ones are tried, halving.
+    Two clusters in every stratum at least: an evaluation whose clusters are all
+    alike has no spread and does not reject.
 
     Returns
     -------
-    (n, simulation at n, [(n, power) of every batch])
+    (n, simulation at n, [(n, power) of every batch, in order])
     """
     power = _check_power(power)
     if difference == 0:
@@ -353,8 +356,11 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
         raise UsageError(f"{design.label}: the pilot's difference has no sampling variance; nothing to plan.")
     z_total = z_alpha(alpha, alternative) + float(special.ndtri(power))
     guess = design.n_pilot * (z_total * spread / abs(difference)) ** 2
-    # Two clusters per stratum at least: with one, the spread is 0 and any test "rejects" with certainty.
-    least = 2 * len(np.unique(design.strata))
+    # Two clusters in every stratum at least (as `allocate` splits them): one adds no spread to see.
+    stratum_sizes = [p.size for p in _patterns(design)]
+    least = 2 * len(stratum_sizes)
+    while allocate(least, stratum_sizes).min() < 2:
+        least += 1
     sizes = sorted({max(least, round(guess * f)) for f in (0.6, 0.85, 1.15, 1.5)})
     while len(sizes) < 3:  # a guess at the floor: sizes above it, so that the power's growth can be fitted
         sizes.append(2 * sizes[-1])
@@ -375,8 +381,6 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
         size = max(least, size // 2)
         batch(size)
     if min(p for _, p in trace) >= power:
-        if trace[-1][0] != least:
-            trace.append((least, float(runs[least].power(difference)[0])))
         return least, runs[least], trace
     xs = np.sqrt([s for s, _ in trace])
     ps = np.clip([p for _, p in trace], 0.5 / n_sim, 1 - 0.5 / n_sim)
@@ -398,15 +402,15 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
         if steps > 8:
             raise UsageError(f"{design.label}: the simulated power stays below {power} from n = {n} to {low}; "
                              "give more n_sim or check the difference.")  # fmt: skip
-        low = int(np.ceil(low * 1.25))  # at least one more, as low >= 2
-        if batch(low) >= power:
-            low, high = n, low
+        step = int(np.ceil(low * 1.25))  # at least one more, as low >= 2
+        if batch(step) >= power:
+            high = step
+        else:
+            low = step
     while high - low > max(1, int(0.02 * high)):
         mid = (low + high) // 2
         if batch(mid) >= power:
             high = mid
         else:
             low = mid
-    if trace[-1][0] != high:  # the answer's batch last, as the docstring promises
-        trace.append((high, float(runs[high].power(difference)[0])))
     return high, runs[high], trace

@@ -127,6 +127,8 @@ def sparse_categories(table: np.ndarray, labels=None) -> str:
     """
     t = np.asarray(table, dtype=float)
     rows, cols = t.sum(axis=1), t.sum(axis=0)
+    if labels is not None and len(labels) != len(rows):
+        raise ValueError(f"{len(labels)} labels for a table of {len(rows)} categories.")
     names = [str(x) for x in labels] if labels is not None else [str(i) for i in range(len(rows))]
     sparse = ((rows + cols) > 0) & (np.minimum(rows, cols) < SPARSE_CATEGORY)
     return ", ".join(f"{names[i]!r} ({rows[i]:g} and {cols[i]:g} times)" for i in np.flatnonzero(sparse))
@@ -134,8 +136,8 @@ def sparse_categories(table: np.ndarray, labels=None) -> str:
 
 def _sparse_text(where: str, categories: str) -> str:
     return (f"{where}: Cohen's kappa with a category one labelling uses fewer than {SPARSE_CATEGORY} times "
-            f"({categories}): its interval may cover less than 95% (0.85 to 0.92 simulated at low kappa on 30 "
-            "items); label more items or merge the rare category.")  # fmt: skip
+            f"({categories}): its interval may cover less than its level (0.85 to 0.92 simulated for 95% at low kappa "
+            "on 30 items); label more items or merge the rare category.")  # fmt: skip
 
 
 def kappa_interval_table(table: np.ndarray, level: float = 0.95, *, labels=None) -> tuple[float, float, float]:

@@ -370,8 +370,8 @@ def test_agreement_table_names_five_sparse_groups_then_counts_the_rest(n_sparse,
     assert message.startswith(f"agreement of 'human' and 'llm': Cohen's kappa with a category one labelling uses "
                               f"fewer than 5 times ({named}{more}): ")  # fmt: skip
     assert "g5:" not in message  # the sixth sparse group (or, with five, the group that is not sparse)
-    assert message.endswith("): its interval may cover less than 95% (0.85 to 0.92 simulated at low kappa on 30 items); "
-                            "label more items or merge the rare category.")  # fmt: skip
+    assert message.endswith("): its interval may cover less than its level (0.85 to 0.92 simulated for 95% at low kappa "
+                            "on 30 items); label more items or merge the rare category.")  # fmt: skip
 
 
 def test_agreement_table_names_groups_of_two_columns_and_the_whole():
@@ -413,3 +413,9 @@ def test_agreement_table_does_not_call_an_undefined_kappa_sparse():
     messages = [str(w.message) for w in caught]
     assert any("undefined" in m and "solo" in m for m in messages)
     assert not any("fewer than 5 times" in m for m in messages)
+
+
+def test_sparse_categories_refuses_labels_that_do_not_fit_the_table():
+    """One label per category: a list of another length is refused, naming both numbers."""
+    with pytest.raises(ValueError, match="1 labels for a table of 2 categories"):
+        sparse_categories(np.array([[20, 2], [1, 2]]), ["a"])

@@ -80,3 +80,13 @@ def test_difference_equal_to_discordance_is_a_plan_and_above_it_is_refused():
         closed.paired_power(100, -0.3, 0.2)
 
 
+
+
+def test_every_item_one_way_is_a_plan_without_warnings():
+    """ψ = |δ| = 1 (every item discordant, all one way): Connor's sd is 0, the power 1 for any n, n = ⌈z²⌉ = 4; the
+    exact sign test needs 6 (two-sided p = 2 · 2⁻ⁿ ≤ 0.05 from n = 6). No division warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float(closed.paired_power(10, 1.0, 1.0)) == 1.0
+        assert int(closed.paired_sample_size(1.0, 1.0)) == int(np.ceil(stats.norm.ppf(0.975) ** 2)) == 4
+        assert closed.paired_sample_size_exact(1.0, 1.0) == 6

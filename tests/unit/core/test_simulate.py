@@ -187,8 +187,7 @@ def test_sample_size_passes_its_options_to_every_batch():
     design = _paired_binary()
     n, final, trace = sim.sample_size(design, 0.15, n_sim=20, rng=0, test="wald", alpha=0.1, alternative="greater")
     assert (final.n_sim, final.alpha, final.alternative, final.test, final.n) == (20, 0.1, "greater", "wald", n)
-    assert len(trace) >= 5 and trace[-1][0] == n
-    assert trace[-1][1] == float(np.mean(final.reject(0.15)))  # the last entry is the returned simulation's power
+    assert len(trace) >= 5 and dict(trace)[n] == float(np.mean(final.reject(0.15)))  # the answer's batch in the trace
 
 
 def test_sample_size_first_guess_scales_the_pilot_spread_by_one_over_root_n():
@@ -424,10 +423,9 @@ def _search(monkeypatch, curve, difference=0.5, power=0.8):
 
     monkeypatch.setattr(sim, "simulate", fake)
     n, final, trace = sim.sample_size(_paired_binary(40), difference, power=power, n_sim=1000, rng=0, test="wald")
-    sizes = [size for size, _ in trace]
-    # The pilot batch, then one entry per batch, and the answer's batch repeated last only if it was not the last one.
-    assert asked[0] == 40 and sizes == (asked[1:] if asked[-1] == n else [*asked[1:], n])
-    assert final.n == n == trace[-1][0] and trace[-1][1] == curve(n)  # the answer's batch last
+    # The pilot batch, then one trace entry per batch, in order; the answer is one of them, its simulation returned.
+    assert asked[0] == 40 and [size for size, _ in trace] == asked[1:]
+    assert final.n == n and dict(trace)[n] == curve(n)
     return n, asked[1:]
 
 
@@ -484,7 +482,7 @@ def test_search_gives_up_after_eight_steps_up(monkeypatch):
 
 def test_search_below_the_guess_halves_down_to_two_clusters_per_stratum(monkeypatch):
     """Every size has the power (here exactly the target): the smallest is halved until one falls short; all reaching
-    it, the answer is two clusters per stratum, its batch last."""
+    it, the answer is two clusters per stratum."""
     n, asked = _search(monkeypatch, lambda n: 0.8)
     assert n == 2 and asked == [*FIRST, 376, 188, 94, 47, 23, 11, 5, 2]
     n, asked = _search(monkeypatch, lambda n: 0.8 if n >= 40 else 0.1)
@@ -493,15 +491,15 @@ def test_search_below_the_guess_halves_down_to_two_clusters_per_stratum(monkeypa
 
 def test_search_from_a_guess_at_the_floor_fits_three_sizes(monkeypatch):
     """A difference far beyond the spread puts every first size at the floor (2): 4 and 8 are added, doubling, so a
-    line can be fitted; all having the power, the answer is 2, its batch repeated last in the trace."""
+    line can be fitted; all having the power, the answer is 2 (its batch the first)."""
     n, asked = _search(monkeypatch, lambda n: 1.0, difference=100.0)
     assert n == 2 and asked == [2, 4, 8]
 
 
 def test_search_on_a_dozen_clusters_bisects_to_the_cluster(monkeypatch):
     """Small sizes (difference 5: guess 12.6, sizes 8, 11, 14, 19): the bisection runs to a gap of one cluster. Power
-    0.8 from 18 on (the four sizes rising, 19 passing): the answer is 18 itself; from 19 on: 19, whose batch (19 was
-    a first size) is repeated last after a short batch at 18."""
+    0.8 from 18 on (the four sizes rising, 19 passing): the answer is 18 itself; from 19 on: 19, a first size, after
+    short batches at 17 and 18."""
     first = [round(40 * ((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) / 5) ** 2 * f) for f in (0.6, 0.85, 1.15, 1.5)]
     rising = dict(zip(first, (0.3, 0.5, 0.72, 0.9), strict=True))
     slope, intercept = np.polyfit(np.sqrt(first), stats.norm.ppf([0.3, 0.5, 0.72, 0.9]), 1)
@@ -524,3 +522,42 @@ def test_search_takes_a_larger_size_at_exactly_the_target_as_passing(monkeypatch
     n, asked = _search(monkeypatch, lambda n: first.get(n, 0.8 if n >= fitted + 100 else 0.79))
     assert asked[4:6] == [fitted, (fitted + 1884) // 2]
     assert fitted + 100 <= n <= fitted + 100 + int(0.02 * n)
+
+
+def test_wald_se_of_clusters_all_alike_is_exactly_zero():
+    """Strata of 3 to 9 clusters all alike (value 0.1, not exact in binary): the rounding of s2 − s1²/n (about 1e-19)
+    is not spread, so se is exactly 0 and nothing is detected; a stratum with two values has se > 0."""
+    values = np.r_[np.full(9, 0.1), np.full(9, 0.7)]
+    design = _design(values, np.zeros(18), strata=np.repeat([0, 1], 9), single=True)
+    for n in (6, 8, 12, 18):
+        s = sim.simulate(design, n, n_sim=50, rng=0, test="wald")
+        assert np.all(s.se == 0.0), n
+        assert s.power([0.5])[0] == 0.0
+    mixed = sim.simulate(_design(np.r_[np.full(8, 0.1), 0.2], np.zeros(9)), 9, n_sim=200, rng=0, test="wald")
+    alike = np.isclose(mixed.estimates, 0.1, rtol=0, atol=1e-12)  # no 0.2 cluster drawn: all nine alike
+    assert alike.any() and (~alike).any()
+    assert np.all(mixed.se[alike] == 0.0) and np.all(mixed.se[~alike] > 1e-3)
+
+
+def test_bootstrap_power_ignores_evaluations_without_a_defined_statistic(recwarn):
+    """All-NaN replicates (the statistic undefined in an evaluation) do not reject and raise no RuntimeWarning."""
+    reps = np.array([[np.nan, 1.0], [np.nan, 2.0], [np.nan, 3.0]])
+    s = sim.Simulation(_design([0.0, 1.0]), 10, np.array([np.nan, 2.0]), None, reps, "bootstrap", 0.5, "greater")
+    assert s.reject(0.0).tolist() == [False, True]
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_least_size_gives_every_stratum_two_clusters(monkeypatch):
+    """Strata of 90 and 10 clusters: largest remainders give the small one 2 clusters first at n = 16 (15: 13.5 and
+    1.5, the tie to the earlier stratum); every size having the power, that is the answer."""
+    assert sim.allocate(15, [90, 10]).tolist() == [14, 1] and sim.allocate(16, [90, 10]).tolist() == [14, 2]
+    asked = []
+
+    def fake(design, n, *, test, n_boot=500, n_sim, rng, alpha, alternative):
+        asked.append(n)
+        return _Scripted(n, 1.0, 100.0)
+
+    monkeypatch.setattr(sim, "simulate", fake)
+    design = _design(np.r_[np.ones(30), np.zeros(70)], np.zeros(100), strata=np.repeat([0, 1], [90, 10]))
+    n, _, _ = sim.sample_size(design, 100.0, n_sim=100, rng=0, test="wald")
+    assert n == 16 and min(asked[1:]) == 16

@@ -145,11 +145,13 @@ def paired_power(n, difference, discordance, *, alpha: float = 0.05, alternative
     n = np.asarray(n, float)
     za = z_alpha(alpha, alternative)
     sd = np.sqrt(psi - d**2)
-    with np.errstate(divide="ignore", invalid="ignore"):  # ψ = |δ| = 1: sd 0, every item one way (z = ±inf)
+    with np.errstate(divide="ignore", invalid="ignore"):  # ψ = |δ| = 1: sd 0, every item one way (z = ±inf or 0/0)
         power = special.ndtr((d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
+        certain = (d * np.sqrt(n) > za * np.sqrt(psi)).astype(float)  # sd 0: beyond the critical value or not
         if alternative == "two-sided":
             power = power + special.ndtr((-d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
-    return power
+            certain = certain + (-d * np.sqrt(n) > za * np.sqrt(psi))
+    return np.where(sd > 0, power, certain)
 
 
 def paired_mde(n, discordance, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided") -> np.ndarray:

@@ -88,5 +88,7 @@ def test_every_item_one_way_is_a_plan_without_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert float(closed.paired_power(10, 1.0, 1.0)) == 1.0
+        z2 = stats.norm.ppf(0.975) ** 2  # exactly at the critical value (a 0/0 in the formula): not beyond it
+        assert closed.paired_power([z2, 3.0, 3.9], -1.0, 1.0).tolist() == [0.0, 0.0, 1.0]
         assert int(closed.paired_sample_size(1.0, 1.0)) == int(np.ceil(stats.norm.ppf(0.975) ** 2)) == 4
         assert closed.paired_sample_size_exact(1.0, 1.0) == 6

@@ -561,3 +561,12 @@ def test_least_size_gives_every_stratum_two_clusters(monkeypatch):
     design = _design(np.r_[np.ones(30), np.zeros(70)], np.zeros(100), strata=np.repeat([0, 1], [90, 10]))
     n, _, _ = sim.sample_size(design, 100.0, n_sim=100, rng=0, test="wald")
     assert n == 16 and min(asked[1:]) == 16
+
+
+def test_least_size_is_the_first_n_that_gives_every_stratum_two(monkeypatch):
+    """Strata of 80, 10 and 10: 16 clusters allocate 13, 2, 1 and 17 allocate 13, 2, 2, so the least size is 17
+    (odd: found one cluster at a time from 2 per stratum)."""
+    assert sim.allocate(16, [80, 10, 10]).tolist() == [13, 2, 1] and sim.allocate(17, [80, 10, 10]).tolist() == [13, 2, 2]
+    monkeypatch.setattr(sim, "simulate", lambda design, n, **kw: _Scripted(n, 1.0, 100.0))
+    design = _design(np.r_[np.ones(30), np.zeros(70)], np.zeros(100), strata=np.repeat([0, 1, 2], [80, 10, 10]))
+    assert sim.sample_size(design, 100.0, n_sim=100, rng=0, test="wald")[0] == 17

@@ -147,10 +147,10 @@ def paired_power(n, difference, discordance, *, alpha: float = 0.05, alternative
     sd = np.sqrt(psi - d**2)
     with np.errstate(divide="ignore", invalid="ignore"):  # ψ = |δ| = 1: sd 0, every item one way (z = ±inf or 0/0)
         power = special.ndtr((d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
-        certain = (d * np.sqrt(n) > za * np.sqrt(psi)).astype(float)  # sd 0: beyond the critical value or not
         if alternative == "two-sided":
             power = power + special.ndtr((-d * np.sqrt(n) - za * np.sqrt(psi)) / sd)
-            certain = certain + (-d * np.sqrt(n) > za * np.sqrt(psi))
+        # sd 0: the test rejects if the difference is beyond the critical value (d = |δ| >= 0: the other tail never).
+        certain = (d * np.sqrt(n) > za * np.sqrt(psi)).astype(float)
     return np.where(sd > 0, power, certain)
 
 

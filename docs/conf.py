@@ -1,6 +1,8 @@
 """Sphinx configuration of the stats_mtbias documentation (``make docs``)."""
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -15,6 +17,7 @@ _startup.mkdir(parents=True)
     "warnings.formatwarning = lambda message, category, *args, **kwargs: f'{category.__name__}: {message}\\n'\n"
 )
 os.environ["IPYTHONDIR"] = str(_startup.parent.parent)
+atexit.register(shutil.rmtree, _startup.parent.parent.parent, ignore_errors=True)  # the temporary directory
 
 project = "stats_mtbias"
 author = "stats_mtbias developers"

@@ -273,8 +273,10 @@ def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alter
     _check_paired(difference, discordance)
     shape = np.broadcast_shapes(np.shape(n), np.shape(difference), np.shape(discordance))
     sizes = np.asarray(n, float)
-    if np.any(~np.isfinite(sizes) | (sizes < 0) | (sizes != np.round(sizes))):
-        raise UsageError(f"`n` must be whole numbers of items, 0 or more; got {n}.")
+    bad = ~np.isfinite(sizes) | (sizes < 0) | (sizes != np.round(sizes))
+    if np.any(bad):
+        raise UsageError(f"`n` must be whole numbers of items, 0 or more; got {sizes[bad].ravel()[0]:g} "
+                         f"({int(np.sum(bad))} such).")  # fmt: skip
     n_arr = np.broadcast_to(sizes.astype(np.int64), shape).ravel()
     d_arr = np.broadcast_to(np.abs(np.asarray(difference, float)), shape).ravel()  # only |δ| matters
     psi_arr = np.broadcast_to(np.asarray(discordance, float), shape).ravel()

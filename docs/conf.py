@@ -10,14 +10,16 @@ import stats_mtbias
 
 # The pages' kernels print a warning as "Category: message", without the path of the file that raised it (a path
 # of the machine that built the docs): an IPython profile in a temporary directory, whose startup file sets it.
-_startup = Path(tempfile.mkdtemp(prefix="mtbias-docs-ipython-")) / "profile_default" / "startup"
+# Only the directory made here is removed at exit: never a parent of it (the system's temporary directory).
+_ipython_dir = Path(tempfile.mkdtemp(prefix="mtbias-docs-ipython-"))
+_startup = _ipython_dir / "profile_default" / "startup"
 _startup.mkdir(parents=True)
 (_startup / "00-warnings.py").write_text(
     "import warnings\n"
     "warnings.formatwarning = lambda message, category, *args, **kwargs: f'{category.__name__}: {message}\\n'\n"
 )
-os.environ["IPYTHONDIR"] = str(_startup.parent.parent)
-atexit.register(shutil.rmtree, _startup.parent.parent.parent, ignore_errors=True)  # the temporary directory
+os.environ["IPYTHONDIR"] = str(_ipython_dir)
+atexit.register(shutil.rmtree, _ipython_dir, ignore_errors=True)
 
 project = "stats_mtbias"
 author = "stats_mtbias developers"

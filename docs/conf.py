@@ -19,6 +19,7 @@ _startup.mkdir(parents=True)
     "warnings.formatwarning = lambda message, category, *args, **kwargs: f'{category.__name__}: {message}\\n'\n"
 )
 os.environ["IPYTHONDIR"] = str(_ipython_dir)
+os.environ["JUPYTER_RUNTIME_DIR"] = str(_ipython_dir / "runtime")  # the kernels' connection files, not in $HOME
 atexit.register(shutil.rmtree, _ipython_dir, ignore_errors=True)
 
 project = "stats_mtbias"

@@ -15,6 +15,7 @@ from stats_mtbias.errors import (
     DataNotFoundError,
     DataQualityWarning,
     MtbiasError,
+    OutputError,
     UsageError,
 )
 from stats_mtbias.power import power
@@ -25,6 +26,7 @@ __all__ = [
     "DataNotFoundError",
     "DataQualityWarning",
     "MtbiasError",
+    "OutputError",
     "StudyResult",
     "UsageError",
     "__version__",

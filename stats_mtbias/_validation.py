@@ -20,6 +20,29 @@ def check_level(level: float, name: str = "level") -> float:
     return value
 
 
+def check_finite(value, name: str):
+    """Return `value` unchanged if it is None or every number in it is finite; NaN and ±inf are refused by name.
+
+    Examples
+    --------
+    >>> check_finite(0.3, "rate")
+    0.3
+    >>> check_finite(float("nan"), "rate")
+    Traceback (most recent call last):
+    ...
+    stats_mtbias.errors.UsageError: `rate` must be a finite number; got nan.
+    """
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise UsageError(f"`{name}` must be a number; got {value!r}.") from None
+    if not np.all(np.isfinite(array)):
+        raise UsageError(f"`{name}` must be a finite number; got {value!r}.")
+    return value
+
+
 def check_positive_int(value: int, name: str, minimum: int = 1) -> int:
     """Return `value` as an int not below `minimum`."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from stats_mtbias._cache import default_cache_dir
-from stats_mtbias._files import read_cache, write_atomic
+from stats_mtbias._files import read_cache, write_cache
 from stats_mtbias._validation import check_choice, check_positive_int
 
 METHODS = ("fastalign", "eflomal")
@@ -118,7 +118,7 @@ def align(
         _, matrix = symmetric.get_best_alignment(s, t)
         out.append(np.argwhere(matrix.to_numpy() > 0).astype(int))
     if path is not None:
-        write_atomic(path, json.dumps([a.tolist() for a in out]))
+        write_cache(path, json.dumps([a.tolist() for a in out]))
     return out
 
 

@@ -71,6 +71,12 @@ class UsageError(MtbiasError, ValueError):
     exit_code = 64  # EX_USAGE
 
 
+class OutputError(MtbiasError, OSError):
+    """An output or cache file that cannot be written (a full disk, a read-only file system): names the file."""
+
+    exit_code = 74  # EX_IOERR
+
+
 class DataQualityWarning(UserWarning):
     """Input was read, but part of it looks wrong (and was handled as stated)."""
 

@@ -21,7 +21,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure as MplFigure
+
+from stats_mtbias._cache import heavy
+
+MplFigure = heavy("matplotlib.figure").Figure  # its font cache in the package's cache, not $HOME
 
 COLOURS = ("#1b6ca8", "#d1495b", "#2e933c", "#edae49", "#6c4f9c", "#00798c", "#8d6a9f", "#3d3d3d")
 DPI = 110

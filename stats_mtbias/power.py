@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from stats_mtbias._validation import check_choice
+from stats_mtbias._validation import check_choice, check_finite
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning import designs
 from stats_mtbias.planning.designs import DESIGNS
@@ -144,6 +144,11 @@ def power(
     >>> smb.power("rate", rate=0.3, half_width=0.03).n
     894
     """
+    numbers = dict(n=n, difference=difference, power=power, alpha=alpha, discordance=discordance, rate=rate, null=null,
+                   reference=reference, half_width=half_width, level=level, cluster_size=cluster_size, icc=icc, se=se,
+                   n_pilot=n_pilot)  # fmt: skip
+    for name, value in numbers.items():  # NaN passes every range check (NaN < 0 is False): refused here, by name
+        check_finite(value, name)
     if reference is not None:
         import warnings
 

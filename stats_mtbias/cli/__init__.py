@@ -3,7 +3,8 @@
 Thin on purpose: parse → check (paths before the work, options without effect)
 → call the public API (``smb.*``) → render a public view → exit code. Library
 errors map to exit codes with a one-line message: 64 usage, 65 bad data (and
-``--strict`` after a data-quality warning), 66 missing data, 1 anything else.
+``--strict`` after a data-quality warning), 66 missing data, 74 an output that
+cannot be written, 1 anything else.
 
 Output: ``--format table`` prints the view for a person (shares in percent,
 labelled ``%``) with notes and, on request, the provenance; ``json`` (a list of
@@ -53,7 +54,8 @@ ENV_DEBUG = "MTBIAS_DEBUG"
 def build_parser() -> _options.Parser:
     parser = _options.Parser(prog="stats-mtbias", description="Statistics of gender bias in machine translation.",
                              epilog="Exit codes: 0 done, 64 usage, 65 bad data (or a data-quality warning under "
-                             "--strict), 66 missing data, 1 an unexpected error.")  # fmt: skip
+                             "--strict), 66 missing data, 74 an output that cannot be written, "
+                             "1 an unexpected error.")  # fmt: skip
     parser.add_argument("--version", action="version", version=f"%(prog)s {_options.version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(COMMANDS) + "}")
     for module in COMMANDS.values():
@@ -108,10 +110,12 @@ def main(argv: list[str] | None = None) -> int:
             if below:
                 text += "\n\n" + "\n".join(below)
         if out:
-            from stats_mtbias._files import write_atomic
+            from stats_mtbias._files import is_special, write_atomic
 
             write_atomic(Path(out), text + "\n")
-            write_atomic(Path(str(out) + ".provenance.json"), json.dumps(output.provenance, indent=1, default=str) + "\n")
+            if not is_special(out):  # beside /dev/null there is no place for it
+                write_atomic(Path(str(out) + ".provenance.json"),
+                             json.dumps(output.provenance, indent=1, default=str) + "\n")
         else:
             print(text)
             sys.stdout.flush()

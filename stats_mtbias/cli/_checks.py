@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -44,9 +45,22 @@ def inputs(args: argparse.Namespace, *, options: bool = False) -> list:
     return found if options else [v for _, v in found]
 
 
+def protected(args: argparse.Namespace) -> tuple[list, list]:
+    """What no output may overwrite: ``(files, directories)`` — every input file (a ``--mapping`` or ``--lexicon``
+    given as a file included) and the data directory the run reads (``--data-dir``, else ``MTBIAS_DATA``)."""
+    import os
+
+    files = inputs(args)
+    for name in ("mapping", "lexicon"):
+        value = getattr(args, name, None)
+        if isinstance(value, str) and Path(value).expanduser().is_file():
+            files.append(value)
+    directories = [getattr(args, "data_dir", None) or os.environ.get("MTBIAS_DATA") or None]
+    return files, directories
+
+
 def check_inputs(args: argparse.Namespace) -> None:
     """An input that is not there is missing input (exit 66), said before the work; a glob is the library's to expand."""
-    from pathlib import Path
 
     from stats_mtbias.errors import DataNotFoundError
 
@@ -66,21 +80,26 @@ def precheck(args: argparse.Namespace, *, out_dir: bool = False, cache: bool = F
         The work writes the readings cache (WinoMT): it must be writable.
     """
     from stats_mtbias._cache import check_cache_writable
-    from stats_mtbias._files import check_output, check_writable_dir
+    from stats_mtbias._files import check_output, check_outside, check_writable_dir
     from stats_mtbias.errors import UsageError
 
     if getattr(args, "compare", False) and getattr(args, "view", None):
         raise UsageError(f"--compare prints the comparisons; --view {args.view} another view: give one of them.")
     check_inputs(args)
+    from stats_mtbias._files import is_special
+
     out = getattr(args, "out", None)
+    files, directories = protected(args)
     if out and out_dir:
+        check_outside(out, directories)
         check_writable_dir(out, "--out")
     elif out:
-        check_output(out, inputs(args))
-        check_output(str(out) + ".provenance.json", inputs(args))
+        check_output(out, files, protected=directories)
+        if not is_special(out):
+            check_output(str(out) + ".provenance.json", files, protected=directories)
     for option in ("curve", "screenshot"):
         if getattr(args, option, None):
-            check_output(getattr(args, option), inputs(args), what=f"--{option}")
+            check_output(getattr(args, option), files, what=f"--{option}", protected=directories)
     if cache:
         check_cache_writable()
 

@@ -97,7 +97,7 @@ def mapping(text: str | None) -> dict[str, str] | None:
 def precheck(args: argparse.Namespace) -> None:
     from stats_mtbias.cli import _checks
 
-    _checks.precheck(args)
+    _checks.precheck(args)  # --out that names the --mapping file is refused there
     args.mapping = mapping(args.mapping)  # a bad --mapping before the work
 
 

@@ -35,9 +35,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def precheck(args: argparse.Namespace) -> None:
     from stats_mtbias._files import check_output
+    from stats_mtbias.cli._checks import protected
 
     if args.out:
-        check_output(args.out, [])
+        files, directories = protected(args)
+        check_output(args.out, files, protected=directories)
 
 
 def run(args: argparse.Namespace) -> Output:

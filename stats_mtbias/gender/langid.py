@@ -131,9 +131,9 @@ def wrong_language(
         if lang and lang not in same and p >= threshold:
             found.append((i, lang, p))
     if path is not None:
-        from stats_mtbias._files import write_atomic
+        from stats_mtbias._files import write_cache
 
-        write_atomic(path, json.dumps([[i, lang, p] for i, lang, p in found]))
+        write_cache(path, json.dumps([[i, lang, p] for i, lang, p in found]))
     mask = np.zeros(len(lines), dtype=bool)
     mask[[i for i, _, _ in found]] = True
     return mask, found

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from stats_mtbias._cache import heavy
 from stats_mtbias._validation import check_choice
 from stats_mtbias.models.data import ModelData
 
@@ -34,7 +35,7 @@ POOLING = ("hierarchical", "pooled", "unpooled")
 
 
 def _pm():
-    import pymc as pm
+    pm = heavy("pymc")
 
     return pm
 
@@ -47,7 +48,7 @@ def _categorical_logp(value, eta, n, constant):
     exp per outcome and cell and no parameter checks, about three times faster to
     differentiate, which is most of the sampling time of the large models.
     """
-    import pytensor.tensor as pt
+    pt = heavy("pytensor.tensor")
 
     free = eta[..., :-1]
     # exp overflows only beyond |eta| ~ 700, far outside the prior: the sampler rejects such a point.
@@ -61,7 +62,7 @@ def _categorical_random(eta, n, constant, rng=None, size=None):
 
 def _categorical(pm, eta, counts: np.ndarray) -> None:
     """The observed counts ``y`` (cells × outcomes, reference last) under the logits `eta` (cells × outcomes-1)."""
-    import pytensor.tensor as pt
+    pt = heavy("pytensor.tensor")
     from scipy.special import gammaln
 
     counts = np.asarray(counts)
@@ -122,7 +123,7 @@ def rate_model(
     choice is recorded on the model (``model.parametrisation``).
     """
     pm = _pm()
-    import pytensor.tensor as pt
+    pt = heavy("pytensor.tensor")
 
     check_choice(pooling, POOLING, "pooling")
     if isinstance(centered, str):

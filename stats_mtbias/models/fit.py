@@ -17,6 +17,7 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
+from stats_mtbias._cache import heavy
 from stats_mtbias._validation import check_choice, check_level, check_positive_int
 from stats_mtbias.errors import ConvergenceWarning
 from stats_mtbias.models.diagnostics import convergence
@@ -29,7 +30,7 @@ SUMMARY_COLUMNS = ["parameter", "group", "mean", "sd", "hdi_low", "hdi_high", "r
 def _az():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)  # arviz announces its refactor on import
-        import arviz as az
+        az = heavy("arviz")
     return az
 
 
@@ -58,7 +59,7 @@ def fit(
     used = sampler
     if sampler == "nutpie":
         try:
-            import nutpie
+            nutpie = heavy("nutpie")
         except ImportError:
             used = "pymc"
             warnings.warn("nutpie is not installed; sampling with PyMC's NUTS instead.", RuntimeWarning, stacklevel=2)
@@ -71,7 +72,7 @@ def fit(
             compiled, draws=draws, tune=tune, chains=chains, cores=cores, seed=seed, progress_bar=progress, **options
         )
     else:
-        import pymc as pm
+        pm = heavy("pymc")
 
         compiled_at = start
         with model:
@@ -178,7 +179,7 @@ def posterior_predictive_check(model, idata, data, by: str, *, seed: int = 0, le
     central interval, and the predictive p-value ``P(replicated >= observed)``
     (values near 0 or 1 flag misfit).
     """
-    import pymc as pm
+    pm = heavy("pymc")
 
     level = check_level(level)
     with model, warnings.catch_warnings():
@@ -209,7 +210,7 @@ def posterior_predictive_check(model, idata, data, by: str, *, seed: int = 0, le
 
 def compare_loo(models: dict, fits: dict) -> pd.DataFrame:
     """LOO comparison (PSIS) of fitted variants: ``{name: model}``, ``{name: idata}``."""
-    import pymc as pm
+    pm = heavy("pymc")
 
     az = _az()
     for name, model in models.items():

@@ -14,6 +14,7 @@ against BLS with per-language intercepts and slopes.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias._cache import heavy, scratch
 from stats_mtbias._validation import check_choice, check_level, check_rng, seed_of
 from stats_mtbias.datasets.registry import open_store
 from stats_mtbias.errors import UsageError
@@ -61,6 +63,20 @@ class ModelResult:
     data: object = field(repr=False)
 
 
+def _sampling(function):
+    """Run `function` with PyTensor's BLAS warning silenced (nutpie compiles with numba and does not use it) and
+    its generated source files in a scratch directory of the cache, removed after: scoped, so the user's warning
+    filters and temporary directory are left as they were."""
+
+    @functools.wraps(function)
+    def wrapped(*args, **kwargs):
+        with warnings.catch_warnings(), scratch():
+            warnings.filterwarnings("ignore", message="PyTensor could not link to a BLAS")
+            return function(*args, **kwargs)
+
+    return wrapped
+
+
 def _derived_rows(table: pd.DataFrame, parameter: str, group_cols: list[str]) -> pd.DataFrame:
     return pd.DataFrame(
         {
@@ -73,6 +89,7 @@ def _derived_rows(table: pd.DataFrame, parameter: str, group_cols: list[str]) ->
     )
 
 
+@_sampling
 def run(
     study: str,
     *,
@@ -107,8 +124,6 @@ def run(
         raise UsageError("`model`: the calibration model needs a reference share per occupation: use it with --study prates.")
     store = open_store(data_dir)
     tables = {}
-    # PyTensor warns about a missing BLAS for its C backend; nutpie compiles with numba and does not use it.
-    warnings.filterwarnings("ignore", message="PyTensor could not link to a BLAS")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # data-quality warnings are reported by the studies themselves
         if study == "tgbi":
@@ -212,7 +227,7 @@ def _read_fit(key: str):
     """A cached fit, or None (absent, or unreadable: then refitted and rewritten, with a warning)."""
     import pickle
 
-    import arviz as az
+    az = heavy("arviz")
 
     from stats_mtbias._files import CacheWarning
 

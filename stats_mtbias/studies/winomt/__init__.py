@@ -294,10 +294,13 @@ def run(
         check_cache_writable()
     base, adj_tables, data = [], [], {}
     origin: dict[tuple[str, str], str] = {}  # (system, language) -> the user's file, for messages
+    misaligned: dict[tuple[str, str], list[str]] = {}  # (system, language) -> flags of files that look shifted
     tables = judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=explain, progress=progress,
                         engine=engine)  # fmt: skip
     for (system, language, is_adj, src), table in zip(jobs, tables, strict=True):
         path = None if src is None else as_source(src, system)
+        if table.attrs.get("line_check"):
+            misaligned.setdefault((system, language), []).append(table.attrs["line_check"])
         if path is not None:
             data[str(path)] = source_sha256(path)
             if not is_adj:
@@ -339,6 +342,10 @@ def run(
     estimates["flag"] = unread_flags(estimates)
     for row in estimates[estimates["flag"] != ""].itertuples():
         notes.append(f"{row.system}/{row.language}: {row.flag} (Acc counts unread items as wrong)")
+    for (system, language), flags in misaligned.items():  # the headline row carries a misaligned file's flag
+        row = (estimates["system"] == system) & (estimates["language"] == language)
+        estimates.loc[row, "flag"] = ["; ".join(filter(None, [*flags, old])) for old in estimates.loc[row, "flag"]]
+        notes.append(f"{system}/{language}: {'; '.join(flags)}")
     adj_frame = adjective_effect(table, pd.concat(adj_tables, ignore_index=True), level=level) if adj_tables else None
     corrected_frame = found = annotated = None
     user_pairs = pd.DataFrame(columns=["system", "language", "item", "gold", "human", "automatic"])

@@ -17,9 +17,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias._files import read_cache, write_atomic
+from stats_mtbias._files import read_cache, write_cache
 from stats_mtbias.alignment import align, tokenize
 from stats_mtbias.datasets import winomt as winomt_data
+from stats_mtbias.datasets.correspondence import check_lines
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.datasets.sources import as_source
 from stats_mtbias.datasets.winomt import annotation_language, annotation_rows
@@ -75,6 +76,12 @@ def judge(
     relpath = winomt_data.translation_path(system, language, adjectives)
     source_file = store.path(relpath) if path is None else as_source(path, system)
     table = winomt_data.read_translations(source_file, items, adjectives=adjectives)
+    label = f"{system}/{language}{' (+Adj)' if adjectives else ''}"
+    line_check = ""
+    if path is not None:  # a user's file: do its translations belong to the sources beside them? (issue 49)
+        in_file = table[table["line"] > 0].sort_values("line")
+        line_check = check_lines(in_file["source"].tolist(), in_file["translation"].tolist(), label=label,
+                                 path=source_file, stacklevel=2).flag()  # fmt: skip
     ok = (table["reason"] == "").to_numpy()
     merged = items.merge(table[["item", "source", "translation", "reason"]], on="item")
     sources = merged.loc[ok, "source"].tolist()
@@ -104,15 +111,15 @@ def judge(
         merged.loc[ok, "why"] = [d["why"] if g == "unknown" else "" for d, g in zip(details, genders[ok])]
     merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
     # Issue 36: lines confidently in another language are not read (reason "wrong_language"), with a warning.
-    mark_wrong_language(merged, language, f"{system}/{language}{' (+Adj)' if adjectives else ''}",
-                        line_numbers=table["line"].to_numpy())  # fmt: skip
+    mark_wrong_language(merged, language, label, line_numbers=table["line"].to_numpy())
     merged["system"], merged["language"] = system, language
+    merged.attrs["line_check"] = f"{'+Adj file: ' if adjectives else ''}{line_check}" if line_check else ""
     return merged
 
 
 def _write_readings(path: Path, genders) -> None:
     """The cache entry of one file's readings: the gender of every line the reader saw, in order."""
-    write_atomic(path, json.dumps([str(g) for g in genders]))
+    write_cache(path, json.dumps([str(g) for g in genders]))
 
 
 def remember(store: DataStore, system: str, language: str, table: pd.DataFrame, *, adjectives: bool, method: str,

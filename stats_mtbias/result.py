@@ -98,7 +98,9 @@ class StudyResult:
         ``tgbi``, ``winomt``, ``prates``, ``optimal`` or ``rates``.
     table : DataFrame
         Tidy estimates: ``system, language, subset, metric, estimate, ci_low, ci_high, n``
-        (shares in [0, 1]; ``n`` the items the estimate rests on).
+        (shares in [0, 1]; ``n`` the items the estimate rests on), and ``flag`` when an
+        input was flagged (a file misaligned with its sources, mostly unread, or in
+        another language): every row of that system and language says why.
     comparisons : DataFrame or None
         Paired differences (see :meth:`compare`); None with a single system.
     provenance : dict

@@ -174,6 +174,9 @@ def mark_wrong_language(table, language: str, label: str, *, line_numbers=None, 
     if "why" in table.columns:
         table.iloc[rows, table.columns.get_loc("why")] = [f"the line is in another language ({lang}, p = {p:.2f})"
                                                           for _, lang, p in found]  # fmt: skip
+    # What was found, for a flag on the result's row (a whole file in another language: issue 49).
+    table.attrs["wrong_language"] = {"lines": len(found), "of": int(read.sum()),
+                                     "languages": sorted({lang for _, lang, _ in found})}  # fmt: skip
     numbers = np.asarray(line_numbers)[rows] if line_numbers is not None else rows + 1
     shown = ", ".join(f"{int(n)} ({lang})" for n, (_, lang, _) in list(zip(numbers, found))[:10])
     more = f" and {len(found) - 10} more" if len(found) > 10 else ""

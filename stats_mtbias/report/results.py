@@ -269,6 +269,9 @@ def headline_table(result: StudyResult, mine: Sequence[str] = (), *, metrics: Se
                 highlight.append(system in mine)
         text = [where_name, "system"]
     cells = pd.DataFrame(rows).drop(columns="_w", errors="ignore")
+    flagged = _flags(frame)
+    if flagged:  # a flagged input is marked on its row, and why in the caption
+        cells["system"] = [f"{s} ⚠" if s in flagged else s for s in cells["system"]]
     level = _level(result)
     only = ", ".join(metric_label(m, scales[m]) for m in metrics)
     differences = [METRIC_LABELS.get(m, m) for m in metrics if m in DIFFERENCES and scales[m] == 100]
@@ -277,8 +280,24 @@ def headline_table(result: StudyResult, mine: Sequence[str] = (), *, metrics: Se
         f"; {', '.join(raw)} as ratios" if raw else "")  # fmt: skip
     caption = (f"{only} per system{' and ' + where_name if varying else ''}: estimate [{_pct(level)} interval], {unit}. "
                + (f"Your systems ({', '.join(s for s in systems if s in mine)}) first, in bold. " if any(highlight) else "")
-               + f"{name}.csv has the numbers in shares and the items each rests on (n).")  # fmt: skip
+               + f"{name}.csv has the numbers in shares and the items each rests on (n)."
+               + "".join(f" ⚠ {system}: {flag}." for system, flag in flagged.items()))  # fmt: skip
     return Table(name, title or "Headline", frame, caption=caption, cells=cells, text=text, highlight=highlight)
+
+
+def _flags(frame: pd.DataFrame) -> dict[str, str]:
+    """``{system: its flags}`` of rows with a non-empty ``flag`` (several languages' flags joined)."""
+    if "flag" not in frame:
+        return {}
+    flagged = frame[frame["flag"].astype(str) != ""]
+    found: dict[str, list[str]] = {}
+    for system, where, flag in zip(flagged["system"].astype(str), flagged.get("language", flagged["system"]),
+                                   flagged["flag"], strict=True):  # fmt: skip
+        text = f"{where}: {flag}" if "language" in flagged else str(flag)
+        found.setdefault(system, [])
+        if text not in found[system]:
+            found[system].append(text)
+    return {system: "; ".join(texts) for system, texts in found.items()}
 
 
 def _level(result: StudyResult) -> float:

@@ -30,8 +30,14 @@ import pandas as pd
 from stats_mtbias._validation import check_rng, seed_of
 from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets.sources import as_source
-from stats_mtbias.datasets.winomt import PREDICTED, read_annotations, read_user_judgements, user_files
-from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.datasets.winomt import (
+    PREDICTED,
+    annotation_language,
+    read_annotations,
+    read_user_judgements,
+    user_files,
+)
+from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
@@ -157,6 +163,23 @@ def _check_language(language: str) -> str:
 
 
 
+def labelled_languages() -> set[str]:
+    """The languages of the shipped human labels (what ``corrected`` uses without ``annotations``)."""
+    from stats_mtbias.datasets.registry import manifest
+
+    prefix = "winomt/data/human_annotations/"
+    return {annotation_language(p.removeprefix(prefix)) for p in manifest() if p.startswith(prefix)} - {None}
+
+
+def _check_labels(languages: list[str]) -> None:
+    """``corrected`` without ``annotations`` needs shipped labels in at least one language evaluated."""
+    shipped = labelled_languages()
+    if not set(languages) & shipped:
+        raise UsageError(f"`corrected` (--corrected) needs human labels of the translations, and none are shipped for "
+                         f"{', '.join(languages)} (shipped for {', '.join(sorted(shipped))}): give your own labels "
+                         "with `annotations` (--annotations FILE: item, system, language, gender), or leave it out.")
+
+
 def run(
     systems: list[str] | tuple[str, ...] | None = None,
     *,
@@ -248,21 +271,22 @@ def run(
     languages = [lang if lang in judged else _check_language(lang) for lang in languages] if languages else None
     translations = dict(translations or {})
     user: list[tuple[str, str, object, bool]] = []
-    without_reader: set[str] = set()
+    without_reader: dict[str, list[str]] = {}  # language -> the files skipped for it
     for name, given in translations.items():
         for lang, src, adj in user_files(name, given, languages):
             # Issue 36: a directory's language without a reader is skipped (warned below), the others evaluated.
             if lang not in LANGUAGES and isinstance(given, (str, Path)) and Path(given).is_dir():
                 if not languages:  # with `languages` it is not asked for (an unsupported one was refused above)
-                    without_reader.add(lang)
+                    without_reader.setdefault(lang, []).append(Path(str(src)).name)
                 continue
             user.append((name, _check_language(lang), src, adj))
     if without_reader:
         import warnings
 
-        warnings.warn(f"WinoMT has no gender reader for {', '.join(sorted(without_reader))}: skipped (the other "
-                      f"languages are evaluated; readers exist for {', '.join(sorted(LANGUAGES))})", UserWarning,
-                      stacklevel=2)  # fmt: skip
+        skipped = "; ".join(f"{lang}: {', '.join(files)}" for lang, files in sorted(without_reader.items()))
+        warnings.warn(f"WinoMT has no gender reader for {', '.join(sorted(without_reader))}: skipped {skipped} (the "
+                      f"other languages are evaluated; readers exist for {', '.join(sorted(LANGUAGES))})",
+                      DataQualityWarning, stacklevel=2)  # fmt: skip
     if systems is None:
         systems = [] if (translations or judgements is not None) else list(winomt_data.SYSTEMS)
     systems = list(systems)
@@ -271,11 +295,16 @@ def run(
     if languages is None:
         languages = sorted({lang for _, lang, _, _ in user} | judged) if (user or judged) else sorted(LANGUAGES)
     user = [u for u in user if u[1] in languages]
+    if corrected and annotations is None:
+        _check_labels(languages)
     notes: list[str] = []
     shipped = {(s, lang, adj): rel for s, lang, adj, rel in winomt_data.translation_files() if lang in LANGUAGES}
     jobs = []  # (system, language, adjectives, user source or None)
     for language in languages:
         if systems and language not in LANGUAGES:
+            if language in judged:  # judgements need no reader; the shipped systems have nothing to read there
+                notes.extend(f"{system}/{language}: no shipped translations (and no reader), skipped" for system in systems)
+                continue
             _check_language(language)  # shipped systems' translations need a reader
         for system in systems:
             if system not in winomt_data.SYSTEMS:
@@ -320,6 +349,10 @@ def run(
         origin.update(dict.fromkeys(zip(given["system"], given["language"], strict=True), str(source)))
         data[str(source)] = source_sha256(source)
     if not base:
+        if without_reader:
+            files = "; ".join(f"{', '.join(f)} ({lang})" for lang, f in sorted(without_reader.items()))
+            raise DataError(f"no file in a language WinoMT can read: skipped {files}; readers exist for "
+                            f"{', '.join(sorted(LANGUAGES))} (or give the readings as judgements, in any language)")  # fmt: skip
         raise UsageError("no system/language pair to evaluate: give shipped `systems`, `translations` or `judgements`.")
     table = pd.concat(base, ignore_index=True)
     if "sample" not in table:
@@ -362,7 +395,7 @@ def run(
         target = estimates if corrected else estimates.merge(user_pairs[["system", "language"]].drop_duplicates())
         corrected_frame = corrected_accuracy(target, pairs, n_draws=n_draws, rng=rng, level=level,
                                              construct="pronoun" if use_pronoun else "entity")  # fmt: skip
-        no_labels = sorted(set(estimates["language"]) - set(corrected_frame["language"]))
+        no_labels = sorted(set(estimates["language"]) - set(corrected_frame.get("language", ())))
         if no_labels:
             notes.append(f"no human labels for {', '.join(no_labels)}: no corrected Acc")
         if len(corrected_frame):
@@ -403,6 +436,17 @@ def run(
 UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligned", "reason", "why"]
 
 
+def with_flags(table: pd.DataFrame, estimates: pd.DataFrame) -> pd.DataFrame:
+    """The tidy table with a ``flag`` column when a system's file was flagged (misaligned, unread, another language):
+    every row of that system and language carries it, so every view and the report show it."""
+    flagged = estimates[estimates["flag"].astype(str) != ""]
+    if flagged.empty:
+        return table
+    flags = dict(zip(zip(flagged["system"], flagged["language"], strict=True), flagged["flag"], strict=True))
+    keys = zip(table["system"], table["language"], strict=True)
+    return table.assign(flag=[flags.get(key, "") for key in keys])
+
+
 def evaluate(systems=None, *, translations=None, correction: str = "holm", family: str | list[str] = "metric",
              explain: bool = False, **options) -> StudyResult:  # fmt: skip
     """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.winomt` returns)."""
@@ -423,6 +467,7 @@ def evaluate(systems=None, *, translations=None, correction: str = "holm", famil
                               kind="stable").reset_index(drop=True)  # fmt: skip
     table = table.set_index(["system", "language"]).loc[
         pd.MultiIndex.from_frame(est[["system", "language"]])].reset_index()[TABLE_COLUMNS]
+    table = with_flags(table, est)
     comparisons = result.comparisons if len(result.comparisons) else None
     frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
     if result.consistency is not None:

@@ -24,7 +24,7 @@ from stats_mtbias.datasets.correspondence import check_lines
 from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.datasets.sources import as_source
 from stats_mtbias.datasets.winomt import annotation_language, annotation_rows
-from stats_mtbias.errors import UsageError
+from stats_mtbias.errors import DataQualityWarning, UsageError
 from stats_mtbias.gender.entity import aligner_tokens, head_word, read_pairs, reading_lexicon
 from stats_mtbias.gender.langid import mark_wrong_language
 
@@ -78,6 +78,8 @@ def judge(
     table = winomt_data.read_translations(source_file, items, adjectives=adjectives)
     label = f"{system}/{language}{' (+Adj)' if adjectives else ''}"
     line_check = ""
+    if path is not None and table.attrs.get("surplus_lines"):
+        _warn_repeated(table, label, source_file)
     if path is not None:  # a user's file: do its translations belong to the sources beside them? (issue 49)
         in_file = table[table["line"] > 0].sort_values("line")
         line_check = check_lines(in_file["source"].tolist(), in_file["translation"].tolist(), label=label,
@@ -112,9 +114,34 @@ def judge(
     merged["reason"] = np.where(ok & (genders == "unknown"), "no_reading", merged["reason"])
     # Issue 36: lines confidently in another language are not read (reason "wrong_language"), with a warning.
     mark_wrong_language(merged, language, label, line_numbers=table["line"].to_numpy())
+    other = merged.attrs.pop("wrong_language", None)
+    if other and other["lines"] >= WRONG_FILE_SHARE * other["of"]:
+        line_check = "; ".join(filter(None, [line_check, f"{other['lines'] / other['of']:.0%} of its lines are in "
+                                             f"{'/'.join(other['languages'])}, not {language}: the wrong file or "
+                                             "language?"]))  # fmt: skip
     merged["system"], merged["language"] = system, language
     merged.attrs["line_check"] = f"{'+Adj file: ' if adjectives else ''}{line_check}" if line_check else ""
     return merged
+
+
+# A file most of whose lines are in another language is flagged on its headline row, not only warned about.
+WRONG_FILE_SHARE = 0.5
+
+
+def _warn_repeated(table: pd.DataFrame, label: str, path) -> None:
+    """Lines whose source was already translated as often as en.txt has it: not counted, and said (issue 49)."""
+    import warnings
+
+    surplus = table.attrs["surplus_lines"]
+    kept = dict(zip(table["source"], zip(table["translation"], table["line"], strict=True), strict=True))
+    differ = [(line, kept[source][1]) for line, source, _ in surplus
+              if source in kept and kept[source][0] != ""]  # fmt: skip
+    shown = ", ".join(f"line {line} (source first on line {first})" for line, first in differ[:5])
+    more = f" and {len(differ) - 5} more" if len(differ) > 5 else ""
+    warnings.warn(f"{label} ({path}): {len(surplus)} line(s) repeat a source already translated as often as "
+                  f"WinoMT has it — {shown or f'line {surplus[0][0]}'}{more}; the first translation of each is "
+                  "scored, the repeats are not counted. Remove the repeats, or check the file for a duplicated block.",
+                  DataQualityWarning, stacklevel=3)  # fmt: skip
 
 
 def _write_readings(path: Path, genders) -> None:

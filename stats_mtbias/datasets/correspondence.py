@@ -14,7 +14,9 @@ The rule, in Fisher's z (standard error ``1/√(n − 3)`` per correlation):
 - ``shifted`` by *k*: ``z(r_k) − z(r_0) > 3·√(2/(n − 3))`` for the best *k* in ±1…±``max_shift``, and
   ``r_k > 5/√n`` (no chance maximum of ten correlations of unrelated lines);
 - ``unrelated``: not shifted, and ``r_0 < 3/√n`` (no evidence that lengths go together at all);
-- ``aligned`` otherwise; fewer than :data:`MIN_LINES` usable lines are not judged (``too_short``).
+- ``aligned`` otherwise; fewer than :data:`MIN_LINES` usable lines are not judged (``too_short``), nor are
+  lines of nearly one length (``uninformative``: the log lengths' standard deviation below
+  :data:`MIN_SPREAD`, where every real file has 0.15 or more — templated outputs such as "He is tired.").
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ import numpy as np
 
 from stats_mtbias.errors import DataQualityWarning
 
-__all__ = ["MIN_LINES", "Correspondence", "check_lines", "line_correspondence"]
+__all__ = ["MIN_LINES", "MIN_SPREAD", "Correspondence", "check_lines", "line_correspondence"]
 
 MIN_LINES = 20  # below this a correlation cannot tell a shift from chance
+MIN_SPREAD = 0.08  # SD of log lengths: the shipped WinoMT and TGBI files have 0.15-0.45 (sources and outputs)
 MAX_SHIFT = 5
 EMPTY = frozenset({"", "None", "none", "nan"})
 
@@ -40,7 +43,7 @@ class Correspondence:
 
     Attributes
     ----------
-    verdict : {"aligned", "shifted", "unrelated", "too_short"}
+    verdict : {"aligned", "shifted", "unrelated", "too_short", "uninformative"}
     shift : int
         The likely shift (output line *i + shift* belongs to source line *i*); 0 unless ``shifted``.
     n : int
@@ -56,7 +59,7 @@ class Correspondence:
 
     @property
     def ok(self) -> bool:
-        return self.verdict in ("aligned", "too_short")
+        return self.verdict in ("aligned", "too_short", "uninformative")
 
     def flag(self) -> str:
         """A short flag for a result's ``flag`` column ('' when nothing is wrong)."""
@@ -131,8 +134,10 @@ def line_correspondence(sources: Sequence, outputs: Sequence, *, max_shift: int 
         else:
             r[k], counts[k] = _correlation(x[-k:], y[: n_total + k])
     n = counts.get(0, 0)
-    if n < MIN_LINES or np.isnan(r[0]):
+    if n < MIN_LINES:
         return Correspondence("too_short", 0, n, r)
+    if np.isnan(r[0]) or min(np.nanstd(x), np.nanstd(y)) < MIN_SPREAD:
+        return Correspondence("uninformative", 0, n, r)
     z = {k: np.arctanh(np.clip(v, -0.999999, 0.999999)) for k, v in r.items() if not np.isnan(v)}
     others = [k for k in z if k != 0]
     if others:

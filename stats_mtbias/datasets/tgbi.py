@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias.datasets._io import read_frame, read_lines, read_records
+from stats_mtbias.datasets.correspondence import check_lines
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import FrameSource, as_source
 from stats_mtbias.errors import DataError, DataQualityWarning
@@ -317,6 +318,30 @@ def _check_count(lines: list[str], path: Path, source: Path, expected: int | Non
 _OUTPUT_FILE = re.compile(r"^total_(?P<system>.+)_(?P<code>inf|f|imp|p|neg|pos|job)\.txt$")
 
 
+def line_flags(frame: pd.DataFrame, *, warn_stacklevel: int = 4) -> pd.DataFrame:
+    """Check that each (system, set) of a user's outputs follows its sources line by line (issue 49).
+
+    The outputs of a set in their line order are compared with the sources beside them (the Korean sentences of
+    Cho et al.'s sets, or a benchmark's ``source`` column) by
+    :func:`~stats_mtbias.datasets.correspondence.check_lines`: a set whose outputs slipped or were shuffled is warned
+    about, naming the system, the set, the file and the likely shift. The flags are kept in
+    ``frame.attrs["line_flags"]`` (``{(system, set): flag}``) for the result's ``flag`` column. Returns `frame`.
+    """
+    flags = dict(frame.attrs.get("line_flags", {}))
+    if "source" not in frame or "translation" not in frame:
+        return frame
+    present = frame[frame["translation"].notna() & frame["source"].notna()]
+    for (system, subset), part in present.groupby(["system", "subset"], sort=False):
+        part = part.sort_values("line", kind="stable")
+        origin = part["origin"].iloc[0] if "origin" in part else None
+        found = check_lines(part["source"].astype(str).tolist(), part["translation"].astype(str).tolist(),
+                            label=f"{system}/{subset}", path=origin, stacklevel=warn_stacklevel)  # fmt: skip
+        if not found.ok:
+            flags[str(system), str(subset)] = found.flag()
+    frame.attrs["line_flags"] = flags
+    return frame
+
+
 def read_user_outputs(
     path: str | Path,
     system: str | None = None,
@@ -383,8 +408,8 @@ def read_user_outputs(
             if file is None:
                 frame["reason"] = "missing"
             frames.append(frame)
-        return pd.concat(frames, ignore_index=True)
-    return _read_user_csv(path, system or path.stem, sentences, repeated_blocks, min_run)
+        return line_flags(pd.concat(frames, ignore_index=True))
+    return line_flags(_read_user_csv(path, system or path.stem, sentences, repeated_blocks, min_run))
 
 
 def _read_user_csv(
@@ -499,6 +524,8 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
     })  # fmt: skip
     out["lexicon_item"] = out["item"]
     out["origin"] = str(source)
+    if "source" in header:  # the sentences translated: the outputs are checked against them line by line
+        out["source"] = frame["source"].astype(str).to_numpy()
     if "gender" not in header:
         text = frame["translation"].astype(str)
         out["translation"] = text.where(text.str.strip() != "", None).to_numpy()
@@ -516,4 +543,4 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
         out["translation"] = frame["translation"].astype(str).to_numpy() if "translation" in header else None
         out["given"] = given.to_numpy()
         out["reason"] = np.where(raw == "", "empty", "")
-    return out
+    return line_flags(out) if "source" in out else out

@@ -290,14 +290,16 @@ def _flags(frame: pd.DataFrame) -> dict[str, str]:
     if "flag" not in frame:
         return {}
     flagged = frame[frame["flag"].astype(str) != ""]
+    languages = frame["language"].nunique() if "language" in frame else 1
     found: dict[str, list[str]] = {}
-    for system, where, flag in zip(flagged["system"].astype(str), flagged.get("language", flagged["system"]),
-                                   flagged["flag"], strict=True):  # fmt: skip
-        text = f"{where}: {flag}" if "language" in flagged else str(flag)
-        found.setdefault(system, [])
-        if text not in found[system]:
-            found[system].append(text)
-    return {system: "; ".join(texts) for system, texts in found.items()}
+    for _, row in flagged.iterrows():  # a handful of flagged rows
+        subset = str(row.get("subset", "all"))
+        text = str(row["flag"]) if subset in ("all", "TGBI") else f"{subset}: {row['flag']}"
+        text = f"{row['language']}: {text}" if "language" in row and (languages > 1 or subset == "all") else text
+        found.setdefault(str(row["system"]), []).append(text)
+    # Each flag once: one that another contains (a set's flag inside the index's) is left out.
+    return {system: "; ".join(t for t in dict.fromkeys(texts) if not any(t != u and t in u for u in texts))
+            for system, texts in found.items()}  # fmt: skip
 
 
 def _level(result: StudyResult) -> float:

@@ -31,6 +31,27 @@ from stats_mtbias.result import COMPARE_COLUMNS, FAMILIES, TABLE_COLUMNS, adjust
 ACCOUNTING_COLUMNS = ("outcome", "n")
 
 
+def with_flags(table: pd.DataFrame, flags: dict[tuple, str], keys: Sequence[str]) -> pd.DataFrame:
+    """`table` with a ``flag`` column when any input was flagged (a file misaligned with its sources, mostly
+    unread, in another language): every row whose `keys` values are flagged says why, the others ``""``.
+
+    One rule for every study, so that every view (the tidy table, the CLI, the report) shows a flag.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"system": ["a", "b"], "language": ["es", "es"], "estimate": [0.5, 0.6]})
+    >>> with_flags(t, {("b", "es"): "outputs look shifted"}, ["system", "language"])["flag"].tolist()
+    ['', 'outputs look shifted']
+    >>> "flag" in with_flags(t, {}, ["system", "language"])
+    False
+    """
+    flags = {key: flag for key, flag in flags.items() if flag}
+    if not flags:
+        return table
+    rows = zip(*(table[k].astype(str) for k in keys), strict=True)
+    return table.assign(flag=[flags.get(tuple(row), "") for row in rows])
+
+
 def check_systems(systems: Sequence[str] | str | None, name: str = "systems") -> list[str] | None:
     """A list of distinct system names (a single name as a list of one), or None."""
     if systems is None:

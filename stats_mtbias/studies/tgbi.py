@@ -52,6 +52,7 @@ from stats_mtbias.studies._common import (
     resample_pvalue,
     system_pairs,
     unreachable_significance,
+    with_flags,
 )
 from stats_mtbias.tables import count_cube, judgement_table
 from stats_mtbias.uncertainty.analytic import (
@@ -142,6 +143,7 @@ def load_judgements(
             raise UsageError("`outputs` is a benchmark of its own sets and items: it cannot be mixed with the shipped "
                              "systems or `translations` of the Korean sets (give systems=[]).")  # fmt: skip
         table = tgbi_data.read_benchmark(outputs, sample=sample)
+        table.attrs["line_flags"] = dict(table.attrs.get("line_flags", {}))
         origin = table["origin"].iloc[0]
         integrity(table.assign(value=table["translation"].fillna(table["given"].astype(str))),
                   units=["subset", "item", "sample"], groups=["subset"], value="value", source=origin,
@@ -158,7 +160,9 @@ def load_judgements(
         frames.append(tgbi_data.read_user_outputs(path, name, store, sentences=sentences, repeated_blocks=user_rule))
     if not frames:
         raise ValueError("no system to evaluate: give `systems` or `translations`.")
+    flags = {key: flag for frame in frames for key, flag in frame.attrs.get("line_flags", {}).items()}
     outputs = pd.concat(frames, ignore_index=True)
+    outputs.attrs = {"line_flags": flags}  # judge() copies them onto the judgements
     duplicated = outputs.drop_duplicates(["system", "subset", "line"]).shape[0] != len(outputs)
     if duplicated:
         raise ValueError("two inputs have the same system name; name user systems uniquely.")
@@ -611,8 +615,12 @@ def evaluate(
         if test == "permutation":
             notes.append("p-values by approximate randomisation, intervals by "
                          f"{ci_method(ci, interval)}: near the boundary they can disagree.")  # fmt: skip
+    flags = dict(result.judgements.attrs.get("line_flags", {}))
+    for system in {s for s, _ in flags}:  # the index rests on every set: it carries its sets' flags
+        flags[system, INDEX] = "; ".join(f"{subset}: {flag}" for (s, subset), flag in flags.items() if s == system)
+    table = with_flags(pd.concat([table, shares], ignore_index=True), flags, ["system", "subset"])
     return StudyResult(
-        "tgbi", pd.concat([table, shares], ignore_index=True), comparisons, result.provenance.to_dict(),
+        "tgbi", table, comparisons, result.provenance.to_dict(),
         frames={"estimates": est, "accounting": result.accounting, "rule_changes": result.rule_changes,
                 "judgements": result.judgements},
         correction=correction, notes=notes, family=family, details=result,

@@ -60,6 +60,10 @@ def test_small_files_and_the_warning():
     assert line_correspondence(sources[: MIN_LINES - 1], outputs[: MIN_LINES - 1]).verdict == "too_short"
     for n in (0, 1, 2, 3, 6):  # shorter than the shifts looked for
         assert line_correspondence(sources[:n], outputs[:n]).verdict == "too_short"
+    # Templated outputs of nearly one length say nothing about order (no flag either way).
+    templated = [f"He is tired {i % 10}." for i in range(200)]
+    assert line_correspondence(sources, templated).verdict == "uninformative"
+    assert line_correspondence(sources, templated[::-1]).ok
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         found = check_lines(sources, ["", *outputs[:-1]], label="mine/es", path="en-es.txt")
@@ -73,3 +77,75 @@ def test_small_files_and_the_warning():
     assert line_correspondence(sources, holes).verdict == "aligned"
     with pytest.raises(ValueError, match="pair them line by line"):
         line_correspondence(sources, outputs[:-1])
+
+
+def test_every_shipped_tgbi_set_is_in_order_and_its_shifts_and_shuffles_are_caught(data_dir):
+    from stats_mtbias.datasets import tgbi
+    from stats_mtbias.datasets.registry import open_store
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataQualityWarning)  # Papago's repeated block, said elsewhere
+        outputs = tgbi.read_outputs(store=open_store(data_dir))
+    rng = np.random.default_rng(7)
+    missed = []
+    for (system, subset), part in outputs.groupby(["system", "subset"]):
+        part = part.sort_values("line")
+        sources, translations = part["source"].tolist(), part["translation"].fillna("").tolist()
+        assert line_correspondence(sources, translations).verdict == "aligned", (system, subset)
+        for k in SHIFTS:
+            found = line_correspondence(sources, _slipped(translations, k))
+            if (found.verdict, found.shift) != ("shifted", k):
+                missed.append((system, subset, k, found.verdict, found.shift))
+        shuffled = [translations[i] for i in rng.permutation(len(translations))]
+        if line_correspondence(sources, shuffled).verdict != "unrelated":
+            missed.append((system, subset, "shuffled"))
+    assert missed == []
+
+
+def test_a_users_tgbi_outputs_that_slipped_are_flagged_in_the_table(data_dir, tmp_path):
+    import pandas as pd
+
+    import stats_mtbias as smb
+    from stats_mtbias.datasets import tgbi
+    from stats_mtbias.datasets.registry import open_store
+
+    shipped = tgbi.read_outputs(["google"], open_store(data_dir))
+    formal = shipped[shipped["subset"] == "formal"].sort_values("line")
+    outputs = formal["translation"].fillna("").tolist()
+    path = tmp_path / "mine.csv"
+    pd.DataFrame({"item": formal["line"], "set": "formal", "translation": [*outputs[2:], "", ""]}).to_csv(path, index=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = smb.tgbi([], translations={"mine": path}, data_dir=data_dir, n_boot=100, rng=0)
+    said = [str(w.message) for w in caught if "shifted" in str(w.message)]
+    assert len(said) == 1 and said[0].startswith(f"mine/formal ({path}): outputs look shifted by -2 line(s)")
+    flags = result.table.set_index(["subset", "metric"])["flag"]
+    assert flags["formal", "p_s"] == "outputs look shifted by -2 line(s) against their sources: check the file"
+    assert flags["TGBI", "p_s"] == "formal: " + flags["formal", "p_s"] and flags["polite", "p_s"] == ""
+    # The same outputs in order: no flag column, no warning.
+    pd.DataFrame({"item": formal["line"], "set": "formal", "translation": outputs}).to_csv(path, index=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = smb.tgbi([], translations={"mine": path}, data_dir=data_dir, n_boot=100, rng=0)
+    assert "flag" not in result.table and not [w for w in caught if "shifted" in str(w.message)]
+
+
+def test_an_own_benchmark_with_sources_is_checked(tmp_path):
+    import pandas as pd
+
+    import stats_mtbias as smb
+
+    rng = np.random.default_rng(3)
+    words = rng.integers(2, 14, size=120)
+    sources = ["o " * int(w) + "é médico." for w in words]
+    outputs = [("she " if i % 3 else "he ") + "is " * int(w) + "a doctor." for i, w in enumerate(words)]
+    frame = pd.DataFrame({"system": "x", "set": "jobs", "item": range(120), "source": sources, "translation": outputs})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ok = smb.tgbi(outputs=frame, n_boot=100, rng=0)
+        slipped = smb.tgbi(outputs=frame.assign(translation=["", *outputs[:-1]]), n_boot=100, rng=0)
+    assert "flag" not in ok.table
+    assert set(slipped.table.loc[slipped.table["subset"] == "jobs", "flag"]) == {
+        "outputs look shifted by +1 line(s) against their sources: check the file"
+    }
+    assert sum("x/jobs" in str(w.message) and "shifted by +1" in str(w.message) for w in caught) == 1

@@ -42,7 +42,7 @@ from stats_mtbias.estimators.winomt import FEATURES, METRICS
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.studies._common import accounting as common_accounting
-from stats_mtbias.studies._common import check_systems, integrity, melt, noted
+from stats_mtbias.studies._common import check_systems, integrity, melt, noted, with_flags
 from stats_mtbias.studies._common import provenance as record_provenance
 from stats_mtbias.studies.winomt.analysis import (
     ABSENT,
@@ -436,17 +436,6 @@ def run(
 UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligned", "reason", "why"]
 
 
-def with_flags(table: pd.DataFrame, estimates: pd.DataFrame) -> pd.DataFrame:
-    """The tidy table with a ``flag`` column when a system's file was flagged (misaligned, unread, another language):
-    every row of that system and language carries it, so every view and the report show it."""
-    flagged = estimates[estimates["flag"].astype(str) != ""]
-    if flagged.empty:
-        return table
-    flags = dict(zip(zip(flagged["system"], flagged["language"], strict=True), flagged["flag"], strict=True))
-    keys = zip(table["system"], table["language"], strict=True)
-    return table.assign(flag=[flags.get(key, "") for key in keys])
-
-
 def evaluate(systems=None, *, translations=None, correction: str = "holm", family: str | list[str] = "metric",
              explain: bool = False, **options) -> StudyResult:  # fmt: skip
     """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.winomt` returns)."""
@@ -467,7 +456,8 @@ def evaluate(systems=None, *, translations=None, correction: str = "holm", famil
                               kind="stable").reset_index(drop=True)  # fmt: skip
     table = table.set_index(["system", "language"]).loc[
         pd.MultiIndex.from_frame(est[["system", "language"]])].reset_index()[TABLE_COLUMNS]
-    table = with_flags(table, est)
+    flags = zip(zip(est["system"].astype(str), est["language"].astype(str), strict=True), est["flag"], strict=True)
+    table = with_flags(table, dict(flags), ["system", "language"])
     comparisons = result.comparisons if len(result.comparisons) else None
     frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
     if result.consistency is not None:

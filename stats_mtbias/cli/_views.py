@@ -64,7 +64,20 @@ def view(res, name: str, shares: Mapping[str, Sequence[str]], *, not_shares: Seq
         except UsageError as exc:
             raise UsageError(f"--compare needs at least two systems on the same items: {exc}") from None
         return Output(frame, res.provenance, [*notes, family_note(res, frame)], COMPARE_SHARES)
-    return Output(res.frame(name), res.provenance, notes, tuple(shares.get(name, ())))
+    return Output(flagged(res.frame(name), res.table), res.provenance, notes, tuple(shares.get(name, ())))
+
+
+def flagged(frame: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with the tidy table's ``flag`` on the rows of flagged systems (by the keys both have), so that a
+    flagged input shows in every view, not only in ``--view table``."""
+    if "flag" not in table or "flag" in frame or "system" not in frame:
+        return frame
+    keys = [k for k in ("system", "language", "subset") if k in frame and k in table]
+    flags = table[table["flag"] != ""].drop_duplicates(keys)
+    flags = flags.assign(**{k: flags[k].astype(str) for k in keys})[[*keys, "flag"]]
+    out = frame.assign(**{f"_{k}": frame[k].astype(str) for k in keys})
+    out = out.merge(flags.rename(columns={k: f"_{k}" for k in keys}), on=[f"_{k}" for k in keys], how="left")
+    return out.drop(columns=[f"_{k}" for k in keys]).assign(flag=lambda f: f["flag"].fillna(""))
 
 
 def accounting_notes(res, fine: Sequence[str], text: str) -> list[str]:

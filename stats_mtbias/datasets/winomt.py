@@ -281,6 +281,17 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame, *, sample: str |
                 " (several outputs per item? name the column that tells them apart: sample=... or --sample COL)")
         raise DataError(f"item {row['item']}{what} of {row['system']}/{row['language']} was already given on line "
                         f"{earlier}{hint}", path, int(lines[later]))  # fmt: skip
+    flags = {}
+    if "translation" in frame:  # readings beside their translations: do the translations follow the items' sources?
+        from stats_mtbias.datasets.correspondence import check_lines
+
+        sentences = items.set_index("item")["sentence"]
+        for (system, language), part in given.assign(_t=frame["translation"].to_numpy()).groupby(["system", "language"],
+                                                                                               sort=False):  # fmt: skip
+            found = check_lines(sentences.reindex(part["item"]).fillna("").tolist(), part["_t"].tolist(),
+                                label=f"{system}/{language}", path=path, stacklevel=3)  # fmt: skip
+            if not found.ok:
+                flags[str(system), str(language)] = found.flag()
     frames = []
     for (system, language), part in given.groupby(["system", "language"], sort=False):
         full = items[["item", "gold", "stereotype"]].merge(part.drop(columns=["system", "language"]), on="item", how="left")
@@ -288,7 +299,9 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame, *, sample: str |
         full["gender"] = full["gender"].fillna("unknown")
         full["sample"] = full["sample"].fillna("")
         frames.append(full.assign(system=system, language=language))
-    return pd.concat(frames, ignore_index=True)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs["line_flags"] = flags  # {(system, language): flag}, for the result's flag column
+    return out
 
 
 HUMAN_LABELS = {"m": "male", "f": "female", "n": "neutral", "b": "both", "male": "male", "female": "female",

@@ -121,3 +121,20 @@ def test_a_shifted_file_end_to_end_is_flagged_in_every_view_and_the_report(data_
     smb.report([result], out=tmp_path / "report", formats=["md"])
     text = (tmp_path / "report" / "report.md").read_text("utf-8")
     assert "mine ⚠" in text and "⚠ mine: pt: outputs look shifted by -1 line(s)" in text
+
+
+def test_readings_beside_translations_that_slipped_are_flagged(data_dir, tmp_path):
+    lines = [line.partition(" ||| ") for line in _shipped_lines(data_dir, "es", 3888)]
+    translations = [t for _, _, t in lines]
+    frame = pd.DataFrame({"item": range(len(lines)), "system": "mine", "language": "es", "gender": "male",
+                          "translation": translations})  # fmt: skip
+    path = tmp_path / "readings.csv"
+    frame.assign(translation=["", *translations[:-1]]).to_csv(path, index=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        slipped = smb.winomt(judgements=path, data_dir=data_dir, adjectives=False, n_boot=100, rng=0)
+        frame.to_csv(path, index=False)
+        in_order = smb.winomt(judgements=path, data_dir=data_dir, adjectives=False, n_boot=100, rng=0)
+    assert set(slipped.table["flag"]) == {"outputs look shifted by +1 line(s) against their sources: check the file"}
+    assert "flag" not in in_order.table
+    assert sum(f"mine/es ({path}): outputs look shifted by +1" in str(w.message) for w in caught) == 1

@@ -345,6 +345,8 @@ def run(
         if given.empty:
             raise DataError(f"has readings only for {', '.join(found)}, none for the languages evaluated "
                             f"({', '.join(languages)}; supported: {', '.join(sorted(LANGUAGES))})", source)  # fmt: skip
+        for key, flag in given_judgements.attrs.get("line_flags", {}).items():
+            misaligned.setdefault(key, []).append(flag)
         base.append(given)
         origin.update(dict.fromkeys(zip(given["system"], given["language"], strict=True), str(source)))
         data[str(source)] = source_sha256(source)

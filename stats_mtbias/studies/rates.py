@@ -311,6 +311,36 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
     return low, high
 
 
+def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z):
+    """The difference a − b of every group and metric with its interval and p-value, from one set of clusters.
+
+    Returns ``(diff, low, high, p_value, method, ci_method, n_both)``, arrays ``(groups, metrics)`` (``n_both``:
+    ``(groups,)``, the clusters where both systems have an identified output).
+    """
+    diff = estimate[a] - estimate[b]
+    both = weighted_sum((present[:, a] & present[:, b]).astype(float), frequency)  # (groups,)
+    if boot is not None:
+        reps = boot.replicates[:, a] - boot.replicates[:, b]
+        jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
+        d_bounds = BootstrapResult(diff, reps, jack, boot.level, interval,
+                                   jackknife_weights=boot.jackknife_weights).confidence_interval()  # fmt: skip
+        pvalue, method = resample_pvalue(reps, diff), "paired bootstrap"
+        if interval == "bca":  # the percentile p-value goes with the percentile interval, not BCa's
+            method = "paired bootstrap (percentile p-value)"
+        return diff, d_bounds.low, d_bounds.high, pvalue, method, f"paired bootstrap ({interval})", both
+    se = np.empty(diff.shape)
+    for k in range(len(METRICS)):
+        y, m = _linear_parts(counts, k)
+        # The paired difference's influence per cluster: a's minus b's (same clusters).
+        u = (ratio_influence(y[:, a], m[:, a], estimate[a, :, k], frequency)
+             - ratio_influence(y[:, b], m[:, b], estimate[b, :, k], frequency))  # fmt: skip
+        se[:, k] = np.sqrt(robust_variance(u, strata_codes, frequency))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
+    method = "cluster-robust normal"
+    return diff, diff - z * se, diff + z * se, pvalue, method, method, both
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -386,37 +416,45 @@ def analyse(
     comparisons = None
     if len(systems) > 1:
         rows = []
+        # One rule for every pair: the clusters both systems have (any output, read or not), for the difference, its
+        # interval and its test alike. Without clusters in common (every judgement its own, or each system's clusters
+        # its own) the samples are independent and compared as such, on all of each system's clusters.
+        covered = counts.reshape(counts.shape[0], counts.shape[1], -1).sum(axis=-1) > 0
+        lacking = []
         for a, b in system_pairs(systems, against):
-            diff = estimate[a] - estimate[b]
-            both = weighted_sum((present[:, a] & present[:, b]).astype(float), frequency)  # (groups,)
-            if boot is not None:
-                reps = boot.replicates[:, a] - boot.replicates[:, b]
-                jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
-                d_bounds = BootstrapResult(diff, reps, jack, level, interval,
-                                           jackknife_weights=boot.jackknife_weights).confidence_interval()  # fmt: skip
-                d_low, d_high = d_bounds.low, d_bounds.high
-                pvalue, method = resample_pvalue(reps, diff), "paired bootstrap"
-                if interval == "bca":  # the percentile p-value goes with the percentile interval, not BCa's
-                    method = "paired bootstrap (percentile p-value)"
+            shared = covered[:, a] & covered[:, b]
+            if rows_as_clusters or not shared.any() or np.array_equal(covered[:, a], covered[:, b]):
+                found = _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z)
             else:
-                se = np.empty(diff.shape)
-                for k in range(len(METRICS)):
-                    y, m = _linear_parts(counts, k)
-                    # The paired difference's influence per cluster: a's minus b's (same clusters).
-                    u = (ratio_influence(y[:, a], m[:, a], estimate[a, :, k], frequency)
-                         - ratio_influence(y[:, b], m[:, b], estimate[b, :, k], frequency))  # fmt: skip
-                    se[:, k] = np.sqrt(robust_variance(u, strata_codes, frequency))
-                d_low, d_high = diff - z * se, diff + z * se
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
-                method = "cluster-robust normal"
+                lacking.append((systems[a], int((covered[:, b] & ~covered[:, a]).sum()), systems[b],
+                                int((covered[:, a] & ~covered[:, b]).sum()), int(shared.sum())))  # fmt: skip
+                sub = counts[shared][:, [a, b]]
+                sub_estimate = _statistic(sub.sum(axis=0)[None])[0]
+                sub_boot = None
+                if boot is not None:
+                    sub_boot = cluster_bootstrap(sub, _statistic, n_boot=n_boot, rng=rng.spawn(1)[0],
+                                                 strata=pd.factorize(strata_codes[shared])[0], level=level,
+                                                 method=interval)  # fmt: skip
+                found = _paired(sub, 0, 1, sub_estimate, sub_boot, pd.factorize(strata_codes[shared])[0], None,
+                                present[shared][:, [a, b]], interval, z)  # fmt: skip
+            diff, d_low, d_high, pvalue, method, ci_method, both = found
             for g, label in enumerate(labels):
                 for k, metric in enumerate(METRICS):
                     rows.append({"system_a": systems[a], "system_b": systems[b], "group": label,
                                  **group_values[label], "metric": metric, "diff": diff[g, k], "ci_low": d_low[g, k],
                                  "ci_high": d_high[g, k], "p_value": float(pvalue[g, k]), "method": method,
-                                 "ci_method": method if boot is None else f"paired bootstrap ({interval})",
-                                 "n": int(np.rint(both[g]))})  # fmt: skip
+                                 "ci_method": ci_method, "n": int(np.rint(both[g]))})  # fmt: skip
+        if lacking:
+            import warnings
+
+            from stats_mtbias.errors import DataQualityWarning
+
+            said = "; ".join(f"{a} lacks {na} of {b}'s clusters and {b} {nb} of {a}'s ({n} shared)"
+                             for a, na, b, nb, n in lacking[:5])  # fmt: skip
+            more = f"; and {len(lacking) - 5} more pairs" if len(lacking) > 5 else ""
+            warnings.warn(f"systems cover different clusters: {said}{more}. Each pair is compared on the clusters both "
+                          "have — its difference, interval and test alike; the estimates per system use all of theirs.",
+                          DataQualityWarning, stacklevel=4)  # fmt: skip
         comparisons = adjust(_subset_language(pd.DataFrame(rows), by), correction, family)
     group_differences = None
     if boot is not None and len(groups) > 1:

@@ -740,10 +740,11 @@ def report(
         The documents' title.
     mine : list of str, optional
         Your systems: first in every table, marked in every figure, and the
-        comparisons shown are theirs against every other system. Default: the systems
-        of the results that are not shipped with the package (WinoMT's and TGBI's
-        shipped systems, the Prates judgements); if every system is yours (``rates``
-        on your own benchmark), those named in the study's ``against=``; else none. If
+        comparisons shown are theirs against every other system. Default (one rule,
+        :func:`stats_mtbias.result.your_systems`): the study's ``against=``, else the
+        systems of your inputs (translations, judgements, outputs) when shipped systems
+        stand beside them — never a name that happens to match a shipped system's; if
+        every system is yours and none is named in ``against=``, none. If
         a result compared every pair, the comparisons between other systems are left
         out and ``p_adjusted`` is adjusted again over the rows shown (the report says
         so); pass ``against=`` to the study to compare your systems from the start.
@@ -767,27 +768,12 @@ def report(
 
     results = [results] if isinstance(results, StudyResult) else list(results)
 
-    def shipped(result: StudyResult) -> set[str]:
-        # The systems whose outputs come with the package; a user's own are everything else.
-        if result.study == "winomt":
-            from stats_mtbias.datasets.winomt import SYSTEMS
-
-            return set(SYSTEMS)
-        if result.study == "tgbi":
-            from stats_mtbias.datasets.tgbi import SYSTEMS
-
-            return set(SYSTEMS)
-        if result.study in ("prates", "optimal"):  # the authors' Google Translate judgements, unless yours replaced them
-            return {"google"} if any(str(k).startswith("prates/Results/") for k in result.provenance.get("data", {})) else set()
-        return set()
-
     if mine is None and all(isinstance(r, StudyResult) for r in results):
+        from stats_mtbias.result import your_systems
+
         own: list[str] = []
         for result in results:
-            theirs = [s for s in result.systems if s not in shipped(result)]
-            if not theirs or len(theirs) == len(result.systems):  # nothing shipped beside them: ask `against`
-                theirs = [str(s) for s in (result.provenance.get("options") or {}).get("against") or []]
-            own += [s for s in theirs if s not in own]
+            own += [s for s in your_systems(result) if s not in own]
         mine = own
     elif isinstance(mine, str):
         mine = [mine]

@@ -87,6 +87,28 @@ def adjust(frame: pd.DataFrame, correction: str, family: str | Sequence[str] = "
 
 
 
+def your_systems(result) -> list[str]:
+    """The user's systems of a result, the report's "your systems": the study's ``against=``, else the systems of the
+    user's inputs (provenance ``options["yours"]``) when other systems stand beside them, else none.
+
+    Never a guess from names: a user's system called ``google`` beside the shipped ones is the user's.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = StudyResult("tgbi", pd.DataFrame({"system": ["google", "papago"]}), None,
+    ...                 {"options": {"yours": ["google"], "against": None}})
+    >>> your_systems(r)
+    ['google']
+    """
+    options = result.provenance.get("options") or {}
+    against = [str(s) for s in options.get("against") or []]
+    if against:
+        return against
+    yours = [str(s) for s in options.get("yours") or [] if str(s) in set(map(str, result.systems))]
+    return yours if len(yours) < len(result.systems) else []
+
+
 @dataclass(frozen=True)
 class StudyResult:
     """What :func:`stats_mtbias.tgbi`, :func:`~stats_mtbias.winomt`, :func:`~stats_mtbias.prates`,

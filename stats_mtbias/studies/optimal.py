@@ -605,6 +605,8 @@ def run(
             "interval": interval,
             "languages": sorted(table["language"].unique().tolist()),
             "sample": sample,
+            # The systems of the user's inputs (the report's "your systems"); the shipped judgements are Google's.
+            "yours": sorted(table["system"].astype(str).unique().tolist()) if judgements_file is not None else [],
         },
     )
     return OptimalResult(table, categories, sectors, heads, accounting(table), provenance, judgements)

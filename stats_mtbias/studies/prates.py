@@ -808,6 +808,7 @@ def run(
             "by": by, "denominator": denominator, "interval": interval, "test": test, "alpha": alpha,
             "independence_resamples": n_resamples, "unknown": "`?` rows counted in n_unknown",
             "systems": systems, "pooled": bool(pool and len(systems) > 1), "sample": sample,
+            "yours": systems if judgements_file is not None else [],  # systems of the user's inputs (the report's)
         },
     )  # fmt: skip
     return PratesResult(rates, tests, family_text, indep, reference, calib, accounting(judgements), record, judgements)

@@ -537,7 +537,7 @@ def run(
         n_boot=n_boot if ci == "bootstrap" else None, correction=correction, family=family,
         options={"outcome": outcome, "by": by, "system": system, "cluster": cluster, "strata": strata, "ci": ci,
                  "interval": interval, "rows": int(table["outputs" if sample else "n"].sum()), "engine": engine,
-                 "against": against, "sample": sample},
+                 "against": against, "sample": sample, "yours": [str(s) for s in dict.fromkeys(table["system"])]},
     )  # fmt: skip
     counted = table.assign(n=table["outputs"]) if sample else table
     return RatesResult(estimates, comparisons, group_differences, accounting(counted, ["system"], "gender", "n"), record,

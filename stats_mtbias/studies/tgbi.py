@@ -552,7 +552,10 @@ def run(
                  "test": test, "n_permutations": n_permutations if compare and test == "permutation" else None,
                  "sample": sample,
                  "unknown": "excluded from denominators", "sets": sets, "against": against,
-                 "systems": [str(s) for s in judgements["system"].cat.categories]},
+                 "systems": [str(s) for s in judgements["system"].cat.categories],
+                 # The systems of the user's inputs (the report's "your systems"), never guessed from names.
+                 "yours": ([str(s) for s in judgements["system"].cat.categories] if outputs is not None
+                           else [str(name) for _, name in translations or []])},
     )  # fmt: skip
     return TGBIResult(
         estimates=estimates,

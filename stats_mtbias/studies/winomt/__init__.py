@@ -428,7 +428,10 @@ def run(
         data, rng=seed, level=level, n_boot=n_boot, correction=correction, family=family,
         options={"aligner": aligner, "languages": list(languages), "readers": "stats_mtbias.gender.targets",
                  "use_pronoun": use_pronoun, "systems": list(dict.fromkeys(table["system"].astype(str))),
-                 "interval": interval, "missing": missing, "against": against, "sample": sample},
+                 "interval": interval, "missing": missing, "against": against, "sample": sample,
+                 # The systems of the user's inputs (the report's "your systems"), never guessed from names.
+                 "yours": list(dict.fromkeys([*translations, *([] if given_judgements is None
+                                                               else given_judgements["system"].astype(str))]))},
     )  # fmt: skip
     return WinoMTResult(estimates, comparisons, adj_frame, corrected_frame, accounting, provenance, table, notes, found,
                         annotated, consistency(analysed, level=level) if samples else None)  # fmt: skip

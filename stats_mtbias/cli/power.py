@@ -70,7 +70,9 @@ def _pilot_options(design) -> None:
     design.add_argument("--languages", metavar="LANGUAGE",
                         help="winomt/prates/optimal: the (one) language to plan for")  # fmt: skip
     _options.renamed(design, "--language", "languages", "--languages")
-    design.add_argument("--subset", help="tgbi: a sentence set or TGBI; rates: a group; prates: a category")
+    design.add_argument("--subset", help="tgbi: a sentence set or TGBI; rates: a group (of --by); prates: a category")
+    design.add_argument("--by", metavar="COLS", help="rates: the grouping column(s) of the pilot, comma-separated "
+                        "(--subset names one group; n then counts that group's items)")  # fmt: skip
     design.add_argument("--translations", action="append", default=[], metavar="PATH",
                         help="your pilot outputs (tgbi or winomt; repeatable, named by --system)")  # fmt: skip
     design.add_argument("--system", action="append", default=[], metavar="NAME", help="name of --translations")
@@ -106,7 +108,7 @@ def _pilot(args: argparse.Namespace, language: str | None):
     if args.study == "rates":
         if not args.judgements:
             raise UsageError("a rates pilot needs --judgements (a CSV or Parquet with item, system, gender).")
-        return smb.rates(args.judgements, n_boot=200, rng=args.seed)
+        return smb.rates(args.judgements, by=_options.names(args.by) or (), n_boot=200, rng=args.seed)
     if args.study == "prates":
         return smb.prates(args.judgements, data_dir=args.data_dir, rng=args.seed,
                           languages=[language] if language and not args.judgements else None)  # fmt: skip

@@ -219,7 +219,11 @@ def design_arrays(
 
 def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], *, by: list[str] | tuple[str, ...] = (),
                  group: str = ALL, metric: str = "female", rows_as_clusters: bool = False):  # fmt: skip
-    """Two systems of a validated judgement table (:func:`read_judgements`) as a power-simulation pilot."""
+    """Two systems of a validated judgement table (:func:`read_judgements`) as a power-simulation pilot.
+
+    With a `group`, the pilot is that group's clusters alone: the plan's ``n`` counts items of the group (one rule
+    with :meth:`StudyResult.compare`'s ``mde``, which rests on the group's items).
+    """
     from stats_mtbias.planning.simulate import PairedDesign
 
     check_choice(metric, METRICS, "metric")
@@ -233,6 +237,9 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], *, by: list
     if group not in labels:
         raise UsageError(f"group {group!r} is not in the pilot; it has {', '.join(labels)}.")
     counts = counts[:, [order.index(s) for s in systems]]
+    if group != ALL:  # a plan for one group counts that group's items: the clusters with an output in it
+        inside = counts[:, :, labels.index(group)].sum(axis=(1, 2)) > 0
+        counts, strata = counts[inside], strata[inside]
     per_cluster = float(counts[:, :, labels.index(group)].sum() / (2 * counts.shape[0]))
     return PairedDesign(counts, _statistic, (labels.index(group), METRICS.index(metric)), strata,
                         label=f"{group} {metric}: {systems[0]} − {systems[1]}", unit="clusters",

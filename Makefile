@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Beside a checkout that has ../shared/data (this project's workplace and CI), use it;
 # elsewhere the loaders download the public files into the user cache.
-ifeq ($(MTBIAS_DATA),)
+# MTBIAS_NO_SHARED_DATA=1 ignores ../shared/data (the tests then run as on a fresh clone).
+ifeq ($(MTBIAS_DATA)$(MTBIAS_NO_SHARED_DATA),)
 ifneq ($(wildcard ../shared/data/tgbi),)
 export MTBIAS_DATA := $(abspath ../shared/data)
 endif

@@ -1,31 +1,25 @@
-import os
 from pathlib import Path
 
 import pytest
 
+from tests._public_data import REASONS, public_data, skip_without_data, use_shared_data
+
+
+def pytest_configure(config):
+    use_shared_data()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """A test marked ``needs_data`` (it reads the shipped data through the API's or the CLI's defaults) is skipped,
+    with the reason, when the public datasets are not here and cannot be downloaded."""
+    skip_without_data(items)
+
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
-    """The shared public datasets (MTBIAS_DATA, else ../shared/data beside the repo)."""
-    env = os.environ.get("MTBIAS_DATA")
-    path = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
-    if (path / "tgbi").is_dir():
-        return path
-    if env:
-        pytest.skip(f"MTBIAS_DATA={env} holds no datasets (`stats-mtbias data download` fills a directory)")
-    # A fresh clone: fetch every dataset into the user cache (MTBIAS_CACHE; MTBIAS_MIRROR for a local copy), as
-    # `stats-mtbias data download` does, sha256-checked; only without a network are the data tests skipped.
-    from stats_mtbias.datasets.registry import datasets, open_store
-    from stats_mtbias.errors import MtbiasError
-
-    try:
-        store = open_store()
-        for files in datasets().values():
-            for file in files:
-                store.fetch(file)
-    except MtbiasError as exc:
-        pytest.skip(f"the public datasets are not here and could not be downloaded: {exc}")
-    return store.root
+    """The shared public datasets (MTBIAS_DATA, else ../shared/data beside the repo, else downloaded into the cache)."""
+    return public_data()
 
 
 @pytest.fixture(scope="session")
@@ -40,9 +34,8 @@ def pytest_terminal_summary(terminalreporter):
     """Say how many tests did not run for want of the datasets (they skip; this line makes that visible in any run)."""
     skipped = terminalreporter.stats.get("skipped", [])
     reasons = [str(r.longrepr[2]) if isinstance(r.longrepr, tuple) else str(r.longrepr) for r in skipped]
-    data = [r for r in reasons if "MTBIAS_DATA" in r or "public datasets" in r]
+    data = [r for r in reasons if any(word in r for word in REASONS)]
     if data:
         terminalreporter.write_sep("=", f"{len(data)} tests need the public datasets and did not run", yellow=True)
         terminalreporter.write_line(f"  {data[0].removeprefix('Skipped: ')}")
         terminalreporter.write_line("  set MTBIAS_DATA to a directory filled by `stats-mtbias data download` to run them")
-

@@ -80,6 +80,10 @@ def test_power_old_spellings(cli, tmp_path):
     base = ["power", "paired", "--discordance", "0.2", "--difference", "0.05", "--format", "json"]
     _same_and_warned(cli, [*base, "--alternative", "one-sided"], [*base, "--alternative", "greater"],
                      "--alternative one-sided")  # fmt: skip
+
+
+@pytest.mark.needs_data  # a Prates pilot is compared with the shipped BLS reference
+def test_power_pilot_old_spellings(cli, tmp_path):
     import pandas as pd
 
     n = 300

@@ -48,6 +48,7 @@ def test_rates(ci, interval, a, b, n):
     _no_points(res.table, f"rates {ci} {interval}")
 
 
+@pytest.mark.needs_data  # the study compares with the shipped BLS reference
 @pytest.mark.parametrize("interval", ["wilson", "jeffreys", "clopper-pearson"])
 @SLOW
 @given(a=PATTERNS, n=st.integers(5, 40))

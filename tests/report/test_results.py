@@ -211,6 +211,7 @@ def test_bad_inputs_are_refused_before_any_file_is_written(rates_against, tmp_pa
     assert not out.exists()
 
 
+@pytest.mark.needs_data  # smb.winomt reads the shipped WinoMT items (sentences, gold), for the user's readings too
 def test_reader_validity_beside_winomt_numbers(tmp_path):
     # The user's own readings of German (fast: no alignment), and a baseline named like a shipped system.
     rng = np.random.default_rng(0)
@@ -256,6 +257,7 @@ def _readings(rng, systems: dict, gold: pd.DataFrame | None = None) -> pd.DataFr
     return pd.concat(rows, ignore_index=True)
 
 
+@pytest.mark.needs_data  # the shipped systems' outputs
 def test_tgbi_on_own_translations_has_the_same_shape(tmp_path):
     # Kakao's outputs as if they were the user's: ``item, set, translation`` (item: the line in the set's file).
     kakao = smb.tgbi(["kakao"], n_boot=200, rng=0).frame("judgements")

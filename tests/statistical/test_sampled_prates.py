@@ -24,6 +24,8 @@ from stats_mtbias.studies import prates as prates_study
 from tests.statistical._samples import mc_error
 
 FRAMES = ("rates", "tests", "independence")
+# smb.prates compares with the shipped BLS reference (women's share per occupation), for the user's judgements too.
+NEEDS_DATA = pytest.mark.needs_data
 
 
 def sampled_prates(*, n_items=60, k=5, rng, languages=("tr", "hu", "fi"), spread=1.0, male=0.5) -> pd.DataFrame:
@@ -50,6 +52,7 @@ def _numbers(frame: pd.DataFrame) -> np.ndarray:
     return frame.select_dtypes("number").to_numpy(float)
 
 
+@NEEDS_DATA
 def test_prates_one_sample_is_todays():
     one = sampled_prates(k=1, rng=np.random.default_rng(0))
     for denominator in ("identified", "all"):
@@ -60,6 +63,7 @@ def test_prates_one_sample_is_todays():
             pd.testing.assert_frame_equal(today.frames[name], again.frames[name])
 
 
+@NEEDS_DATA
 @pytest.mark.parametrize("test", ["exact", "ttest"])
 def test_prates_duplicating_samples_changes_nothing(test):
     frame = sampled_prates(k=4, rng=np.random.default_rng(1))
@@ -72,6 +76,7 @@ def test_prates_duplicating_samples_changes_nothing(test):
         np.testing.assert_allclose(_numbers(again.frames[name]), _numbers(once.frames[name]), rtol=0, atol=1e-9)
 
 
+@NEEDS_DATA
 def test_prates_samples_are_not_items():
     """Samples averaged: n is the outputs (items × languages), and the sign test counts items, not samples."""
     frame = sampled_prates(n_items=40, k=6, rng=np.random.default_rng(2), languages=("tr",))
@@ -88,6 +93,7 @@ def test_prates_samples_are_not_items():
     assert male_female["n_negative"] == int((means["m"] < means["f"]).sum())
 
 
+@NEEDS_DATA
 def test_prates_unequal_samples_warn():
     frame = sampled_prates(k=4, rng=np.random.default_rng(3))
     frame = frame[~(frame["item"].isin(["occ1", "occ2"]) & (frame["sample"] != "0"))]
@@ -105,6 +111,7 @@ def _cli_json(*argv) -> list:
     return json.loads(out.getvalue())
 
 
+@NEEDS_DATA
 def test_prates_cli_sample_is_the_api(tmp_path):
     frame = sampled_prates(k=3, rng=np.random.default_rng(4))
     path = tmp_path / "llm.csv"
@@ -150,7 +157,8 @@ def test_sign_test_size_with_samples():
 
 
 @pytest.fixture(scope="module")
-def occupations():
+def occupations(data_dir):
+    """The shipped occupations (the default data of smb.optimal: skipped without the public datasets)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataQualityWarning)
         table = smb.optimal(n_boot=100).frames["occupations"].drop_duplicates("item")

@@ -3,12 +3,12 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests._public_data import REASONS, public_data, skip_without_data, use_shared_data
+
 # Hypothesis's 200 ms deadline fails a correct test on a loaded 2-core machine (CI, or workers side by side): the
 # properties are about values, and the suite's time budget is kept by benchmarks/, not by per-example deadlines.
 settings.register_profile("stats_mtbias", deadline=None)
 settings.load_profile("stats_mtbias")
-
-from tests._public_data import REASONS, public_data, skip_without_data, use_shared_data
 
 
 def pytest_configure(config):

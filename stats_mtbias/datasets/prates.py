@@ -223,7 +223,8 @@ def match_reference(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFrame
 
 
 def read_user_judgements(path: str | Path, system: str | None = None, *, sample: str | None = None) -> pd.DataFrame:
-    """Users' own judgements: a CSV ``item, language, gender`` or ``item, language, translation``.
+    """Users' own judgements: a CSV ``item, language, gender`` or ``item, language, translation``
+    (with both, as in the table ``read prates`` writes, ``gender`` is used: the round trip read → correct → judge).
 
     Optional columns: ``category`` (default ``all``), ``system`` (default
     `system` or the file's stem), ``variant``. With `sample` (a column name,
@@ -240,8 +241,9 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
     path = as_source(path)
     column = sample.lower() if sample else None
     header, records = read_records(path, required=("item", "language", *([column] if column else [])), lower=True)
-    if ("gender" in header) == ("translation" in header):
-        raise DataError("needs exactly one of the columns 'gender' or 'translation'", path, 1)
+    if "gender" not in header and "translation" not in header:
+        raise DataError("needs a column 'gender' (already read) or 'translation' (English outputs to read); with "
+                        "both, as in a table of `read prates`, 'gender' is used", path, 1)  # fmt: skip
     rows, seen = [], {}
     for line, record in records:
         if not record["item"] or not record["language"]:
@@ -276,7 +278,7 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
         raise DataError("has a header but no judgements", path, 2)
     frame["source"] = str(path)
     warn_repeated(frame, path)
-    if "translation" in header:
+    if "gender" not in header:
         return frame  # judged by the study
     return judgement_table(frame.drop(columns="translation"))
 

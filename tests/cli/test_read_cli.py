@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
 import stats_mtbias as smb
+from stats_mtbias.cli import main
 
 BENCH = pd.DataFrame({
     "system": ["llm"] * 4 + ["mt"] * 4,
@@ -108,3 +111,18 @@ def test_read_usage(cli, argv):
     with pytest.raises(SystemExit) as exc:
         cli("read", *argv)
     assert exc.value.code == 64
+
+
+@pytest.mark.needs_data
+def test_read_prates_feeds_prates_judgements(tmp_path, capsys):
+    """The README's round trip: `read prates` writes the table `prates --judgements` takes, gender and all."""
+    raw = tmp_path / "raw.csv"
+    raw.write_text("item,language,translation\nNurse,Hungarian,She is a nurse\nEngineer,Hungarian,He is an engineer\n"
+                   "Teacher,Hungarian,They are a teacher\n", "utf-8")  # fmt: skip
+    read = tmp_path / "read.csv"
+    assert main(["read", "prates", "--judgements", str(raw), "--out", str(read)]) == 0
+    read.write_text(read.read_text("utf-8").replace("They are a teacher,neutral", "They are a teacher,female"), "utf-8")
+    capsys.readouterr()
+    assert main(["prates", "--judgements", str(read), "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["n_female"], row["n_male"], row["n_neutral"]) == (2, 1, 0)  # the corrected gender is the one used

@@ -167,9 +167,13 @@ def test_user_csv_gender_and_translation_forms(tmp_path):
         repeated = data.read_user_judgements(dup)
     assert repeated["item"].tolist() == ["nurse", "nurse#2"] and repeated["occupation"].tolist() == ["nurse", "nurse"]
     both = tmp_path / "both.csv"
-    both.write_text("item,language,gender,translation\nnurse,Malay,Female,She\n", "utf-8")
-    with pytest.raises(DataError, match="exactly one of the columns"):
-        data.read_user_judgements(both)
+    both.write_text("item,language,gender,translation\nnurse,Malay,Female,He is a nurse\n", "utf-8")
+    # With both, as `read prates` writes them, the gender given is used (the round trip read → correct → judge).
+    assert data.read_user_judgements(both)["gender"].astype(str).tolist() == ["female"]
+    neither = tmp_path / "neither.csv"
+    neither.write_text("item,language\nnurse,Malay\n", "utf-8")
+    with pytest.raises(DataError, match="needs a column 'gender'"):
+        data.read_user_judgements(neither)
 
 
 def test_reference_comparison_by_hand(files, judgements):

@@ -318,12 +318,31 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
     return low, high
 
 
-def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z):
+def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples=False):
     """The difference a − b of every group and metric with its interval and p-value, from one set of clusters.
 
     Returns ``(diff, low, high, p_value, method, ci_method, n_both)``, arrays ``(groups, metrics)`` (``n_both``:
-    ``(groups,)``, the clusters where both systems have an identified output).
+    ``(groups,)``, the clusters where both systems have an identified output). An interval that would be a point
+    (both systems at 0% or 100%: every replicate, every influence the same) is the MOVER of the two systems' score
+    intervals instead — never [0, 0] where there are outputs.
     """
+    found = _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z)
+    diff, low, high = found[0], found[1], found[2]
+    point = ~(high > low) & ~np.isnan(diff)
+    if np.any(point):
+        level = float(2 * special.ndtr(z) - 1)
+        pair = counts[:, [a, b]]
+        s_low, s_high = _score_bounds(pair, estimate[[a, b]], strata_codes, frequency, level, samples)
+        ea, eb = estimate[a], estimate[b]
+        # Newcombe's MOVER with the correlation of the paired outputs left out (0): wider than a paired interval.
+        m_low = diff - np.sqrt((ea - s_low[0]) ** 2 + (s_high[1] - eb) ** 2)
+        m_high = diff + np.sqrt((s_high[0] - ea) ** 2 + (eb - s_low[1]) ** 2)
+        low, high = np.where(point, np.maximum(m_low, -1.0), low), np.where(point, np.minimum(m_high, 1.0), high)
+    return (diff, low, high, *found[3:])
+
+
+def _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z):
+    """:func:`_paired` before the point intervals are replaced."""
     diff = estimate[a] - estimate[b]
     both = weighted_sum((present[:, a] & present[:, b]).astype(float), frequency)  # (groups,)
     if boot is not None:
@@ -431,7 +450,7 @@ def analyse(
         for a, b in system_pairs(systems, against):
             shared = covered[:, a] & covered[:, b]
             if rows_as_clusters or not shared.any() or np.array_equal(covered[:, a], covered[:, b]):
-                found = _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z)
+                found = _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples)
             else:
                 lacking.append((systems[a], int((covered[:, b] & ~covered[:, a]).sum()), systems[b],
                                 int((covered[:, a] & ~covered[:, b]).sum()), int(shared.sum())))  # fmt: skip
@@ -443,7 +462,7 @@ def analyse(
                                                  strata=pd.factorize(strata_codes[shared])[0], level=level,
                                                  method=interval)  # fmt: skip
                 found = _paired(sub, 0, 1, sub_estimate, sub_boot, pd.factorize(strata_codes[shared])[0], None,
-                                present[shared][:, [a, b]], interval, z)  # fmt: skip
+                                present[shared][:, [a, b]], interval, z, samples)  # fmt: skip
             diff, d_low, d_high, pvalue, method, ci_method, both = found
             for g, label in enumerate(labels):
                 for k, metric in enumerate(METRICS):

@@ -92,3 +92,37 @@ def test_the_shared_items_comparison_covers_its_level_in_both_tails():
                                          "percentile", 1.959963984540054)  # fmt: skip
         lows[r], highs[r] = low[0, 0], high[0, 0]
     _bands.check_interval(lows, highs, truth, 0.95, "rates: shared-items difference (analytic)")
+
+
+def test_no_comparison_interval_is_a_point():
+    """Two systems both at 0% (or 100%): the difference's interval is the MOVER of their score intervals, not [0, 0],
+    and compare()'s mde is not 0."""
+    frame = pd.DataFrame({"item": list(range(50)) * 2, "system": ["a"] * 50 + ["b"] * 50, "gender": "male"})
+    for ci in ("bootstrap", "analytic"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compared = smb.rates(frame, n_boot=200, rng=0, ci=ci).compare().set_index("metric")
+        female = compared.loc["female"]
+        assert female["ci_low"] < 0 < female["ci_high"] and female["mde"] > 0
+        # Wilson's bound at 0 of 50 on each side, put together: about 7 points each way.
+        assert 0.06 < female["ci_high"] < 0.09 and female["ci_low"] == pytest.approx(-female["ci_high"])
+
+
+def test_comparisons_near_zero_cover_their_level():
+    """Rare shares (1% and 3% on 100 items, paired): where most data sets have few or no events, the comparison
+    still covers the true difference at least at its level less 3 Monte-Carlo SE (a discrete lower limit)."""
+    reps, n = 4000, 100
+    rng = np.random.default_rng(0)
+    covered = 0
+    z = 1.959963984540054
+    for _ in range(reps):
+        female = np.stack([rng.random(n) < 0.01, rng.random(n) < 0.03], axis=1)
+        counts = np.zeros((n, 2, 1, 5))
+        counts[..., 0, 0], counts[..., 0, 1] = female, ~female
+        estimate = rates._statistic(counts.sum(axis=0)[None])[0]
+        present = counts[..., :4].sum(axis=-1) > 0
+        _, low, high, *_ = rates._paired(counts, 0, 1, estimate, None, np.zeros(n, int), None, present, "percentile", z)
+        covered += low[0, 0] <= -0.02 <= high[0, 0]
+    floor = 0.95 - 3 * _bands.mc_se(0.95, reps)
+    print(f"BAND rates: paired difference at 1% vs 3% on 100 items: coverage {covered / reps:.4f} >= {floor:.4f}")
+    assert covered / reps >= floor

@@ -318,6 +318,37 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
     return low, high
 
 
+def _adjust_groups(frame: pd.DataFrame, correction: str, family) -> pd.DataFrame:
+    """``p_adjusted`` of the group differences, `family` meaning what it means for the systems' comparisons: with
+    ``"metric"`` the group pairs of one system × metric are a family (as the system pairs of one estimate are), with
+    ``"all"`` every row; named comparison columns keep those the frame has (``metric``) and the system.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"system": ["a", "a", "b"], "metric": "female", "p_value": [0.01, 0.04, 0.03]})
+    >>> _adjust_groups(f, "holm", "metric")["p_adjusted"].tolist()
+    [0.02, 0.04, 0.03]
+    >>> _adjust_groups(f, "holm", "all")["p_adjusted"].round(2).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    from stats_mtbias.result import family_keys
+
+    keys = family_keys(family)
+    if isinstance(family, str):
+        keys = ("system", "metric") if family == "metric" else ()
+    else:
+        keys = ("system", *(k for k in keys if k in frame))
+    out = frame.copy()
+    groups = out.groupby(list(keys), sort=False).ngroup().to_numpy() if keys else np.zeros(len(out), int)
+    adjusted = np.empty(len(out))
+    for g in np.unique(groups):
+        inside = groups == g
+        adjusted[inside] = adjust_pvalues(out["p_value"].to_numpy()[inside], correction)
+    out["p_adjusted"] = adjusted
+    out["family"] = " × ".join(keys) if keys else "all"
+    return out
+
+
 def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples=False):
     """The difference a − b of every group and metric with its interval and p-value, from one set of clusters.
 
@@ -495,8 +526,7 @@ def analyse(
                     rows.append({"system": system, "group_a": groups[g], "group_b": groups[h], "metric": metric,
                                  "diff": diff[k], "ci_low": bounds.low[k], "ci_high": bounds.high[k],
                                  "p_value": float(pvalue[k])})  # fmt: skip
-        group_differences = pd.DataFrame(rows)
-        group_differences["p_adjusted"] = adjust_pvalues(group_differences["p_value"].to_numpy(), correction)
+        group_differences = _adjust_groups(pd.DataFrame(rows), correction, family)
         group_differences["method"] = "cluster bootstrap (percentile)"
     return estimates, comparisons, group_differences
 

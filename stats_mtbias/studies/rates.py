@@ -318,6 +318,23 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
     return low, high
 
 
+def _output_counts(estimates: pd.DataFrame, judgements: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """``n_outputs`` (identified) and ``n_unknown`` of every system and group from the judgements' raw ``outputs``."""
+    keys = [f"by:{c}" for c in by]
+    group = judgements[keys].astype(str).agg(" | ".join, axis=1) if keys else pd.Series(ALL, index=judgements.index)
+    known = judgements["gender"].astype(str) != "unknown"
+    frame = pd.DataFrame({"system": judgements["system"].astype(str), "group": group, "known": known,
+                          "outputs": judgements["outputs"].to_numpy()})  # fmt: skip
+    sums = frame.groupby(["system", "group", "known"])["outputs"].sum().unstack("known", fill_value=0)
+    if keys:  # the "all" group: every group's outputs
+        totals = sums.groupby(level="system").sum()
+        sums = pd.concat([sums, totals.set_index(pd.MultiIndex.from_product([totals.index, [ALL]]))])
+    sums = sums.reindex(columns=[True, False], fill_value=0)
+    index = pd.MultiIndex.from_arrays([estimates["system"].astype(str), estimates["group"].astype(str)])
+    found = sums.reindex(index, fill_value=0)
+    return estimates.assign(n_outputs=found[True].to_numpy().astype(int), n_unknown=found[False].to_numpy().astype(int))
+
+
 def _adjust_groups(frame: pd.DataFrame, correction: str, family) -> pd.DataFrame:
     """``p_adjusted`` of the group differences, `family` meaning what it means for the systems' comparisons: with
     ``"metric"`` the group pairs of one system × metric are a family (as the system pairs of one estimate are), with
@@ -470,6 +487,8 @@ def analyse(
                              "n": int(np.rint(clusters[s, g])), "n_outputs": int(identified[s, g]),
                              "n_unknown": int(unknown[s, g])})  # fmt: skip
     estimates = _subset_language(pd.DataFrame(rows), by)
+    if "outputs" in judgements:  # samples averaged: n_outputs and n_unknown still count outputs, not item-equivalents
+        estimates = _output_counts(estimates, judgements, by)
     comparisons = None
     if len(systems) > 1:
         rows = []

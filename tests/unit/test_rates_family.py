@@ -27,3 +27,19 @@ def test_group_differences_are_adjusted_within_the_family_asked_for():
         np.testing.assert_allclose(part["p_adjusted"], adjust_pvalues(part["p_value"].to_numpy(), "holm"))
     np.testing.assert_allclose(everything["p_adjusted"], adjust_pvalues(everything["p_value"].to_numpy(), "holm"))
     assert set(per_metric["family"]) == {"system × metric"} and set(everything["family"]) == {"all"}
+
+
+def test_with_samples_n_outputs_and_n_unknown_count_outputs():
+    """Issue 45: with `sample=`, n_outputs and n_unknown count the outputs given (were item-equivalents, floored)."""
+    rng = np.random.default_rng(0)
+    rows = [(item, "a", s, rng.choice(["female", "male", "unknown"], p=[0.4, 0.5, 0.1]), "g1" if item < 20 else "g2")
+            for item in range(40) for s in range(3 if item % 2 else 5)]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["item", "system", "k", "gender", "grp"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = smb.rates(frame, sample="k", by="grp", n_boot=100, rng=0).frame("estimates")
+    counts = est[est["metric"] == "female"].set_index("group")[["n", "n_outputs", "n_unknown"]]
+    for group, part in [*frame.groupby("grp"), ("all", frame)]:
+        unknown = int((part["gender"] == "unknown").sum())
+        assert (counts.loc[group, "n_outputs"], counts.loc[group, "n_unknown"]) == (len(part) - unknown, unknown)
+    assert counts.loc["all", "n"] == 40  # items, the unit of the intervals

@@ -56,16 +56,23 @@ _READ = textwrap.dedent("""
 """)
 
 
-def _cold_reading(data_dir, tmp_path, hash_seed: int, *, languages=(), subset="", lines=0) -> dict:
-    """A reading in a fresh interpreter with an empty cache of its own and the given PYTHONHASHSEED."""
-    cache = tmp_path / f"cache-{hash_seed}"
-    cache.mkdir()
-    env = {**os.environ, "PYTHONHASHSEED": str(hash_seed), "MTBIAS_CACHE": str(cache), "MTBIAS_DATA": str(data_dir),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", _READ, str(data_dir), ",".join(languages), subset, str(lines)],
-                          capture_output=True, text=True, env=env, cwd=tmp_path, check=False)  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout)
+def _cold_readings(data_dir, tmp_path, hash_seeds, *, languages=(), subset="", lines=0) -> list[dict]:
+    """Readings in fresh interpreters, side by side, each with an empty cache of its own and its PYTHONHASHSEED."""
+    started = []
+    for seed in hash_seeds:
+        cache = tmp_path / f"cache-{seed}"
+        cache.mkdir()
+        env = {**os.environ, "PYTHONHASHSEED": str(seed), "MTBIAS_CACHE": str(cache), "MTBIAS_DATA": str(data_dir),
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}  # fmt: skip
+        started.append(subprocess.Popen([sys.executable, "-c", _READ, str(data_dir), ",".join(languages), subset,
+                                         str(lines)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        env=env, cwd=tmp_path))  # fmt: skip
+    readings = []
+    for process in started:
+        out, err = process.communicate()
+        assert process.returncode == 0, err[-3000:]
+        readings.append(json.loads(out))
+    return readings
 
 
 def _same_readings(a: dict, b: dict) -> None:
@@ -110,8 +117,7 @@ def test_eflomal_is_seeded():
 def test_a_cold_reading_is_the_same_in_two_processes_with_different_hash_seeds(data_dir, tmp_path):
     """Fast tier: the shipped Portuguese file, and the first 400 lines of the academic German file read alone."""
     options = {"languages": ["pt"], "subset": "winomt/translations/sota/en-de.txt", "lines": 400}
-    first = _cold_reading(data_dir, tmp_path, 1, **options)
-    second = _cold_reading(data_dir, tmp_path, 2, **options)
+    first, second = _cold_readings(data_dir, tmp_path, (1, 2), **options)
     assert len(first["subset"]) == 400 and len(first["google/pt"]) == 3888
     _same_readings(first, second)
 
@@ -122,8 +128,7 @@ def test_every_shipped_language_reads_the_same_in_two_cold_processes(data_dir, t
     from stats_mtbias.datasets import winomt as winomt_data
 
     languages = sorted({lang for _, lang, _, _ in winomt_data.translation_files()})
-    first = _cold_reading(data_dir, tmp_path, 11, languages=languages)
-    second = _cold_reading(data_dir, tmp_path, 12, languages=languages)
+    first, second = _cold_readings(data_dir, tmp_path, (11, 12), languages=languages)
     assert len(first) == len(winomt_data.translation_files())
     _same_readings(first, second)
 

@@ -4,16 +4,27 @@ Sentences are tokenised the same way on both sides (:func:`tokenize`: words,
 elided articles such as French/Italian ``l'`` as tokens of their own, punctuation
 apart). Alignment models are trained on the bitext itself (plus any extra
 parallel text the user gives) in both directions and symmetrised with
-grow-diag-final-and. Training is deterministic; results are cached per input by
-content hash under ``$MTBIAS_CACHE/alignments`` (else the user cache).
+grow-diag-final-and. Results are cached per input by content hash under
+``$MTBIAS_CACHE/alignments`` (else the user cache).
+
+Training is deterministic: the same pairs give the same links in every process,
+on every machine (issue 49). sil-thot trains with OpenMP, and its FastAlign adds
+the expected counts of all threads into shared cells (``omp atomic``) and reduces
+the diagonal tension across threads, so with several threads the floating-point
+sums come out in the order the threads happen to finish, and now and then a link
+whose two candidates are near-tied flips between runs (the academic German file
+read one item differently in one cold run of six). Training therefore runs on one
+OpenMP thread (:func:`one_thread`): the sums follow the sentence order. eflomal's
+sampler is seeded (:data:`EFLOMAL_SEED`) and its chains run one after another.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +35,8 @@ from stats_mtbias._validation import check_choice, check_positive_int
 
 METHODS = ("fastalign", "eflomal")
 HEURISTICS = ("grow-diag-final-and", "grow-diag-final", "intersection", "union")
+# eflomal's Gibbs sampler: a fixed seed (sil-thot's own default, pinned here), so its links are reproducible.
+EFLOMAL_SEED = 1351155463
 # Hebrew acronyms keep their gershayim (מנכ"ל, "CEO"): split, the aligner sees only a stray ל.
 _TOKEN = re.compile(r"[\u05d0-\u05ea]+[\"\u05f4][\u05d0-\u05ea]+|[^\W\d_]+['’]|\w+(?:-\w+)*|[^\w\s]", re.UNICODE)
 
@@ -43,10 +56,33 @@ def word_tokens(sentence: str) -> list[tuple[int, int]]:
     return spans
 
 
+@contextlib.contextmanager
+def one_thread() -> Iterator[None]:
+    """The aligner's OpenMP on one thread in this thread, for the duration (deterministic sums; see the module).
+
+    OpenMP's thread count is a per-thread setting (``omp_set_num_threads``), so
+    the limit holds for this thread's training only and is restored afterwards;
+    other threads (a Dask worker's, a user's) are not touched.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a dependency of the aligner's extra
+        from stats_mtbias.errors import UsageError
+
+        raise UsageError("word alignment needs threadpoolctl (deterministic training): "
+                         "pip install 'stats_mtbias[all]'") from None  # fmt: skip
+    with threadpool_limits(limits=1, user_api="openmp"):
+        yield
+
+
+# Part of every cache key: links cached by the multi-threaded training of earlier versions are not reused.
+_TRAINING = "one-openmp-thread"
+
+
 def _key(method: str, heuristic: str, iterations: int, src, trg, extra=None) -> str:
     # The extra training text changes the alignments, so it is part of the key.
     digest = hashlib.sha256(
-        json.dumps([method, heuristic, iterations, src, trg, extra], ensure_ascii=False).encode("utf-8")
+        json.dumps([_TRAINING, method, heuristic, iterations, src, trg, extra], ensure_ascii=False).encode("utf-8")
     )
     return digest.hexdigest()[:32]
 
@@ -99,24 +135,28 @@ def align(
         train_trg += [[t.lower() for t in s] for s in extra[1]]
     model_type = ta.FastAlignModel if method == "fastalign" else ta.EflomalAlignmentModel
     direct, inverse = model_type(), model_type()
+    if method == "eflomal":
+        for model in (direct, inverse):
+            model.seed, model.deterministic = EFLOMAL_SEED, True
     for s, t in zip(train_src, train_trg):
         if s and t:
             direct.add_sentence_pair(s, t)
             inverse.add_sentence_pair(t, s)
-    for model in (direct, inverse):
-        model.start_training()
-        for _ in range(iterations):
-            model.train()
-        model.end_training()
-    symmetric = ta.SymmetrizedAlignmentModel(direct, inverse)
-    symmetric.heuristic = getattr(ta.SymmetrizationHeuristic, heuristic.upper().replace("-", "_"))
     out = []
-    for s, t in zip(low_src, low_trg):
-        if not s or not t:
-            out.append(np.empty((0, 2), dtype=int))
-            continue
-        _, matrix = symmetric.get_best_alignment(s, t)
-        out.append(np.argwhere(matrix.to_numpy() > 0).astype(int))
+    with one_thread():
+        for model in (direct, inverse):
+            model.start_training()
+            for _ in range(iterations):
+                model.train()
+            model.end_training()
+        symmetric = ta.SymmetrizedAlignmentModel(direct, inverse)
+        symmetric.heuristic = getattr(ta.SymmetrizationHeuristic, heuristic.upper().replace("-", "_"))
+        for s, t in zip(low_src, low_trg):
+            if not s or not t:
+                out.append(np.empty((0, 2), dtype=int))
+                continue
+            _, matrix = symmetric.get_best_alignment(s, t)
+            out.append(np.argwhere(matrix.to_numpy() > 0).astype(int))
     if path is not None:
         write_cache(path, json.dumps([a.tolist() for a in out]))
     return out

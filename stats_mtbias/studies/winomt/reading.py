@@ -68,8 +68,10 @@ def judge(
     """Judgement table of one translation file: item, gold, stereotype, gender, reason.
 
     The shipped file of `system` and `language`, or, with `path`, a user's own
-    ``source ||| translation`` file (matched to the items by source sentence; the
-    shipped bitext of the language is used as extra alignment data). With
+    ``source ||| translation`` file (matched to the items by source sentence; its
+    lines that a shipped file holds keep their shipped alignment and reading when
+    most of them do, and the others are aligned with the shipped bitext of the
+    language as extra data: :func:`reading_alignments`). With
     `explain`, also ``aligned`` (the target words read) and ``why`` (for an
     unknown reading, the reason in words); the readings are then computed afresh.
     """
@@ -99,9 +101,8 @@ def judge(
     if hit is not None:
         genders[ok] = hit
     else:
-        links = shipped_alignments(store, language, items, sources, translations, method)
+        links, lexicon = reading_alignments(store, language, items, sources, translations, method)
         extra = bitext(store, language, items, skip=relpath) if links is None else None
-        lexicon = language_lexicon(store, language, items, method) if links is not None else None
         genders[ok] = read_pairs(sources, indices, translations, language, extra=extra, method=method,
                                  use_pronoun=use_pronoun, alignments=links, lexicon=lexicon, details=details)  # fmt: skip
         if cached is not None:
@@ -198,9 +199,44 @@ def language_lexicon(store: DataStore, language: str, items: pd.DataFrame, metho
 
 def shipped_alignments(store, language, items, sources, translations, method):
     """The language-wide alignments of these pairs, or None if one of them is not shipped (a user's own file)."""
-    links = language_links(store, language, items, method)
-    out = [links.get((tuple(tokenize(s)), tuple(tokenize(t)) if t else ())) for s, t in zip(sources, translations)]
+    out = _shipped_links(store, language, items, sources, translations, method)
     return None if any(a is None for a in out) else out
+
+
+def _shipped_links(store, language, items, sources, translations, method) -> list:
+    """The language-wide alignment of each pair, None for a pair that no shipped file holds."""
+    links = language_links(store, language, items, method)
+    return [links.get((tuple(tokenize(s)), tuple(tokenize(t)) if t else ())) for s, t in zip(sources, translations)]
+
+
+def reading_alignments(store, language, items, sources, translations, method):
+    """The alignments and the lexicon to read these pairs with: ``(links, lexicon)``, or ``(None, None)``.
+
+    A pair that a shipped file of the language holds (the same source and
+    translation) keeps its shipped links, and the pairs are read with the
+    language's lexicon, so such a line reads exactly as in the shipped file (issue
+    49). This holds for every shipped file, and for a user's file most of whose
+    lines are shipped ones (a shipped file with a few lines edited): its other
+    lines are aligned anew, on themselves and every shipped translation into the
+    language (:func:`bitext`), and only they can read differently. Before, one
+    dropped full stop in Google's German file re-aligned all of it and changed 16
+    other readings. A file most of whose lines are new gives ``(None, None)``: it is
+    aligned as a whole with the bitext and read with its own usual translations,
+    which follow its own wording.
+    """
+    found = _shipped_links(store, language, items, sources, translations, method)
+    missing = [k for k, links in enumerate(found) if links is None]
+    if 2 * len(missing) >= max(len(found), 1) and missing:
+        return None, None
+    if missing:
+        src = [tokenize(sources[k]) for k in missing]
+        trg = [tokenize(translations[k]) if translations[k] else [] for k in missing]
+        extra_src, extra_trg = bitext(store, language, items)
+        new = align(src, aligner_tokens(trg, language), method=method,
+                    extra=(extra_src, aligner_tokens(extra_trg, language)))  # fmt: skip
+        for k, links in zip(missing, new, strict=True):
+            found[k] = links
+    return found, language_lexicon(store, language, items, method)
 
 
 @lru_cache(maxsize=1)

@@ -12,7 +12,7 @@ from stats_mtbias.datasets.registry import DataStore
 from stats_mtbias.datasets.winomt import annotation_language, annotation_rows
 from stats_mtbias.gender.entity import PRONOUN_LANGUAGES, pronoun_decides, read_entity_and_pronoun
 from stats_mtbias.significance.agreement import agreement
-from stats_mtbias.studies.winomt.reading import bitext, language_lexicon, shipped_alignments
+from stats_mtbias.studies.winomt.reading import bitext, reading_alignments
 
 VALIDATION_COLUMNS = [
     "file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa", "n_conflict",
@@ -116,8 +116,7 @@ def validate(
         return {**result, **empty, "n_conflict": 0, "n_conflict_pronoun": 0, "confusion": None, "pairs": None}
     index, sentences, human = zip(*labelled)
     src = items.set_index("item").loc[list(index)]
-    links = shipped_alignments(store, language, items, src["sentence"].tolist(), list(sentences), method)
-    lexicon = language_lexicon(store, language, items, method) if links is not None else None
+    links, lexicon = reading_alignments(store, language, items, src["sentence"].tolist(), list(sentences), method)
     entity, pronoun = read_entity_and_pronoun(
         src["sentence"].tolist(), src["entity_index"].to_numpy(), list(sentences), language,
         extra=bitext(store, language, items) if links is None else None, method=method, alignments=links,

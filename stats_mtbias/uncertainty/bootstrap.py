@@ -22,6 +22,7 @@ import numpy as np
 from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
+from stats_mtbias.errors import UsageError
 from stats_mtbias.uncertainty.intervals import ConfidenceInterval
 
 WEIGHT_METHODS = ("index", "multinomial")
@@ -67,11 +68,11 @@ def resample_weights(
     rng = check_rng(rng)
     check_choice(method, WEIGHT_METHODS, "method")
     if strata is None and n_clusters is None:
-        raise ValueError("give `n_clusters` or `strata`.")
+        raise UsageError("give `n_clusters` or `strata`.")
     n_clusters = len(strata) if strata is not None else check_positive_int(n_clusters, "n_clusters")
     members = _strata_members(n_clusters, strata)
     if max(len(m) for m in members) >= 2**24 and np.dtype(dtype) == np.float32:
-        raise ValueError("float32 weights are exact only for strata below 2**24 clusters.")
+        raise UsageError("float32 weights are exact only for strata below 2**24 clusters.")
     weights = np.empty((n_boot, n_clusters), dtype=dtype)
     if method == "multinomial":
         for idx in members:
@@ -89,7 +90,7 @@ def _strata_members(n_clusters: int, strata: np.ndarray | None) -> list[np.ndarr
         return [np.arange(n_clusters)]
     strata = np.asarray(strata)
     if len(strata) != n_clusters:
-        raise ValueError(f"`strata` has {len(strata)} labels for {n_clusters} clusters.")
+        raise UsageError(f"`strata` has {len(strata)} labels for {n_clusters} clusters.")
     return [np.flatnonzero(strata == label) for label in np.unique(strata)]
 
 
@@ -197,11 +198,11 @@ class BootstrapResult:
             return ConfidenceInterval(*_nanquantiles(self.replicates, (alpha, 1.0 - alpha)))
         if method == "studentized":
             if self.standard_error_estimate is None or self.replicate_standard_errors is None:
-                raise ValueError("the studentized interval needs the estimate's and the replicates' standard errors.")
+                raise UsageError("the studentized interval needs the estimate's and the replicates' standard errors.")
             return _studentized(self.estimate, self.standard_error_estimate, self.replicates,
                                 self.replicate_standard_errors, alpha)  # fmt: skip
         if self.jackknife is None:
-            raise ValueError("BCa needs jackknife values; bootstrap with method='bca'.")
+            raise UsageError("BCa needs jackknife values; bootstrap with method='bca'.")
         # An infinite leave-one-out value (the statistic undefined without that cluster) is dropped like a NaN:
         # kept, it turns the acceleration into NaN and the interval into a point at the median.
         finite = np.where(np.isfinite(self.jackknife), self.jackknife, np.nan)
@@ -373,7 +374,7 @@ def _frequency_bootstrap(data, statistic, frequency, *, n_boot, rng, strata, lev
     """
     n_boot = check_positive_int(n_boot, "n_boot")
     if frequency.shape != (data.shape[0],) or not np.issubdtype(frequency.dtype, np.integer) or np.any(frequency < 1):
-        raise ValueError("`frequency` must hold a positive integer per row of `data`.")
+        raise UsageError("`frequency` must hold a positive integer per row of `data`.")
     frequency = frequency.astype(np.int64)
     rng = check_rng(rng)
     flat = data.reshape(data.shape[0], -1)
@@ -434,7 +435,7 @@ def paired_permutation(
     a = np.asarray(data_a, dtype=float)
     b = np.asarray(data_b, dtype=float)
     if a.shape != b.shape:
-        raise ValueError("`data_a` and `data_b` must have the same shape (same clusters).")
+        raise UsageError("`data_a` and `data_b` must have the same shape (same clusters).")
     n_perm = check_positive_int(n_perm, "n_perm")
     rng = check_rng(rng)
     total_a, total_b = a.sum(axis=0), b.sum(axis=0)

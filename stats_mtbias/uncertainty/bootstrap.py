@@ -193,6 +193,7 @@ class BootstrapResult:
         """Two-sided interval at `level` by `method` (defaults: the result's own)."""
         level = check_level(self.level if level is None else level)
         method = check_choice(self.method if method is None else method, CI_METHODS, "method")
+        tail_resolution(self.n_boot, level, interval=method)
         alpha = (1.0 - level) / 2.0
         if method == "percentile":
             return ConfidenceInterval(*_nanquantiles(self.replicates, (alpha, 1.0 - alpha)))
@@ -207,6 +208,49 @@ class BootstrapResult:
         # kept, it turns the acceleration into NaN and the interval into a point at the median.
         finite = np.where(np.isfinite(self.jackknife), self.jackknife, np.nan)
         return _bca(self.estimate, self.replicates, finite, alpha, self.jackknife_weights)
+
+
+def tail_resolution(n: int, level: float, *, what: str = "n_boot", interval: str = "percentile") -> str | None:
+    """Warn when `n` resamples (or draws) cannot resolve the tails of a `level` interval read off them.
+
+    Each end of an interval read off `n` resamples is an order statistic about
+    ``(1 − level) / 2 · n`` resamples in from the extreme. With fewer than
+    :data:`~stats_mtbias._defaults.MIN_TAIL` (2.5) beyond each end — the
+    resolution the package asks of a 95% interval with its minimum of 100
+    resamples, at any level — the ends are (interpolated between) the most
+    extreme resamples and the interval is too narrow for its level (level
+    0.9999 on 200 resamples: about a third too narrow), without a word. Davison
+    & Hinkley (1997, §5.2.3) ask for far more for accurate ends (about 1,000
+    resamples at 95%, 25 beyond each end); this is the floor below which an end
+    is not placed at all. One :class:`~stats_mtbias.errors.DataQualityWarning`
+    (exit 65 under ``--strict``) names the `what` that would resolve it.
+
+    Returns the message, or None when the tails are resolved.
+
+    Examples
+    --------
+    >>> tail_resolution(10_000, 0.95) is None, tail_resolution(100, 0.95) is None
+    (True, True)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     warnings.simplefilter("always")
+    ...     message = tail_resolution(200, 0.9999)
+    >>> message.split(": ")[0], message.split(". ")[-1]
+    ('level 0.9999 with n_boot=200', 'n_boot ≥ 50,000 resolves it (or a lower level).')
+    """
+    from stats_mtbias._defaults import MIN_TAIL
+
+    tail = (1.0 - level) / 2.0 * n
+    if tail >= MIN_TAIL * (1 - 1e-9):  # 2.4999999999999996 at 0.95 × 100 is 2.5
+        return None
+    needed = int(np.ceil(MIN_TAIL / ((1.0 - level) / 2.0) - 1e-6))
+    message = (f"level {level:g} with {what}={n:,}: the {interval} interval's ends sit {tail:.3g} resamples in from "
+               f"the extremes (fewer than {MIN_TAIL:g}): they are (near) the most extreme resamples, and the interval is "
+               f"narrower than its level says. {what} ≥ {needed:,} resolves it (or a lower level).")  # fmt: skip
+    from stats_mtbias.errors import DataQualityWarning
+
+    warnings.warn(message, DataQualityWarning, stacklevel=3)
+    return message
 
 
 def _nanquantiles(values: np.ndarray, probs) -> list[np.ndarray]:

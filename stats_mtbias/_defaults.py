@@ -14,3 +14,5 @@ ALPHA = 0.05  # level of a test (significance flags, power)
 POWER = 0.8  # target power
 ALTERNATIVES = ("two-sided", "less", "greater")  # one vocabulary for the direction of every test
 MIN_BOOT = 100  # fewer resamples cannot place a 95% interval's 2.5% and 97.5% percentiles
+# Resamples expected beyond each end of a resampling interval, at any level: MIN_BOOT's (1 − 0.95) / 2 × 100 = 2.5.
+MIN_TAIL = 2.5

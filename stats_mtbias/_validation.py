@@ -43,6 +43,60 @@ def check_finite(value, name: str):
     return value
 
 
+def _range_text(low, high, low_open: bool, high_open: bool) -> str:
+    if low is not None and high is not None:
+        return f" in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+    if low is not None:
+        return f" {'>' if low_open else '≥'} {low:g}"
+    if high is not None:
+        return f" {'<' if high_open else '≤'} {high:g}"
+    return ""
+
+
+def check_number(value, name: str, *, low: float | None = None, high: float | None = None, low_open: bool = False,
+                 high_open: bool = False, hint: str = ""):  # fmt: skip
+    """`value` as a float (an array as a float array) if every number in it is finite and within its range.
+
+    The one check of a float parameter, before any work: NaN, ±inf and a value
+    outside ``[low, high]`` (an end excluded where ``low_open`` / ``high_open``)
+    are refused by name — NaN passes every comparison (``NaN < 0`` is False), so
+    a range check alone lets it through to a nonsensical answer. `hint` says what
+    the parameter is, after the range.
+
+    Examples
+    --------
+    >>> check_number(0.2, "discordance", low=0, high=1, low_open=True)
+    0.2
+    >>> check_number(float("nan"), "discordance", low=0, high=1, low_open=True, hint="a share")
+    Traceback (most recent call last):
+    ...
+    stats_mtbias.errors.UsageError: `discordance` must be a finite number in (0, 1] (a share); got nan.
+    >>> check_number([0.1, 2.0], "rate", low=0, high=1)
+    Traceback (most recent call last):
+    ...
+    stats_mtbias.errors.UsageError: `rate` must be a finite number in [0, 1]; got 2.
+    """
+    where = _range_text(low, high, low_open, high_open) + (f" ({hint})" if hint else "")
+    if value is None:  # a number given as text ("0.3", read from a file) is read as that number
+        raise UsageError(f"`{name}` must be a finite number{where}; got {value!r}.")
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise UsageError(f"`{name}` must be a finite number{where}; got {value!r}.") from None
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isfinite(array)
+        if low is not None:
+            bad |= (array <= low) if low_open else (array < low)
+        if high is not None:
+            bad |= (array >= high) if high_open else (array > high)
+    if np.any(bad):
+        first = float(array[bad].ravel()[0]) if array.ndim else float(array)
+        count = int(np.sum(bad))
+        got = f"{first:g}" + (f" ({count} such)" if count > 1 else "")
+        raise UsageError(f"`{name}` must be a finite number{where}; got {got}.")
+    return float(array) if array.ndim == 0 else array
+
+
 def check_positive_int(value: int, name: str, minimum: int = 1) -> int:
     """Return `value` as an int not below `minimum`."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):

@@ -32,6 +32,7 @@ import numpy as np
 from stats_mtbias._cache import default_cache_dir
 from stats_mtbias._files import read_cache, write_cache
 from stats_mtbias._validation import check_choice, check_positive_int
+from stats_mtbias.errors import UsageError
 
 METHODS = ("fastalign", "eflomal")
 HEURISTICS = ("grow-diag-final-and", "grow-diag-final", "intersection", "union")
@@ -118,7 +119,7 @@ def align(
     check_choice(heuristic, HEURISTICS, "heuristic")
     iterations = check_positive_int(iterations, "iterations")
     if len(src) != len(trg):
-        raise ValueError("`src` and `trg` must hold the same number of sentences.")
+        raise UsageError("`src` and `trg` must hold the same number of sentences.")
     low_src = [[t.lower() for t in s] for s in src]
     low_trg = [[t.lower() for t in s] for s in trg]
     path = None

@@ -60,6 +60,18 @@ def _systems(systems) -> list[str] | None:
     return systems
 
 
+def _numbers(*, level: float, alpha: float | None = None, **counts) -> None:
+    """A study's numbers, checked before any file is read: the level (and α) in (0, 1) — NaN and ±inf refused —
+    and every count of resamples or draws a positive integer."""
+    from stats_mtbias._validation import check_level, check_positive_int
+
+    check_level(level)
+    if alpha is not None:
+        check_level(alpha, "alpha")
+    for name, value in counts.items():
+        check_positive_int(value, name)
+
+
 def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | None:
     from stats_mtbias.studies._common import comparison_frame
 
@@ -169,6 +181,7 @@ def tgbi(
     """
     from stats_mtbias.studies import tgbi as study
 
+    _numbers(level=level, n_boot=n_boot, n_permutations=n_permutations)
     return study.evaluate(
         systems, translations=translations, outputs=outputs, sample=sample, data_dir=data_dir, lexicon=lexicon,
         repeated_blocks=repeated_blocks, n_boot=n_boot, n_permutations=n_permutations, rng=rng, level=level, ci=ci,
@@ -293,6 +306,7 @@ def winomt(
     """
     from stats_mtbias.studies import winomt as study
 
+    _numbers(level=level, n_boot=n_boot, n_draws=n_draws)
     return study.evaluate(
         systems, translations=translations, judgements=judgements,
         languages=None if languages is None else list(languages), data_dir=data_dir, aligner=aligner,
@@ -375,6 +389,7 @@ def prates(
     """
     from stats_mtbias.studies import prates as study
 
+    _numbers(level=level, alpha=alpha, n_boot=n_boot)
     return study.evaluate(
         judgements, reference=reference, data_dir=data_dir, items=items,
         languages=None if languages is None else list(languages), bengali=bengali, by=by, denominator=denominator,
@@ -445,6 +460,7 @@ def optimal(
     """
     from stats_mtbias.studies import optimal as study
 
+    _numbers(level=level, n_boot=n_boot)
     return study.evaluate(
         judgements, reference=reference, data_dir=data_dir, languages=None if languages is None else list(languages),
         neutral=neutral, interval=interval, n_boot=n_boot, rng=rng, level=level, engine=engine, sample=sample,
@@ -548,6 +564,7 @@ def rates(
     """
     from stats_mtbias.studies import rates as study
 
+    _numbers(level=level, n_boot=n_boot)
     return study.evaluate(judgements, outcome=outcome, by=by, system=system, cluster=cluster, strata=strata,
                           n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
                           engine=engine, against=against, family=family, sample=sample)  # fmt: skip
@@ -668,6 +685,7 @@ def agreement(
     """
     from stats_mtbias.studies import agreement as study
 
+    _numbers(level=level)
     return study.evaluate(labels, a=a, b=b, by=by, mapping=mapping, level=level)
 
 

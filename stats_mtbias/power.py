@@ -157,6 +157,9 @@ def power(
         warnings.warn("smb.power(reference=) is deprecated: call it `null` (the share under the null hypothesis).",
                       FutureWarning, stacklevel=2)  # fmt: skip
         null = reference
+    # Ranges too, before a pilot is turned into a design.
+    designs.check_numbers(difference=difference, half_width=half_width, discordance=discordance, rate=rate, null=null,
+                          se=se, alpha=alpha, level=level, power=power, cluster_size=cluster_size, icc=icc)  # fmt: skip
     if design is None:
         design = "pilot" if pilot is not None else None
     if design is None:

@@ -21,6 +21,7 @@ import pandas as pd
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.significance.pvalues import PVALUE_COLUMNS, floor_frame, floor_pvalues
 
 TABLE_COLUMNS = ["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]
 COMPARE_COLUMNS = [
@@ -74,7 +75,8 @@ def adjust(frame: pd.DataFrame, correction: str, family: str | Sequence[str] = "
     groups = out.groupby(keys, sort=False, dropna=False).ngroup().to_numpy() if keys else np.zeros(len(out), int)
     adjusted = np.full(len(out), np.nan)
     labels = np.empty(len(out), dtype=object)
-    p = out["p_value"].to_numpy(dtype=float)
+    p = floor_pvalues(out["p_value"].to_numpy(dtype=float))  # never an exact 0 (stats_mtbias.significance.pvalues)
+    out["p_value"] = p
     for g in np.unique(groups):
         inside = groups == g
         adjusted[inside] = adjust_pvalues(p[inside], correction)
@@ -151,6 +153,12 @@ class StudyResult:
     family: str | tuple = "metric"
     # The study's own result object: read only inside stats_mtbias.studies (planning pilots), never a public view.
     details: Any = field(default=None, repr=False)
+
+    def __post_init__(self):
+        # Every p-value the result reports is floored, never an exact 0 (stats_mtbias.significance.pvalues): the
+        # comparisons and every frame, whichever test produced them.
+        object.__setattr__(self, "comparisons", floor_frame(self.comparisons, PVALUE_COLUMNS))
+        object.__setattr__(self, "frames", {name: floor_frame(frame, PVALUE_COLUMNS) for name, frame in self.frames.items()})
 
     @property
     def systems(self) -> list[str]:

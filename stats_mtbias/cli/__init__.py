@@ -99,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         # pipe it keeps one line per row unless COLUMNS asks otherwise.
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() or "COLUMNS" in os.environ else None
         text = render_output(output, fmt, width)
+        caught = list({(w.category, str(w.message)): w for w in reversed(caught)}.values())[::-1]  # each said once
         quality = [w for w in caught if issubclass(w.category, (DataQualityWarning, ConvergenceWarning))]
         for warning in caught:
             say(f"warning: {warning.message}")

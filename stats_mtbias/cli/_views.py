@@ -15,6 +15,7 @@ from stats_mtbias.cli._options import names
 from stats_mtbias.cli._output import Output
 from stats_mtbias.errors import UsageError
 from stats_mtbias.significance.multitest import CORRECTION_NAMES
+from stats_mtbias.significance.pvalues import FLOOR_TEXT, P_FLOOR, PVALUE_COLUMNS
 
 TABLE_SHARES = ("estimate", "ci_low", "ci_high")
 COMPARE_SHARES = ("diff", "ci_low", "ci_high", "mde")
@@ -42,6 +43,18 @@ def family_note(res, frame: pd.DataFrame) -> str:
             f" of {len(frame)} comparisons; the family column names each row's)")  # fmt: skip
 
 
+def floor_note(frame: pd.DataFrame) -> list[str]:
+    """One line where a p-value of the view is at the floor (stats_mtbias.significance.pvalues), else none."""
+    columns = [c for c in PVALUE_COLUMNS if c in frame and pd.api.types.is_numeric_dtype(frame[c])]
+    rows = [i for i in range(len(frame)) if any(0 <= frame[c].iloc[i] <= P_FLOOR for c in columns)]
+    if not rows:
+        return []
+    methods = sorted(set(frame["method"].iloc[rows].astype(str))) if "method" in frame else []
+    return [f"{FLOOR_TEXT}: below what double precision can state ({len(rows)} row{'s' if len(rows) > 1 else ''}"
+            + (f"; {', '.join(methods)}" if methods else "") + "); json and csv hold 1e-300, never 0; a p_adjusted from "
+            "such a p is the adjusted bound (Holm: at most family size × 1e-300)"]  # fmt: skip
+
+
 def view(res, name: str, shares: Mapping[str, Sequence[str]], *, not_shares: Sequence[str] = (),
          notes: Sequence[str] = ()) -> Output:  # fmt: skip
     """The view `name` of `res` as an :class:`Output` with its share columns.
@@ -63,8 +76,9 @@ def view(res, name: str, shares: Mapping[str, Sequence[str]], *, not_shares: Seq
             frame = res.compare()
         except UsageError as exc:
             raise UsageError(f"--compare needs at least two systems on the same items: {exc}") from None
-        return Output(frame, res.provenance, [*notes, family_note(res, frame)], COMPARE_SHARES)
-    return Output(flagged(res.frame(name), res.table), res.provenance, notes, tuple(shares.get(name, ())))
+        return Output(frame, res.provenance, [*notes, family_note(res, frame), *floor_note(frame)], COMPARE_SHARES)
+    frame = flagged(res.frame(name), res.table)
+    return Output(frame, res.provenance, [*notes, *floor_note(frame)], tuple(shares.get(name, ())))
 
 
 def flagged(frame: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:

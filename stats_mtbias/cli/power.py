@@ -116,8 +116,17 @@ def _pilot(args: argparse.Namespace, language: str | None):
 
 
 def precheck(args: argparse.Namespace) -> None:
+    """Paths, and every number of the plan before a pilot study is run (a NaN or a share of 2 is said at once)."""
     from stats_mtbias.cli import _checks
+    from stats_mtbias.planning.designs import check_numbers
 
+    check_numbers(difference=args.difference, half_width=getattr(args, "half_width", None),
+                  discordance=getattr(args, "discordance", None), rate=getattr(args, "rate", None),
+                  null=getattr(args, "null", None), se=getattr(args, "se", None), alpha=args.alpha, level=args.level,
+                  power=args.power, cluster_size=getattr(args, "cluster_size", 1), icc=getattr(args, "icc", 0.0))
+    if args.design == "pilot" and args.study in ("tgbi", "winomt") and not (args.systems or args.translations):
+        raise UsageError(f"a {args.study} pilot needs the systems to plan for: --systems a,b (shipped) or your "
+                         "--translations with --system.")  # fmt: skip
     _checks.precheck(args, cache=getattr(args, "study", None) == "winomt")
 
 
@@ -130,7 +139,7 @@ def run(args: argparse.Namespace) -> Output:
     if args.design == "paired":
         result = smb.power("paired", discordance=args.discordance, method=args.method, **kw)
     elif args.design == "rate":
-        result = smb.power("rate", rate=args.rate, reference=args.null, half_width=args.half_width,
+        result = smb.power("rate", rate=args.rate, null=args.null, half_width=args.half_width,
                            cluster_size=args.cluster_size, icc=args.icc, **kw)  # fmt: skip
     elif args.design == "normal":
         result = smb.power("normal", se=args.se, n_pilot=args.n_pilot, half_width=args.half_width, **kw)

@@ -226,8 +226,9 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
     """Users' own judgements: a CSV ``item, language, gender`` or ``item, language, translation``
     (with both, as in the table ``read prates`` writes, ``gender`` is used: the round trip read → correct → judge).
 
-    Optional columns: ``category`` (default ``all``), ``system`` (default
-    `system` or the file's stem), ``variant``. With `sample` (a column name,
+    Optional columns: ``category`` (default ``all``), ``system`` (without the
+    column: `system` or the file's stem; a row with the column left empty is an
+    error naming its line), ``variant``. With `sample` (a column name,
     case-insensitive) the rows of one (system, item, language, variant) that
     differ in that column are samples of one output (an LLM sampled k times),
     kept in a ``sample`` column; without it a repeated row is another occupation
@@ -248,6 +249,8 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
     for line, record in records:
         if not record["item"] or not record["language"]:
             raise DataError("'item' and 'language' must not be empty", path, line)
+        if "system" in record and not record["system"]:  # the file's name stands for a file without the column only
+            raise DataError("column 'system' is empty", path, line)
         key = (record.get("system") or system or path.stem, record["item"], record["language"], record.get("variant", ""),
                record[column] if column else "")
         # As in the authors' file, a repeated occupation is another occupation of the same name (BLS lists 12

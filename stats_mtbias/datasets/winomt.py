@@ -252,6 +252,10 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame, *, sample: str |
         raise DataError("has a header but no readings", path, 2)
     lines = np.array([line for line, _ in records])
     frame = pd.DataFrame.from_records([r for _, r in records])
+    for column in ("system", "language"):  # never a nameless system or language
+        empty = (frame[column] == "").to_numpy()
+        if empty.any():
+            raise DataError(f"column {column!r} is empty", path, int(lines[np.flatnonzero(empty)[0]]))
     n_items = len(items)
     bad = ~frame["item"].str.fullmatch(r"[+-]?\d+")
     if bad.any():

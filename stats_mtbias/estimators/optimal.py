@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from stats_mtbias._validation import check_choice
+from stats_mtbias.errors import UsageError
 
 NEUTRAL_RULES = ("unbiased", "exclude")
 SURVEY_WEIGHTS = np.array([2.5, 1.5, 0.5, 0.5, 1.5, 2.5])
@@ -35,7 +36,7 @@ SURVEY_WEIGHTS = np.array([2.5, 1.5, 0.5, 0.5, 1.5, 2.5])
 def _share(f) -> np.ndarray:
     f = np.asarray(f, dtype=float)
     if np.any((f < 0) | (f > 1)):
-        raise ValueError("female shares must lie in [0, 1].")
+        raise UsageError("female shares must lie in [0, 1].")
     return f
 
 
@@ -138,7 +139,7 @@ def survey_female_share(counts) -> np.ndarray:
     """
     c = np.asarray(counts, dtype=float)
     if c.shape[-1] != 6 or np.any(c < 0):
-        raise ValueError("`counts` must hold six non-negative answer counts (answers 1..6) on its last axis.")
+        raise UsageError("`counts` must hold six non-negative answer counts (answers 1..6) on its last axis.")
     weighted = c * SURVEY_WEIGHTS
     total = weighted.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):

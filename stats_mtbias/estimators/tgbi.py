@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from stats_mtbias.errors import UsageError
 from stats_mtbias.schema import GENDERS
 
 _F, _M, _N, _B, _U = range(len(GENDERS))
@@ -29,9 +30,9 @@ def tgbi_counts(counts: np.ndarray, both: str = "neutral") -> np.ndarray:
     """
     counts = np.asarray(counts, dtype=float)
     if counts.shape[-1] != len(GENDERS):
-        raise ValueError(f"the last axis of `counts` must have length {len(GENDERS)} (GENDERS)")
+        raise UsageError(f"the last axis of `counts` must have length {len(GENDERS)} (GENDERS)")
     if both not in BOTH_RULES:
-        raise ValueError(f"`both` must be one of {BOTH_RULES}; got {both!r}.")
+        raise UsageError(f"`both` must be one of {BOTH_RULES}; got {both!r}.")
     neutral = counts[..., _N] + (counts[..., _B] if both == "neutral" else 0.0)
     return np.stack([counts[..., _F], counts[..., _M], neutral], axis=-1)
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from stats_mtbias.errors import UsageError
+
 FEATURES = (
     "n", "correct", "pro", "anti", "correct_pro", "correct_anti", "unknown",
     "tp_male", "pred_male", "gold_male", "tp_female", "pred_female", "gold_female",
@@ -34,7 +36,7 @@ def item_features(gold, predicted, stereotype) -> np.ndarray:
     """
     gold, predicted, stereotype = (np.asarray(a, dtype=object) for a in (gold, predicted, stereotype))
     if not gold.shape == predicted.shape == stereotype.shape:
-        raise ValueError("`gold`, `predicted` and `stereotype` must have one entry per item.")
+        raise UsageError("`gold`, `predicted` and `stereotype` must have one entry per item.")
     correct = predicted == gold
     pro, anti = stereotype == "pro", stereotype == "anti"
     columns = {

@@ -33,6 +33,8 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from stats_mtbias.errors import UsageError
+
 FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
 MALE_PRONOUNS = frozenset({"he", "him", "his", "himself"})
 FEMALE_NOUNS = frozenset({"woman", "women", "girl", "girls", "lady", "ladies", "gal", "gals", "mrs", "ms", "madam"})
@@ -106,7 +108,7 @@ def classify_english(texts: Iterable[str | None], rule: str = "default") -> np.n
         One of ``female, male, neutral, both, unknown`` per text.
     """
     if rule not in RULES:
-        raise ValueError(f"`rule` must be one of {RULES}; got {rule!r}.")
+        raise UsageError(f"`rule` must be one of {RULES}; got {rule!r}.")
     reader = _default if rule == "default" else _cho2019
     texts = list(texts)
     out = np.empty(len(texts), dtype=object)

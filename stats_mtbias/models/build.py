@@ -29,6 +29,7 @@ import numpy as np
 
 from stats_mtbias._cache import heavy
 from stats_mtbias._validation import check_choice
+from stats_mtbias.errors import UsageError
 from stats_mtbias.models.data import ModelData
 
 POOLING = ("hierarchical", "pooled", "unpooled")
@@ -132,7 +133,7 @@ def rate_model(
     unknown = set(centered) - {g.name for g in data.groups}
     if unknown:
         names = ", ".join(g.name for g in data.groups)
-        raise ValueError(f"`centered`: no group named {', '.join(sorted(unknown))}; the groups are {names}.")
+        raise UsageError(f"`centered`: no group named {', '.join(sorted(unknown))}; the groups are {names}.")
     outcomes = list(data.outcomes[:-1])
     coords = {"term": data.terms, "outcome": outcomes, "outcome_all": list(data.outcomes), "cell": np.arange(len(data.counts))}
     coords.update({g.name: list(map(str, g.levels)) for g in data.groups})
@@ -181,7 +182,7 @@ def calibration_model(data: ModelData):
     pm = _pm()
 
     if data.covariate is None:
-        raise ValueError("calibration_model needs data with a covariate (use calibration_data).")
+        raise UsageError("calibration_model needs data with a covariate (use calibration_data).")
     language, *rest = data.groups
     coords = {g.name: list(map(str, g.levels)) for g in data.groups}
     coords.update(cell=np.arange(len(data.counts)), outcome_all=list(data.outcomes))

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, special, stats
 
-from stats_mtbias._validation import check_choice
+from stats_mtbias._validation import check_choice, check_level, check_number
 from stats_mtbias.errors import UsageError
 
 # One vocabulary for every test of the package (scipy's): a one-sided plan names its direction, and the planned
@@ -50,18 +50,33 @@ def check_alternative(alternative: str, difference: float | None = None) -> str:
     return check_choice(alternative, ALTERNATIVES, "alternative")
 
 
+# Every float parameter is checked by one helper before any work (NaN passes every comparison, and would give an
+# answer such as n = -9.2e18): finite, and in its range.
+
+
 def _check_alpha(alpha: float) -> float:
-    alpha = float(alpha)
-    if not 0.0 < alpha < 1.0:
-        raise UsageError(f"`alpha` must lie strictly between 0 and 1; got {alpha}.")
-    return alpha
+    return check_number(alpha, "alpha", low=0, high=1, low_open=True, high_open=True, hint="the level of the test")
 
 
 def _check_power(power: float) -> float:
-    power = float(power)
-    if not 0.0 < power < 1.0:
-        raise UsageError(f"`power` must lie strictly between 0 and 1; got {power}.")
-    return power
+    return check_number(power, "power", low=0, high=1, low_open=True, high_open=True, hint="the target power")
+
+
+def _check_size(n, name: str = "n") -> np.ndarray:
+    """Sizes: finite and positive (a size may be fractional here: effective sizes, curves)."""
+    return check_number(n, name, low=0, low_open=True, hint="a number of items")
+
+
+def _check_difference(difference, name: str = "difference") -> np.ndarray:
+    return check_number(difference, name, hint="a difference of shares, e.g. 0.02 for 2 points")
+
+
+def _check_se(se, name: str = "se", *, zero: bool = False) -> np.ndarray:
+    return check_number(se, name, low=0, low_open=not zero, hint="a standard error")
+
+
+def _check_deff(deff) -> np.ndarray:
+    return check_number(deff, "deff", low=0, low_open=True, hint="a design effect")
 
 
 def z_alpha(alpha: float, alternative: str = "two-sided") -> float:
@@ -79,11 +94,8 @@ def design_effect(cluster_size=1.0, icc=0.0) -> np.ndarray:
     >>> float(design_effect(5, 0.1))
     1.4
     """
-    m, rho = np.asarray(cluster_size, float), np.asarray(icc, float)
-    if np.any(m < 1):
-        raise UsageError("`cluster_size` (outputs per cluster) must be at least 1.")
-    if np.any((rho < 0) | (rho > 1)):
-        raise UsageError("`icc` (intra-cluster correlation) must lie in [0, 1].")
+    m = np.asarray(check_number(cluster_size, "cluster_size", low=1, hint="outputs per cluster"))
+    rho = np.asarray(check_number(icc, "icc", low=0, high=1, hint="the intra-cluster correlation"))
     return 1.0 + (m - 1.0) * rho
 
 
@@ -91,9 +103,9 @@ def design_effect(cluster_size=1.0, icc=0.0) -> np.ndarray:
 
 
 def _check_paired(difference, discordance):
-    d, psi = np.abs(np.asarray(difference, float)), np.asarray(discordance, float)
-    if np.any((psi <= 0) | (psi > 1)):
-        raise UsageError("`discordance` (share of items where the two outcomes differ) must lie in (0, 1].")
+    d = np.abs(np.asarray(_check_difference(difference), float))
+    psi = np.asarray(check_number(discordance, "discordance", low=0, high=1, low_open=True,
+                                  hint="the share of items where the two outcomes differ"))  # fmt: skip
     if np.any(d > psi):  # |δ| = ψ is a plan: one outcome never better (p01 = 0)
         raise UsageError("|`difference`| must be at most `discordance`: p10 − p01 cannot exceed p10 + p01.")
     return d, psi
@@ -142,7 +154,7 @@ def paired_power(n, difference, discordance, *, alpha: float = 0.05, alternative
     0.8
     """
     d, psi = _check_paired(difference, discordance)
-    n = np.asarray(n, float)
+    n = np.asarray(check_number(n, "n", low=0, hint="a number of items"))
     za = z_alpha(alpha, alternative)
     sd = np.sqrt(psi - d**2)
     with np.errstate(divide="ignore", invalid="ignore"):  # ψ = |δ| = 1: sd 0, every item one way (z = ±inf or 0/0)
@@ -163,7 +175,9 @@ def paired_mde(n, discordance, *, alpha: float = 0.05, power: float = 0.8, alter
     0.05
     """
     power = _check_power(power)
-    n_arr, psi_arr = np.broadcast_arrays(np.asarray(n, float), np.asarray(discordance, float))
+    _check_alpha(alpha)
+    _check_paired(0.0, discordance)
+    n_arr, psi_arr = np.broadcast_arrays(np.asarray(_check_size(n), float), np.asarray(discordance, float))
     out = np.full(n_arr.shape, np.nan)
     for idx in np.ndindex(n_arr.shape):
         psi, size = float(psi_arr[idx]), float(n_arr[idx])
@@ -314,7 +328,7 @@ def paired_sample_size_exact(difference, discordance, *, alpha: float = 0.05, po
     658
     """
     power = _check_power(power)
-    d, psi = float(difference), float(discordance)
+    d, psi = (float(v) for v in _check_paired(difference, discordance))
     f = lambda k: _exact_power_one(int(k), d, psi, alpha, alternative, test)  # noqa: E731
     # hi: a size at or above the target, from Connor's n.
     hi = max(1, int(paired_sample_size(d, psi, alpha=alpha, power=power, alternative=alternative)))
@@ -336,10 +350,7 @@ def paired_sample_size_exact(difference, discordance, *, alpha: float = 0.05, po
 
 
 def _check_rate(rate, name: str = "rate") -> np.ndarray:
-    p = np.asarray(rate, float)
-    if np.any((p < 0) | (p > 1)):
-        raise UsageError(f"`{name}` must be a share in [0, 1] (not percent).")
-    return p
+    return np.asarray(check_number(rate, name, low=0, high=1, hint="a share, not percent"))
 
 
 def rate_half_width(n, rate, *, level: float = 0.95, deff=1.0) -> np.ndarray:
@@ -351,8 +362,8 @@ def rate_half_width(n, rate, *, level: float = 0.95, deff=1.0) -> np.ndarray:
     0.0309
     """
     p = _check_rate(rate)
-    n_eff = np.asarray(n, float) / np.asarray(deff, float)
-    z = float(special.ndtri(0.5 + level / 2.0))
+    n_eff = np.asarray(_check_size(n), float) / np.asarray(_check_deff(deff), float)
+    z = float(special.ndtri(0.5 + check_level(level) / 2.0))
     return z / (1.0 + z**2 / n_eff) * np.sqrt(p * (1 - p) / n_eff + z**2 / (4.0 * n_eff**2))
 
 
@@ -364,9 +375,11 @@ def rate_sample_size(half_width, rate, *, level: float = 0.95, deff=1.0) -> np.n
     >>> int(rate_sample_size(0.03, 0.5))
     1064
     """
-    w_arr, p_arr, deff_arr = np.broadcast_arrays(np.asarray(half_width, float), _check_rate(rate), np.asarray(deff, float))
-    if np.any((w_arr <= 0) | (w_arr >= 0.5)):
-        raise UsageError("`half_width` must lie in (0, 0.5) (a share, not percent).")
+    check_level(level)
+    w_arr, p_arr, deff_arr = np.broadcast_arrays(
+        np.asarray(check_number(half_width, "half_width", low=0, high=0.5, low_open=True, high_open=True,
+                                hint="a share, not percent")),
+        _check_rate(rate), np.asarray(_check_deff(deff)))  # fmt: skip
     out = np.empty(w_arr.shape, dtype=int)
     for idx in np.ndindex(w_arr.shape):
         w, p, de = float(w_arr[idx]), float(p_arr[idx]), float(deff_arr[idx])
@@ -389,7 +402,7 @@ def rate_power(n, rate, reference, *, alpha: float = 0.05, alternative: str = "t
     0.8
     """
     p, p0 = _check_rate(rate), _check_rate(reference, "reference")
-    n_eff = np.asarray(n, float) / np.asarray(deff, float)
+    n_eff = np.asarray(_check_size(n), float) / np.asarray(_check_deff(deff), float)
     za = z_alpha(alpha, alternative)
     sd0, sd1 = np.sqrt(p0 * (1 - p0)), np.sqrt(p * (1 - p))
     d = np.abs(p - p0)
@@ -415,7 +428,7 @@ def rate_sample_size_test(rate, reference, *, alpha: float = 0.05, power: float 
     if np.any(p == p0):
         raise UsageError("`rate` must differ from `reference`: no sample size detects a difference of 0.")
     za, zb = z_alpha(alpha, alternative), float(special.ndtri(_check_power(power)))
-    n = np.asarray(deff, float) * (za * np.sqrt(p0 * (1 - p0)) + zb * np.sqrt(p * (1 - p))) ** 2 / (p - p0) ** 2
+    n = np.asarray(_check_deff(deff), float) * (za * np.sqrt(p0 * (1 - p0)) + zb * np.sqrt(p * (1 - p))) ** 2 / (p - p0) ** 2
     return np.ceil(n - 1e-9).astype(int)
 
 
@@ -424,7 +437,7 @@ def rate_sample_size_test(rate, reference, *, alpha: float = 0.05, power: float 
 
 def normal_power(difference, se, *, alpha: float = 0.05, alternative: str = "two-sided") -> np.ndarray:
     """Power of the Wald test of a difference with standard error ``se`` (both tails when two-sided)."""
-    d, se = np.abs(np.asarray(difference, float)), np.asarray(se, float)
+    d, se = np.abs(np.asarray(_check_difference(difference), float)), np.asarray(_check_se(se), float)
     za = z_alpha(alpha, alternative)
     with np.errstate(divide="ignore", invalid="ignore"):
         power = special.ndtr(d / se - za)
@@ -441,17 +454,22 @@ def normal_mde(se, *, alpha: float = 0.05, power: float = 0.8, alternative: str 
     >>> round(float(normal_mde(1.0)), 3)
     2.802
     """
-    return (z_alpha(alpha, alternative) + float(special.ndtri(_check_power(power)))) * np.asarray(se, float)
+    return _mde(np.asarray(_check_se(se, zero=True), float), alpha, power, alternative)
+
+
+def _mde(se: np.ndarray, alpha: float, power: float, alternative: str = "two-sided") -> np.ndarray:
+    """:func:`normal_mde` of checked (or NaN: no interval) standard errors."""
+    return (z_alpha(alpha, alternative) + float(special.ndtri(_check_power(power)))) * se
 
 
 def normal_sample_size(difference, se, n, *, alpha: float = 0.05, power: float = 0.8,
                        alternative: str = "two-sided") -> np.ndarray:  # fmt: skip
     """Size at which an estimate with standard error ``se`` on ``n`` units detects ``difference`` (SE ∝ 1/√n)."""
-    d = np.abs(np.asarray(difference, float))
+    d = np.abs(np.asarray(_check_difference(difference), float))
     if np.any(d == 0):
         raise UsageError("`difference` must be non-zero: no sample size detects a difference of 0.")
-    k = (normal_mde(se, alpha=alpha, power=power, alternative=alternative) / d) ** 2
-    return np.ceil(np.asarray(n, float) * k - 1e-9).astype(int)
+    k = (normal_mde(_check_se(se), alpha=alpha, power=power, alternative=alternative) / d) ** 2
+    return np.ceil(np.asarray(_check_size(n), float) * k - 1e-9).astype(int)
 
 
 def mde_from_interval(ci_low, ci_high, *, level: float = 0.95, alpha: float = 0.05, power: float = 0.8) -> np.ndarray:
@@ -467,6 +485,6 @@ def mde_from_interval(ci_low, ci_high, *, level: float = 0.95, alpha: float = 0.
     >>> round(float(mde_from_interval(-1.96, 1.96)), 3)
     2.802
     """
-    z_level = float(special.ndtri(0.5 + level / 2.0))
+    z_level = float(special.ndtri(0.5 + check_level(level) / 2.0))
     se = (np.asarray(ci_high, float) - np.asarray(ci_low, float)) / (2.0 * z_level)
-    return normal_mde(se, alpha=alpha, power=power)
+    return _mde(se, _check_alpha(alpha), power)  # an estimate without an interval (NaN) has no MDE

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
-from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
+from stats_mtbias._validation import check_choice, check_level, check_number, check_positive_int, check_rng, seed_of
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning import closed
 from stats_mtbias.planning import simulate as sim
@@ -126,14 +126,19 @@ def rate_outputs(n, difference, power, alpha, alternative, rate, reference, half
                     comparison=comparison, n=n, n_outputs=n, half_width=width, level=level, rate=rate, deff=deff,
                     method=method), None, method  # fmt: skip
     if reference is None:
-        raise UsageError("a test of one rate needs `reference`: the share under the null (e.g. 0.5 for parity).")
-    p0 = float(reference)
+        raise UsageError("a test of one rate needs `null`: the share under the null hypothesis (e.g. 0.5 for parity).")
+    p0 = check_number(reference, "null", low=0, high=1, hint="the share under the null hypothesis, not percent")
     if difference is None and rate is not None and n is None:
-        difference = float(rate) - p0
+        difference = check_number(rate, "rate", low=0, high=1, hint="a share, not percent") - p0
         if alternative != "two-sided" and (difference < 0) != (alternative == "less"):
             raise UsageError(f"alternative={alternative!r} plans for a rate {'below' if alternative == 'less' else 'above'} "
                              f"the null {p0:g}; `rate` is {rate:g}.")  # fmt: skip
+    if difference is not None and not 0 <= p0 + difference <= 1:
+        raise UsageError(f"`null` + `difference` = {p0:g} + {difference:g} is not a share in [0, 1]: the rate planned "
+                         "for must be one.")  # fmt: skip
     question = which_question(n, difference, None)
+    if question == "sample_size" and difference == 0:
+        raise UsageError("`difference` must be non-zero: no sample size detects a difference of 0.")
     target = 0.8 if power is None else power
     method = "score test of one proportion (normal approximation)" + (f", design effect {deff:g}" if deff != 1 else "")
 
@@ -170,9 +175,9 @@ def normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, le
             comparison=""):  # fmt: skip
     if se is None or n_pilot is None:
         raise UsageError("the normal design needs `se` (the standard error) and `n_pilot` (the size it was measured at).")
-    se, n_pilot = float(se), check_positive_int(n_pilot, "n_pilot")
-    if not se > 0:
-        raise UsageError("`se` must be positive: an estimate without sampling variance cannot be planned for.")
+    n_pilot = check_positive_int(n_pilot, "n_pilot")
+    se = check_number(se, "se", low=0, low_open=True,
+                      hint="a positive standard error: an estimate without sampling variance cannot be planned for")
     z_level = float(special.ndtri(0.5 + level / 2.0))
     method = "Wald test, standard error scaled by √(n_pilot / n)"
     se_at = lambda size: se * math.sqrt(n_pilot / size)  # noqa: E731
@@ -292,6 +297,35 @@ def simulated(design, n, difference, power, alpha, alternative, half_width, leve
 
 
 
+def check_numbers(*, difference=None, half_width=None, discordance=None, rate=None, null=None, se=None,
+                  alpha: float = 0.05, level: float = 0.95, power=None, cluster_size=1, icc=0.0) -> tuple:
+    """Every float parameter of a plan, before any work (a pilot study run included): each finite and in its range.
+
+    NaN passes every comparison (``NaN < 0`` is False), so without this a NaN
+    ``discordance`` gave n = −9.2e18. Returns ``(difference, half_width)`` as floats (None stays None).
+    """
+    if difference is not None:
+        difference = check_number(difference, "difference", hint="a share, e.g. 0.02 for 2 points")
+    if half_width is not None:
+        half_width = check_number(half_width, "half_width", low=0, low_open=True,
+                                  hint="the interval's half-width, e.g. 0.02 for ±2 points")  # fmt: skip
+    if discordance is not None:
+        check_number(discordance, "discordance", low=0, high=1, low_open=True,
+                     hint="the share of items where the two outcomes differ")  # fmt: skip
+    for name, value in (("rate", rate), ("null", null)):
+        if value is not None:
+            check_number(value, name, low=0, high=1, hint="a share, not percent")
+    if se is not None:
+        check_number(se, "se", low=0, low_open=True,
+                     hint="a positive standard error: an estimate without sampling variance cannot be planned for")
+    closed._check_alpha(alpha)
+    check_level(level)
+    if power is not None:
+        closed._check_power(power)
+    closed.design_effect(cluster_size, icc)
+    return difference, half_width
+
+
 def plan(design: str, *, pilot: tuple[str, object] | None = None, pilot_provenance: dict | None = None,
          n: int | None = None, difference: float | None = None, power: float | None = None, alpha: float = 0.05,
          alternative: str = "two-sided", discordance: float | None = None, rate: float | None = None,
@@ -305,6 +339,9 @@ def plan(design: str, *, pilot: tuple[str, object] | None = None, pilot_provenan
     ``("simulate", PairedDesign)``, or ``("paired" | "rate" | "normal", keywords)``.
     """
     check_choice(design, DESIGNS, "design")
+    difference, half_width = check_numbers(difference=difference, half_width=half_width, discordance=discordance,
+                                           rate=rate, null=reference, se=se, alpha=alpha, level=level, power=power,
+                                           cluster_size=cluster_size, icc=icc)  # fmt: skip
     alternative = closed.check_alternative(alternative, difference)
     if difference is not None and alternative != "two-sided" and (difference < 0) != (alternative == "less"):
         side = "below" if alternative == "less" else "above"
@@ -315,10 +352,6 @@ def plan(design: str, *, pilot: tuple[str, object] | None = None, pilot_provenan
         power = closed._check_power(power)
         if n is not None and difference is not None:
             raise UsageError("give two of `n`, `difference` and `power`: the third is the answer.")
-    if difference is not None and not np.isfinite(difference):
-        raise UsageError("`difference` must be a finite share (e.g. 0.02 for 2 points).")
-    if half_width is not None and not 0 < half_width:
-        raise UsageError("`half_width` must be positive (a share, e.g. 0.02 for ±2 points).")
     deff = float(closed.design_effect(cluster_size, icc))
     seed = seed_of(rng)
     rng = check_rng(rng)

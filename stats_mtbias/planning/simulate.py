@@ -257,6 +257,9 @@ class Simulation:
         """
         if self.test == "wald":
             return float(np.nanmean(special.ndtri(0.5 + level / 2.0) * self.se))
+        from stats_mtbias.uncertainty.bootstrap import tail_resolution
+
+        tail_resolution(self.replicates.shape[0], level)
         alpha = (1.0 - level) / 2.0
         low, high = np.nanquantile(self.replicates, [alpha, 1.0 - alpha], axis=0)
         return float(np.nanmean((high - low) / 2.0))

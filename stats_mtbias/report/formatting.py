@@ -10,6 +10,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from stats_mtbias.significance.pvalues import FLOOR_TEXT, P_FLOOR
+
 FORMATS = ("table", "json", "csv")
 PVALUE_COLUMNS = frozenset({"p_value", "p_adjusted", "p_lower", "p_male_gt_female"})
 # Significant digits of every number written to CSV, and of every number a document rounds: the tables'
@@ -39,7 +41,8 @@ def to_records(frame: pd.DataFrame, columns: Sequence[str]) -> list[dict]:
 
 
 def format_value(value, column: str = "", digits: int = 4) -> str:
-    """One number as the documents show it: `digits` decimals, small p-values in scientific notation."""
+    """One number as the documents show it: `digits` decimals, small p-values in scientific notation (``< 1e-300`` at
+    the floor of every p-value: :mod:`stats_mtbias.significance.pvalues`)."""
     if value is None or (isinstance(value, (float, np.floating)) and math.isnan(value)):
         return ""
     if isinstance(value, (bool, np.bool_)):
@@ -48,6 +51,8 @@ def format_value(value, column: str = "", digits: int = 4) -> str:
         return str(int(value))
     if isinstance(value, (float, np.floating)):
         value = csv_float(value)
+        if column in PVALUE_COLUMNS and 0 < value <= P_FLOOR:
+            return FLOOR_TEXT  # below what the method can state (stats_mtbias.significance.pvalues), never "0"
         if column in PVALUE_COLUMNS and 0 < value < 10**-digits:
             # Tiny p-values keep their magnitude instead of printing as 0.0000.
             return f"{value:.1e}"
@@ -107,16 +112,18 @@ def format_interval(estimate: float, low: float = math.nan, high: float = math.n
 
 
 def format_p(p: float, digits: int = 3) -> str:
-    """A p-value for a reader: three decimals, ``< 0.001`` below that.
+    """A p-value for a reader: three decimals, ``< 0.001`` below that, ``< 1e-300`` at the floor of every p-value.
 
     Examples
     --------
-    >>> format_p(0.04567), format_p(2e-12), format_p(1.0)
-    ('0.046', '< 0.001', '1.000')
+    >>> format_p(0.04567), format_p(2e-12), format_p(1.0), format_p(1e-300)
+    ('0.046', '< 0.001', '1.000', '< 1e-300')
     """
     if p is None or math.isnan(float(p)):
         return ""
     p = csv_float(float(p))
+    if 0 < p <= P_FLOOR:
+        return FLOOR_TEXT
     return f"< {10**-digits:.{digits}f}" if p < 10**-digits else f"{p:.{digits}f}"
 
 

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.errors import DataQualityWarning
+from stats_mtbias.errors import DataQualityWarning, UsageError
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, modified_wilson_interval, wilson_interval
 
 
@@ -128,7 +128,7 @@ def sparse_categories(table: np.ndarray, labels=None) -> str:
     t = np.asarray(table, dtype=float)
     rows, cols = t.sum(axis=1), t.sum(axis=0)
     if labels is not None and len(labels) != len(rows):
-        raise ValueError(f"{len(labels)} labels for a table of {len(rows)} categories.")
+        raise UsageError(f"{len(labels)} labels for a table of {len(rows)} categories.")
     names = [str(x) for x in labels] if labels is not None else [str(i) for i in range(len(rows))]
     sparse = ((rows + cols) > 0) & (np.minimum(rows, cols) < SPARSE_CATEGORY)
     return ", ".join(f"{names[i]!r} ({rows[i]:g} and {cols[i]:g} times)" for i in np.flatnonzero(sparse))

@@ -28,6 +28,7 @@ import numpy as np
 from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level
+from stats_mtbias.errors import UsageError
 from stats_mtbias.uncertainty.analytic import modified_wilson_interval, wilson_interval
 from stats_mtbias.uncertainty.intervals import EffectSize
 
@@ -36,7 +37,7 @@ def _counts(*values):
     arrays = [np.asarray(v, dtype=float) for v in values]
     for a in arrays:
         if np.any(a < 0):
-            raise ValueError("counts must be non-negative.")
+            raise UsageError("counts must be non-negative.")
     return np.broadcast_arrays(*arrays)
 
 
@@ -51,7 +52,7 @@ def difference_in_proportions(x1, n1, x2, n2, *, level: float = 0.95, poisson_en
     level = check_level(level)
     x1, n1, x2, n2 = _counts(x1, n1, x2, n2)
     if np.any(x1 > n1) or np.any(x2 > n2) or np.any(n1 == 0) or np.any(n2 == 0):
-        raise ValueError("need 0 <= x <= n and n > 0 in both samples.")
+        raise UsageError("need 0 <= x <= n and n > 0 in both samples.")
     p1, p2 = x1 / n1, x2 / n2
     limits = modified_wilson_interval if poisson_ends else wilson_interval
     w1, w2 = limits(x1, n1, level), limits(x2, n2, level)
@@ -79,7 +80,7 @@ def paired_difference_in_proportions(both, first_only, second_only, neither, *, 
     level = check_level(level)
     a, b, c, d_ = _counts(both, first_only, second_only, neither)
     if np.any(a + b + c + d_ == 0):
-        raise ValueError("the paired table is empty.")
+        raise UsageError("the paired table is empty.")
     return paired_difference_interval(a, b, c, d_, level=level, method="newcombe")
 
 
@@ -87,7 +88,7 @@ def cohens_h(p1, p2) -> np.ndarray:
     """Cohen's h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2)) (0.2 small, 0.5 medium, 0.8 large)."""
     p1, p2 = np.asarray(p1, dtype=float), np.asarray(p2, dtype=float)
     if np.any((p1 < 0) | (p1 > 1) | (p2 < 0) | (p2 > 1)):
-        raise ValueError("proportions must lie in [0, 1].")
+        raise UsageError("proportions must lie in [0, 1].")
     return 2 * np.arcsin(np.sqrt(p1)) - 2 * np.arcsin(np.sqrt(p2))
 
 
@@ -105,7 +106,7 @@ def odds_ratio(table, *, level: float = 0.95, correction: str = "haldane") -> Ef
     check_choice(correction, ("haldane", "none"), "correction")
     t = np.asarray(table, dtype=float)
     if t.shape != (2, 2) or np.any(t < 0):
-        raise ValueError("`table` must be a 2×2 table of non-negative counts.")
+        raise UsageError("`table` must be a 2×2 table of non-negative counts.")
     zero = bool(np.any(t == 0))
     if zero and correction == "none":
         # The Woolf interval is unbounded; the estimate is 0, inf or undefined.

@@ -24,7 +24,7 @@ import numpy as np
 from scipy import stats
 
 from stats_mtbias._validation import check_choice, check_positive_int, check_rng
-from stats_mtbias.errors import SmallExpectedCountWarning
+from stats_mtbias.errors import SmallExpectedCountWarning, UsageError
 
 INDEPENDENCE_METHODS = ("auto", "chi2", "g", "exact")
 
@@ -73,9 +73,9 @@ def _pearson(observed: np.ndarray, expected: np.ndarray) -> np.ndarray:
 def _check_table(table) -> np.ndarray:
     observed = np.asarray(table)
     if observed.ndim != 2:
-        raise ValueError("`table` must be a two-way (2-d) contingency table.")
+        raise UsageError("`table` must be a two-way (2-d) contingency table.")
     if not np.issubdtype(observed.dtype, np.number) or np.any(observed < 0) or np.any(observed != np.round(observed)):
-        raise ValueError("`table` must hold non-negative integer counts.")
+        raise UsageError("`table` must hold non-negative integer counts.")
     observed = observed.astype(np.int64)
     return observed[observed.sum(axis=1) > 0][:, observed.sum(axis=0) > 0]
 
@@ -107,7 +107,7 @@ def independence_test(
     check_choice(method, INDEPENDENCE_METHODS, "method")
     observed = _check_table(table)
     if min(observed.shape) < 2:
-        raise ValueError(f"`table` needs at least two non-empty rows and columns to test independence (has {observed.shape}).")
+        raise UsageError(f"`table` needs at least two non-empty rows and columns to test independence (has {observed.shape}).")
     n = int(observed.sum())
     expected = stats.contingency.expected_freq(observed)
     cochran_ok = bool(expected.min() >= 1 and np.mean(expected < 5) <= 0.2)

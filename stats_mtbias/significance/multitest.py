@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from stats_mtbias._validation import check_choice
+from stats_mtbias.significance.pvalues import floor_pvalues
 
 CORRECTIONS = {"holm": "holm", "bh": "fdr_bh", "none": None}
 # How documents name each correction.
@@ -17,12 +18,14 @@ def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:
     Parameters
     ----------
     pvalues : array-like
-        The family's raw p-values; NaN entries are left NaN and are not part of it.
+        The family's raw p-values; NaN entries are left NaN and are not part of it. A p-value below
+        :data:`~stats_mtbias.significance.pvalues.P_FLOOR` (an underflow, 0 included) enters as that floor.
     method : {"holm", "bh", "none"}
         Holm's step-down (family-wise error) or Benjamini–Hochberg (false discovery rate).
     """
     check_choice(method, CORRECTIONS, "method")
-    p = np.asarray(pvalues, dtype=float)
+    # Never an exact 0 (an underflow): adjusted from the floor, so adjusted p-values are never 0 either.
+    p = floor_pvalues(pvalues)
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
     if CORRECTIONS[method] is None or not ok.any():

@@ -22,6 +22,7 @@ import numpy as np
 from scipy import stats
 
 from stats_mtbias._validation import check_choice
+from stats_mtbias.errors import UsageError
 
 PAIRED_METHODS = ("exact", "ttest")
 ALTERNATIVES = ("greater", "less", "two-sided")
@@ -46,7 +47,7 @@ def sign_test_pvalue(n_positive, n_negative, alternative: str = "greater") -> np
     pos, neg = np.asarray(n_positive, dtype=float), np.asarray(n_negative, dtype=float)
     # Whole counts only: a fractional one (a mean over sampled outputs) would be truncated silently.
     if not (np.all(pos >= 0) and np.all(neg >= 0) and np.all(pos % 1 == 0) and np.all(neg % 1 == 0)):
-        raise ValueError("`n_positive` and `n_negative` must be non-negative whole counts (the sign test counts items).")
+        raise UsageError("`n_positive` and `n_negative` must be non-negative whole counts (the sign test counts items).")
     pos, neg = pos.astype(np.int64), neg.astype(np.int64)
     n = pos + neg
     greater = stats.binom.sf(pos - 1, n, 0.5)
@@ -129,10 +130,10 @@ def paired_test(first, second, *, trials=None, method: str = "exact", alternativ
     a = np.asarray(first, dtype=float)
     b = np.asarray(second, dtype=float)
     if a.shape != b.shape or a.ndim != 1:
-        raise ValueError("`first` and `second` must be 1-d and of the same length (one entry per item).")
+        raise UsageError("`first` and `second` must be 1-d and of the same length (one entry per item).")
     m = np.ones_like(a) if trials is None else np.asarray(trials, dtype=float)
     if m.shape != a.shape or np.any(m <= 0):
-        raise ValueError("`trials` must be positive, one entry per item.")
+        raise UsageError("`trials` must be positive, one entry per item.")
     d = (a - b) / m
     pos, neg = int(np.sum(d > 0)), int(np.sum(d < 0))
     if method == "exact":

@@ -284,7 +284,11 @@ class noted:
         from stats_mtbias.errors import DataQualityWarning
 
         self._catcher.__exit__(*exc)
+        said = set()
         for w in self._caught:
+            if (w.category, str(w.message)) in said:  # the same words from every interval of a study: said once
+                continue
+            said.add((w.category, str(w.message)))
             if issubclass(w.category, DataQualityWarning) and str(w.message) not in self.notes:
                 self.notes.append(str(w.message))
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -65,6 +65,9 @@ HEADLINE_COLUMNS = [
 def read_judgements(path, *, engine: str = "auto", sample: str | None = None) -> pd.DataFrame:
     """A user's judgements ``occupation, gender`` (optional ``system``, ``language``, ``category``), counted.
 
+    Without a ``system`` column the system is named after the source (its stem);
+    with one, a row that leaves it empty is an error naming its line.
+
     Several rows for one occupation (and system, language) are several outputs
     of a sampled translator: without `sample` their counts are pooled, so an
     occupation weighs as many outputs as it has. With `sample` (the column
@@ -91,9 +94,10 @@ def read_judgements(path, *, engine: str = "auto", sample: str | None = None) ->
                         required=("occupation", "gender", *extra), case_insensitive=True, engine=engine)  # fmt: skip
     if counts.attrs["rows"] == 0:
         raise DataError("has a header but no judgements", source, 2)
-    empty = (counts["occupation"] == "").to_numpy()
-    if empty.any():
-        raise DataError("column 'occupation' is empty", *first_location(counts, empty, source))
+    for column in ("occupation", "system"):  # a nameless system is refused, not named after the file
+        empty = (counts[column] == "").to_numpy() if column in counts else None
+        if empty is not None and empty.any():
+            raise DataError(f"column {column!r} is empty", *first_location(counts, empty, source))
     labels = {}
     for label in counts["gender"].unique():
         where, line = first_location(counts, (counts["gender"] == label).to_numpy(), source)

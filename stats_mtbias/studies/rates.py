@@ -103,6 +103,10 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     counts = count_rows(source, needed, required=needed, engine=engine)
     if counts.attrs["rows"] == 0:
         raise DataError("has a header but no judgements", source, 2)
+    for column in (system, cluster):  # a nameless system or cluster would be one silently (the readers' one rule)
+        empty = (counts[column] == "").to_numpy() if column else None
+        if column and empty.any():
+            raise DataError(f"column {column!r} is empty", *first_location(counts, empty, source))
     raw = counts[outcome].str.lower()
     gender = raw.map(lambda v: _ALIASES.get(v, v))
     bad = ~gender.isin(GENDERS)
@@ -553,6 +557,13 @@ def analyse(
 RESERVED_BY = ("system", "subset", "metric", "estimate", "ci_low", "ci_high", "n", "group")
 
 
+def _iterable(value) -> tuple:
+    try:
+        return tuple(value)
+    except TypeError:
+        return (value,)
+
+
 def run(
     judgements,
     *,
@@ -575,7 +586,9 @@ def run(
     """Read (or take) a judgement table and analyse it; see the module docstring and :func:`stats_mtbias.rates`."""
     from stats_mtbias.datasets.counting import is_dask_frame, source_digest, source_label
 
-    by = [by] if isinstance(by, str) else list(by)
+    if by is not None and not isinstance(by, str) and not all(isinstance(c, str) for c in _iterable(by)):
+        raise UsageError(f"`by` names columns: a column name or a list of them; got {by!r}.")
+    by = [] if by is None else [by] if isinstance(by, str) else list(by)
     clash = [c for c in by if c in RESERVED_BY]
     if clash:
         raise UsageError(f"`by`: {', '.join(clash)} names a column of the result; rename it in your table.")

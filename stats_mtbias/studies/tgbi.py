@@ -149,6 +149,10 @@ def load_judgements(
                   units=["subset", "item", "sample"], groups=["subset"], value="value", source=origin,
                   what="items")  # fmt: skip
         return judge(table, lexicon), None
+    if not systems and not translations:  # said before any file is read
+        raise UsageError(f"no system to evaluate: give shipped `systems` ({', '.join(tgbi_data.SYSTEMS)}), your "
+                         "`translations` of the Korean sets, or a benchmark of your own as `outputs` (on the command "
+                         "line: --systems, --translations with --system, or --outputs).")  # fmt: skip
     store = store or open_store(data_dir)
     sentences = tgbi_data.read_sentences(store)
     frames = []
@@ -158,14 +162,14 @@ def load_judgements(
         frames.append(tgbi_data.read_outputs(systems, store, sentences=sentences, repeated_blocks=shipped_rule))
     for path, name in translations or []:
         frames.append(tgbi_data.read_user_outputs(path, name, store, sentences=sentences, repeated_blocks=user_rule))
-    if not frames:
-        raise ValueError("no system to evaluate: give `systems` or `translations`.")
     flags = {key: flag for frame in frames for key, flag in frame.attrs.get("line_flags", {}).items()}
     outputs = pd.concat(frames, ignore_index=True)
     outputs.attrs = {"line_flags": flags}  # judge() copies them onto the judgements
-    duplicated = outputs.drop_duplicates(["system", "subset", "line"]).shape[0] != len(outputs)
-    if duplicated:
-        raise ValueError("two inputs have the same system name; name user systems uniquely.")
+    duplicated = outputs.duplicated(["system", "subset", "line"])
+    if duplicated.any():
+        name = outputs.loc[duplicated, "system"].iloc[0]
+        raise UsageError(f"two inputs are called {name!r}: name your systems uniquely (--system), apart from the "
+                         "shipped ones.")  # fmt: skip
     return judge(outputs, lexicon), store
 
 

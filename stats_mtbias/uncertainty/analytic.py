@@ -30,6 +30,7 @@ import numpy as np
 from scipy import special, stats
 
 from stats_mtbias._validation import check_choice, check_level
+from stats_mtbias.errors import UsageError
 from stats_mtbias.estimators.tgbi import tgbi_counts
 from stats_mtbias.uncertainty.bootstrap import ConfidenceInterval
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance
@@ -98,7 +99,7 @@ def design_effect(successes, trials) -> float:
     x = np.asarray(successes, dtype=float)
     m = np.asarray(trials, dtype=float)
     if x.shape != m.shape or x.ndim != 1:
-        raise ValueError("`successes` and `trials` must be 1-d arrays of the same length.")
+        raise UsageError("`successes` and `trials` must be 1-d arrays of the same length.")
     total, k = m.sum(), m.size
     if k < 2 or total == 0 or np.all(m <= 1):
         return 1.0

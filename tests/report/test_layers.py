@@ -2,7 +2,7 @@
 
 - ``stats_mtbias/report/`` renders any result: it may import the result type, the
   figures, files, versions and provenance, never the facade, the API, the studies,
-  the datasets or planning beyond its closed forms.
+  the datasets or planning beyond its closed forms (nor significance beyond the floor of p-values).
 - ``stats_mtbias/reporting/`` (the full report) and ``analyses/`` are clients of the
   public API: ``stats_mtbias`` itself, ``stats_mtbias.report`` for rendering, and the
   foundation's errors and argument checks.
@@ -19,9 +19,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "stats_mtbias"
 
+# significance.pvalues: the floor every p-value is shown against (`< 1e-300`).
 REPORT_ALLOWED = ("stats_mtbias.report", "stats_mtbias.result", "stats_mtbias.plotting", "stats_mtbias._files",
                   "stats_mtbias._version", "stats_mtbias.provenance", "stats_mtbias.errors", "stats_mtbias._validation",
-                  "stats_mtbias.planning.closed", "stats_mtbias._data")  # fmt: skip
+                  "stats_mtbias.planning.closed", "stats_mtbias._data",
+                  "stats_mtbias.significance.pvalues")  # fmt: skip
 CLIENT_ALLOWED = ("stats_mtbias", "stats_mtbias.report", "stats_mtbias.reporting", "stats_mtbias.errors",
                   "stats_mtbias._validation", "stats_mtbias._files")  # fmt: skip
 

@@ -9,6 +9,7 @@ import pandas as pd
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.errors import UsageError
+from stats_mtbias.uncertainty.bootstrap import tail_resolution
 
 ANNOTATION_COLUMNS = ["system", "language", "annotator", "n_labelled", "agreement", "ci_low", "ci_high", "kappa",
                       "kappa_ci_low", "kappa_ci_high"]  # fmt: skip
@@ -180,6 +181,7 @@ def corrected_accuracy(
             acc_draw = rng.beta(k + 0.5, n - k + 0.5, n_draws)
             p1_draw = rng.beta(x1 + 0.5, n1 - x1 + 0.5, n_draws)
             p0_draw = rng.beta(x0 + 0.5, n0 - x0 + 0.5, n_draws)
+            tail_resolution(n_draws, level, what="n_draws", interval="Monte-Carlo")
             low, high = np.quantile(acc_draw * p1_draw + (1 - acc_draw) * p0_draw, [(1 - level) / 2, (1 + level) / 2])
         else:  # the sample has no right (or no wrong) automatic readings: nothing to correct with
             labels = f"{len(sample)} of {est['system']}'s translations, all read {'right' if n1 else 'wrong'}: not corrected"

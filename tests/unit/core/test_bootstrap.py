@@ -121,13 +121,16 @@ def test_studentized_interval_is_the_bootstrap_t():
 
 
 def test_percentile_all_nan_column_is_nan_without_warning():
-    """Percentile limits of a column without any finite replicate are NaN, silently; other columns as np.quantile."""
-    reps = np.column_stack([np.arange(11.0), np.full(11, np.nan)])
+    """Percentile limits of a column without any finite replicate are NaN, silently; other columns as np.quantile.
+
+    31 replicates: 3.1 beyond each end of an 80% interval, enough to place it (uncertainty.bootstrap.tail_resolution).
+    """
+    reps = np.column_stack([np.arange(31.0), np.full(31, np.nan)])
     reps[3, 0] = np.nan
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ci = BootstrapResult(np.zeros(2), reps, None, 0.8, "percentile").confidence_interval()
-    finite = np.delete(np.arange(11.0), 3)
+    finite = np.delete(np.arange(31.0), 3)
     assert_allclose(ci.low, [np.quantile(finite, 0.1), np.nan])
     assert_allclose(ci.high, [np.quantile(finite, 0.9), np.nan])
 

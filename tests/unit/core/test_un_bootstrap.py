@@ -24,7 +24,7 @@ def test_studentized_without_spread_is_the_estimate_silently():
     """se = 0 and every replicate equal with se* = 0 (t* = 0/0 for all): the interval is the point θ, no warning."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        res = BootstrapResult(np.array(0.3), np.full(50, 0.3), None, 0.95, "studentized", np.array(0.0), np.zeros(50))
+        res = BootstrapResult(np.array(0.3), np.full(100, 0.3), None, 0.95, "studentized", np.array(0.0), np.zeros(100))
         ci = res.confidence_interval()
     assert ci.low == 0.3 and ci.high == 0.3
 

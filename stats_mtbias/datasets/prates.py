@@ -239,7 +239,8 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
     """
     path = as_source(path)
     column = sample.lower() if sample else None
-    header, records = read_records(path, required=("item", "language", *([column] if column else [])), lower=True)
+    header, records = read_records(path, required=("item", "language", *([column] if column else [])), lower=True,
+                                   keys=("gender", "system", "category", "variant"))  # fmt: skip
     if ("gender" in header) == ("translation" in header):
         raise DataError("needs exactly one of the columns 'gender' or 'translation'", path, 1)
     rows, seen = [], {}

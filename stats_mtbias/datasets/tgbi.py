@@ -470,7 +470,8 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
         frame["line"] = np.arange(len(frame)) + 2
         header = list(frame.columns)
     else:
-        header, frame = read_frame(source, required=required, lower=True)  # pandas' C reader; read_records' errors
+        keys = ("gender", "language", "stratum", *([sample.lower()] if sample else []))  # labels: never over lines
+        header, frame = read_frame(source, required=required, lower=True, keys=keys)  # Arrow's C++ reader; read_records' errors
     sample = sample.lower() if sample else None
     if "translation" not in header and "gender" not in header:
         raise DataError("needs a column 'translation' (English outputs) or 'gender' (already read; it wins over "

@@ -17,7 +17,6 @@ so those two items are ``missing`` and the two lines are reported as surplus.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import read_lines, read_records
+from stats_mtbias.datasets._io import iter_rows, read_lines, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import FrameSource, as_source
 from stats_mtbias.errors import DataError, InputNotFoundError, UsageError
@@ -201,24 +200,24 @@ HUMAN = {"m": "male", "f": "female", "n": "neutral"}
 
 
 def annotation_rows(path: Path, items: pd.DataFrame) -> tuple[list, list[tuple[int, str, str]]]:
-    """Every row of a human-annotation CSV, and the labelled ones as (item, translation, label)."""
+    """Every row of a human-annotation CSV, and the labelled ones as (item, translation, label).
+
+    Read by the package's one dialect (:func:`stats_mtbias.datasets._io.iter_rows`): rows of any width are
+    given as they are (the annotators' files carry notes), a row that does not label an item is skipped.
+    """
     rows, labelled = [], []
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            reader_ = csv.reader(handle)
-            next(reader_, None)  # header
-            for row in reader_:
-                rows.append(row)
-                if len(row) < 5 or not row[0].strip().isdigit():
-                    continue
-                item = int(row[0])
-                if item >= len(items):
-                    raise DataError(f"Index {item} is not a line of en.txt (0–{len(items) - 1})", path, reader_.line_num)
-                label = HUMAN.get(row[4].strip().lower())
-                if label is not None:
-                    labelled.append((item, row[2], label))
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path) from None
+    records = iter_rows(path, ",", single_line=("index",), lower=True)
+    next(records, None)  # header
+    for number, row in records:
+        rows.append(row)
+        if len(row) < 5 or not row[0].strip().isdigit():
+            continue
+        item = int(row[0])
+        if item >= len(items):
+            raise DataError(f"Index {item} is not a line of en.txt (0–{len(items) - 1})", path, number)
+        label = HUMAN.get(row[4].strip().lower())
+        if label is not None:
+            labelled.append((item, row[2], label))
     return rows, labelled
 
 

@@ -189,7 +189,9 @@ def find_repeated_blocks(
     flagged = np.zeros(n, dtype=bool)
     if n < 2 * min_run:
         return flagged
-    _, codes = np.unique(np.asarray(translations, dtype=object).astype(str), return_inverse=True)
+    # Codes by first appearance (pandas' hash table): equal strings, equal codes. Not np.unique on a fixed-width
+    # array, whose width is the longest output's: one output of 2 million characters made it gigabytes.
+    codes, _ = pd.factorize(np.asarray([str(t) for t in translations], dtype=object))
     if usable is not None:
         # A distinct negative code per unusable line: it equals nothing else.
         codes = np.where(usable, codes, -1 - np.arange(n))

@@ -307,6 +307,8 @@ def read_outputs(
 
 def _check_count(lines: list[str], path: Path, source: Path, expected: int | None = None) -> list[str]:
     expected = len(read_lines(source)) if expected is None else expected
+    while len(lines) > expected and not lines[-1].strip():  # blank lines after the last output hold nothing
+        lines = lines[:-1]
     if len(lines) != expected:
         raise DataError(
             f"has {len(lines)} lines, but its source set {source} has {expected}; line i of an "

@@ -138,7 +138,10 @@ def read_translations(
     found: dict[int, tuple[str, str, int]] = {}
     surplus: list[tuple[int, str, str]] = []
     strip = re.compile(_ADJECTIVE_PATTERN).sub if adjectives else None
-    for number, line in enumerate(_translation_lines(path), start=1):
+    lines = _translation_lines(path)
+    while lines and not lines[-1].strip():  # blank lines at the end hold nothing (one inside the file is an error)
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
         source, separator, translation = line.partition(SEPARATOR)
         if not separator:
             raise DataError(f"has no '{SEPARATOR.strip()}' separator between source and translation", path, number)

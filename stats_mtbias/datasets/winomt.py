@@ -303,10 +303,10 @@ def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
     ``item`` is the 0-based line of en.txt (as in :func:`read_user_judgements`),
     ``gender`` one of M/F/N/B (or male/female/neutral/both, any case; B: a double form). Every row must
     parse: a bad item, label or a repeated (system, language, item, annotator) is
-    refused with its line. Returns ``system, language, item, annotator, human``.
+    refused with its line. Returns ``system, language, item, annotator, human, line``.
     """
     path = as_source(path)
-    _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True)
+    _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True, keys=("annotator",))
     n_items, rows, seen = len(items), [], {}
     for line, record in records:
         try:
@@ -324,10 +324,10 @@ def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
             raise DataError(f"item {item} of {key[0]}/{key[1]} was already labelled by annotator {annotator} on "
                             f"line {seen[key]}", path, line)  # fmt: skip
         seen[key] = line
-        rows.append((*key, label))
+        rows.append((*key, label, line))
     if not rows:
         raise DataError("has a header but no labels", path, 2)
-    return pd.DataFrame(rows, columns=["system", "language", "item", "annotator", "human"])
+    return pd.DataFrame(rows, columns=["system", "language", "item", "annotator", "human", "line"])
 
 
 _FILE_LANGUAGE = re.compile(r"^(?:adj\.)?en-(?P<lang>[a-z]{2})\.(?:txt|csv|tsv)$")

@@ -155,6 +155,12 @@ def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: di
             continue
         everyone = part.loc[present].groupby("item")["system"].nunique()
         keep = set(everyone[everyone == part["system"].nunique()].index)
+        if not keep:  # nothing to compare them on: said, not an empty table that breaks further down
+            systems = [str(s) for s in part["system"].unique()]
+            raise DataError(f"{language}: the systems {', '.join(systems)} translated no WinoMT item in common, so "
+                            "there is nothing to analyse them on; evaluate them separately, or count untranslated "
+                            "items as wrong (missing='wrong', --missing wrong)",
+                            (origin or {}).get((systems[0], language)))  # fmt: skip
         parts.append(part[part["item"].isin(keep)])
     return pd.concat(parts, ignore_index=True)
 

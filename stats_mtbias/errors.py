@@ -10,6 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 
+def one_line(text: object) -> str:
+    """A library's message (pyarrow's may run over lines) as one line, for an error that quotes it."""
+    return " ".join(str(text).split())
+
+
 class MtbiasError(Exception):
     """Base class of every error raised on purpose by stats_mtbias."""
 

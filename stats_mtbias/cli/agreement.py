@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 from pathlib import Path
 
@@ -57,11 +56,11 @@ def _pairs(text: str) -> dict[str, str]:
 
 
 def _file(path: Path) -> dict[str, str]:
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot be read ({exc})", path) from None
     if path.suffix.lower() == ".json":
+        try:
+            text = path.read_text("utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DataError(f"cannot be read ({exc})", path) from None
         try:
             found = json.loads(text)
         except ValueError as exc:
@@ -69,11 +68,13 @@ def _file(path: Path) -> dict[str, str]:
         if not isinstance(found, dict):
             raise DataError("is not a JSON object {label: value}", path)
         return {str(k): str(v) for k, v in found.items()}
-    rows = list(csv.reader(text.splitlines()))
-    if not rows or len(rows[0]) < 2:
+    from stats_mtbias._files import read_delimited
+
+    rows = read_delimited(path)  # the package's one CSV dialect: its errors name the line
+    if not rows or len(rows[0][1]) < 2:
         raise DataError("needs a header and two columns: the label and what it becomes", path, 1)
     mapping = {}
-    for number, row in enumerate(rows[1:], 2):
+    for number, row in rows[1:]:
         if not any(cell.strip() for cell in row):
             continue
         if len(row) < 2:

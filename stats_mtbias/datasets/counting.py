@@ -17,8 +17,14 @@ module reduces any judgement source to its count table without holding its rows:
 - **Validation on distinct values.** Labels are checked, stripped and mapped on
   the count table (a few hundred distinct values), not per row; every cell keeps
   the first line it came from, so a bad label is reported at the first line that
-  holds it, as the row-by-row readers did. A malformed CSV line (wrong number of
-  fields, bad UTF-8) is located by a streaming scan, only when Arrow refuses it.
+  holds it, as the row-by-row readers did.
+- **One dialect.** A CSV is read as every reader of the package reads it
+  (:mod:`stats_mtbias.datasets._io`): Arrow's counts are kept only where the file
+  vouches for them (UTF-8 throughout, one line per row, no quoted key running
+  over lines, the last quote closed: :class:`~stats_mtbias.datasets._io.Tracked`);
+  otherwise the reference reader streams the file, counting the same rows or
+  naming the line that is wrong (an unbalanced quote, a blank line, bad bytes,
+  a truncated gzip file).
 
 Lines follow the convention of :mod:`stats_mtbias.datasets._io`: row ``i``
 (0-based) of a table is line ``i + 2`` of its CSV (line 1 is the header), for
@@ -34,8 +40,6 @@ CSV files, frames and columnar files alike. Where a source has several files
 
 from __future__ import annotations
 
-import codecs
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from stats_mtbias.datasets import _io
 from stats_mtbias.datasets.sources import (  # noqa: F401 (re-exported: the counting API)
     IPC_SUFFIXES,
     PARQUET_SUFFIXES,
@@ -56,7 +61,7 @@ from stats_mtbias.datasets.sources import (  # noqa: F401 (re-exported: the coun
 from stats_mtbias.datasets.sources import (
     files as source_files,
 )
-from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.errors import DataError, MtbiasError, UsageError, one_line
 
 ENGINES = ("auto", "arrow", "dask")
 # A batch of CSV bytes (pyarrow's block): large enough to keep its parser busy, small enough to bound memory.
@@ -64,18 +69,8 @@ CSV_BLOCK_BYTES = 16 << 20
 # Partial count tables are merged once they hold this many rows (the cells of several batches).
 MERGE_ROWS = 2_000_000
 RESERVED = ("n", "line", "part")  # the count table's own columns beside the keys
-
-
-
-
-
-
-
-
-
-
-
-
+# Rows of the reference reader's blocks (when Arrow's counts are not vouched for).
+PYTHON_BLOCK_ROWS = 1 << 16
 
 
 def _match_columns(header: Sequence[str], columns: Sequence[str], required: Sequence[str], *,
@@ -104,12 +99,19 @@ def _keys(count: int) -> list[str]:
     return [f"__key{i}" for i in range(count)]
 
 
-def _reduce(table, names: list[str], offset: int):
-    """One batch → ``__key0…, n, row`` (row: the first 0-based row of each cell) in Arrow's hash aggregation."""
+def _reduce(table, names: list[str], offset: int, lines=None):
+    """One batch → ``__key0…, n, row`` (row: the first 0-based row of each cell) in Arrow's hash aggregation.
+
+    With `lines` (the line each row starts on, where a row may run over several) ``row`` is ``line - 2``,
+    so that the count table's ``line`` (``row + 2``) is the line the row starts on.
+    """
     import pyarrow as pa
 
     keys = _keys(len(names))
-    rows = pa.array(np.arange(offset, offset + table.num_rows, dtype=np.int64))
+    if lines is None:
+        rows = pa.array(np.arange(offset, offset + table.num_rows, dtype=np.int64))
+    else:
+        rows = pa.array(np.asarray(lines, dtype=np.int64) - 2)
     table = table.select(names).rename_columns(keys).append_column("__row", rows)
     out = table.group_by(keys, use_threads=False).aggregate([([], "count_all"), ("__row", "min")])
     return out.rename_columns([*keys, "n", "row"])
@@ -136,6 +138,8 @@ def _as_strings(table, names: list[str]):
     columns = []
     for key in keys:
         column = table.column(key)
+        if pa.types.is_floating(column.type):  # NaN is a missing value, as in a frame's CSV (not the label "nan")
+            column = pc.if_else(pc.is_nan(column), pa.scalar(None, column.type), column)
         if not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
             column = pc.cast(column, pa.string())
         columns.append(pc.fill_null(column, ""))
@@ -148,13 +152,13 @@ class _Reducer:
     def __init__(self, names: list[str]):
         self.names, self.partials, self.held, self.rows = names, [], 0, 0
 
-    def add(self, batch) -> None:
+    def add(self, batch, lines=None) -> None:
         import pyarrow as pa
 
         if batch.num_rows == 0:
             return
         table = pa.Table.from_batches([batch]) if isinstance(batch, pa.RecordBatch) else batch
-        part = _as_strings(_reduce(table, self.names, self.rows), self.names)
+        part = _as_strings(_reduce(table, self.names, self.rows, lines), self.names)
         self.rows += batch.num_rows
         self.partials.append(part)
         self.held += part.num_rows
@@ -172,87 +176,139 @@ class _Reducer:
 
 
 def _csv_header(path: Path, delimiter: str) -> list[str]:
+    """The header of a CSV as read (names unstripped, as Arrow names the columns)."""
+    rows = _io.iter_rows(path, delimiter)
     try:
-        with open(path, "rb") as handle:
-            first = handle.readline().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise DataError("not valid UTF-8 in the header", path, 1) from None
-    except OSError as exc:
-        raise DataError(f"cannot read the file ({exc.strerror})", path) from None
-    if not first.strip():
-        raise DataError("is empty; expected a header", path, 1)
-    return next(csv.reader([first], delimiter=delimiter))
+        for number, row in rows:
+            if row and (len(row) > 1 or row[0].strip()):
+                if number > 1:
+                    raise DataError("is a blank line before the header (the header must be the first line)", path, 1)
+                return row
+    finally:
+        rows.close()
+    raise DataError("is empty; expected a header", path, 1)
 
 
-def _locate_csv_problem(path: Path, delimiter: str, n_fields: int, arrow_message: str) -> DataError:
-    """Stream the file once to name the first line Arrow refused (bad UTF-8, wrong number of fields)."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    line_no, offset = 1, 0
-    with open(path, "rb") as handle:
-        for raw in handle:  # lines in bytes: memory bounded by the longest line
-            try:
-                decoder.decode(raw, final=False)
-            except UnicodeDecodeError as exc:
-                return DataError(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {offset + exc.start})", path, line_no)
-            offset += len(raw)
-            if line_no > 1:
-                text = raw.decode("utf-8").rstrip("\r\n")
-                row = next(csv.reader([text], delimiter=delimiter), [])
-                if text.strip() and len(row) != n_fields:
-                    return DataError(f"has {len(row)} fields, the header has {n_fields}", path, line_no)
-            line_no += 1
-    return DataError(f"cannot be read as delimited text ({arrow_message})", path)
+def _broken_keys(table, names: list[str]) -> bool:
+    """Whether a counted value holds a line break or a NUL (a quote across lines, a damaged file)."""
+    import pyarrow.compute as pc
+
+    return any(pc.any(pc.match_substring_regex(table.column(key), "[\\r\\n\\x00]")).as_py()
+               for key in _keys(len(names)))  # fmt: skip
 
 
-def _csv_batches(path: Path, columns: dict[str, str], header: list[str], delimiter: str):
+def _arrow_csv(path: Path, columns: dict[str, str], delimiter: str):
+    """Arrow's count table and rows of a CSV, or None where the file does not vouch for them (:class:`_io.Tracked`)."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
+    names = list(columns.values())
     read = pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES, use_threads=True)
-    parse = pacsv.ParseOptions(delimiter=delimiter, ignore_empty_lines=False, newlines_in_values=False)
+    parse = pacsv.ParseOptions(delimiter=delimiter, ignore_empty_lines=True, newlines_in_values=False)
     # Dictionary-encoded per block: the group-by then hashes small integers (about twice as fast as strings).
     convert = pacsv.ConvertOptions(
-        include_columns=list(columns.values()),
-        column_types={name: pa.dictionary(pa.int32(), pa.string()) for name in columns.values()},
+        include_columns=names,
+        column_types={name: pa.dictionary(pa.int32(), pa.string()) for name in names},
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
+    reducer = _Reducer(names)
     try:
-        reader = pacsv.open_csv(path, read_options=read, parse_options=parse, convert_options=convert)
-        yield from reader
-    except pa.ArrowInvalid as exc:
-        raise _locate_csv_problem(path, delimiter, len(header), str(exc)) from None
+        with _io.open_bytes(path) as raw:
+            tracked = _io.Tracked(raw)
+            for batch in pacsv.open_csv(tracked, read_options=read, parse_options=parse, convert_options=convert):
+                reducer.add(batch)
+            tracked.read()  # to the end of the file
+    except MtbiasError:
+        raise
+    except Exception:  # whatever Arrow refuses, the reference reader reads or names
+        return None
+    table = reducer.result()
+    if not tracked.trusts(reducer.rows, delimiter) or _broken_keys(table, names):
+        return None
+    return table, reducer.rows
+
+
+def _reference_csv(path: Path, columns: dict[str, str], header: list[str], delimiter: str):
+    """The count table and rows of a CSV read by the reference reader, streamed (its errors name the line)."""
+    import pyarrow as pa
+
+    names = list(columns.values())
+    stripped = [h.strip() for h in header]
+    index = [stripped.index(name.strip()) for name in names]
+    _, rows = _io.open_table(path, delimiter=delimiter, keys=[name.strip() for name in names])
+    reducer = _Reducer(names)
+    values: list[list[str]] = [[] for _ in names]
+    lines: list[int] = []
+
+    def flush() -> None:
+        if lines:
+            reducer.add(pa.table([pa.array(v, pa.string()) for v in values], names=names), lines=lines)
+            for v in values:
+                v.clear()
+            lines.clear()
+
+    for line, row in rows:
+        for column, i in zip(values, index):
+            column.append(row[i])
+        lines.append(line)
+        if len(lines) >= PYTHON_BLOCK_ROWS:
+            flush()
+    flush()
+    return reducer.result(), reducer.rows
+
+
+def _count_csv(path: Path, columns: list[str], required, case_insensitive: bool):
+    """``(column map, count table, rows)`` of a CSV file: Arrow's where the file vouches for it, else the reference's."""
+    delimiter = _io.delimiter_of(path)
+    header = _csv_header(path, delimiter)
+    mapping = _match_columns(header, columns, required, case_insensitive=case_insensitive, where=path, delimiter=delimiter)
+    counted = _arrow_csv(path, mapping, delimiter)
+    if counted is None:
+        counted = _reference_csv(path, mapping, header, delimiter)
+    return mapping, *counted
+
+
+def _columnar_kind(path: Path) -> str:
+    return "Parquet" if path.suffix.lower() in PARQUET_SUFFIXES else "Arrow IPC"
+
+
+def _check_types(schema, mapping: dict[str, str], path: Path) -> None:
+    """A counted column must hold text, numbers or the like: a list or struct column is named, not a crash."""
+    import pyarrow as pa
+
+    for wanted, name in mapping.items():
+        kind = schema.field(name).type
+        if pa.types.is_nested(kind) or pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+            raise DataError(f"column {wanted!r} holds {kind} values, where text (or numbers) are expected", path, 1)
 
 
 def _file_batches(path: Path, columns: list[str] | None, *, required, case_insensitive):
-    """(column map, batch iterator) of one file by its suffix."""
+    """(column map, batch iterator) of one Parquet or Arrow IPC file."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    suffix = path.suffix.lower()
     try:
-        if suffix in PARQUET_SUFFIXES:
-            names = pq.read_schema(path).names
-            mapping = _match_columns(names, columns, required, case_insensitive=case_insensitive, where=path)
+        if path.suffix.lower() in PARQUET_SUFFIXES:
+            schema = pq.read_schema(path)
+            mapping = _match_columns(schema.names, columns, required, case_insensitive=case_insensitive, where=path)
+            _check_types(schema, mapping, path)
             # Read as dictionaries (one per batch): grouping their indices is several times faster than strings.
             handle = pq.ParquetFile(path, read_dictionary=list(mapping.values()))
             return mapping, handle.iter_batches(columns=list(mapping.values()), batch_size=1 << 20)
-        if suffix in IPC_SUFFIXES:
-            try:
-                reader = pa.ipc.open_file(path)
-                batches = (reader.get_batch(i) for i in range(reader.num_record_batches))
-            except pa.ArrowInvalid:
-                reader = pa.ipc.open_stream(path)
-                batches = iter(reader)
-            mapping = _match_columns(reader.schema.names, columns, required, case_insensitive=case_insensitive, where=path)
-            return mapping, (b.select(list(mapping.values())) for b in batches)
-    except (pa.ArrowInvalid, OSError) as exc:
-        kind = "Parquet" if suffix in PARQUET_SUFFIXES else "Arrow IPC"
-        raise DataError(f"cannot be read as {kind} ({exc})", path) from None
-    delimiter = "\t" if suffix in (".tsv", ".tab") else ","
-    header = _csv_header(path, delimiter)
-    mapping = _match_columns(header, columns, required, case_insensitive=case_insensitive, where=path, delimiter=delimiter)
-    return mapping, _csv_batches(path, mapping, header, delimiter)
+        try:
+            reader = pa.ipc.open_file(path)
+            batches = (reader.get_batch(i) for i in range(reader.num_record_batches))
+        except pa.ArrowInvalid:
+            reader = pa.ipc.open_stream(path)
+            batches = iter(reader)
+        mapping = _match_columns(reader.schema.names, columns, required, case_insensitive=case_insensitive, where=path)
+        _check_types(reader.schema, mapping, path)
+        return mapping, (b.select(list(mapping.values())) for b in batches)
+    except MtbiasError:
+        raise
+    except (pa.ArrowException, OSError, EOFError, ValueError, KeyError, IndexError) as exc:
+        raise DataError(f"cannot be read as {_columnar_kind(path)} ({one_line(exc)})", path) from None
 
 
 def _frame_table(frame: pd.DataFrame, mapping: dict[str, str]):
@@ -324,11 +380,25 @@ def _dask_frame(source: str):
 
 def _count_file(file: Path, columns: list[str], required, case_insensitive: bool, part: int | None):
     """One file streamed to its count table: ``(column map, table, rows)`` (the map step on a Dask worker)."""
+    import pyarrow as pa
+
+    if file.suffix.lower() not in (*PARQUET_SUFFIXES, *IPC_SUFFIXES):
+        mapping, table, rows = _count_csv(file, columns, required, case_insensitive)
+        return mapping, _finish(table, mapping, part), rows
     mapping, batches = _file_batches(file, columns, required=required, case_insensitive=case_insensitive)
     reducer = _Reducer(list(mapping.values()))
-    for batch in batches:
-        reducer.add(batch)
-    return mapping, _finish(reducer.result(), mapping, part), reducer.rows
+    try:
+        for batch in batches:
+            # Checked whole before use (offsets, UTF-8): a damaged IPC batch is read without checks, and its
+            # out-of-bounds offsets would abort the process in the group-by, beyond any error handling.
+            batch.validate(full=True)
+            reducer.add(batch)
+        table = reducer.result()
+    except MtbiasError:
+        raise
+    except (pa.ArrowException, OSError, EOFError, ValueError, KeyError, IndexError) as exc:  # a damaged page or batch
+        raise DataError(f"cannot be read as {_columnar_kind(file)} ({one_line(exc)})", file) from None
+    return mapping, _finish(table, mapping, part), reducer.rows
 
 
 def count_rows(

@@ -241,7 +241,8 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
     """
     path = as_source(path)
     column = sample.lower() if sample else None
-    header, records = read_records(path, required=("item", "language", *([column] if column else [])), lower=True)
+    header, records = read_records(path, required=("item", "language", *([column] if column else [])), lower=True,
+                                   keys=("gender", "system", "category", "variant"))  # fmt: skip
     if "gender" not in header and "translation" not in header:
         raise DataError("needs a column 'gender' (already read) or 'translation' (English outputs to read); with "
                         "both, as in a table of `read prates`, 'gender' is used", path, 1)  # fmt: skip

@@ -85,7 +85,8 @@ def read_reference(path: str | Path) -> pd.DataFrame:
         like percentages), counts that do not fit, a repeated occupation.
     """
     path = as_source(path)
-    header, records = read_records(path, required=("occupation",), lower=True)
+    header, records = read_records(path, required=("occupation",), lower=True,
+                                   keys=(*REFERENCE_COLUMNS[1:-1], *SURVEY_COLUMNS))  # fmt: skip
     has_share, has_counts = "female_share" in header, {"n_female", "n_total"} <= set(header)
     survey = SURVEY_COLUMNS
     has_survey = set(survey) <= set(header)

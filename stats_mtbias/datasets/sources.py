@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from stats_mtbias.errors import DataError, InputNotFoundError
+from stats_mtbias.errors import DataError, InputNotFoundError, one_line
 
 
 class FrameSource:
@@ -41,21 +41,28 @@ class FrameSource:
 
     @classmethod
     def from_columnar(cls, path: Path) -> FrameSource:
-        """A Parquet or Arrow IPC/Feather file, read whole (its rows are numbered as its CSV's lines would be)."""
+        """A Parquet or Arrow IPC/Feather file, read whole (its rows are numbered as its CSV's lines would be).
+
+        Integers with missing values stay integers (``3``, not ``3.0``), as the file holds them; a damaged
+        or truncated file, page or batch is a :class:`~stats_mtbias.errors.DataError` naming the file.
+        """
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        kind = "Parquet" if path.suffix.lower() in PARQUET_SUFFIXES else "Arrow IPC"
         try:
-            if path.suffix.lower() in (".parquet", ".pq"):
+            if kind == "Parquet":
                 table = pq.read_table(path)
             else:
                 try:
                     table = pa.ipc.open_file(path).read_all()
                 except pa.ArrowInvalid:
                     table = pa.ipc.open_stream(path).read_all()
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise DataError(f"cannot be read as {'Parquet' if 'parquet' in path.suffix else 'Arrow IPC'} ({exc})", path) from None
-        return cls(table.to_pandas(), str(path), file=path)
+            table.validate(full=True)  # offsets and UTF-8: a damaged batch is an error here, not a crash later
+            frame = table.to_pandas(integer_object_nulls=True)
+        except (pa.ArrowException, OSError, EOFError, ValueError, KeyError, IndexError) as exc:
+            raise DataError(f"cannot be read as {kind} ({one_line(exc)})", path) from None
+        return cls(frame, str(path), file=path)
 
     def __str__(self) -> str:
         return self.name if self.file is not None else f"<DataFrame {self.name!r}>"
@@ -84,6 +91,7 @@ Source = "str | Path | FrameSource | pd.DataFrame"
 
 # Read through pyarrow into a frame wherever a CSV is read line by line (errors name "lines" as row + 2).
 COLUMNAR_SUFFIXES = (".parquet", ".pq", ".arrow", ".feather", ".ipc")
+PARQUET_SUFFIXES = (".parquet", ".pq")
 
 
 def as_source(obj: Any, name: str | None = None) -> Path | FrameSource:
@@ -105,9 +113,6 @@ def source_sha256(source: Path | FrameSource) -> str:
     return digest(source)
 
 
-PARQUET_SUFFIXES = (".parquet", ".pq")
-
-
 IPC_SUFFIXES = (".arrow", ".feather", ".ipc")
 
 
@@ -123,7 +128,7 @@ def is_dask_frame(obj: Any) -> bool:
 
 
 def files(source: str | Path) -> list[Path]:
-    """The files a path names: itself, a directory's Parquet/IPC/CSV files, or a glob pattern's matches (sorted)."""
+    """The files a path names: itself, a directory's Parquet/IPC/CSV files (``.csv.gz`` too), or a glob's matches (sorted)."""
     text = str(source)
     if any(ch in text for ch in "*?["):
         found = sorted(Path(p) for p in glob.glob(text, recursive=True) if Path(p).is_file())
@@ -133,7 +138,8 @@ def files(source: str | Path) -> list[Path]:
     path = Path(source)
     if path.is_dir():
         suffixes = (*PARQUET_SUFFIXES, *IPC_SUFFIXES, ".csv")
-        found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
+        found = sorted(p for p in path.rglob("*")
+                       if p.is_file() and (p.suffix.lower() in suffixes or p.name.lower().endswith(".csv.gz")))  # fmt: skip
         if not found:
             raise DataError("is a directory without Parquet, Arrow or CSV files", path)
         return found

@@ -190,7 +190,9 @@ def find_repeated_blocks(
     flagged = np.zeros(n, dtype=bool)
     if n < 2 * min_run:
         return flagged
-    _, codes = np.unique(np.asarray(translations, dtype=object).astype(str), return_inverse=True)
+    # Codes by first appearance (pandas' hash table): equal strings, equal codes. Not np.unique on a fixed-width
+    # array, whose width is the longest output's: one output of 2 million characters made it gigabytes.
+    codes, _ = pd.factorize(np.asarray([str(t) for t in translations], dtype=object))
     if usable is not None:
         # A distinct negative code per unusable line: it equals nothing else.
         codes = np.where(usable, codes, -1 - np.arange(n))
@@ -306,6 +308,8 @@ def read_outputs(
 
 def _check_count(lines: list[str], path: Path, source: Path, expected: int | None = None) -> list[str]:
     expected = len(read_lines(source)) if expected is None else expected
+    while len(lines) > expected and not lines[-1].strip():  # blank lines after the last output hold nothing
+        lines = lines[:-1]
     if len(lines) != expected:
         raise DataError(
             f"has {len(lines)} lines, but its source set {source} has {expected}; line i of an "
@@ -495,7 +499,8 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
         frame["line"] = np.arange(len(frame)) + 2
         header = list(frame.columns)
     else:
-        header, frame = read_frame(source, required=required, lower=True)  # pandas' C reader; read_records' errors
+        keys = ("gender", "language", "stratum", *([sample.lower()] if sample else []))  # labels: never over lines
+        header, frame = read_frame(source, required=required, lower=True, keys=keys)  # Arrow's C++ reader; read_records' errors
     sample = sample.lower() if sample else None
     if "translation" not in header and "gender" not in header:
         raise DataError("needs a column 'translation' (English outputs) or 'gender' (already read; it wins over "

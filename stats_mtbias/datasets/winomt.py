@@ -17,7 +17,6 @@ so those two items are ``missing`` and the two lines are reported as surplus.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import read_lines, read_records
+from stats_mtbias.datasets._io import iter_rows, read_lines, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import FrameSource, as_source
 from stats_mtbias.errors import DataError, InputNotFoundError, UsageError
@@ -139,7 +138,10 @@ def read_translations(
     found: dict[int, tuple[str, str, int]] = {}
     surplus: list[tuple[int, str, str]] = []
     strip = re.compile(_ADJECTIVE_PATTERN).sub if adjectives else None
-    for number, line in enumerate(_translation_lines(path), start=1):
+    lines = _translation_lines(path)
+    while lines and not lines[-1].strip():  # blank lines at the end hold nothing (one inside the file is an error)
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
         source, separator, translation = line.partition(SEPARATOR)
         if not separator:
             raise DataError(f"has no '{SEPARATOR.strip()}' separator between source and translation", path, number)
@@ -201,24 +203,24 @@ HUMAN = {"m": "male", "f": "female", "n": "neutral"}
 
 
 def annotation_rows(path: Path, items: pd.DataFrame) -> tuple[list, list[tuple[int, str, str]]]:
-    """Every row of a human-annotation CSV, and the labelled ones as (item, translation, label)."""
+    """Every row of a human-annotation CSV, and the labelled ones as (item, translation, label).
+
+    Read by the package's one dialect (:func:`stats_mtbias.datasets._io.iter_rows`): rows of any width are
+    given as they are (the annotators' files carry notes), a row that does not label an item is skipped.
+    """
     rows, labelled = [], []
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            reader_ = csv.reader(handle)
-            next(reader_, None)  # header
-            for row in reader_:
-                rows.append(row)
-                if len(row) < 5 or not row[0].strip().isdigit():
-                    continue
-                item = int(row[0])
-                if item >= len(items):
-                    raise DataError(f"Index {item} is not a line of en.txt (0–{len(items) - 1})", path, reader_.line_num)
-                label = HUMAN.get(row[4].strip().lower())
-                if label is not None:
-                    labelled.append((item, row[2], label))
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})", path) from None
+    records = iter_rows(path, ",", single_line=("index",), lower=True)
+    next(records, None)  # header
+    for number, row in records:
+        rows.append(row)
+        if len(row) < 5 or not row[0].strip().isdigit():
+            continue
+        item = int(row[0])
+        if item >= len(items):
+            raise DataError(f"Index {item} is not a line of en.txt (0–{len(items) - 1})", path, number)
+        label = HUMAN.get(row[4].strip().lower())
+        if label is not None:
+            labelled.append((item, row[2], label))
     return rows, labelled
 
 
@@ -318,10 +320,10 @@ def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
     ``item`` is the 0-based line of en.txt (as in :func:`read_user_judgements`),
     ``gender`` one of M/F/N/B (or male/female/neutral/both, any case; B: a double form). Every row must
     parse: a bad item, label or a repeated (system, language, item, annotator) is
-    refused with its line. Returns ``system, language, item, annotator, human``.
+    refused with its line. Returns ``system, language, item, annotator, human, line``.
     """
     path = as_source(path)
-    _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True)
+    _, records = read_records(path, required=("item", "system", "language", "gender"), lower=True, keys=("annotator",))
     n_items, rows, seen = len(items), [], {}
     for line, record in records:
         try:
@@ -339,10 +341,10 @@ def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
             raise DataError(f"item {item} of {key[0]}/{key[1]} was already labelled by annotator {annotator} on "
                             f"line {seen[key]}", path, line)  # fmt: skip
         seen[key] = line
-        rows.append((*key, label))
+        rows.append((*key, label, line))
     if not rows:
         raise DataError("has a header but no labels", path, 2)
-    return pd.DataFrame(rows, columns=["system", "language", "item", "annotator", "human"])
+    return pd.DataFrame(rows, columns=["system", "language", "item", "annotator", "human", "line"])
 
 
 _FILE_LANGUAGE = re.compile(r"^(?:adj\.)?en-(?P<lang>[a-z]{2})\.(?:txt|csv|tsv)$")

@@ -35,18 +35,20 @@ def _read(labels, columns: list[str]) -> tuple[pd.DataFrame, object]:
     source = as_source(labels, "labels")
     if isinstance(source, FrameSource):
         frame = source.frame
+        lines = np.arange(len(frame)) + 2
     else:
         from stats_mtbias.datasets._io import read_records
 
         header, records = read_records(source, required=tuple(columns))
         frame = pd.DataFrame([record for _, record in records], columns=header)
+        lines = np.array([number for number, _ in records], dtype=np.int64)  # the line each row starts on
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise DataError(f"lacks column(s) {', '.join(missing)} (found {', '.join(map(str, frame.columns))})", source, 1)
     out = frame[columns].astype("string").fillna("")
     for column in columns:
         out[column] = out[column].str.strip()
-    out["line"] = np.arange(len(out)) + 2
+    out["line"] = lines
     return out.astype({c: object for c in columns}), source
 
 

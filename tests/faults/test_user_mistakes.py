@@ -76,4 +76,4 @@ def test_winomt_systems_without_a_shared_item_are_a_data_error(tmp_path, capsys,
     code, err = _run(capsys, "winomt", "--judgements", path, "--no-adjectives", "--n-boot", "100", "--data-dir", data_dir)
     assert code == 65, err
     assert "a bug" not in err
-    assert "es: no item is translated by every system (a, b)" in err and "--missing wrong" in err
+    assert "es: the systems a, b translated no WinoMT item in common" in err and "--missing wrong" in err

@@ -213,3 +213,99 @@ def test_user_columns_named_like_the_count_tables_own(tmp_path):
     frame.rename(columns={"row": "line"}).to_csv(path, index=False)
     with pytest.raises(UsageError, match="'line' cannot be counted by under that name"):
         count_rows(path, ["line", "gender"])
+
+
+# ---------------------------------------------------------------- one dialect (issue 49): Arrow only where it is vouched for
+
+
+def _no_reference(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("the reference reader was used where Arrow's counts are vouched for")
+
+    monkeypatch.setattr(counting, "_reference_csv", refuse)
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_arrow_is_trusted_across_blocks_whatever_the_line_ends(tmp_path, monkeypatch, ending):
+    frame = _rows(3_000, seed=2)
+    path = tmp_path / "j.csv"
+    text = frame.to_csv(index=False, lineterminator=ending) + ending * 2  # a BOM, and empty lines at the end
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    monkeypatch.setattr(counting, "CSV_BLOCK_BYTES", 4_093)  # odd: a CRLF is split between two blocks somewhere
+    monkeypatch.setattr(counting._io.Tracked, "TAIL", 64)
+    _no_reference(monkeypatch)
+    pd.testing.assert_frame_equal(count_rows(path, KEYS), _by_hand(frame), check_dtype=False)
+
+
+def test_spaces_on_the_last_lines_are_read_by_the_reference_reader(tmp_path):
+    frame = _rows(500, seed=5)
+    path = tmp_path / "j.csv"
+    path.write_text(frame.to_csv(index=False) + "  \n\t\n", "utf-8")
+    pd.testing.assert_frame_equal(count_rows(path, KEYS), _by_hand(frame), check_dtype=False)
+
+
+def test_a_line_break_in_a_column_not_counted_keeps_every_line(tmp_path, monkeypatch):
+    """A quoted note running over lines: the rows are counted, each at the line it starts on, by either reader."""
+    frame = _rows(200, seed=3)
+    frame["note"] = ["line one\nline two" if i % 7 == 0 else "plain" for i in range(len(frame))]
+    path = tmp_path / "j.csv"
+    frame.to_csv(path, index=False)
+    text = path.read_text("utf-8")
+    starts = [n for n, line in enumerate(text.split("\n")[1:], start=2) if line and not line.startswith("line two")]
+    expected = _by_hand(frame)
+    expected["line"] = [starts[i - 2] for i in expected["line"]]  # row i's physical line
+    got = count_rows(path, KEYS)
+    pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+    monkeypatch.setattr(counting, "_arrow_csv", lambda *a: None)
+    pd.testing.assert_frame_equal(count_rows(path, KEYS), expected, check_dtype=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "line"),
+    [
+        (b'item,gender\na,f\nb,"m\nc,f\nd,m\n', "opens here and is never closed", 3),
+        (b'item,gender\na,f\nb,m\nc,"f', "opens here and is never closed", 4),
+        (b'item,gender\na,"f\nb"\nc,f\n', "column 'gender': a quoted value opens here", 2),  # a label never spans lines
+        (b'item,gender\na,"f\nb",m\nc,f\n', "leaving a row of 3 fields where the header has 2", 2),
+        (b"item,gender\na,f\n  \nb,m\n", "is an empty line", 3),
+        (b"item,gender\na,f\nb,m\0\n", "NUL byte", 3),
+        (b"item,gender\r\na,f\r\nb,\xe9\r\n", "Windows-1252", 3),
+    ],
+)
+def test_bad_quotes_and_bytes_named_where_they_are(tmp_path, monkeypatch, text, problem, line):
+    monkeypatch.setattr(counting, "CSV_BLOCK_BYTES", 4_096)
+    path = tmp_path / "bad.csv"
+    path.write_bytes(text)
+    with pytest.raises(DataError) as err:
+        count_rows(path, ["item", "gender"])
+    assert problem in str(err.value) and err.value.line == line, str(err.value)
+
+
+def test_gzip_is_read_and_a_cut_one_named(tmp_path):
+    import gzip
+
+    frame = _rows(2_000, seed=4)
+    path = tmp_path / "j.csv.gz"
+    data = gzip.compress(frame.to_csv(index=False).encode())
+    path.write_bytes(data)
+    pd.testing.assert_frame_equal(count_rows(path, KEYS), _by_hand(frame), check_dtype=False)
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(DataError, match="gzip stream breaks off here"):
+        count_rows(path, KEYS)
+
+
+def test_a_damaged_arrow_batch_is_an_error_not_a_crash(tmp_path):
+    import io
+
+    buffer = io.BytesIO()
+    _rows(20).to_feather(buffer)
+    data = bytearray(buffer.getvalue())
+    path = tmp_path / "j.arrow"
+    for at in range(0, len(data), 7):  # some of these offsets made Arrow abort the process in the group-by
+        damaged = bytearray(data)
+        damaged[at] ^= 0xFF
+        path.write_bytes(bytes(damaged))
+        try:
+            count_rows(path, KEYS)
+        except DataError as exc:
+            assert "cannot be read as Arrow IPC" in str(exc) and "\n" not in str(exc)

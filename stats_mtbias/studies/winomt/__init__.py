@@ -386,7 +386,8 @@ def run(
     user_pairs = pd.DataFrame(columns=["system", "language", "item", "gold", "human", "automatic"])
     if annotations is not None:
         source = as_source(annotations, "annotations")
-        agree, between, user_pairs = annotation_agreement(read_annotations(source, items), table, level=level)
+        agree, between, user_pairs = annotation_agreement(read_annotations(source, items), table, level=level,
+                                                          source=source)  # fmt: skip
         annotated = {"agreement": agree, "between": between}
         data[str(source)] = source_sha256(source)
     if validate or corrected:

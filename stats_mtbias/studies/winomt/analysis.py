@@ -155,12 +155,12 @@ def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: di
             continue
         everyone = part.loc[present].groupby("item")["system"].nunique()
         keep = set(everyone[everyone == part["system"].nunique()].index)
-        if not keep:
-            names = list(part["system"].unique())
-            files = {f for f in ((origin or {}).get((s, language)) for s in names) if f}
-            raise DataError(f"{language}: no item is translated by every system ({', '.join(map(str, names))}), so "
-                            "there is nothing to analyse them on together: evaluate them apart, or count untranslated "
-                            "items as wrong (missing='wrong' / --missing wrong)",
+        if not keep:  # nothing to compare them on: said, not an empty table that breaks further down
+            systems = [str(s) for s in part["system"].unique()]
+            files = {f for f in ((origin or {}).get((s, language)) for s in systems) if f}
+            raise DataError(f"{language}: the systems {', '.join(systems)} translated no WinoMT item in common, so "
+                            "there is nothing to analyse them on; evaluate them separately, or count untranslated "
+                            "items as wrong (missing='wrong', --missing wrong)",
                             files.pop() if len(files) == 1 else None)  # fmt: skip
         parts.append(part[part["item"].isin(keep)])
     return pd.concat(parts, ignore_index=True)

@@ -19,7 +19,7 @@ BETWEEN_COLUMNS = ["system", "language", "annotator_a", "annotator_b", "n_both",
                    "kappa", "kappa_ci_low", "kappa_ci_high"]  # fmt: skip
 
 
-def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *, level: float = 0.95):
+def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *, level: float = 0.95, source=None):
     """Agreement of the automatic reading with a user's labels, between the user's annotators, and the labelled pairs.
 
     Returns ``(agreement, between, pairs)``: :data:`ANNOTATION_COLUMNS` per system,
@@ -27,7 +27,8 @@ def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *,
     large-sample interval); :data:`BETWEEN_COLUMNS` per pair of annotators of one
     system and language, on the items both labelled; and one row per labelled item
     (``system, language, item, gold, human, automatic``, the majority label over
-    annotators, ties left out) for :func:`corrected_accuracy`.
+    annotators, ties left out) for :func:`corrected_accuracy`. A label of a system or
+    language the run does not evaluate is refused, naming `source` and its ``line``.
     """
     from stats_mtbias.significance.agreement import agreement, agreement_table, kappa_interval
 
@@ -36,8 +37,11 @@ def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *,
     unknown = merged["gold"].isna()
     if unknown.any():
         pairs = sorted({f"{r.system}/{r.language}" for r in merged[unknown].itertuples()})
-        raise UsageError(f"annotations for {', '.join(pairs)}, which this run does not evaluate: add the system's "
-                         "translations or readings, or its language.")  # fmt: skip
+        where = ""
+        if source is not None:
+            where = f"{source}" + (f", line {int(merged.loc[unknown, 'line'].min())}" if "line" in merged else "") + ": "
+        raise UsageError(f"{where}annotations for {', '.join(pairs)}, which this run does not evaluate: add the "
+                         "system's translations or readings, or its language.")  # fmt: skip
     by_annotator, _ = agreement_table(merged.assign(gender=merged["gender"].astype(object)), "human", "gender",
                                ["system", "language", "annotator"], level=level, overall=False)  # fmt: skip
     by_annotator = by_annotator.rename(columns={"n": "n_labelled"})

@@ -37,17 +37,21 @@ def read_labels(paths) -> pd.DataFrame:
 
     frames = []
     for path in [Path(p) for p in ([paths] if isinstance(paths, (str, Path)) else paths)]:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-        frame.columns = [c.strip().lower() for c in frame.columns]
-        missing = [c for c in ("language", "system", "item", "gender", "found") if c not in frame.columns]
-        if missing:
-            raise DataError(f"lacks column(s) {', '.join(missing)}", path)
+        from stats_mtbias.datasets._io import read_frame
+
+        _, frame = read_frame(path, required=("language", "system", "item", "gender", "found"), lower=True,
+                              keys=("annotator",))  # fmt: skip
         found = frame["found"].str.strip().str.upper() != "N"
         human = frame["gender"].str.strip().str.lower().map(LABELS)
         bad = found & human.isna()
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
-            raise DataError(f"gender {frame['gender'].iloc[row]!r} is not one of M, F, N, B", path, row + 2)
+            raise DataError(f"gender {frame['gender'].iloc[row]!r} is not one of M, F, N, B", path,
+                            int(frame["line"].iloc[row]))  # fmt: skip
+        bad = ~frame["item"].str.fullmatch(r"[+-]?\d+")
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise DataError(f"item {frame['item'].iloc[row]!r} is not a whole number", path, int(frame["line"].iloc[row]))
         frames.append(pd.DataFrame({
             "language": frame["language"].str.strip(), "system": frame["system"].str.strip(),
             "item": frame["item"].astype(int), "annotator": frame.get("annotator", pd.Series("", index=frame.index)),

@@ -219,13 +219,3 @@ def check_output(
         raise UsageError(f"{what} {out} cannot be written (permission denied).")
     return out
 
-
-def read_delimited(path: str | Path) -> list[tuple[int, list[str]]]:
-    """Every record of a small CSV (TSV: ``.tsv``) with the line it starts on, read by the package's one dialect.
-
-    For the command line's option files (``--mapping``): the same quoting, encodings and errors naming the
-    line as every data reader (:mod:`stats_mtbias.datasets._io`).
-    """
-    from stats_mtbias.datasets._io import delimiter_of, iter_rows
-
-    return list(iter_rows(path, delimiter_of(path)))

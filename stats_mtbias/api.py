@@ -796,3 +796,15 @@ def report(
     elif isinstance(mine, str):
         mine = [mine]
     return write_results(results, out, formats=formats, title=title, mine=mine, screenshot=screenshot)
+
+
+def _read_delimited(path: str | Path) -> list[tuple[int, list[str]]]:
+    """Every record of a small CSV (TSV: ``.tsv``) with the line it starts on, read by the package's one dialect.
+
+    For the command line's option files (``--mapping``): the same quoting, encodings and errors naming the
+    line as every data reader (:mod:`stats_mtbias.datasets._io`). Here, in the API layer, because the command
+    line reads no dataset module itself.
+    """
+    from stats_mtbias.datasets._io import delimiter_of, iter_rows
+
+    return list(iter_rows(path, delimiter_of(path)))

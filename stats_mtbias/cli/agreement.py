@@ -68,7 +68,7 @@ def _file(path: Path) -> dict[str, str]:
         if not isinstance(found, dict):
             raise DataError("is not a JSON object {label: value}", path)
         return {str(k): str(v) for k, v in found.items()}
-    from stats_mtbias._files import read_delimited
+    from stats_mtbias.api import _read_delimited as read_delimited
 
     rows = read_delimited(path)  # the package's one CSV dialect: its errors name the line
     if not rows or len(rows[0][1]) < 2:

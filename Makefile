@@ -65,6 +65,7 @@ mutation-report:
 
 lint: install
 	$(BIN)/ruff check stats_mtbias tests benchmarks analyses tools
+	$(BIN)/ruff format --check stats_mtbias tests benchmarks analyses tools docs conftest.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache docs/_build docs/jupyter_execute mutants

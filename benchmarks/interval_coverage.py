@@ -87,8 +87,11 @@ def main(argv=None) -> int:
         rows += [r.as_dict() for r in found]
     table = pd.DataFrame(rows)
     with pd.option_context("display.width", 200, "display.max_rows", None, "display.max_colwidth", 48):
-        print(table[["study", "quantity", "method", "regime", "reps", "kind", "value", "mc_se", "target", "ok"]]
-              .to_string(index=False, float_format=lambda v: f"{v:.3f}"))  # fmt: skip
+        print(
+            table[["study", "quantity", "method", "regime", "reps", "kind", "value", "mc_se", "target", "ok"]].to_string(
+                index=False, float_format=lambda v: f"{v:.3f}"
+            )
+        )
     failing = table[~table["ok"]]
     print(f"\n{len(table)} figures; {len(failing)} outside their target by more than 2 Monte-Carlo standard errors")
     if args.csv:

@@ -36,9 +36,16 @@ def main() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             result = models.run(
-                study, model=model, data_dir=args.data_dir, sampler=args.sampler, draws=args.draws,
-                tune=args.tune, chains=args.chains, rng=args.seed, cache=False,
-            )  # fmt: skip
+                study,
+                model=model,
+                data_dir=args.data_dir,
+                sampler=args.sampler,
+                draws=args.draws,
+                tune=args.tune,
+                chains=args.chains,
+                rng=args.seed,
+                cache=False,
+            )
         total = time.perf_counter() - start
         d = result.diagnostics
         opts = result.provenance.options

@@ -67,13 +67,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "outputs.csv"
         frame.to_csv(path, index=False)
-        print(f"data: {SYSTEMS} systems x {SETS} sets x {args.items_per_set} items = {len(frame):,} outputs "
-              f"({per_system:,} per system), {path.stat().st_size / 1e6:.1f} MB CSV")  # fmt: skip
+        print(
+            f"data: {SYSTEMS} systems x {SETS} sets x {args.items_per_set} items = {len(frame):,} outputs "
+            f"({per_system:,} per system), {path.stat().st_size / 1e6:.1f} MB CSV"
+        )
         runs = {
             "analytic intervals": lambda: smb.tgbi(outputs=path, rng=0),
-            f"bootstrap, {args.n_boot:,} resamples": lambda: smb.tgbi(outputs=path, ci="bootstrap", n_boot=args.n_boot,
-                                                                      rng=0),
-        }  # fmt: skip
+            f"bootstrap, {args.n_boot:,} resamples": lambda: smb.tgbi(outputs=path, ci="bootstrap", n_boot=args.n_boot, rng=0),
+        }
         targets = {"analytic intervals": 10.0}
         for label, run in runs.items():
             with warnings.catch_warnings():
@@ -89,8 +90,10 @@ def main() -> None:
                     profiler.disable()
                     pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
             target = targets.get(label, 60.0)
-            print(f"{label:32s} {seconds:8.2f} s   (target < {target:.0f} s: {'met' if seconds < target else 'MISSED'}); "
-                  f"{len(res.table)} table rows, {len(res.compare())} comparisons")  # fmt: skip
+            print(
+                f"{label:32s} {seconds:8.2f} s   (target < {target:.0f} s: {'met' if seconds < target else 'MISSED'}); "
+                f"{len(res.table)} table rows, {len(res.compare())} comparisons"
+            )
 
 
 if __name__ == "__main__":

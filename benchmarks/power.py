@@ -49,16 +49,21 @@ def main() -> None:
             ("minimum detectable, n = 3,888", dict(n=3888)),
             ("items for 2 points, power 0.8", dict(difference=0.02)),
         ):
-            seconds, res = _best(lambda kwargs=kwargs, test=test: smb.power(test=test, n_boot=500, **common, **kwargs),
-                                 args.repeats)  # fmt: skip
+            seconds, res = _best(
+                lambda kwargs=kwargs, test=test: smb.power(test=test, n_boot=500, **common, **kwargs), args.repeats
+            )
             timings[(label, test)] = seconds
-            answer = {"power": f"power {res.power:.3f} (size {res.table['size'].iloc[0]:.3f})",
-                      "mde": f"{100 * res.difference:.2f} points",
-                      "sample_size": f"n = {res.n:,} (simulated power {res.power:.3f})"}[res.question]  # fmt: skip
+            answer = {
+                "power": f"power {res.power:.3f} (size {res.table['size'].iloc[0]:.3f})",
+                "mde": f"{100 * res.difference:.2f} points",
+                "sample_size": f"n = {res.n:,} (simulated power {res.power:.3f})",
+            }[res.question]
             print(f"{label:<34}{test:<11}{seconds:>9.2f}  {answer}")
     first = timings[("power at n = 3,888, 2 points", "bootstrap")]
-    print(f"\n1,000 simulated evaluations with the bootstrap test: {first:.2f} s (target ≤ 30 s); "
-          f"bootstrap / Wald time ratio {first / timings[('power at n = 3,888, 2 points', 'wald')]:.0f}×")  # fmt: skip
+    print(
+        f"\n1,000 simulated evaluations with the bootstrap test: {first:.2f} s (target ≤ 30 s); "
+        f"bootstrap / Wald time ratio {first / timings[('power at n = 3,888, 2 points', 'wald')]:.0f}×"
+    )
 
     print("\nMcNemar, items for power 0.8 at two-sided α = 0.05")
     head = ("discordance", "difference", "Connor", "chi-sq exact", "ratio", "exact test", "ratio")

@@ -28,10 +28,17 @@ import pandas as pd
 LANGUAGES = ("es", "fr", "de")
 # (acc_pro, acc_anti, lean): lean > 0 reads male more often (ΔG > 0).
 SYSTEMS = {
-    "s01": (0.85, 0.70, 0.02), "s02": (0.85, 0.70, 0.02), "s03": (0.80, 0.55, 0.05), "s04": (0.75, 0.45, 0.08),
-    "s05": (0.70, 0.40, 0.10), "s06": (0.65, 0.45, 0.04), "s07": (0.90, 0.85, 0.00), "s08": (0.60, 0.30, 0.12),
-    "s09": (0.80, 0.56, 0.05), "s10": (0.55, 0.35, 0.06),
-}  # fmt: skip
+    "s01": (0.85, 0.70, 0.02),
+    "s02": (0.85, 0.70, 0.02),
+    "s03": (0.80, 0.55, 0.05),
+    "s04": (0.75, 0.45, 0.08),
+    "s05": (0.70, 0.40, 0.10),
+    "s06": (0.65, 0.45, 0.04),
+    "s07": (0.90, 0.85, 0.00),
+    "s08": (0.60, 0.30, 0.12),
+    "s09": (0.80, 0.56, 0.05),
+    "s10": (0.55, 0.35, 0.06),
+}
 
 
 def winomt_frame(items: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
@@ -46,8 +53,11 @@ def winomt_frame(items: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
             base = np.clip(base + np.where(gold == "male", lean, np.where(gold == "female", -lean, 0.0)), 0, 1)
             u = np.where(rng.random(len(items)) < 0.6, common, rng.random(len(items)))
             wrong = np.where(rng.random(len(items)) < 0.9, other, "unknown")
-            frames.append(pd.DataFrame({"item": items["item"], "system": system, "language": language,
-                                        "gender": np.where(u < base, gold, wrong)}))  # fmt: skip
+            frames.append(
+                pd.DataFrame(
+                    {"item": items["item"], "system": system, "language": language, "gender": np.where(u < base, gold, wrong)}
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -55,16 +65,19 @@ def summary(label: str, cmp: pd.DataFrame, floor: float | np.ndarray, seconds: f
     from stats_mtbias.significance.multitest import adjust_pvalues
 
     floor = np.broadcast_to(np.asarray(floor, float), (len(cmp),))
-    attainable = min(float(np.min(adjust_pvalues(floor[cmp["family"].to_numpy() == f], correction)))
-                     for f in cmp["family"].unique())  # fmt: skip
+    attainable = min(
+        float(np.min(adjust_pvalues(floor[cmp["family"].to_numpy() == f], correction))) for f in cmp["family"].unique()
+    )
     significant = int((cmp["p_adjusted"] < 0.05).sum())
     excludes = int(((cmp["ci_low"] > 0) | (cmp["ci_high"] < 0)).sum())
     both = int(((cmp["p_adjusted"] < 0.05) & ((cmp["ci_low"] > 0) | (cmp["ci_high"] < 0))).sum())
-    print(f"{label}\n  {len(cmp):,} comparisons in {cmp['family'].nunique()} families of "
-          f"{cmp.groupby('family').size().max()}; smallest attainable p_adjusted {attainable:.3g}, smallest observed "
-          f"{cmp['p_adjusted'].min():.3g}\n  significant after Holm: {significant} ({significant / len(cmp):.0%}); "
-          f"intervals excluding 0: {excludes} ({excludes / len(cmp):.0%}); both: {both}; "
-          f"ratio significant / excluding 0: {significant / max(excludes, 1):.2f}\n  seconds: {seconds:.1f}")  # fmt: skip
+    print(
+        f"{label}\n  {len(cmp):,} comparisons in {cmp['family'].nunique()} families of "
+        f"{cmp.groupby('family').size().max()}; smallest attainable p_adjusted {attainable:.3g}, smallest observed "
+        f"{cmp['p_adjusted'].min():.3g}\n  significant after Holm: {significant} ({significant / len(cmp):.0%}); "
+        f"intervals excluding 0: {excludes} ({excludes / len(cmp):.0%}); both: {both}; "
+        f"ratio significant / excluding 0: {significant / max(excludes, 1):.2f}\n  seconds: {seconds:.1f}"
+    )
 
 
 def winomt_grid(data_dir, n_boot: int) -> None:
@@ -82,29 +95,50 @@ def winomt_grid(data_dir, n_boot: int) -> None:
 
     start = time.perf_counter()
     rows = []
-    for language, part in frame.assign(stereotype=frame["item"].map(items.set_index("item")["stereotype"]),
-                                       gold=frame["item"].map(items.set_index("item")["gold"])).groupby("language"):  # fmt: skip
+    for language, part in frame.assign(
+        stereotype=frame["item"].map(items.set_index("item")["stereotype"]),
+        gold=frame["item"].map(items.set_index("item")["gold"]),
+    ).groupby("language"):
         systems, _, _, data = language_arrays(part)
         for a, b in system_pairs(systems):
             res = paired_comparison(data[:, a], data[:, b], 0.95)
             for m, metric in enumerate(METRICS):
-                rows.append({"system_a": systems[a], "system_b": systems[b], "language": language, "subset": "all",
-                             "metric": metric, "diff": res["diff"][m], "ci_low": res["low"][m],
-                             "ci_high": res["high"][m], "p_value": res["p_value"][m]})  # fmt: skip
+                rows.append(
+                    {
+                        "system_a": systems[a],
+                        "system_b": systems[b],
+                        "language": language,
+                        "subset": "all",
+                        "metric": metric,
+                        "diff": res["diff"][m],
+                        "ci_low": res["low"][m],
+                        "ci_high": res["high"][m],
+                        "p_value": res["p_value"][m],
+                    }
+                )
     cmp = adjust(comparison_frame(rows), "holm")
     seconds = time.perf_counter() - start
-    summary(f"WinoMT, {len(SYSTEMS)} systems × {len(LANGUAGES)} languages × {len(METRICS)} metrics, comparisons only "
-            "(defaults: Tango/McNemar score, MOVER of Tango, jackknife t; no floor)", cmp, 0.0, seconds)  # fmt: skip
+    summary(
+        f"WinoMT, {len(SYSTEMS)} systems × {len(LANGUAGES)} languages × {len(METRICS)} metrics, comparisons only "
+        "(defaults: Tango/McNemar score, MOVER of Tango, jackknife t; no floor)",
+        cmp,
+        0.0,
+        seconds,
+    )
     for metric in ("acc", "delta_g", "delta_s"):
         part = cmp[cmp["metric"] == metric]
-        print(f"    {metric}: significant {int((part['p_adjusted'] < 0.05).sum())} of {len(part)}, intervals excluding "
-              f"0 {int(((part['ci_low'] > 0) | (part['ci_high'] < 0)).sum())}")  # fmt: skip
+        print(
+            f"    {metric}: significant {int((part['p_adjusted'] < 0.05).sum())} of {len(part)}, intervals excluding "
+            f"0 {int(((part['ci_low'] > 0) | (part['ci_high'] < 0)).sum())}"
+        )
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = smb.winomt(judgements=frame, n_boot=n_boot)
-    print(f"  the whole study (each system's bootstrap intervals with n_boot={n_boot:,}, and the comparisons): "
-          f"{time.perf_counter() - start:.1f} s; its smallest p_adjusted {res.compare()['p_adjusted'].min():.3g}")  # fmt: skip
+    print(
+        f"  the whole study (each system's bootstrap intervals with n_boot={n_boot:,}, and the comparisons): "
+        f"{time.perf_counter() - start:.1f} s; its smallest p_adjusted {res.compare()['p_adjusted'].min():.3g}"
+    )
     # A 10-system example where large differences come out significant.
     big = cmp[(cmp["metric"] == "acc") & (cmp["language"] == "es")].assign(abs_diff=lambda f: f["diff"].abs())
     print("  es, Acc: the largest and the smallest differences")
@@ -141,8 +175,10 @@ def tgbi_floor() -> None:
     for b in (999, N_RESAMPLES):
         for family, size in (("metric", 3), ("all", 24)):
             attainable = float(np.min(adjust_pvalues(np.full(size, 1 / (b + 1)), "holm")))
-            print(f"  n_permutations={b:>6,}, family={family!r:>8} ({size} a family): smallest attainable p_adjusted "
-                  f"{attainable:.4f}{'  (warns: out of reach)' if attainable >= 0.05 else ''}")  # fmt: skip
+            print(
+                f"  n_permutations={b:>6,}, family={family!r:>8} ({size} a family): smallest attainable p_adjusted "
+                f"{attainable:.4f}{'  (warns: out of reach)' if attainable >= 0.05 else ''}"
+            )
 
 
 def main() -> None:

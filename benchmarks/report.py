@@ -41,11 +41,16 @@ def main(argv=None) -> int:
                 _, timing, written = build.run(out, studies, Settings(progress=False))
             total = time.perf_counter() - start
             runs[name] = (timing.set_index("study")["seconds"], total)
-            print(f"{name}: {total:.1f} s in all ({len(written)} files); per stage: "
-                  + ", ".join(f"{s} {v:.1f} s" for s, v in runs[name][0].items()), flush=True)  # fmt: skip
+            print(
+                f"{name}: {total:.1f} s in all ({len(written)} files); per stage: "
+                + ", ".join(f"{s} {v:.1f} s" for s, v in runs[name][0].items()),
+                flush=True,
+            )
         (cold_stages, cold), (warm_stages, warm) = runs["empty cache"], runs["nothing changed"]
-        print(f"\ntargets: empty cache {cold:.0f} s (<= 240), nothing changed {warm:.0f} s (<= 60); "
-              f"the second run takes {warm / cold:.2f} of the first")  # fmt: skip
+        print(
+            f"\ntargets: empty cache {cold:.0f} s (<= 240), nothing changed {warm:.0f} s (<= 60); "
+            f"the second run takes {warm / cold:.2f} of the first"
+        )
         for stage in cold_stages.index:
             print(f"  {stage:8s} {cold_stages[stage]:7.1f} s -> {warm_stages[stage]:6.1f} s")
     return 0

@@ -40,10 +40,14 @@ def main() -> None:
         result = smb.winomt(judgements=judgements, sample="sample", n_boot=args.n_boot, rng=0)
     seconds = time.perf_counter() - start
     n_items = judgements["item"].nunique()
-    print(f"{n_items:,} items × {args.samples} samples × {args.systems} systems ({len(judgements):,} judgements), "
-          f"{args.n_boot:,} resamples: {seconds:.1f} s")  # fmt: skip
-    print(f"  {len(result.table)} estimates, {len(result.compare())} comparisons, "
-          f"{len(result.frames['consistency'])} consistency rows")  # fmt: skip
+    print(
+        f"{n_items:,} items × {args.samples} samples × {args.systems} systems ({len(judgements):,} judgements), "
+        f"{args.n_boot:,} resamples: {seconds:.1f} s"
+    )
+    print(
+        f"  {len(result.table)} estimates, {len(result.compare())} comparisons, "
+        f"{len(result.frames['consistency'])} consistency rows"
+    )
 
 
 if __name__ == "__main__":

@@ -68,8 +68,14 @@ def _table(rows: int, seed: int):
     def column(codes, labels):
         return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32)), pa.array(labels)).cast(pa.string())
 
-    return pa.table({"occupation": column(occ, list(names)), "gender": column(gender, list(genders)),
-                     "system": column(system, SYSTEMS), "language": column(language, LANGUAGES)})  # fmt: skip
+    return pa.table(
+        {
+            "occupation": column(occ, list(names)),
+            "gender": column(gender, list(genders)),
+            "system": column(system, SYSTEMS),
+            "language": column(language, LANGUAGES),
+        }
+    )
 
 
 def generate(directory: Path, rows: int, big_rows: int) -> dict[str, Path]:
@@ -78,8 +84,11 @@ def generate(directory: Path, rows: int, big_rows: int) -> dict[str, Path]:
     import pyarrow.parquet as pq
 
     directory.mkdir(parents=True, exist_ok=True)
-    paths = {"csv": directory / f"judgements-{rows}.csv", "parquet": directory / f"judgements-{rows}.parquet",
-             "big": directory / f"partitions-{big_rows}"}  # fmt: skip
+    paths = {
+        "csv": directory / f"judgements-{rows}.csv",
+        "parquet": directory / f"judgements-{rows}.parquet",
+        "big": directory / f"partitions-{big_rows}",
+    }
     if not paths["csv"].exists() or not paths["parquet"].exists():
         table = _table(rows, seed=1)
         pacsv.write_csv(table, paths["csv"])
@@ -105,7 +114,7 @@ TASKS = {
     "count-big": _OURS,
     # Every judgement its own cluster: the bootstrap over rows drawn as multinomial counts of the cells.
     "rates-cells": "import stats_mtbias as smb; r = smb.rates(P, system='system', cluster=None, by='language', "
-                   "n_boot=1000, rng=0); N = len(r.table)",
+    "n_boot=1000, rng=0); N = len(r.table)",
 }
 
 
@@ -138,8 +147,9 @@ def _cli(path: Path) -> dict:
         "print(time.perf_counter() - start, int(hwm) / 1024, file=sys.stderr)\n"
         "sys.exit(rc)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         cwd=ROOT, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, check=True
+    )
     seconds, peak = map(float, out.stderr.strip().splitlines()[-1].split())
     return {"seconds": seconds, "peak_mb": peak}
 
@@ -155,8 +165,7 @@ def _dask(big: Path, csv_path: Path) -> None:
     from stats_mtbias.datasets.counting import count_rows
 
     warnings.simplefilter("ignore")
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster):  # fmt: skip
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster):
         start = time.perf_counter()
         distributed = count_rows(str(big / "*.parquet"), KEYS, engine="dask")
         dask_seconds = time.perf_counter() - start
@@ -164,8 +173,10 @@ def _dask(big: Path, csv_path: Path) -> None:
         local = count_rows(str(big / "*.parquet"), KEYS, engine="arrow")
         local_seconds = time.perf_counter() - start
         same = distributed.reset_index(drop=True).equals(local.reset_index(drop=True))
-        print(f"  count table of {local.attrs['rows']:,} rows: dask {dask_seconds:.1f} s, local {local_seconds:.1f} s; "
-              f"identical: {same} ({len(local)} cells)")  # fmt: skip
+        print(
+            f"  count table of {local.attrs['rows']:,} rows: dask {dask_seconds:.1f} s, local {local_seconds:.1f} s; "
+            f"identical: {same} ({len(local)} cells)"
+        )
         a = smb.optimal(str(big / "*.parquet"), engine="dask", n_boot=500, rng=1).table
         b = smb.optimal(str(big / "*.parquet"), engine="arrow", n_boot=500, rng=1).table
         print(f"  smb.optimal through dask == local: {a.equals(b)} ({len(a)} rows)")
@@ -187,30 +198,40 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         paths = generate(directory, args.rows, 0 if args.skip_big else args.big_rows)
         size = paths["csv"].stat().st_size / 1e6
-        print(f"data: {args.rows:,} judgements, CSV {size:.0f} MB, Parquet {paths['parquet'].stat().st_size / 1e6:.0f} MB"
-              f" ({time.perf_counter() - start:.0f} s to generate or find) in {directory}")  # fmt: skip
+        print(
+            f"data: {args.rows:,} judgements, CSV {size:.0f} MB, Parquet {paths['parquet'].stat().st_size / 1e6:.0f} MB"
+            f" ({time.perf_counter() - start:.0f} s to generate or find) in {directory}"
+        )
         print(f"cores: {os.cpu_count()}")
         arrow, ours = _measure("arrow-csv", paths["csv"]), _measure("count-csv", paths["csv"])
         print(f"\nCSV, {args.rows:,} rows")
         print(f"  pyarrow read_csv + group_by : {arrow['seconds']:6.2f} s, peak {arrow['peak_mb']:6.0f} MB")
         print(f"  count_rows (streamed)       : {ours['seconds']:6.2f} s, peak {ours['peak_mb']:6.0f} MB, {ours['cells']} cells")
-        print(f"  ratios: time {ours['seconds'] / arrow['seconds']:.2f} (target <= 2), "
-              f"memory {ours['peak_mb'] / arrow['peak_mb']:.2f} (target <= 1.5)")  # fmt: skip
+        print(
+            f"  ratios: time {ours['seconds'] / arrow['seconds']:.2f} (target <= 2), "
+            f"memory {ours['peak_mb'] / arrow['peak_mb']:.2f} (target <= 1.5)"
+        )
         cli = _cli(paths["csv"])
-        print(f"  stats-mtbias optimal --judgements (whole command, 1,000 resamples): {cli['seconds']:.1f} s, "
-              f"peak {cli['peak_mb']:.0f} MB (issue: 88 s, 10 GB before)")  # fmt: skip
+        print(
+            f"  stats-mtbias optimal --judgements (whole command, 1,000 resamples): {cli['seconds']:.1f} s, "
+            f"peak {cli['peak_mb']:.0f} MB (issue: 88 s, 10 GB before)"
+        )
         arrow, ours = _measure("arrow-parquet", paths["parquet"]), _measure("count-parquet", paths["parquet"])
         print(f"\nParquet, {args.rows:,} rows")
         print(f"  pyarrow read_table + group_by: {arrow['seconds']:6.2f} s, peak {arrow['peak_mb']:6.0f} MB")
         print(f"  count_rows (streamed)        : {ours['seconds']:6.2f} s, peak {ours['peak_mb']:6.0f} MB (target <= 2 s)")
         cells = _measure("rates-cells", paths["parquet"])
-        print(f"  smb.rates(cluster=None, by='language'), 1,000 resamples: {cells['seconds']:.2f} s, "
-              f"peak {cells['peak_mb']:.0f} MB ({cells['cells']} table rows)")  # fmt: skip
+        print(
+            f"  smb.rates(cluster=None, by='language'), 1,000 resamples: {cells['seconds']:.2f} s, "
+            f"peak {cells['peak_mb']:.0f} MB ({cells['cells']} table rows)"
+        )
         if not args.skip_big:
             big = _measure("count-big", paths["big"])
             print(f"\nParquet partitions, {args.big_rows:,} rows, streamed")
-            print(f"  count_rows: {big['seconds']:.1f} s ({args.big_rows / big['seconds'] / 1e6:.1f} M rows/s), "
-                  f"peak {big['peak_mb']:.0f} MB (target <= 2048 MB)")  # fmt: skip
+            print(
+                f"  count_rows: {big['seconds']:.1f} s ({args.big_rows / big['seconds'] / 1e6:.1f} M rows/s), "
+                f"peak {big['peak_mb']:.0f} MB (target <= 2048 MB)"
+            )
         if not args.skip_dask:
             print("\nDask LocalCluster, 2 workers")
             _dask(paths["big"] if not args.skip_big else paths["parquet"].parent, paths["csv"])

@@ -95,16 +95,26 @@ def stage_rates(data_dir) -> pd.DataFrame:
         lexicon = translation_lexicon(src, trg, links, sorted(set(heads)))
         times["lexicon"] = time.perf_counter() - start
         start = time.perf_counter()
-        winomt_reading.read_entity_and_pronoun(sources, indices, translations, language, alignments=links,
-                                               lexicon=lexicon)  # fmt: skip
+        winomt_reading.read_entity_and_pronoun(sources, indices, translations, language, alignments=links, lexicon=lexicon)
         times["read"] = time.perf_counter() - start
-        rows.append({"language": language, "sentences": len(sources),
-                     **{stage: len(sources) / t for stage, t in times.items()},
-                     "seconds": sum(times.values())})  # fmt: skip
+        rows.append(
+            {
+                "language": language,
+                "sentences": len(sources),
+                **{stage: len(sources) / t for stage, t in times.items()},
+                "seconds": sum(times.values()),
+            }
+        )
     frame = pd.DataFrame(rows).set_index("language")
     total = frame["sentences"].sum() / frame["seconds"].sum()
-    frame.loc["all"] = [frame["sentences"].sum(), *[frame["sentences"].sum() / (frame["sentences"] / frame[c]).sum()
-                        for c in ("parse", "tokenize", "align", "lexicon", "read")], frame["seconds"].sum()]  # fmt: skip
+    frame.loc["all"] = [
+        frame["sentences"].sum(),
+        *[
+            frame["sentences"].sum() / (frame["sentences"] / frame[c]).sum()
+            for c in ("parse", "tokenize", "align", "lexicon", "read")
+        ],
+        frame["seconds"].sum(),
+    ]
     frame.attrs["total"] = total
     return frame
 
@@ -163,11 +173,14 @@ def dask_cold(data_dir, workers: int) -> float:
     store = open_store(data_dir)
     items = winomt_data.read_items(store)
     jobs = [(s, lang, adj, None) for s, lang, adj, _ in winomt_data.translation_files() if lang in LANGUAGES]
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster):  # fmt: skip
+    with (
+        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster),
+    ):
         start = time.perf_counter()
-        winomt.reading.judge_all(store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None,
-                          engine="dask")  # fmt: skip
+        winomt.reading.judge_all(
+            store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None, engine="dask"
+        )
         return time.perf_counter() - start
 
 
@@ -186,16 +199,20 @@ def main() -> None:
             times = run_grid(args.data_dir, args.n_boot)
             rows.append({"run": label, **times, "total": time.perf_counter() - start})
     frame = pd.DataFrame(rows).set_index("run")[["read", "metrics", "total", "workers", "files"]]
-    print(f"WinoMT grid: {int(frame['files'].iloc[0])} translation files, {args.n_boot} resamples; seconds per stage "
-          f"(read = align + morphology, {int(frame['workers'].iloc[0])} processes when cold; MTBIAS_WORKERS=1: one)")
+    print(
+        f"WinoMT grid: {int(frame['files'].iloc[0])} translation files, {args.n_boot} resamples; seconds per stage "
+        f"(read = align + morphology, {int(frame['workers'].iloc[0])} processes when cold; MTBIAS_WORKERS=1: one)"
+    )
     print(frame.drop(columns=["files", "workers"]).round(1).to_string())
     print("target (issue 21): cold <= 60 s, from cache <= 5 s on 2 cores")
     if args.dask:
         with tempfile.TemporaryDirectory() as cache:
             os.environ["MTBIAS_CACHE"] = cache  # the workers inherit it: nothing cached
             seconds = dask_cold(args.data_dir, args.dask)
-        print(f"\ncold reading as Dask tasks (LocalCluster, {args.dask} workers): {seconds:.1f} s "
-              f"(worker processes above: {frame.loc['cold', 'read']:.1f} s)")
+        print(
+            f"\ncold reading as Dask tasks (LocalCluster, {args.dask} workers): {seconds:.1f} s "
+            f"(worker processes above: {frame.loc['cold', 'read']:.1f} s)"
+        )
     if not args.no_stages:
         with tempfile.TemporaryDirectory() as cache:
             os.environ["MTBIAS_CACHE"] = cache

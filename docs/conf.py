@@ -15,8 +15,7 @@ _ipython_dir = Path(tempfile.mkdtemp(prefix="mtbias-docs-ipython-"))
 _startup = _ipython_dir / "profile_default" / "startup"
 _startup.mkdir(parents=True)
 (_startup / "00-warnings.py").write_text(
-    "import warnings\n"
-    "warnings.formatwarning = lambda message, category, *args, **kwargs: f'{category.__name__}: {message}\\n'\n"
+    "import warnings\nwarnings.formatwarning = lambda message, category, *args, **kwargs: f'{category.__name__}: {message}\\n'\n"
 )
 os.environ["IPYTHONDIR"] = str(_ipython_dir)
 os.environ["JUPYTER_RUNTIME_DIR"] = str(_ipython_dir / "runtime")  # the kernels' connection files, not in $HOME

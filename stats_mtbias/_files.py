@@ -175,8 +175,9 @@ def check_outside(path: str | Path, protected: Iterable[str | Path | None], *, w
             continue
         root = Path(directory).expanduser().resolve()
         if resolved == root or root in resolved.parents:
-            raise UsageError(f"{what} {path} is inside the data directory {directory}, which the run reads; "
-                             "write the output elsewhere.")  # fmt: skip
+            raise UsageError(
+                f"{what} {path} is inside the data directory {directory}, which the run reads; write the output elsewhere."
+            )
 
 
 def check_output(
@@ -218,4 +219,3 @@ def check_output(
     if not os.access(parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
         raise UsageError(f"{what} {out} cannot be written (permission denied).")
     return out
-

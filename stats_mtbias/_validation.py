@@ -53,8 +53,16 @@ def _range_text(low, high, low_open: bool, high_open: bool) -> str:
     return ""
 
 
-def check_number(value, name: str, *, low: float | None = None, high: float | None = None, low_open: bool = False,
-                 high_open: bool = False, hint: str = ""):  # fmt: skip
+def check_number(
+    value,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    hint: str = "",
+):
     """`value` as a float (an array as a float array) if every number in it is finite and within its range.
 
     The one check of a float parameter, before any work: NaN, ±inf and a value

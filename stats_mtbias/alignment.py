@@ -70,8 +70,7 @@ def one_thread() -> Iterator[None]:
     except ImportError:  # pragma: no cover - a dependency of the aligner's extra
         from stats_mtbias.errors import UsageError
 
-        raise UsageError("word alignment needs threadpoolctl (deterministic training): "
-                         "pip install 'stats_mtbias[all]'") from None  # fmt: skip
+        raise UsageError("word alignment needs threadpoolctl (deterministic training): pip install 'stats_mtbias[all]'") from None
     with threadpool_limits(limits=1, user_api="openmp"):
         yield
 
@@ -171,8 +170,13 @@ def _valid_alignments(value, src, trg) -> bool:
         if not isinstance(links, list):
             return False
         for pair in links:
-            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(i, int) for i in pair)
-                    and 0 <= pair[0] < len(s) and 0 <= pair[1] < len(t)):  # fmt: skip
+            if not (
+                isinstance(pair, list)
+                and len(pair) == 2
+                and all(isinstance(i, int) for i in pair)
+                and 0 <= pair[0] < len(s)
+                and 0 <= pair[1] < len(t)
+            ):
                 return False
     return True
 

@@ -183,10 +183,25 @@ def tgbi(
 
     _numbers(level=level, n_boot=n_boot, n_permutations=n_permutations)
     return study.evaluate(
-        systems, translations=translations, outputs=outputs, sample=sample, data_dir=data_dir, lexicon=lexicon,
-        repeated_blocks=repeated_blocks, n_boot=n_boot, n_permutations=n_permutations, rng=rng, level=level, ci=ci,
-        interval=interval, test=test, both=both, correction=correction, family=family, against=against,
-    )  # fmt: skip
+        systems,
+        translations=translations,
+        outputs=outputs,
+        sample=sample,
+        data_dir=data_dir,
+        lexicon=lexicon,
+        repeated_blocks=repeated_blocks,
+        n_boot=n_boot,
+        n_permutations=n_permutations,
+        rng=rng,
+        level=level,
+        ci=ci,
+        interval=interval,
+        test=test,
+        both=both,
+        correction=correction,
+        family=family,
+        against=against,
+    )
 
 
 # ---------------------------------------------------------------- WinoMT
@@ -308,12 +323,30 @@ def winomt(
 
     _numbers(level=level, n_boot=n_boot, n_draws=n_draws)
     return study.evaluate(
-        systems, translations=translations, judgements=judgements,
-        languages=None if languages is None else list(languages), data_dir=data_dir, aligner=aligner,
-        use_pronoun=use_pronoun, adjectives=adjectives, corrected=corrected, validate=validate, annotations=annotations,
-        explain=explain, n_boot=n_boot, n_draws=n_draws, rng=rng, level=level, interval=interval, correction=correction,
-        family=family, against=against, missing=missing, engine=engine, sample=sample,
-    )  # fmt: skip
+        systems,
+        translations=translations,
+        judgements=judgements,
+        languages=None if languages is None else list(languages),
+        data_dir=data_dir,
+        aligner=aligner,
+        use_pronoun=use_pronoun,
+        adjectives=adjectives,
+        corrected=corrected,
+        validate=validate,
+        annotations=annotations,
+        explain=explain,
+        n_boot=n_boot,
+        n_draws=n_draws,
+        rng=rng,
+        level=level,
+        interval=interval,
+        correction=correction,
+        family=family,
+        against=against,
+        missing=missing,
+        engine=engine,
+        sample=sample,
+    )
 
 
 # ---------------------------------------------------------------- Prates
@@ -391,11 +424,26 @@ def prates(
 
     _numbers(level=level, alpha=alpha, n_boot=n_boot)
     return study.evaluate(
-        judgements, reference=reference, data_dir=data_dir, items=items,
-        languages=None if languages is None else list(languages), bengali=bengali, by=by, denominator=denominator,
-        interval=interval, test=test, correction=correction, alpha=alpha, level=level, rng=rng, n_boot=n_boot,
-        pool=pool, against=against, family=family, sample=sample,
-    )  # fmt: skip
+        judgements,
+        reference=reference,
+        data_dir=data_dir,
+        items=items,
+        languages=None if languages is None else list(languages),
+        bengali=bengali,
+        by=by,
+        denominator=denominator,
+        interval=interval,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        level=level,
+        rng=rng,
+        n_boot=n_boot,
+        pool=pool,
+        against=against,
+        family=family,
+        sample=sample,
+    )
 
 
 # ---------------------------------------------------------------- optimal translator
@@ -462,9 +510,18 @@ def optimal(
 
     _numbers(level=level, n_boot=n_boot)
     return study.evaluate(
-        judgements, reference=reference, data_dir=data_dir, languages=None if languages is None else list(languages),
-        neutral=neutral, interval=interval, n_boot=n_boot, rng=rng, level=level, engine=engine, sample=sample,
-    )  # fmt: skip
+        judgements,
+        reference=reference,
+        data_dir=data_dir,
+        languages=None if languages is None else list(languages),
+        neutral=neutral,
+        interval=interval,
+        n_boot=n_boot,
+        rng=rng,
+        level=level,
+        engine=engine,
+        sample=sample,
+    )
 
 
 # ---------------------------------------------------------------- any benchmark
@@ -565,9 +622,24 @@ def rates(
     from stats_mtbias.studies import rates as study
 
     _numbers(level=level, n_boot=n_boot)
-    return study.evaluate(judgements, outcome=outcome, by=by, system=system, cluster=cluster, strata=strata,
-                          n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
-                          engine=engine, against=against, family=family, sample=sample)  # fmt: skip
+    return study.evaluate(
+        judgements,
+        outcome=outcome,
+        by=by,
+        system=system,
+        cluster=cluster,
+        strata=strata,
+        n_boot=n_boot,
+        rng=rng,
+        level=level,
+        ci=ci,
+        interval=interval,
+        correction=correction,
+        engine=engine,
+        against=against,
+        family=family,
+        sample=sample,
+    )
 
 
 # ---------------------------------------------------------------- readers
@@ -719,8 +791,19 @@ def model(
     """
     from stats_mtbias.studies import models
 
-    return models.run(study, model=model, data_dir=data_dir, languages=None if languages is None else list(languages),
-                      sampler=sampler, draws=draws, tune=tune, chains=chains, rng=rng, level=level, cache=cache)  # fmt: skip
+    return models.run(
+        study,
+        model=model,
+        data_dir=data_dir,
+        languages=None if languages is None else list(languages),
+        sampler=sampler,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        rng=rng,
+        level=level,
+        cache=cache,
+    )
 
 
 def report(

@@ -39,12 +39,39 @@ from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS
 
 __all__ = [
-    "ALIGNERS", "ALTERNATIVES", "BENGALI", "BOOTSTRAP_INTERVALS", "BOTH_RULES", "CORRECTIONS", "COUNTING_ENGINES",
-    "DESIGNS", "FAMILIES", "FORMATS", "FRAMES", "LEXICONS", "MISSING_RULES", "MODELS", "MODEL_STUDIES",
-    "NEUTRAL_RULES", "OPTIMAL_INTERVALS", "PAIRED_METHODS", "PILOT_TESTS", "PRATES_BY", "PRATES_DENOMINATORS",
-    "PRATES_ITEMS", "PRATES_TESTS", "PROPORTION_METHODS", "RATES_CI", "READERS", "READING_ENGINES", "REPEATED_BLOCKS",
-    "SAMPLERS", "STUDIES", "TGBI_CI", "TGBI_TESTS",
-]  # fmt: skip
+    "ALIGNERS",
+    "ALTERNATIVES",
+    "BENGALI",
+    "BOOTSTRAP_INTERVALS",
+    "BOTH_RULES",
+    "CORRECTIONS",
+    "COUNTING_ENGINES",
+    "DESIGNS",
+    "FAMILIES",
+    "FORMATS",
+    "FRAMES",
+    "LEXICONS",
+    "MISSING_RULES",
+    "MODELS",
+    "MODEL_STUDIES",
+    "NEUTRAL_RULES",
+    "OPTIMAL_INTERVALS",
+    "PAIRED_METHODS",
+    "PILOT_TESTS",
+    "PRATES_BY",
+    "PRATES_DENOMINATORS",
+    "PRATES_ITEMS",
+    "PRATES_TESTS",
+    "PROPORTION_METHODS",
+    "RATES_CI",
+    "READERS",
+    "READING_ENGINES",
+    "REPEATED_BLOCKS",
+    "SAMPLERS",
+    "STUDIES",
+    "TGBI_CI",
+    "TGBI_TESTS",
+]
 
 CORRECTIONS = tuple(_CORRECTIONS)  # holm, bh, none
 ALTERNATIVES = _defaults.ALTERNATIVES  # two-sided, less, greater
@@ -72,10 +99,22 @@ MODEL_STUDIES = _models.STUDIES
 
 FRAMES = {
     "tgbi": ("estimates", "accounting", "rule_changes", "judgements"),
-    "winomt": ("estimates", "accounting", "judgements", "adjectives", "corrected", "validation", "confusions",
-               "inter_annotator", "unread", "annotations", "annotators", "consistency"),
+    "winomt": (
+        "estimates",
+        "accounting",
+        "judgements",
+        "adjectives",
+        "corrected",
+        "validation",
+        "confusions",
+        "inter_annotator",
+        "unread",
+        "annotations",
+        "annotators",
+        "consistency",
+    ),
     "prates": ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements"),
     "optimal": ("occupations", "categories", "sectors", "headline", "accounting", "judgements"),
     "rates": ("estimates", "accounting", "judgements", "group_differences"),
     "agreement": ("agreement", "confusion", "accounting", "labels"),
-}  # fmt: skip
+}

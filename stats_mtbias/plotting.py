@@ -170,8 +170,15 @@ def scatter_reference(
     return to_png(fig)
 
 
-def power_curve(frame: pd.DataFrame, *, target: float | None = 0.8, scale: float = 1.0, unit: str = "",
-                title: str = "", xlabel: str = "items (n)") -> MplFigure:  # fmt: skip
+def power_curve(
+    frame: pd.DataFrame,
+    *,
+    target: float | None = 0.8,
+    scale: float = 1.0,
+    unit: str = "",
+    title: str = "",
+    xlabel: str = "items (n)",
+) -> MplFigure:
     """Power against sample size, one line per true difference (``frame``: ``n, difference, power[, mc_se]``).
 
     Returns the matplotlib figure (``to_png`` turns it into the report's bytes).
@@ -184,8 +191,14 @@ def power_curve(frame: pd.DataFrame, *, target: float | None = 0.8, scale: float
         colour = COLOURS[i % len(COLOURS)]
         ax.plot(part["n"], part["power"], marker="o", ms=3, color=colour, label=f"{scale * diff:g}{unit}")
         if "mc_se" in part and (part["mc_se"] > 0).any():
-            ax.fill_between(part["n"], part["power"] - 2 * part["mc_se"], part["power"] + 2 * part["mc_se"],
-                            color=colour, alpha=0.15, linewidth=0)  # fmt: skip
+            ax.fill_between(
+                part["n"],
+                part["power"] - 2 * part["mc_se"],
+                part["power"] + 2 * part["mc_se"],
+                color=colour,
+                alpha=0.15,
+                linewidth=0,
+            )
     if target is not None:
         ax.axhline(target, color="#777777", linestyle="--", linewidth=0.8)
     ax.set_xscale("log")
@@ -216,8 +229,10 @@ def marker_styles(marked: Sequence[str]) -> dict[str, tuple[str, str]]:
     >>> marker_styles(["mine", "theirs"])
     {'mine': ('D', '#1b6ca8'), 'theirs': ('s', '#b2182b')}
     """
-    return {str(name): (MARKED_MARKERS[i % len(MARKED_MARKERS)], MARKED_COLOURS[i % len(MARKED_COLOURS)])
-            for i, name in enumerate(dict.fromkeys(marked))}  # fmt: skip
+    return {
+        str(name): (MARKED_MARKERS[i % len(MARKED_MARKERS)], MARKED_COLOURS[i % len(MARKED_COLOURS)])
+        for i, name in enumerate(dict.fromkeys(marked))
+    }
 
 
 def interval_figure(
@@ -290,10 +305,26 @@ def interval_figure(
             is_hollow = bool(values[hollow]) if hollow else (bool(styles) and str(values[style]) not in styles)
             if math.isfinite(lo) and math.isfinite(hi):
                 # End caps keep a narrow interval visible beside its marker.
-                ax.plot([lo, hi], [y, y], color=colour, lw=1.8 if str(values[style]) in styles else 1.3, marker="|",
-                        ms=7, mew=1.3, zorder=2)  # fmt: skip
-            ax.plot(est, y, marker, color=colour, ms=6 if marker != "o" else 5, mew=1.3,
-                    mfc="white" if is_hollow else colour, zorder=3)  # fmt: skip
+                ax.plot(
+                    [lo, hi],
+                    [y, y],
+                    color=colour,
+                    lw=1.8 if str(values[style]) in styles else 1.3,
+                    marker="|",
+                    ms=7,
+                    mew=1.3,
+                    zorder=2,
+                )
+            ax.plot(
+                est,
+                y,
+                marker,
+                color=colour,
+                ms=6 if marker != "o" else 5,
+                mew=1.3,
+                mfc="white" if is_hollow else colour,
+                zorder=3,
+            )
         if reference is not None:
             ax.axvline(reference, color="0.4", lw=0.9, ls="--", zorder=1)
         ax.set_yticks(range(len(labels)), labels, fontsize=FONT["tick"])
@@ -307,17 +338,28 @@ def interval_figure(
     for ax in axes[len(panels) :]:
         ax.set_visible(False)
     _label_bottoms(grid, len(panels), xlabel, fontsize=FONT["label"])
-    handles = [Line2D([], [], marker=m, color=c, ls="", ms=6.5, label=name) for name, (m, c) in styles.items()
-               if name in set(frame[style].astype(str))]  # fmt: skip
+    handles = [
+        Line2D([], [], marker=m, color=c, ls="", ms=6.5, label=name)
+        for name, (m, c) in styles.items()
+        if name in set(frame[style].astype(str))
+    ]
     if styles and (~frame[style].astype(str).isin(list(styles))).any():
         handles.append(Line2D([], [], marker="o", color=BASELINE_COLOUR, mfc="white", ls="", ms=5.5, label=baseline_name))
     if hollow:
-        handles += [Line2D([], [], marker="o", color="0.2", ls="", ms=5.5, label=hollow_names[0]),
-                    Line2D([], [], marker="o", color="0.2", mfc="white", ls="", ms=5.5, label=hollow_names[1])]  # fmt: skip
+        handles += [
+            Line2D([], [], marker="o", color="0.2", ls="", ms=5.5, label=hollow_names[0]),
+            Line2D([], [], marker="o", color="0.2", mfc="white", ls="", ms=5.5, label=hollow_names[1]),
+        ]
     fig.tight_layout()
     if handles:
-        fig.legend(handles=handles, loc="lower center", ncols=min(len(handles), 4), frameon=False, fontsize=FONT["legend"],
-                   bbox_to_anchor=(0.5, 1.0))  # fmt: skip
+        fig.legend(
+            handles=handles,
+            loc="lower center",
+            ncols=min(len(handles), 4),
+            frameon=False,
+            fontsize=FONT["legend"],
+            bbox_to_anchor=(0.5, 1.0),
+        )
     return fig
 
 

@@ -144,9 +144,22 @@ def power(
     >>> smb.power("rate", rate=0.3, half_width=0.03).n
     894
     """
-    numbers = dict(n=n, difference=difference, power=power, alpha=alpha, discordance=discordance, rate=rate, null=null,
-                   reference=reference, half_width=half_width, level=level, cluster_size=cluster_size, icc=icc, se=se,
-                   n_pilot=n_pilot)  # fmt: skip
+    numbers = dict(
+        n=n,
+        difference=difference,
+        power=power,
+        alpha=alpha,
+        discordance=discordance,
+        rate=rate,
+        null=null,
+        reference=reference,
+        half_width=half_width,
+        level=level,
+        cluster_size=cluster_size,
+        icc=icc,
+        se=se,
+        n_pilot=n_pilot,
+    )
     for name, value in numbers.items():  # NaN passes every range check (NaN < 0 is False): refused here, by name
         check_finite(value, name)
     if reference is not None:
@@ -154,12 +167,26 @@ def power(
 
         if null is not None:
             raise UsageError("give `null` (the share under the null hypothesis), not also its old name `reference`.")
-        warnings.warn("smb.power(reference=) is deprecated: call it `null` (the share under the null hypothesis).",
-                      FutureWarning, stacklevel=2)  # fmt: skip
+        warnings.warn(
+            "smb.power(reference=) is deprecated: call it `null` (the share under the null hypothesis).",
+            FutureWarning,
+            stacklevel=2,
+        )
         null = reference
     # Ranges too, before a pilot is turned into a design.
-    designs.check_numbers(difference=difference, half_width=half_width, discordance=discordance, rate=rate, null=null,
-                          se=se, alpha=alpha, level=level, power=power, cluster_size=cluster_size, icc=icc)  # fmt: skip
+    designs.check_numbers(
+        difference=difference,
+        half_width=half_width,
+        discordance=discordance,
+        rate=rate,
+        null=null,
+        se=se,
+        alpha=alpha,
+        level=level,
+        power=power,
+        cluster_size=cluster_size,
+        icc=icc,
+    )
     if design is None:
         design = "pilot" if pilot is not None else None
     if design is None:
@@ -171,13 +198,33 @@ def power(
 
         study = STUDIES.get(getattr(pilot, "study", None))
         if study is None or not hasattr(study, "pilot"):
-            raise UsageError(f"a {getattr(pilot, 'study', type(pilot).__name__)} result cannot serve as a pilot; use "
-                             "tgbi, winomt, prates, optimal or rates results.")  # fmt: skip
+            raise UsageError(
+                f"a {getattr(pilot, 'study', type(pilot).__name__)} result cannot serve as a pilot; use "
+                "tgbi, winomt, prates, optimal or rates results."
+            )
         from_pilot = study.pilot(pilot, systems=systems, metric=metric, language=language, subset=subset)
         provenance = {"study": pilot.study, "data": pilot.provenance.get("data", {}), "method": pilot.provenance.get("method")}
     return designs.plan(
-        design, pilot=from_pilot, pilot_provenance=provenance, n=n, difference=difference, power=power, alpha=alpha,
-        alternative=alternative, discordance=discordance, rate=rate, reference=null, half_width=half_width,
-        level=level, cluster_size=cluster_size, icc=icc, se=se, n_pilot=n_pilot, method=method, test=test, n_sim=n_sim,
-        n_boot=n_boot, rng=rng,
-    )  # fmt: skip
+        design,
+        pilot=from_pilot,
+        pilot_provenance=provenance,
+        n=n,
+        difference=difference,
+        power=power,
+        alpha=alpha,
+        alternative=alternative,
+        discordance=discordance,
+        rate=rate,
+        reference=null,
+        half_width=half_width,
+        level=level,
+        cluster_size=cluster_size,
+        icc=icc,
+        se=se,
+        n_pilot=n_pilot,
+        method=method,
+        test=test,
+        n_sim=n_sim,
+        n_boot=n_boot,
+        rng=rng,
+    )

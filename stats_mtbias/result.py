@@ -25,9 +25,21 @@ from stats_mtbias.significance.pvalues import PVALUE_COLUMNS, floor_frame, floor
 
 TABLE_COLUMNS = ["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]
 COMPARE_COLUMNS = [
-    "system_a", "system_b", "language", "subset", "metric", "diff", "ci_low", "ci_high", "p_value", "p_adjusted",
-    "method", "ci_method", "n", "family",
-]  # fmt: skip
+    "system_a",
+    "system_b",
+    "language",
+    "subset",
+    "metric",
+    "diff",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+    "method",
+    "ci_method",
+    "n",
+    "family",
+]
 # The comparisons whose p-values are adjusted together: by default the system pairs of one estimate
 # (a language × subset × metric), or every comparison of the result ("all"), or any comparison columns.
 FAMILIES = ("metric", "all")
@@ -42,8 +54,10 @@ def family_keys(family: str | Sequence[str]) -> tuple[str, ...]:
     keys = tuple(family)
     unknown = [k for k in keys if k not in COMPARE_COLUMNS]
     if unknown:
-        raise UsageError(f"`family`: {', '.join(unknown)} is not a comparison column; use {', '.join(FAMILIES)} or "
-                         f"columns of {', '.join(COMPARE_COLUMNS[:5])}.")  # fmt: skip
+        raise UsageError(
+            f"`family`: {', '.join(unknown)} is not a comparison column; use {', '.join(FAMILIES)} or "
+            f"columns of {', '.join(COMPARE_COLUMNS[:5])}."
+        )
     return keys
 
 
@@ -85,8 +99,6 @@ def adjust(frame: pd.DataFrame, correction: str, family: str | Sequence[str] = "
     out["p_adjusted"] = adjusted
     out["family"] = labels
     return out
-
-
 
 
 def your_systems(result) -> list[str]:
@@ -188,14 +200,17 @@ class StudyResult:
         """
         table = self.table if metric is None else self.table[self.table["metric"] == metric]
         if metric is not None and not len(table):
-            raise UsageError(f"no metric {metric!r} in this {self.study} result; it has "
-                             f"{', '.join(dict.fromkeys(self.table['metric']))}.")  # fmt: skip
-        out = table.pivot_table(index="system", columns=["language", "subset", "metric"], values=value, sort=False,
-                                aggfunc="first")  # fmt: skip
+            raise UsageError(
+                f"no metric {metric!r} in this {self.study} result; it has {', '.join(dict.fromkeys(self.table['metric']))}."
+            )
+        out = table.pivot_table(
+            index="system", columns=["language", "subset", "metric"], values=value, sort=False, aggfunc="first"
+        )
         return out.reindex([s for s in self.systems if s in out.index])
 
-    def compare(self, *, correction: str | None = None, family: str | Sequence[str] | None = None, power: float = 0.8,
-                alpha: float = 0.05) -> pd.DataFrame:  # fmt: skip
+    def compare(
+        self, *, correction: str | None = None, family: str | Sequence[str] | None = None, power: float = 0.8, alpha: float = 0.05
+    ) -> pd.DataFrame:
         """Paired differences between systems on the same items.
 
         Parameters

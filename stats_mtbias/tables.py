@@ -42,8 +42,9 @@ def contingency(judgements: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     by = list(by)
     table = judgement_table(judgements) if judgements["gender"].dtype != "category" else judgements
     if not by:
-        counts = (table.groupby("gender", observed=False)["n"].sum() if "n" in table
-                  else table["gender"].value_counts(sort=False)).reindex(GENDERS, fill_value=0)  # fmt: skip
+        counts = (
+            table.groupby("gender", observed=False)["n"].sum() if "n" in table else table["gender"].value_counts(sort=False)
+        ).reindex(GENDERS, fill_value=0)
         return pd.DataFrame({"gender": list(GENDERS), "count": counts.to_numpy()})
     if "n" in table:
         wide = pd.crosstab([table[c] for c in by], table["gender"], values=table["n"], aggfunc="sum", dropna=False)

@@ -24,18 +24,50 @@ import pandas as pd
 SEED = 33
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "examples"
 OCCUPATIONS = (
-    "doctor", "nurse", "teacher", "engineer", "lawyer", "cook", "cleaner", "pilot", "farmer", "baker", "painter",
-    "singer", "writer", "driver", "guard", "dentist", "judge", "pharmacist", "architect", "carpenter", "plumber",
-    "librarian", "surgeon", "accountant", "cashier", "chemist", "designer", "editor", "firefighter", "gardener",
-    "janitor", "mechanic", "scientist", "secretary", "tailor", "receptionist",
-)  # fmt: skip
+    "doctor",
+    "nurse",
+    "teacher",
+    "engineer",
+    "lawyer",
+    "cook",
+    "cleaner",
+    "pilot",
+    "farmer",
+    "baker",
+    "painter",
+    "singer",
+    "writer",
+    "driver",
+    "guard",
+    "dentist",
+    "judge",
+    "pharmacist",
+    "architect",
+    "carpenter",
+    "plumber",
+    "librarian",
+    "surgeon",
+    "accountant",
+    "cashier",
+    "chemist",
+    "designer",
+    "editor",
+    "firefighter",
+    "gardener",
+    "janitor",
+    "mechanic",
+    "scientist",
+    "secretary",
+    "tailor",
+    "receptionist",
+)
 SETS = ("formal_hi", "informal_hi", "occupation_hi")
 # (female, male, neutral) shares of each system's outputs per set: the informal set is read more often as female.
 SYSTEMS = {
     "mt-base": {"formal_hi": (0.06, 0.90, 0.04), "informal_hi": (0.20, 0.76, 0.04), "occupation_hi": (0.08, 0.88, 0.04)},
     "llm-a": {"formal_hi": (0.22, 0.58, 0.20), "informal_hi": (0.32, 0.48, 0.20), "occupation_hi": (0.25, 0.55, 0.20)},
     "llm-b": {"formal_hi": (0.15, 0.75, 0.10), "informal_hi": (0.28, 0.62, 0.10), "occupation_hi": (0.18, 0.72, 0.10)},
-}  # fmt: skip
+}
 TEMPLATES = {"female": "She is {}.", "male": "He is {}.", "neutral": ("They are {}.", "The {} is here.")}
 # Labels: the human's (M/F/N) drawn with these shares; the judge agrees with the human this often, else says another
 # label, and fails ("error") on a few.

@@ -41,12 +41,16 @@ def readings(sample: pd.DataFrame, llm: pd.DataFrame | None, *, explain: bool = 
         rows = []
         for system, sub in part.groupby("system", sort=True):
             if system in shipped_systems:
-                table = winomt_data.read_translations(store.path(winomt_data.translation_path(system, language)),
-                                                      items.reset_index()).set_index("item")  # fmt: skip
+                table = winomt_data.read_translations(
+                    store.path(winomt_data.translation_path(system, language)), items.reset_index()
+                ).set_index("item")
                 text = table.loc[sub["item"], "translation"].tolist()
             else:
-                given = (llm[(llm["language"] == language) & (llm["system"] == system)].set_index("item")["translation"]
-                         if llm is not None else pd.Series(dtype=str))  # fmt: skip
+                given = (
+                    llm[(llm["language"] == language) & (llm["system"] == system)].set_index("item")["translation"]
+                    if llm is not None
+                    else pd.Series(dtype=str)
+                )
                 text = [given.get(i, "") for i in sub["item"]]
             rows += [(system, int(i), t) for i, t in zip(sub["item"], text)]
         frame = pd.DataFrame(rows, columns=["system", "item", "translation"])
@@ -66,9 +70,15 @@ def readings(sample: pd.DataFrame, llm: pd.DataFrame | None, *, explain: bool = 
         heads = sorted({head_word(s, i) for s, i in zip(items["sentence"], items["entity_index"])})
         lexicon = reading_lexicon(src_tokens, trg_tokens, links, heads, language)
         details: list[dict] | None = [] if explain else None
-        frame["gender"] = read_pairs(sources, items.loc[frame["item"], "entity_index"].to_numpy(), frame["translation"].tolist(),
-                                     language, alignments=[links[index[pair]] for pair in zip(sources, frame["translation"])],
-                                     lexicon=lexicon, details=details)  # fmt: skip
+        frame["gender"] = read_pairs(
+            sources,
+            items.loc[frame["item"], "entity_index"].to_numpy(),
+            frame["translation"].tolist(),
+            language,
+            alignments=[links[index[pair]] for pair in zip(sources, frame["translation"])],
+            lexicon=lexicon,
+            details=details,
+        )
         if details is not None:
             frame["aligned"] = [d["aligned"] for d in details]
             frame["why"] = [d["why"] for d in details]

@@ -81,8 +81,9 @@ def disagreements(languages=None) -> pd.DataFrame:
         labels = labels[labels["language"].isin(languages)]
     read = tool.readings(sample[sample["language"].isin(set(labels["language"]))], llm, explain=True)
     merged = labels.merge(read, on=["language", "system", "item"])
-    both = merged.pivot_table(index=["language", "system", "item"], columns="annotator",
-                              values=["human", "evidence"], aggfunc="first")  # fmt: skip
+    both = merged.pivot_table(
+        index=["language", "system", "item"], columns="annotator", values=["human", "evidence"], aggfunc="first"
+    )
     both.columns = [f"{v}_{a}" for v, a in both.columns]
     out = merged[merged["human"] != merged["gender"]].copy()
     out = out.merge(both.reset_index(), on=["language", "system", "item"])
@@ -107,9 +108,11 @@ def main() -> None:
         for (language, system, item), part in rows.groupby(["language", "system", "item"], sort=True):
             r = part.iloc[0]
             labels = " ".join(f"{a}={h}[{e}]" for a, h, e in zip(part["annotator"], part["human"], part["evidence"]))
-            print(f"{language} {system} {item} [{r['class']}] entity={r['entity']!r}\n"
-                  f"  {r['translation']}\n  aligned={r['aligned']!r} reader={r['gender']} {labels}"
-                  f"{'  why=' + r['why'] if r['why'] else ''}")  # fmt: skip
+            print(
+                f"{language} {system} {item} [{r['class']}] entity={r['entity']!r}\n"
+                f"  {r['translation']}\n  aligned={r['aligned']!r} reader={r['gender']} {labels}"
+                f"{'  why=' + r['why'] if r['why'] else ''}"
+            )
     counts = rows.groupby(["language", "class"]).size().unstack(fill_value=0).reindex(columns=list(CLASSES), fill_value=0)
     print("\ndisagreeing labels per class (each annotator's label counts once):")
     print(counts.to_string())

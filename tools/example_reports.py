@@ -39,6 +39,7 @@ def mixed_translations(data_dir: Path | None, out: Path, rng: np.random.Generato
     store = open_store(data_dir)
     files: dict[str, list[Path]] = {"mine-a": [], "mine-b": []}
     for language in LANGUAGES:
+
         def lines(system: str, language: str = language) -> list[str] | None:
             try:
                 path = store.path(f"winomt/translations/{system}/en-{language}.txt")
@@ -71,14 +72,21 @@ def synthetic_benchmark(rng: np.random.Generator) -> tuple[pd.DataFrame, pd.Data
             shift = {"occupations": -0.08, "adjectives": 0.05, "verbs": 0.0, "mixed": 0.02}[name]
             f, n = female[system] + shift, neutral[system]
             gender = np.where(u < f, "female", np.where(u < f + n, "neutral", "male"))
-            rows.append(pd.DataFrame({"system": system, "set": name, "item": [f"{name}-{i:03d}" for i in range(size)],
-                                      "gender": gender}))  # fmt: skip
+            rows.append(
+                pd.DataFrame({"system": system, "set": name, "item": [f"{name}-{i:03d}" for i in range(size)], "gender": gender})
+            )
     outputs = pd.concat(rows, ignore_index=True)
     labelled = outputs[outputs["system"] == "mine"].sample(300, random_state=SEED).reset_index(drop=True)
     flip = rng.random(len(labelled)) < 0.06
     other = np.where(labelled["gender"] == "female", "male", "female")
-    labels = pd.DataFrame({"set": labelled["set"], "item": labelled["item"], "annotator_1": labelled["gender"],
-                           "annotator_2": np.where(flip, other, labelled["gender"])})  # fmt: skip
+    labels = pd.DataFrame(
+        {
+            "set": labelled["set"],
+            "item": labelled["item"],
+            "annotator_1": labelled["gender"],
+            "annotator_2": np.where(flip, other, labelled["gender"]),
+        }
+    )
     return outputs, labels
 
 
@@ -98,8 +106,20 @@ def main(argv: list[str] | None = None) -> int:
     # The own systems' files are built outside the report (they are the shipped outputs, mixed).
     build = Path(tempfile.mkdtemp(prefix="own-winomt-"))
     files = mixed_translations(Path(args.data_dir) if args.data_dir else None, build, rng)
-    argv = ["report", "--studies", "winomt", "--out", str(own), "--systems", "google,aws", "--n-boot", str(args.n_boot),
-            "--seed", str(SEED), "--no-progress"]  # fmt: skip
+    argv = [
+        "report",
+        "--studies",
+        "winomt",
+        "--out",
+        str(own),
+        "--systems",
+        "google,aws",
+        "--n-boot",
+        str(args.n_boot),
+        "--seed",
+        str(SEED),
+        "--no-progress",
+    ]
     for name, paths in files.items():  # a system's directory of en-XX.txt files
         argv += ["--translations", str(paths[0].parent), "--system", name]
     if args.data_dir:
@@ -113,12 +133,15 @@ def main(argv: list[str] | None = None) -> int:
     outputs, labels = synthetic_benchmark(rng)
     bench = args.out / "own-benchmark"
     tgbi = smb.tgbi(outputs=outputs, n_boot=args.n_boot, rng=SEED, against=["mine", "mine-debiased"])
-    rates = smb.rates(outputs, by="set", n_boot=args.n_boot, rng=SEED,
-                      against=["mine", "mine-debiased"])  # fmt: skip
+    rates = smb.rates(outputs, by="set", n_boot=args.n_boot, rng=SEED, against=["mine", "mine-debiased"])
     agreement = smb.agreement(labels, a="annotator_1", b="annotator_2", by="set")
-    written = smb.report([tgbi, rates, agreement], out=bench, title="Gender bias of our systems on our benchmark",
-                         mine=["mine", "mine-debiased"],
-                         screenshot=bench / "screenshot.png" if args.screenshot else None)  # fmt: skip
+    written = smb.report(
+        [tgbi, rates, agreement],
+        out=bench,
+        title="Gender bias of our systems on our benchmark",
+        mine=["mine", "mine-debiased"],
+        screenshot=bench / "screenshot.png" if args.screenshot else None,
+    )
     print(f"wrote {len(written)} files into {bench}/")
     return 0
 

@@ -28,22 +28,45 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "data" / "validation" / "agreement.csv"
-COLUMNS = ["language", "labels", "n", "agreement", "ci_low", "ci_high", "kappa", "n_conflict", "n_conflict_pronoun",
-           "agreement_outside", "ci_low_outside", "ci_high_outside", "package_version"]  # fmt: skip
+COLUMNS = [
+    "language",
+    "labels",
+    "n",
+    "agreement",
+    "ci_low",
+    "ci_high",
+    "kappa",
+    "n_conflict",
+    "n_conflict_pronoun",
+    "agreement_outside",
+    "ci_low_outside",
+    "ci_high_outside",
+    "package_version",
+]
 
 
-def _summary(human: np.ndarray, automatic: np.ndarray, conflict: np.ndarray | None = None,
-             pronoun: np.ndarray | None = None) -> dict:
+def _summary(
+    human: np.ndarray, automatic: np.ndarray, conflict: np.ndarray | None = None, pronoun: np.ndarray | None = None
+) -> dict:
     from stats_mtbias.significance.agreement import agreement, kappa_interval
 
     overall = agreement(human, automatic)
-    row = {"n": len(human), "agreement": overall["agreement"], "ci_low": overall["ci_low"], "ci_high": overall["ci_high"],
-           "kappa": kappa_interval(human, automatic)[0]}  # fmt: skip
+    row = {
+        "n": len(human),
+        "agreement": overall["agreement"],
+        "ci_low": overall["ci_low"],
+        "ci_high": overall["ci_high"],
+        "kappa": kappa_interval(human, automatic)[0],
+    }
     if conflict is not None:
         outside = agreement(human[~conflict], automatic[~conflict])
-        row |= {"n_conflict": int(conflict.sum()), "n_conflict_pronoun": int(np.sum(human[conflict] == pronoun[conflict])),
-                "agreement_outside": outside["agreement"], "ci_low_outside": outside["ci_low"],
-                "ci_high_outside": outside["ci_high"]}  # fmt: skip
+        row |= {
+            "n_conflict": int(conflict.sum()),
+            "n_conflict_pronoun": int(np.sum(human[conflict] == pronoun[conflict])),
+            "agreement_outside": outside["agreement"],
+            "ci_low_outside": outside["ci_low"],
+            "ci_high_outside": outside["ci_high"],
+        }
     return row
 
 
@@ -63,8 +86,13 @@ def shipped_languages() -> list[dict]:
         gendered = ("male", "female")
         conflict = np.isin(entity, gendered) & np.isin(pronoun, gendered) & (entity != pronoun)
         human, automatic = part["human"].to_numpy(dtype=object), part["automatic"].to_numpy(dtype=object)
-        rows.append({"language": language, "labels": "native speakers (WinoMT's human annotations)",
-                     **_summary(human, automatic, conflict, pronoun)})  # fmt: skip
+        rows.append(
+            {
+                "language": language,
+                "labels": "native speakers (WinoMT's human annotations)",
+                **_summary(human, automatic, conflict, pronoun),
+            }
+        )
     return rows
 
 
@@ -82,9 +110,18 @@ def new_languages() -> list[dict]:
     read = readings(sample[sample["language"].isin(set(labels["language"]))], llm)
     table = agreement_table(labels, read)
     table = table[(table["system"] == "") & (table["annotator"] == "")]
-    return [{"language": r.language, "labels": "blind labels of the entity's noun phrase (two annotators each; "
-             f"data/validation/labels_{r.language}.csv)", "n": int(r.n), "agreement": r.agreement, "ci_low": r.ci_low,
-             "ci_high": r.ci_high, "kappa": r.kappa} for r in table.itertuples()]  # fmt: skip
+    return [
+        {
+            "language": r.language,
+            "labels": f"blind labels of the entity's noun phrase (two annotators each; data/validation/labels_{r.language}.csv)",
+            "n": int(r.n),
+            "agreement": r.agreement,
+            "ci_low": r.ci_low,
+            "ci_high": r.ci_high,
+            "kappa": r.kappa,
+        }
+        for r in table.itertuples()
+    ]
 
 
 def agreement_csv() -> pd.DataFrame:

@@ -22,8 +22,7 @@ PER_SYSTEM = {"female": 25, "male": 25, "neutral": 10}
 
 def main(data_dir: str) -> None:
     agg = Path(data_dir) / "winomt" / "data" / "aggregates"
-    en = pd.read_csv(agg / "en.txt", sep="\t", header=None, names=["gold", "index", "sentence", "entity"],
-                     quoting=3, dtype=str)  # fmt: skip
+    en = pd.read_csv(agg / "en.txt", sep="\t", header=None, names=["gold", "index", "sentence", "entity"], quoting=3, dtype=str)
     en["item"] = range(len(en))
     pro = set(pd.read_csv(agg / "en_pro.txt", sep="\t", header=None, quoting=3, dtype=str)[2])
     en["stereotype"] = np.where(en["sentence"].isin(pro), "pro", np.where(en["gold"] == "neutral", "none", "anti"))
@@ -37,8 +36,12 @@ def main(data_dir: str) -> None:
                 if gold == "neutral":
                     pick = rng.choice(pool["item"].to_numpy(), k, replace=False)
                 else:
-                    pick = np.concatenate([rng.choice(pool.loc[pool["stereotype"] == s, "item"].to_numpy(), n, replace=False)
-                                           for s, n in (("pro", (k + 1) // 2), ("anti", k // 2))])  # fmt: skip
+                    pick = np.concatenate(
+                        [
+                            rng.choice(pool.loc[pool["stereotype"] == s, "item"].to_numpy(), n, replace=False)
+                            for s, n in (("pro", (k + 1) // 2), ("anti", k // 2))
+                        ]
+                    )
                 taken.update(int(i) for i in pick)
                 rows += [(language, system, int(i)) for i in pick]
     out = pd.DataFrame(rows, columns=["language", "system", "item"]).sort_values(["language", "system", "item"])

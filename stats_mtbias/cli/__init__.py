@@ -45,17 +45,19 @@ from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasEr
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = {m.NAME: m for m in (_tgbi, _winomt, _prates, _optimal, _rates, _agreement, _read, _model, _power, _data,
-                                 _report)}
+COMMANDS = {m.NAME: m for m in (_tgbi, _winomt, _prates, _optimal, _rates, _agreement, _read, _model, _power, _data, _report)}
 # Debugging an unexpected error: MTBIAS_DEBUG=1 lets its traceback through.
 ENV_DEBUG = "MTBIAS_DEBUG"
 
 
 def build_parser() -> _options.Parser:
-    parser = _options.Parser(prog="stats-mtbias", description="Statistics of gender bias in machine translation.",
-                             epilog="Exit codes: 0 done, 64 usage, 65 bad data (or a data-quality warning under "
-                             "--strict), 66 missing data, 74 an output that cannot be written, "
-                             "1 an unexpected error.")  # fmt: skip
+    parser = _options.Parser(
+        prog="stats-mtbias",
+        description="Statistics of gender bias in machine translation.",
+        epilog="Exit codes: 0 done, 64 usage, 65 bad data (or a data-quality warning under "
+        "--strict), 66 missing data, 74 an output that cannot be written, "
+        "1 an unexpected error.",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_options.version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(COMMANDS) + "}")
     for module in COMMANDS.values():
@@ -115,8 +117,7 @@ def main(argv: list[str] | None = None) -> int:
 
             write_atomic(Path(out), text + "\n")
             if not is_special(out):  # beside /dev/null there is no place for it
-                write_atomic(Path(str(out) + ".provenance.json"),
-                             json.dumps(output.provenance, indent=1, default=str) + "\n")
+                write_atomic(Path(str(out) + ".provenance.json"), json.dumps(output.provenance, indent=1, default=str) + "\n")
         else:
             print(text)
             sys.stdout.flush()
@@ -136,8 +137,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # never a traceback from deep inside a library
         if os.environ.get(ENV_DEBUG):
             raise
-        print(f"stats-mtbias: error: unexpected {type(exc).__name__}: {exc} (a bug: please report it with the command; "
-              f"{ENV_DEBUG}=1 shows the traceback)", file=sys.stderr)  # fmt: skip
+        print(
+            f"stats-mtbias: error: unexpected {type(exc).__name__}: {exc} (a bug: please report it with the command; "
+            f"{ENV_DEBUG}=1 shows the traceback)",
+            file=sys.stderr,
+        )
         return 1
     if strict and (quality or degenerate):
         print(f"stats-mtbias: --strict: {len(quality) + len(degenerate)} warning(s) above; exit 65", file=sys.stderr)

@@ -28,8 +28,11 @@ class Conditional:
 
 def ignored(args: argparse.Namespace, rules: Sequence[Conditional]) -> list[str]:
     """The messages of options given (away from their default) in a mode that does not use them."""
-    return [rule.message() for rule in rules
-            if hasattr(args, rule.dest) and getattr(args, rule.dest) != rule.default and not rule.applies(args)]  # fmt: skip
+    return [
+        rule.message()
+        for rule in rules
+        if hasattr(args, rule.dest) and getattr(args, rule.dest) != rule.default and not rule.applies(args)
+    ]
 
 
 INPUTS = ("translations", "judgements", "reference", "annotations", "labels", "outputs")

@@ -100,11 +100,13 @@ def renamed(parser, old: str, dest: str, new: str, *, flag_value=None, mapping: 
     passes it through `mapping` if given. Hidden from ``--help`` (the new spelling is shown).
     """
     if flag_value is not None:
-        parser.add_argument(old, dest=dest, action=Renamed, nargs=0, const=flag_value, new=new, default=argparse.SUPPRESS,
-                            help=argparse.SUPPRESS)  # fmt: skip
+        parser.add_argument(
+            old, dest=dest, action=Renamed, nargs=0, const=flag_value, new=new, default=argparse.SUPPRESS, help=argparse.SUPPRESS
+        )
     else:
-        parser.add_argument(old, dest=dest, action=Renamed, new=new, mapping=mapping, default=argparse.SUPPRESS,
-                            help=argparse.SUPPRESS, **kwargs)  # fmt: skip
+        parser.add_argument(
+            old, dest=dest, action=Renamed, new=new, mapping=mapping, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs
+        )
 
 
 class Alternative(argparse.Action):
@@ -120,9 +122,14 @@ class Alternative(argparse.Action):
 
 
 def add_alternative(parser, help: str) -> None:
-    parser.add_argument("--alternative", choices=(*vocabulary.ALTERNATIVES, *Alternative.OLD), action=Alternative,
-                        default="two-sided", metavar="{" + ",".join(vocabulary.ALTERNATIVES) + "}",
-                        help=help)  # fmt: skip
+    parser.add_argument(
+        "--alternative",
+        choices=(*vocabulary.ALTERNATIVES, *Alternative.OLD),
+        action=Alternative,
+        default="two-sided",
+        metavar="{" + ",".join(vocabulary.ALTERNATIVES) + "}",
+        help=help,
+    )
 
 
 # ---------------------------------------------------------------- shared options
@@ -133,59 +140,89 @@ def add_data_dir(parser) -> None:
 
 
 def add_seed(parser) -> None:
-    parser.add_argument("--seed", type=int, default=_defaults.SEED,
-                        help=f"seed of every random number (default {_defaults.SEED})")  # fmt: skip
+    parser.add_argument(
+        "--seed", type=int, default=_defaults.SEED, help=f"seed of every random number (default {_defaults.SEED})"
+    )
 
 
 def add_n_boot(parser, default: int = _defaults.N_BOOT, help: str | None = None) -> None:
-    parser.add_argument("--n-boot", type=n_boot, default=default,
-                        help=help or f"bootstrap resamples (default {default}, at least {MIN_BOOT})")  # fmt: skip
+    parser.add_argument(
+        "--n-boot", type=n_boot, default=default, help=help or f"bootstrap resamples (default {default}, at least {MIN_BOOT})"
+    )
 
 
 def add_level(parser, help: str | None = None) -> None:
-    parser.add_argument("--level", type=float, default=_defaults.LEVEL,
-                        help=help or f"confidence level of every interval (default {_defaults.LEVEL})")  # fmt: skip
+    parser.add_argument(
+        "--level",
+        type=float,
+        default=_defaults.LEVEL,
+        help=help or f"confidence level of every interval (default {_defaults.LEVEL})",
+    )
 
 
 def add_format(parser, out_help: str | None = None) -> None:
-    parser.add_argument("--format", choices=vocabulary.FORMATS, default="table",
-                        help="table: for a person (shares shown as percent, labelled %%); json (a list of flat "
-                        "records whose keys are the columns) or csv: shares in [0, 1], as the API gives them")  # fmt: skip
-    parser.add_argument("--out", help=out_help or "write the output to this file instead of stdout (its provenance "
-                        "beside it: FILE.provenance.json)")  # fmt: skip
+    parser.add_argument(
+        "--format",
+        choices=vocabulary.FORMATS,
+        default="table",
+        help="table: for a person (shares shown as percent, labelled %%); json (a list of flat "
+        "records whose keys are the columns) or csv: shares in [0, 1], as the API gives them",
+    )
+    parser.add_argument(
+        "--out",
+        help=out_help or "write the output to this file instead of stdout (its provenance beside it: FILE.provenance.json)",
+    )
 
 
 def add_show(parser) -> None:
     """What is printed besides the result: the provenance on request, nothing else with --quiet."""
-    parser.add_argument("--provenance", action="store_true",
-                        help="also print the provenance: under a table, or as one JSON line on stderr with json/csv")  # fmt: skip
+    parser.add_argument(
+        "--provenance",
+        action="store_true",
+        help="also print the provenance: under a table, or as one JSON line on stderr with json/csv",
+    )
     parser.add_argument("--quiet", action="store_true", help="print the result only: no notes, warnings or progress")
 
 
 def add_strict(parser) -> None:
-    parser.add_argument("--strict", action="store_true",
-                        help="exit 65 after the output when a data-quality warning or a degenerate result occurs")  # fmt: skip
+    parser.add_argument(
+        "--strict", action="store_true", help="exit 65 after the output when a data-quality warning or a degenerate result occurs"
+    )
 
 
 def add_comparisons(parser) -> None:
     """``--correction``, ``--family`` and ``--against``: how the systems are compared and adjusted."""
-    parser.add_argument("--correction", choices=vocabulary.CORRECTIONS, default=_defaults.CORRECTION,
-                        help="multiplicity adjustment of p_adjusted within each family "
-                        f"(default {_defaults.CORRECTION})")  # fmt: skip
-    parser.add_argument("--family", choices=vocabulary.FAMILIES, default="metric",
-                        help="the comparisons adjusted together: the system pairs of one language × subset × metric "
-                        "(metric, the default) or all of them (all)")  # fmt: skip
-    parser.add_argument("--against", metavar="A,B",
-                        help="compare these systems (yours) with every other system (the baselines) instead of all "
-                        "pairs")  # fmt: skip
+    parser.add_argument(
+        "--correction",
+        choices=vocabulary.CORRECTIONS,
+        default=_defaults.CORRECTION,
+        help=f"multiplicity adjustment of p_adjusted within each family (default {_defaults.CORRECTION})",
+    )
+    parser.add_argument(
+        "--family",
+        choices=vocabulary.FAMILIES,
+        default="metric",
+        help="the comparisons adjusted together: the system pairs of one language × subset × metric "
+        "(metric, the default) or all of them (all)",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="A,B",
+        help="compare these systems (yours) with every other system (the baselines) instead of all pairs",
+    )
 
 
 def add_view(parser, frames: tuple[str, ...], default: str, help: str = "") -> None:
     """``--view NAME``: which public view to print: ``table`` (the tidy estimates) or one of the study's frames."""
-    parser.add_argument("--view", choices=("table", *frames), default=None, metavar="NAME",
-                        help=f"what to print: table (the tidy estimates: system, language, subset, metric, estimate, "
-                        f"ci_low, ci_high, n) or a frame of the result: {', '.join(frames)} "
-                        f"(default {default}){help}")  # fmt: skip
+    parser.add_argument(
+        "--view",
+        choices=("table", *frames),
+        default=None,
+        metavar="NAME",
+        help=f"what to print: table (the tidy estimates: system, language, subset, metric, estimate, "
+        f"ci_low, ci_high, n) or a frame of the result: {', '.join(frames)} "
+        f"(default {default}){help}",
+    )
 
 
 def add_study(parser) -> None:
@@ -206,9 +243,12 @@ def version() -> str:
 def add_engine(parser, engines: tuple[str, ...], help: str) -> None:
     """``--engine`` and ``--scheduler ADDRESS`` (which implies ``--engine dask``)."""
     parser.add_argument("--engine", choices=engines, default="auto", help=help)
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="the Dask scheduler to work on (tcp://host:8786; its workers see your files at the same "
-                        "paths); implies --engine dask")  # fmt: skip
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="the Dask scheduler to work on (tcp://host:8786; its workers see your files at the same "
+        "paths); implies --engine dask",
+    )
 
 
 def engine(args: argparse.Namespace) -> str:

@@ -56,10 +56,12 @@ class Output:
 def public(frame: pd.DataFrame) -> pd.DataFrame:
     """A frame with a meaningful index (a crosstab) gets it back as columns: records keep every column."""
     if isinstance(frame.index, pd.RangeIndex) and frame.index.name is None:
-        return frame if all(isinstance(c, str) for c in frame.columns) else frame.set_axis([str(c) for c in frame.columns],
-                                                                                         axis=1)
-    names = [n if n is not None else (f"level_{i}" if frame.index.nlevels > 1 else "index")
-             for i, n in enumerate(frame.index.names)]  # fmt: skip
+        return (
+            frame if all(isinstance(c, str) for c in frame.columns) else frame.set_axis([str(c) for c in frame.columns], axis=1)
+        )
+    names = [
+        n if n is not None else (f"level_{i}" if frame.index.nlevels > 1 else "index") for i, n in enumerate(frame.index.names)
+    ]
     out = frame.copy()
     out.index = out.index.set_names(names)
     out = out.reset_index()
@@ -78,8 +80,12 @@ def _cells(frame: pd.DataFrame, shares: Collection[str], rows: pd.Series | None)
     for column in frame.columns:
         values = frame[column].tolist()
         if column in shares and pd.api.types.is_numeric_dtype(frame[column]):
-            shown = [format_value(100 * v, column, PERCENT_DIGITS) if inside and isinstance(v, (int, float)) and not
-                     isinstance(v, bool) else format_value(v, column, DIGITS) for v, inside in zip(values, mask)]  # fmt: skip
+            shown = [
+                format_value(100 * v, column, PERCENT_DIGITS)
+                if inside and isinstance(v, (int, float)) and not isinstance(v, bool)
+                else format_value(v, column, DIGITS)
+                for v, inside in zip(values, mask)
+            ]
             cells[column if mixed else f"{column} %"] = shown
         elif column == "metric" and mixed:
             cells[column] = [f"{v} %" if inside else str(v) for v, inside in zip(values, mask)]
@@ -88,8 +94,7 @@ def _cells(frame: pd.DataFrame, shares: Collection[str], rows: pd.Series | None)
     return pd.DataFrame(cells, columns=list(cells))
 
 
-def table_text(frame: pd.DataFrame, shares: Collection[str] = (), rows: pd.Series | None = None,
-               width: int | None = None) -> str:  # fmt: skip
+def table_text(frame: pd.DataFrame, shares: Collection[str] = (), rows: pd.Series | None = None, width: int | None = None) -> str:
     """The view as a fixed-width table for a person: share columns in percent (``%`` in the header)."""
     if not len(frame.columns):
         return "(no columns)"

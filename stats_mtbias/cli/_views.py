@@ -39,8 +39,10 @@ def family_note(res, frame: pd.DataFrame) -> str:
     correction = CORRECTION_NAMES.get(res.correction, res.correction)
     label = options.get("family") or res.family
     families = frame["family"].nunique() if "family" in frame else 0
-    return (f"p_adjusted: {correction} within each family ({label}; {families} famil{'y' if families == 1 else 'ies'}"
-            f" of {len(frame)} comparisons; the family column names each row's)")  # fmt: skip
+    return (
+        f"p_adjusted: {correction} within each family ({label}; {families} famil{'y' if families == 1 else 'ies'}"
+        f" of {len(frame)} comparisons; the family column names each row's)"
+    )
 
 
 def floor_note(frame: pd.DataFrame) -> list[str]:
@@ -50,13 +52,17 @@ def floor_note(frame: pd.DataFrame) -> list[str]:
     if not rows:
         return []
     methods = sorted(set(frame["method"].iloc[rows].astype(str))) if "method" in frame else []
-    return [f"{FLOOR_TEXT}: below what double precision can state ({len(rows)} row{'s' if len(rows) > 1 else ''}"
-            + (f"; {', '.join(methods)}" if methods else "") + "); json and csv hold 1e-300, never 0; a p_adjusted from "
-            "such a p is the adjusted bound (Holm: at most family size × 1e-300)"]  # fmt: skip
+    return [
+        f"{FLOOR_TEXT}: below what double precision can state ({len(rows)} row{'s' if len(rows) > 1 else ''}"
+        + (f"; {', '.join(methods)}" if methods else "")
+        + "); json and csv hold 1e-300, never 0; a p_adjusted from "
+        "such a p is the adjusted bound (Holm: at most family size × 1e-300)"
+    ]
 
 
-def view(res, name: str, shares: Mapping[str, Sequence[str]], *, not_shares: Sequence[str] = (),
-         notes: Sequence[str] = ()) -> Output:  # fmt: skip
+def view(
+    res, name: str, shares: Mapping[str, Sequence[str]], *, not_shares: Sequence[str] = (), notes: Sequence[str] = ()
+) -> Output:
     """The view `name` of `res` as an :class:`Output` with its share columns.
 
     Parameters

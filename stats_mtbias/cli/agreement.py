@@ -20,28 +20,38 @@ NOT_SHARES = ("kappa",)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    parser = sub.add_parser(NAME, help="any labels: raw agreement and Cohen's kappa of two label columns, per group",
-                            description="Raw agreement (Wilson's interval) and Cohen's kappa (an interval that holds "
-                            "near 1) of two label columns of any table (an LLM judge against people, two annotators, "
-                            "two readers), per group and over all, with the confusion table. Labels are compared after "
-                            "stripping spaces and lower-casing; a row with an empty label is left out and counted "
-                            "(--view accounting).")  # fmt: skip
-    parser.add_argument("--labels", metavar="FILE", required=True,
-                        help="one row per labelled unit: CSV, Parquet or Arrow")  # fmt: skip
+    parser = sub.add_parser(
+        NAME,
+        help="any labels: raw agreement and Cohen's kappa of two label columns, per group",
+        description="Raw agreement (Wilson's interval) and Cohen's kappa (an interval that holds "
+        "near 1) of two label columns of any table (an LLM judge against people, two annotators, "
+        "two readers), per group and over all, with the confusion table. Labels are compared after "
+        "stripping spaces and lower-casing; a row with an empty label is left out and counted "
+        "(--view accounting).",
+    )
+    parser.add_argument("--labels", metavar="FILE", required=True, help="one row per labelled unit: CSV, Parquet or Arrow")
     parser.add_argument("--a", metavar="COL", required=True, help="the first label column (e.g. human)")
     parser.add_argument("--b", metavar="COL", required=True, help="the second label column (e.g. llm)")
-    parser.add_argument("--by", default="", metavar="COLS",
-                        help="grouping columns, comma-separated (language, system, …): a row per group and one over "
-                        "all; system and language are the table's own columns")  # fmt: skip
-    parser.add_argument("--mapping", metavar="FILE|K=V,…",
-                        help="labels rewritten before comparing, in both columns: 'error=unknown,b=both', or a file "
-                        "(a JSON object, or a CSV whose first two columns are the label and what it becomes)")  # fmt: skip
+    parser.add_argument(
+        "--by",
+        default="",
+        metavar="COLS",
+        help="grouping columns, comma-separated (language, system, …): a row per group and one over "
+        "all; system and language are the table's own columns",
+    )
+    parser.add_argument(
+        "--mapping",
+        metavar="FILE|K=V,…",
+        help="labels rewritten before comparing, in both columns: 'error=unknown,b=both', or a file "
+        "(a JSON object, or a CSV whose first two columns are the label and what it becomes)",
+    )
     _options.add_strict(parser)
     _options.add_level(parser)
     _options.add_format(parser)
     _options.add_show(parser)
-    _options.add_view(parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW,
-                      "; agreement: a row per group with agreement and kappa and their intervals")  # fmt: skip
+    _options.add_view(
+        parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW, "; agreement: a row per group with agreement and kappa and their intervals"
+    )
     return parser
 
 
@@ -105,6 +115,5 @@ def precheck(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> Output:
     import stats_mtbias as smb
 
-    res = smb.agreement(args.labels, a=args.a, b=args.b, by=_options.names(args.by) or (), mapping=args.mapping,
-                        level=args.level)  # fmt: skip
+    res = smb.agreement(args.labels, a=args.a, b=args.b, by=_options.names(args.by) or (), mapping=args.mapping, level=args.level)
     return _views.view(res, _views.chosen(args, DEFAULT_VIEW), SHARES, not_shares=NOT_SHARES)

@@ -14,14 +14,16 @@ NAME = "data"
 def add_parser(sub) -> argparse.ArgumentParser:
     from stats_mtbias.datasets.registry import ACTIONS, datasets
 
-    data = sub.add_parser(NAME, help="the public datasets: list them, download them (sha256-checked), verify a copy",
-                          description="Where: --data-dir, else $MTBIAS_DATA, else the user cache ($MTBIAS_CACHE). "
-                          "Downloads come from the public sources, or from $MTBIAS_MIRROR (a URL or a local directory "
-                          "laid out like the data). Exit 65 when verify finds a file that differs from the published "
-                          "one, 66 when one is missing.")  # fmt: skip
+    data = sub.add_parser(
+        NAME,
+        help="the public datasets: list them, download them (sha256-checked), verify a copy",
+        description="Where: --data-dir, else $MTBIAS_DATA, else the user cache ($MTBIAS_CACHE). "
+        "Downloads come from the public sources, or from $MTBIAS_MIRROR (a URL or a local directory "
+        "laid out like the data). Exit 65 when verify finds a file that differs from the published "
+        "one, 66 when one is missing.",
+    )
     data.add_argument("action", choices=ACTIONS)
-    data.add_argument("datasets", nargs="*", metavar="DATASET",
-                      help=f"{', '.join(sorted(datasets()))} (default: all)")  # fmt: skip
+    data.add_argument("datasets", nargs="*", metavar="DATASET", help=f"{', '.join(sorted(datasets()))} (default: all)")
     _options.add_data_dir(data)
     data.add_argument("--files", action="store_true", help="one row per file instead of per dataset")
     _options.add_format(data, "write the output to this file instead of stdout")

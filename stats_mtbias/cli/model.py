@@ -12,12 +12,16 @@ NAME = "model"
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    parser = sub.add_parser(NAME, help="hierarchical Bayesian models (PyMC) of female-translation rates",
-                            description="Fit a study's model (cached by data, options, seed and code): the posterior "
-                            "summary per parameter and derived quantity, with convergence diagnostics.")  # fmt: skip
+    parser = sub.add_parser(
+        NAME,
+        help="hierarchical Bayesian models (PyMC) of female-translation rates",
+        description="Fit a study's model (cached by data, options, seed and code): the posterior "
+        "summary per parameter and derived quantity, with convergence diagnostics.",
+    )
     parser.add_argument("--study", choices=vocabulary.MODEL_STUDIES, required=True)
-    parser.add_argument("--model", choices=vocabulary.MODELS, default="rate",
-                        help="rate (default), or calibration: Prates against BLS")  # fmt: skip
+    parser.add_argument(
+        "--model", choices=vocabulary.MODELS, default="rate", help="rate (default), or calibration: Prates against BLS"
+    )
     parser.add_argument("--languages", default=None, help="Prates languages, comma-separated (default: all)")
     parser.add_argument("--draws", type=int, default=2000, help="draws per chain (default 2000)")
     parser.add_argument("--tune", type=int, default=400, help="tuning steps per chain (default 400)")
@@ -46,10 +50,18 @@ def run(args: argparse.Namespace) -> Output:
     import stats_mtbias as smb
 
     result = smb.model(
-        args.study, model=args.model, data_dir=args.data_dir, languages=_options.names(args.languages) or None,
-        sampler=args.sampler, draws=args.draws, tune=args.tune, chains=args.chains, rng=args.seed, level=args.level,
+        args.study,
+        model=args.model,
+        data_dir=args.data_dir,
+        languages=_options.names(args.languages) or None,
+        sampler=args.sampler,
+        draws=args.draws,
+        tune=args.tune,
+        chains=args.chains,
+        rng=args.seed,
+        level=args.level,
         cache=not args.no_cache,
-    )  # fmt: skip
+    )
     if args.out:
         from stats_mtbias._files import write_netcdf_atomic
 
@@ -61,11 +73,13 @@ def run(args: argparse.Namespace) -> Output:
         f"{d['divergences']} divergences" + ("" if d["ok"] else " — FAILS: " + "; ".join(d["failures"]))
     ]
     if d.get("parametrisation"):
-        notes.append("group effects: " + ", ".join(f"{k} {v}" for k, v in d["parametrisation"].items())
-                     + " (centred where every level has >= 100 outputs)")  # fmt: skip
+        notes.append(
+            "group effects: "
+            + ", ".join(f"{k} {v}" for k, v in d["parametrisation"].items())
+            + " (centred where every level has >= 100 outputs)"
+        )
     if args.out:
         notes.append(f"InferenceData written to {args.out}")
     # --out is the netCDF here: the summary goes to stdout in the chosen format.
     args.out = None
     return Output(result.summary, result.provenance.to_dict(), notes)
-

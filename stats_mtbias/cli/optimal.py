@@ -25,27 +25,49 @@ OLD_BY = {"occupation": "occupations", "category": "categories", "sector": "sect
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    parser = sub.add_parser(NAME, help="optimal-translator bias B (Farkas & Németh) against a reference",
-                            description="B per occupation, category and sector, and the headline shares, of the "
-                            "Prates languages or your judgements, against the BLS or your reference shares.")  # fmt: skip
+    parser = sub.add_parser(
+        NAME,
+        help="optimal-translator bias B (Farkas & Németh) against a reference",
+        description="B per occupation, category and sector, and the headline shares, of the "
+        "Prates languages or your judgements, against the BLS or your reference shares.",
+    )
     _options.add_study(parser)
-    parser.add_argument("--reference", default="bls", metavar="bls|FILE",
-                        help="built-in BLS shares, or a CSV occupation,female_share[,weight,category,sector] (or "
-                        "n_female,n_total, or survey answers answer_1..answer_6)")  # fmt: skip
-    parser.add_argument("--judgements", metavar="FILE",
-                        help="your judgements occupation,gender[,system,language,category]: CSV, Parquet or Arrow, a "
-                        "directory or a quoted glob of them; counted as they stream (any language code)")  # fmt: skip
-    _options.add_engine(parser, vocabulary.COUNTING_ENGINES,
-                        "count --judgements here with Arrow (auto) or on a Dask cluster (dask)")  # fmt: skip
-    parser.add_argument("--sample", metavar="COL", default=None,
-                        help="column of --judgements telling an occupation's samples apart (an LLM sampled k times): "
-                        "its counts are the means over its samples, every occupation weighs one")  # fmt: skip
+    parser.add_argument(
+        "--reference",
+        default="bls",
+        metavar="bls|FILE",
+        help="built-in BLS shares, or a CSV occupation,female_share[,weight,category,sector] (or "
+        "n_female,n_total, or survey answers answer_1..answer_6)",
+    )
+    parser.add_argument(
+        "--judgements",
+        metavar="FILE",
+        help="your judgements occupation,gender[,system,language,category]: CSV, Parquet or Arrow, a "
+        "directory or a quoted glob of them; counted as they stream (any language code)",
+    )
+    _options.add_engine(
+        parser, vocabulary.COUNTING_ENGINES, "count --judgements here with Arrow (auto) or on a Dask cluster (dask)"
+    )
+    parser.add_argument(
+        "--sample",
+        metavar="COL",
+        default=None,
+        help="column of --judgements telling an occupation's samples apart (an LLM sampled k times): "
+        "its counts are the means over its samples, every occupation weighs one",
+    )
     parser.add_argument("--languages", default=None, help="Prates languages, comma-separated (default: all twelve)")
-    parser.add_argument("--neutral", choices=vocabulary.NEUTRAL_RULES, default="unbiased",
-                        help="neutral/both outputs count as unbiased (E_t = E_0) or are left out")  # fmt: skip
-    parser.add_argument("--interval", choices=vocabulary.OPTIMAL_INTERVALS, default="gamma",
-                        help="interval of category and sector B: Fay-Feuer gamma (default), bootstrap-t or "
-                        "percentile")  # fmt: skip
+    parser.add_argument(
+        "--neutral",
+        choices=vocabulary.NEUTRAL_RULES,
+        default="unbiased",
+        help="neutral/both outputs count as unbiased (E_t = E_0) or are left out",
+    )
+    parser.add_argument(
+        "--interval",
+        choices=vocabulary.OPTIMAL_INTERVALS,
+        default="gamma",
+        help="interval of category and sector B: Fay-Feuer gamma (default), bootstrap-t or percentile",
+    )
     _options.add_view(parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW)
     _options.renamed(parser, "--by", "view", "--view {value}", mapping=OLD_BY, choices=tuple(OLD_BY))
     return parser
@@ -61,8 +83,16 @@ def run(args: argparse.Namespace) -> Output:
         raise UsageError("--engine dask / --scheduler count your --judgements on a cluster; give --judgements.")
     with _options.dask_client(args.scheduler):
         res = smb.optimal(
-            args.judgements, reference=args.reference, data_dir=args.data_dir,
-            languages=_options.names(args.languages) or None, neutral=args.neutral, interval=args.interval,
-            n_boot=args.n_boot, rng=args.seed, level=args.level, engine=engine, sample=args.sample,
-        )  # fmt: skip
+            args.judgements,
+            reference=args.reference,
+            data_dir=args.data_dir,
+            languages=_options.names(args.languages) or None,
+            neutral=args.neutral,
+            interval=args.interval,
+            n_boot=args.n_boot,
+            rng=args.seed,
+            level=args.level,
+            engine=engine,
+            sample=args.sample,
+        )
     return _views.view(res, args.view or DEFAULT_VIEW, SHARES, not_shares=NOT_SHARES)

@@ -21,10 +21,13 @@ DESIGN_HELP = {
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    power = sub.add_parser(NAME, help="plan an evaluation: sample size, power or minimum detectable effect",
-                           description="What is left out is the answer: without --n the sample size for --difference "
-                           "(or --half-width); without --difference the minimum detectable effect at --n; with both "
-                           "the power. Shares, not percent.")  # fmt: skip
+    power = sub.add_parser(
+        NAME,
+        help="plan an evaluation: sample size, power or minimum detectable effect",
+        description="What is left out is the answer: without --n the sample size for --difference "
+        "(or --half-width); without --difference the minimum detectable effect at --n; with both "
+        "the power. Shares, not percent.",
+    )
     designs = power.add_subparsers(dest="design", required=True, metavar="{" + ",".join(vocabulary.DESIGNS) + "}")
     for name in vocabulary.DESIGNS:
         text = DESIGN_HELP.get(name, name)
@@ -32,19 +35,24 @@ def add_parser(sub) -> argparse.ArgumentParser:
         design.add_argument("--n", type=int, help="items (clusters) of the evaluation")
         design.add_argument("--difference", type=float, help="true difference to detect (a share: 0.02 = 2 points)")
         design.add_argument("--power", type=float, help=f"target power (default {_defaults.POWER})")
-        design.add_argument("--alpha", type=float, default=_defaults.ALPHA,
-                            help=f"level of the test (default {_defaults.ALPHA})")  # fmt: skip
-        _options.add_alternative(design, "direction of the test: two-sided (default), or one-sided: greater (a "
-                                 "positive difference) or less")  # fmt: skip
+        design.add_argument("--alpha", type=float, default=_defaults.ALPHA, help=f"level of the test (default {_defaults.ALPHA})")
+        _options.add_alternative(
+            design, "direction of the test: two-sided (default), or one-sided: greater (a positive difference) or less"
+        )
         _options.add_level(design, "confidence level of intervals (default 0.95)")
         _options.add_format(design, "write the output to this file instead of stdout")
         _options.add_show(design)
         design.add_argument("--curve", metavar="PNG", help="also save the power curve (power against n) to this file")
         if name == "paired":
-            design.add_argument("--discordance", type=float, required=True,
-                                help="share of items on which the two outcomes differ")  # fmt: skip
-            design.add_argument("--method", choices=vocabulary.PAIRED_METHODS, default="connor",
-                                help="Connor's formula or the exact power of McNemar's exact test")  # fmt: skip
+            design.add_argument(
+                "--discordance", type=float, required=True, help="share of items on which the two outcomes differ"
+            )
+            design.add_argument(
+                "--method",
+                choices=vocabulary.PAIRED_METHODS,
+                default="connor",
+                help="Connor's formula or the exact power of McNemar's exact test",
+            )
         if name == "rate":
             design.add_argument("--rate", type=float, help="expected share (for --half-width or the half-width at --n)")
             design.add_argument("--null", type=float, help="share under the null of the score test (e.g. 0.5)")
@@ -65,23 +73,38 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def _pilot_options(design) -> None:
     design.add_argument("--study", choices=vocabulary.STUDIES, required=True)
     design.add_argument("--systems", help="the two systems to compare, comma-separated (or one: its precision)")
-    design.add_argument("--metric", help="winomt: acc, delta_g, delta_s, …; tgbi: p_s; rates: female, gap, …; "
-                        "prates: male>female or p_female; optimal: b")  # fmt: skip
-    design.add_argument("--languages", metavar="LANGUAGE",
-                        help="winomt/prates/optimal: the (one) language to plan for")  # fmt: skip
+    design.add_argument(
+        "--metric",
+        help="winomt: acc, delta_g, delta_s, …; tgbi: p_s; rates: female, gap, …; prates: male>female or p_female; optimal: b",
+    )
+    design.add_argument("--languages", metavar="LANGUAGE", help="winomt/prates/optimal: the (one) language to plan for")
     _options.renamed(design, "--language", "languages", "--languages")
     design.add_argument("--subset", help="tgbi: a sentence set or TGBI; rates: a group (of --by); prates: a category")
-    design.add_argument("--by", metavar="COLS", help="rates: the grouping column(s) of the pilot, comma-separated "
-                        "(--subset names one group; n then counts that group's items)")  # fmt: skip
-    design.add_argument("--translations", action="append", default=[], metavar="PATH",
-                        help="your pilot outputs (tgbi or winomt; repeatable, named by --system)")  # fmt: skip
+    design.add_argument(
+        "--by",
+        metavar="COLS",
+        help="rates: the grouping column(s) of the pilot, comma-separated "
+        "(--subset names one group; n then counts that group's items)",
+    )
+    design.add_argument(
+        "--translations",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="your pilot outputs (tgbi or winomt; repeatable, named by --system)",
+    )
     design.add_argument("--system", action="append", default=[], metavar="NAME", help="name of --translations")
     design.add_argument("--judgements", metavar="FILE", help="your pilot judgements (rates, prates, optimal)")
-    design.add_argument("--test", choices=vocabulary.PILOT_TESTS, default="bootstrap",
-                        help="test in each simulated evaluation (default: the study's paired bootstrap)")  # fmt: skip
+    design.add_argument(
+        "--test",
+        choices=vocabulary.PILOT_TESTS,
+        default="bootstrap",
+        help="test in each simulated evaluation (default: the study's paired bootstrap)",
+    )
     design.add_argument("--n-sim", type=int, default=1000, help="simulated evaluations (default 1000)")
-    _options.add_n_boot(design, 500, f"bootstrap resamples in each simulated evaluation (default 500, at least "
-                        f"{_options.MIN_BOOT})")  # fmt: skip
+    _options.add_n_boot(
+        design, 500, f"bootstrap resamples in each simulated evaluation (default 500, at least {_options.MIN_BOOT})"
+    )
     _options.add_seed(design)
     _options.add_data_dir(design)
 
@@ -101,8 +124,9 @@ def _pilot(args: argparse.Namespace, language: str | None):
     if args.study in ("tgbi", "winomt"):
         shipped = [s for s in (systems or []) if s not in translations]
         kwargs = {"languages": [language] if language else None, "adjectives": False} if args.study == "winomt" else {}
-        return getattr(smb, args.study)(shipped, translations=translations, data_dir=args.data_dir, n_boot=200,
-                                        rng=args.seed, **kwargs)  # fmt: skip
+        return getattr(smb, args.study)(
+            shipped, translations=translations, data_dir=args.data_dir, n_boot=200, rng=args.seed, **kwargs
+        )
     if args.translations:
         raise UsageError(f"--translations is for tgbi and winomt pilots; a {args.study} pilot takes --judgements.")
     if args.study == "rates":
@@ -110,8 +134,12 @@ def _pilot(args: argparse.Namespace, language: str | None):
             raise UsageError("a rates pilot needs --judgements (a CSV or Parquet with item, system, gender).")
         return smb.rates(args.judgements, by=_options.names(args.by) or (), n_boot=200, rng=args.seed)
     if args.study == "prates":
-        return smb.prates(args.judgements, data_dir=args.data_dir, rng=args.seed,
-                          languages=[language] if language and not args.judgements else None)  # fmt: skip
+        return smb.prates(
+            args.judgements,
+            data_dir=args.data_dir,
+            rng=args.seed,
+            languages=[language] if language and not args.judgements else None,
+        )
     return smb.optimal(args.judgements, data_dir=args.data_dir, n_boot=1000, rng=args.seed)
 
 
@@ -120,13 +148,23 @@ def precheck(args: argparse.Namespace) -> None:
     from stats_mtbias.cli import _checks
     from stats_mtbias.planning.designs import check_numbers
 
-    check_numbers(difference=args.difference, half_width=getattr(args, "half_width", None),
-                  discordance=getattr(args, "discordance", None), rate=getattr(args, "rate", None),
-                  null=getattr(args, "null", None), se=getattr(args, "se", None), alpha=args.alpha, level=args.level,
-                  power=args.power, cluster_size=getattr(args, "cluster_size", 1), icc=getattr(args, "icc", 0.0))
+    check_numbers(
+        difference=args.difference,
+        half_width=getattr(args, "half_width", None),
+        discordance=getattr(args, "discordance", None),
+        rate=getattr(args, "rate", None),
+        null=getattr(args, "null", None),
+        se=getattr(args, "se", None),
+        alpha=args.alpha,
+        level=args.level,
+        power=args.power,
+        cluster_size=getattr(args, "cluster_size", 1),
+        icc=getattr(args, "icc", 0.0),
+    )
     if args.design == "pilot" and args.study in ("tgbi", "winomt") and not (args.systems or args.translations):
-        raise UsageError(f"a {args.study} pilot needs the systems to plan for: --systems a,b (shipped) or your "
-                         "--translations with --system.")  # fmt: skip
+        raise UsageError(
+            f"a {args.study} pilot needs the systems to plan for: --systems a,b (shipped) or your --translations with --system."
+        )
     _checks.precheck(args, cache=getattr(args, "study", None) == "winomt")
 
 
@@ -134,20 +172,30 @@ def run(args: argparse.Namespace) -> Output:
     import stats_mtbias as smb
 
     alternative = args.alternative  # smb.power speaks the same two-sided|less|greater
-    kw = dict(n=args.n, difference=args.difference, power=args.power, alpha=args.alpha, alternative=alternative,
-              level=args.level)  # fmt: skip
+    kw = dict(n=args.n, difference=args.difference, power=args.power, alpha=args.alpha, alternative=alternative, level=args.level)
     if args.design == "paired":
         result = smb.power("paired", discordance=args.discordance, method=args.method, **kw)
     elif args.design == "rate":
-        result = smb.power("rate", rate=args.rate, null=args.null, half_width=args.half_width,
-                           cluster_size=args.cluster_size, icc=args.icc, **kw)  # fmt: skip
+        result = smb.power(
+            "rate", rate=args.rate, null=args.null, half_width=args.half_width, cluster_size=args.cluster_size, icc=args.icc, **kw
+        )
     elif args.design == "normal":
         result = smb.power("normal", se=args.se, n_pilot=args.n_pilot, half_width=args.half_width, **kw)
     else:
         language = _language(args)
-        result = smb.power(pilot=_pilot(args, language), systems=_options.names(args.systems), metric=args.metric,
-                           language=language, subset=args.subset, half_width=args.half_width, test=args.test,
-                           n_sim=args.n_sim, n_boot=args.n_boot, rng=args.seed, **kw)  # fmt: skip
+        result = smb.power(
+            pilot=_pilot(args, language),
+            systems=_options.names(args.systems),
+            metric=args.metric,
+            language=language,
+            subset=args.subset,
+            half_width=args.half_width,
+            test=args.test,
+            n_sim=args.n_sim,
+            n_boot=args.n_boot,
+            rng=args.seed,
+            **kw,
+        )
     notes = [f"answer: {result.question.replace('_', ' ')}", *result.notes]
     if args.alternative != "two-sided":
         notes.append(f"alternative: {args.alternative} (one-sided, in the direction of the difference)")

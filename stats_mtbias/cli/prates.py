@@ -27,11 +27,15 @@ OLD_VIEWS = ("calibration", "tests", "independence")
 CONDITIONAL = [
     Conditional("family", "metric", lambda a: a.compare, "--compare"),
     Conditional("against", None, lambda a: a.compare, "--compare"),
-    Conditional("n_boot", _defaults.N_BOOT, lambda a: a.compare,
-                "--compare (the comparisons between systems; the rates and tests are exact or analytic)"),
+    Conditional(
+        "n_boot",
+        _defaults.N_BOOT,
+        lambda a: a.compare,
+        "--compare (the comparisons between systems; the rates and tests are exact or analytic)",
+    ),
     Conditional("alpha", _defaults.ALPHA, lambda a: a.view == "tests", "--view tests"),
     Conditional("sample", None, lambda a: a.judgements, "--judgements"),
-]  # fmt: skip
+]
 
 
 class Reference(argparse.Action):
@@ -39,49 +43,84 @@ class Reference(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         if values is None:
-            _options.deprecate(namespace, f"{option_string} without a value (print the comparison with BLS)",
-                               "--view reference")  # fmt: skip
+            _options.deprecate(namespace, f"{option_string} without a value (print the comparison with BLS)", "--view reference")
             namespace.view = "reference"
         else:
             namespace.reference = values
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    parser = sub.add_parser(NAME, help="Prates et al.: female, male, neutral shares and male-default tests per language",
-                            description="Female, male and neutral shares per system, language (and category) with "
-                            "intervals, the male-default tests, the comparison with the BLS reference; several systems "
-                            "in --judgements are each analysed and compared (--compare).")  # fmt: skip
+    parser = sub.add_parser(
+        NAME,
+        help="Prates et al.: female, male, neutral shares and male-default tests per language",
+        description="Female, male and neutral shares per system, language (and category) with "
+        "intervals, the male-default tests, the comparison with the BLS reference; several systems "
+        "in --judgements are each analysed and compared (--compare).",
+    )
     _options.add_study(parser)
-    parser.add_argument("--judgements", metavar="FILE",
-                        help="your own CSV: item,language,gender (or item,language,translation), optional system, "
-                        "category, variant; any language code")  # fmt: skip
-    parser.add_argument("--sample", metavar="COL", default=None,
-                        help="column of --judgements telling several samples of one output apart (an LLM sampled k "
-                        "times): an item's shares are the means over its samples, items stay the unit of every test "
-                        "and interval")  # fmt: skip
+    parser.add_argument(
+        "--judgements",
+        metavar="FILE",
+        help="your own CSV: item,language,gender (or item,language,translation), optional system, "
+        "category, variant; any language code",
+    )
+    parser.add_argument(
+        "--sample",
+        metavar="COL",
+        default=None,
+        help="column of --judgements telling several samples of one output apart (an LLM sampled k "
+        "times): an item's shares are the means over its samples, items stay the unit of every test "
+        "and interval",
+    )
     parser.add_argument("--languages", default=None, help="comma-separated languages (default: all)")
     parser.add_argument("--items", choices=vocabulary.PRATES_ITEMS, default="jobs", help="occupations or adjectives")
-    parser.add_argument("--by", choices=vocabulary.PRATES_BY, default="language", metavar="BY",
-                        help=f"rows per {', per '.join(vocabulary.PRATES_BY)} (default language)")  # fmt: skip
-    parser.add_argument("--denominator", choices=vocabulary.PRATES_DENOMINATORS, default="identified",
-                        help="shares of identified outputs, or of all rows as the authors did")  # fmt: skip
+    parser.add_argument(
+        "--by",
+        choices=vocabulary.PRATES_BY,
+        default="language",
+        metavar="BY",
+        help=f"rows per {', per '.join(vocabulary.PRATES_BY)} (default language)",
+    )
+    parser.add_argument(
+        "--denominator",
+        choices=vocabulary.PRATES_DENOMINATORS,
+        default="identified",
+        help="shares of identified outputs, or of all rows as the authors did",
+    )
     parser.add_argument("--interval", choices=vocabulary.PROPORTION_METHODS, default="wilson", help="interval of a share")
-    parser.add_argument("--test", choices=vocabulary.PRATES_TESTS, default="exact",
-                        help="exact sign test on discordant items, or the authors' paired t-test")  # fmt: skip
-    parser.add_argument("--alpha", type=float, default=_defaults.ALPHA,
-                        help=f"significance level of the tests' 'significant' flag (default {_defaults.ALPHA})")  # fmt: skip
-    parser.add_argument("--bengali", choices=vocabulary.BENGALI, default="pool",
-                        help="Bengali's six variants as one language or six")  # fmt: skip
-    parser.add_argument("--reference", nargs="?", action=Reference, default=None, metavar="bls|FILE",
-                        help="the reference shares of --view reference and calibration: the shipped BLS table (bls, "
-                        "the default) or a BLS-format table of yours")  # fmt: skip
+    parser.add_argument(
+        "--test",
+        choices=vocabulary.PRATES_TESTS,
+        default="exact",
+        help="exact sign test on discordant items, or the authors' paired t-test",
+    )
+    parser.add_argument(
+        "--alpha",
+        type=float,
+        default=_defaults.ALPHA,
+        help=f"significance level of the tests' 'significant' flag (default {_defaults.ALPHA})",
+    )
+    parser.add_argument(
+        "--bengali", choices=vocabulary.BENGALI, default="pool", help="Bengali's six variants as one language or six"
+    )
+    parser.add_argument(
+        "--reference",
+        nargs="?",
+        action=Reference,
+        default=None,
+        metavar="bls|FILE",
+        help="the reference shares of --view reference and calibration: the shipped BLS table (bls, "
+        "the default) or a BLS-format table of yours",
+    )
     _options.renamed(parser, "--reference-file", "reference", "--reference FILE", metavar="FILE")
     for view in OLD_VIEWS:
         _options.renamed(parser, f"--{view}", "view", f"--view {view}", flag_value=view)
-    parser.add_argument("--pool", action="store_true",
-                        help="pool the systems of --judgements into one (named a+b+…) instead of a row each")  # fmt: skip
-    parser.add_argument("--compare", action="store_true",
-                        help="print the comparisons between the systems of --judgements, on shared occupations")  # fmt: skip
+    parser.add_argument(
+        "--pool", action="store_true", help="pool the systems of --judgements into one (named a+b+…) instead of a row each"
+    )
+    parser.add_argument(
+        "--compare", action="store_true", help="print the comparisons between the systems of --judgements, on shared occupations"
+    )
     _options.add_comparisons(parser)
     _options.add_view(parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW)
     return parser
@@ -91,17 +130,29 @@ def run(args: argparse.Namespace) -> Output:
     import stats_mtbias as smb
 
     res = smb.prates(
-        args.judgements, data_dir=args.data_dir, items=args.items, languages=_options.names(args.languages) or None,
-        reference=None if args.reference in (None, "bls") else args.reference, bengali=args.bengali, by=args.by,
-        denominator=args.denominator, interval=args.interval, test=args.test, alpha=args.alpha, level=args.level,
-        rng=args.seed, n_boot=args.n_boot, pool=args.pool, sample=args.sample, **_views.comparisons(args),
-    )  # fmt: skip
+        args.judgements,
+        data_dir=args.data_dir,
+        items=args.items,
+        languages=_options.names(args.languages) or None,
+        reference=None if args.reference in (None, "bls") else args.reference,
+        bengali=args.bengali,
+        by=args.by,
+        denominator=args.denominator,
+        interval=args.interval,
+        test=args.test,
+        alpha=args.alpha,
+        level=args.level,
+        rng=args.seed,
+        n_boot=args.n_boot,
+        pool=args.pool,
+        sample=args.sample,
+        **_views.comparisons(args),
+    )
     name = _views.chosen(args, DEFAULT_VIEW)
     notes = []
     if name == "calibration" and "calibration" in res.frames:
         notes = [f"{row['language']}: {row['note']}" for row in res.frames["calibration"].to_dict("records") if row["note"]]
     if name == "independence":
         notes = [f"p_adjusted: {CORRECTION_NAMES[args.correction]} over the per-language category × gender tests"]
-    notes += _views.accounting_notes(res, ("judged",), "{system} {language}: {n} rows {outcome} (counted in n_unknown, "
-                                     "not in n)")  # fmt: skip
+    notes += _views.accounting_notes(res, ("judged",), "{system} {language}: {n} rows {outcome} (counted in n_unknown, not in n)")
     return _views.view(res, name, SHARES, notes=notes)

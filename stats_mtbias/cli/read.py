@@ -26,54 +26,81 @@ GENDERS = ("female", "male", "neutral", "both", "unknown")
 
 
 def _out(parser) -> None:
-    parser.add_argument("--out", required=True, metavar="FILE",
-                        help="the judgement table: CSV (.csv) or Parquet (.parquet, .pq) by its suffix")  # fmt: skip
+    parser.add_argument(
+        "--out", required=True, metavar="FILE", help="the judgement table: CSV (.csv) or Parquet (.parquet, .pq) by its suffix"
+    )
     _options.add_show(parser)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    parser = sub.add_parser(NAME, help="read outputs into genders (one row per output, the gender and why) into a file",
-                            description="Read outputs into genders without any statistics: one row per output with "
-                            "the gender read (female, male, neutral, both, unknown) and why (reason). The file is the "
-                            "table every study's --judgements (tgbi: --outputs) takes: inspect it, correct it, feed it "
-                            "back.")  # fmt: skip
+    parser = sub.add_parser(
+        NAME,
+        help="read outputs into genders (one row per output, the gender and why) into a file",
+        description="Read outputs into genders without any statistics: one row per output with "
+        "the gender read (female, male, neutral, both, unknown) and why (reason). The file is the "
+        "table every study's --judgements (tgbi: --outputs) takes: inspect it, correct it, feed it "
+        "back.",
+    )
     studies = parser.add_subparsers(dest="study", required=True, metavar="{" + ",".join(vocabulary.READERS) + "}")
-    tgbi = studies.add_parser("tgbi", help="English outputs by the package's TGBI cues",
-                              description="English outputs by the package's TGBI cues (--lexicon cho2019: the "
-                              "authors' lists): a benchmark of your own (--outputs) or the shipped systems. Columns: "
-                              "system, set, item, sample, translation, gender, reason.")  # fmt: skip
-    tgbi.add_argument("--outputs", metavar="FILE",
-                      help="your benchmark: CSV or Parquet system,set,item,translation (any sets, any source "
-                      "language); without it, the shipped --systems")  # fmt: skip
+    tgbi = studies.add_parser(
+        "tgbi",
+        help="English outputs by the package's TGBI cues",
+        description="English outputs by the package's TGBI cues (--lexicon cho2019: the "
+        "authors' lists): a benchmark of your own (--outputs) or the shipped systems. Columns: "
+        "system, set, item, sample, translation, gender, reason.",
+    )
+    tgbi.add_argument(
+        "--outputs",
+        metavar="FILE",
+        help="your benchmark: CSV or Parquet system,set,item,translation (any sets, any source "
+        "language); without it, the shipped --systems",
+    )
     tgbi.add_argument("--sample", metavar="COL", help="column of --outputs numbering several outputs of one item")
-    tgbi.add_argument("--systems", default=None,
-                      help="shipped systems, comma-separated (default: all three; not with --outputs)")  # fmt: skip
+    tgbi.add_argument("--systems", default=None, help="shipped systems, comma-separated (default: all three; not with --outputs)")
     tgbi.add_argument("--lexicon", choices=vocabulary.LEXICONS, default="default", help="gender cue rule")
-    tgbi.add_argument("--repeated-blocks", choices=vocabulary.REPEATED_BLOCKS, default="exclude",
-                      help="the shipped files' copy-paste runs: unknown (exclude, all) or kept (keep)")  # fmt: skip
+    tgbi.add_argument(
+        "--repeated-blocks",
+        choices=vocabulary.REPEATED_BLOCKS,
+        default="exclude",
+        help="the shipped files' copy-paste runs: unknown (exclude, all) or kept (keep)",
+    )
     _options.add_data_dir(tgbi)
     _out(tgbi)
-    prates = studies.add_parser("prates", help="English outputs by Prates et al.'s rule",
-                                description="English outputs read as Prates et al. did (a neutral pronoun is neutral, "
-                                "no pronoun unknown). Columns: system, item, language, category, variant, translation, "
-                                "gender, reason.")  # fmt: skip
-    prates.add_argument("--judgements", metavar="FILE", required=True,
-                        help="CSV item,language,translation (optional system, category, variant)")  # fmt: skip
+    prates = studies.add_parser(
+        "prates",
+        help="English outputs by Prates et al.'s rule",
+        description="English outputs read as Prates et al. did (a neutral pronoun is neutral, "
+        "no pronoun unknown). Columns: system, item, language, category, variant, translation, "
+        "gender, reason.",
+    )
+    prates.add_argument(
+        "--judgements", metavar="FILE", required=True, help="CSV item,language,translation (optional system, category, variant)"
+    )
     _out(prates)
-    winomt = studies.add_parser("winomt", help="translations of WinoMT into a gendered language",
-                                description="A system's translations of WinoMT aligned and read by the target "
-                                "language's reader, with the target words read (aligned) and why an item is unknown "
-                                "(why). Columns: system, language, item, entity, gold, translation, gender, reason, "
-                                "aligned, why.")  # fmt: skip
-    winomt.add_argument("--translations", metavar="PATH", required=True,
-                        help="an en-XX.txt file of 'source ||| translation' lines, or a directory of them")  # fmt: skip
+    winomt = studies.add_parser(
+        "winomt",
+        help="translations of WinoMT into a gendered language",
+        description="A system's translations of WinoMT aligned and read by the target "
+        "language's reader, with the target words read (aligned) and why an item is unknown "
+        "(why). Columns: system, language, item, entity, gold, translation, gender, reason, "
+        "aligned, why.",
+    )
+    winomt.add_argument(
+        "--translations",
+        metavar="PATH",
+        required=True,
+        help="an en-XX.txt file of 'source ||| translation' lines, or a directory of them",
+    )
     winomt.add_argument("--system", default="system", metavar="NAME", help="the system's name (default system)")
-    winomt.add_argument("--languages", default=None,
-                        help="target languages, comma-separated (default: the file's); one language names that of a "
-                        "file not called en-XX.txt")  # fmt: skip
+    winomt.add_argument(
+        "--languages",
+        default=None,
+        help="target languages, comma-separated (default: the file's); one language names that of a file not called en-XX.txt",
+    )
     winomt.add_argument("--aligner", choices=vocabulary.ALIGNERS, default="fastalign", help="word aligner")
-    winomt.add_argument("--use-pronoun", action="store_true",
-                        help="de/fr: let the translated pronoun override the entity's words")  # fmt: skip
+    winomt.add_argument(
+        "--use-pronoun", action="store_true", help="de/fr: let the translated pronoun override the entity's words"
+    )
     _options.add_data_dir(winomt)
     _out(winomt)
     return parser
@@ -93,12 +120,26 @@ def _read(args: argparse.Namespace) -> pd.DataFrame:
     import stats_mtbias as smb
 
     if args.study == "tgbi":
-        return smb.read("tgbi", args.outputs, systems=_options.names(args.systems), lexicon=args.lexicon,
-                        sample=args.sample, data_dir=args.data_dir, repeated_blocks=args.repeated_blocks)  # fmt: skip
+        return smb.read(
+            "tgbi",
+            args.outputs,
+            systems=_options.names(args.systems),
+            lexicon=args.lexicon,
+            sample=args.sample,
+            data_dir=args.data_dir,
+            repeated_blocks=args.repeated_blocks,
+        )
     if args.study == "prates":
         return smb.read("prates", args.judgements)
-    return smb.read("winomt", args.translations, name=args.system, languages=_options.names(args.languages) or None,
-                    data_dir=args.data_dir, aligner=args.aligner, use_pronoun=args.use_pronoun)  # fmt: skip
+    return smb.read(
+        "winomt",
+        args.translations,
+        name=args.system,
+        languages=_options.names(args.languages) or None,
+        data_dir=args.data_dir,
+        aligner=args.aligner,
+        use_pronoun=args.use_pronoun,
+    )
 
 
 def write(frame: pd.DataFrame, out: str) -> Path:

@@ -21,8 +21,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     report = sub.add_parser(NAME, help="every study on the default data: HTML, Markdown and LaTeX report with figures")
     report.add_argument("--studies", default=ALL_STUDIES, help="comma-separated (default: all)")
     report.add_argument("--out", default="reports", help="output directory (default reports)")
-    report.add_argument("--format", default="html,md,latex",
-                        help="comma-separated documents to write: html, md, latex (default all three)")  # fmt: skip
+    report.add_argument(
+        "--format", default="html,md,latex", help="comma-separated documents to write: html, md, latex (default all three)"
+    )
     _options.add_data_dir(report)
     _options.add_seed(report)
     _options.add_n_boot(report)
@@ -36,15 +37,23 @@ def add_parser(sub) -> argparse.ArgumentParser:
     report.add_argument("--quiet", action="store_true", help="no progress or notes on stderr (implies --no-progress)")
     report.add_argument("--no-cache", action="store_true", help="fit the models again even if their fits are in the cache")
     report.add_argument("--screenshot", metavar="PNG", help="also save a headless-Chromium screenshot of report.html")
-    report.add_argument("--translations", action="append", default=[], metavar="PATH",
-                        help="your own system's outputs (TGBI CSV/directory, or WinoMT en-XX.txt): a report of it "
-                        "beside --systems")  # fmt: skip
+    report.add_argument(
+        "--translations",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="your own system's outputs (TGBI CSV/directory, or WinoMT en-XX.txt): a report of it beside --systems",
+    )
     report.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the matching --translations")
     report.add_argument("--judgements", metavar="FILE", help="your own judgements (Prates/optimal CSV): their report")
     report.add_argument("--systems", default=None, help="shipped baselines beside your system (default: the study's all)")
-    report.add_argument("--mine", default=None, metavar="SYSTEMS",
-                        help="your systems, first in every table and marked in every figure (default: the systems "
-                        "given by --translations/--judgements)")  # fmt: skip
+    report.add_argument(
+        "--mine",
+        default=None,
+        metavar="SYSTEMS",
+        help="your systems, first in every table and marked in every figure (default: the systems "
+        "given by --translations/--judgements)",
+    )
     return report
 
 
@@ -73,8 +82,7 @@ def _user_report(args: argparse.Namespace, studies: list[str]) -> Output:
     if study in ("tgbi", "winomt"):
         if not translations:
             raise UsageError(f"a {study} report of your system needs --translations.")
-        result = getattr(smb, study)(_options.names(args.systems), translations=translations, n_boot=args.n_boot,
-                                     **common)  # fmt: skip
+        result = getattr(smb, study)(_options.names(args.systems), translations=translations, n_boot=args.n_boot, **common)
     else:
         if not args.judgements:
             raise UsageError(f"a {study} report of your system needs --judgements.")
@@ -82,13 +90,20 @@ def _user_report(args: argparse.Namespace, studies: list[str]) -> Output:
             result = smb.prates(args.judgements, **common)
         else:
             result = smb.optimal(args.judgements, n_boot=args.n_boot, **common)
-    written = smb.report([result], out=args.out, formats=formats, mine=_options.names(args.mine) or None,
-                         screenshot=args.screenshot)  # fmt: skip
+    written = smb.report(
+        [result], out=args.out, formats=formats, mine=_options.names(args.mine) or None, screenshot=args.screenshot
+    )
     notes = [f"wrote {len(written)} files into {args.out}/"]
     from stats_mtbias.cli import _views, optimal
 
-    return Output(result.table, result.provenance, notes, _views.TABLE_SHARES,
-                  share_rows=~result.table["metric"].isin(optimal.NOT_SHARES), summary=True)  # fmt: skip
+    return Output(
+        result.table,
+        result.provenance,
+        notes,
+        _views.TABLE_SHARES,
+        share_rows=~result.table["metric"].isin(optimal.NOT_SHARES),
+        summary=True,
+    )
 
 
 def run(args: argparse.Namespace) -> Output:
@@ -100,10 +115,17 @@ def run(args: argparse.Namespace) -> Output:
         return _user_report(args, studies)
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     settings = Settings(
-        data_dir=args.data_dir, n_boot=args.n_boot, seed=args.seed, level=args.level, draws=args.draws, tune=args.tune,
-        chains=args.chains, prates_rates=args.with_prates_rates, progress=False if args.no_progress or args.quiet else None,
+        data_dir=args.data_dir,
+        n_boot=args.n_boot,
+        seed=args.seed,
+        level=args.level,
+        draws=args.draws,
+        tune=args.tune,
+        chains=args.chains,
+        prates_rates=args.with_prates_rates,
+        progress=False if args.no_progress or args.quiet else None,
         cache_fits=not args.no_cache,
-    )  # fmt: skip
+    )
     report, timing, written = build(args.out, studies, settings, formats, screenshot=args.screenshot)
     notes = [f"wrote {len(written)} files into {args.out}/: " + ", ".join(p.name for p in written if p.parent == Path(args.out))]
     if args.screenshot:

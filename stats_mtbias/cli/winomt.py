@@ -16,16 +16,27 @@ DEFAULT_VIEW = "estimates"
 AGREEMENT = ("agreement", "ci_low", "ci_high")
 SHARES = {
     "adjectives": ("acc", "acc_adj", "change", "change_ci_low", "change_ci_high"),
-    "corrected": ("acc", "acc_corrected", "ci_low", "ci_high", "human_correct_given_auto_correct",
-                  "human_correct_given_auto_wrong"),
+    "corrected": (
+        "acc",
+        "acc_corrected",
+        "ci_low",
+        "ci_high",
+        "human_correct_given_auto_correct",
+        "human_correct_given_auto_wrong",
+    ),
     "validation": (*AGREEMENT, "agreement_outside", "ci_low_outside", "ci_high_outside"),
     "annotations": AGREEMENT,
     "annotators": AGREEMENT,
     "consistency": ("disagree", "disagree_ci_low", "disagree_ci_high", "female", "female_ci_low", "female_ci_high"),
-}  # fmt: skip
+}
 # The views that need the study to compute more: the API option each turns on.
-NEEDS = {"validation": "validate", "confusions": "validate", "inter_annotator": "validate", "unread": "explain",
-         "corrected": "corrected"}
+NEEDS = {
+    "validation": "validate",
+    "confusions": "validate",
+    "inter_annotator": "validate",
+    "unread": "explain",
+    "corrected": "corrected",
+}
 
 CONDITIONAL = [
     Conditional("correction", _defaults.CORRECTION, lambda a: a.compare, "--compare"),
@@ -34,65 +45,107 @@ CONDITIONAL = [
     Conditional("aligner", "fastalign", lambda a: not a.judgements, "with --judgements (nothing is read here)"),
     Conditional("use_pronoun", False, lambda a: not a.judgements, "with --judgements (nothing is read here)"),
     Conditional("sample", None, lambda a: bool(a.judgements), "--judgements"),
-    Conditional("n_draws", _defaults.N_RESAMPLES, lambda a: a.corrected or a.annotations or a.view == "corrected",
-                "--corrected, --annotations or --view corrected"),
+    Conditional(
+        "n_draws",
+        _defaults.N_RESAMPLES,
+        lambda a: a.corrected or a.annotations or a.view == "corrected",
+        "--corrected, --annotations or --view corrected",
+    ),
 ]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    parser = sub.add_parser(NAME, help="WinoMT (Stanovsky et al. 2019): Acc, ΔG, ΔS per system and language",
-                            description="Acc, F1, ΔG and ΔS per system and target language with intervals, of the "
-                            "shipped systems and yours (translations read here, or your judgements).")  # fmt: skip
+    parser = sub.add_parser(
+        NAME,
+        help="WinoMT (Stanovsky et al. 2019): Acc, ΔG, ΔS per system and language",
+        description="Acc, F1, ΔG and ΔS per system and target language with intervals, of the "
+        "shipped systems and yours (translations read here, or your judgements).",
+    )
     _options.add_study(parser)
-    parser.add_argument("--systems", default=None,
-                        help="shipped systems, comma-separated (default: all five, or none with your own data)")  # fmt: skip
-    parser.add_argument("--languages", default=None,
-                        help="target languages, comma-separated (default: every one with a reader, or your files'); "
-                        "one language names that of a --translations file not called en-XX.txt")  # fmt: skip
+    parser.add_argument(
+        "--systems", default=None, help="shipped systems, comma-separated (default: all five, or none with your own data)"
+    )
+    parser.add_argument(
+        "--languages",
+        default=None,
+        help="target languages, comma-separated (default: every one with a reader, or your files'); "
+        "one language names that of a --translations file not called en-XX.txt",
+    )
     _options.renamed(parser, "--lang", "languages", "--languages")
-    parser.add_argument("--translations", action="append", default=[], metavar="PATH",
-                        help="your own outputs: an en-XX.txt file of 'source ||| translation' lines, or a directory of "
-                        "them (repeatable)")  # fmt: skip
+    parser.add_argument(
+        "--translations",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="your own outputs: an en-XX.txt file of 'source ||| translation' lines, or a directory of them (repeatable)",
+    )
     parser.add_argument("--system", action="append", default=[], metavar="NAME", help="name of the matching --translations")
-    parser.add_argument("--judgements", metavar="FILE",
-                        help="your own readings instead: CSV item,system,language,gender (any language code)")  # fmt: skip
-    parser.add_argument("--sample", default=None, metavar="COL",
-                        help="column of --judgements telling several outputs of an item apart (an LLM sampled k "
-                        "times): an item's samples are averaged, items stay the unit (view consistency)")  # fmt: skip
-    parser.add_argument("--missing", choices=vocabulary.MISSING_RULES, default="shared",
-                        help="items a system did not translate: analyse each language on the items every system "
-                        "translated (shared, the default; coverage in the estimates), or count them as wrong "
-                        "(wrong, the paper's rule)")  # fmt: skip
+    parser.add_argument(
+        "--judgements", metavar="FILE", help="your own readings instead: CSV item,system,language,gender (any language code)"
+    )
+    parser.add_argument(
+        "--sample",
+        default=None,
+        metavar="COL",
+        help="column of --judgements telling several outputs of an item apart (an LLM sampled k "
+        "times): an item's samples are averaged, items stay the unit (view consistency)",
+    )
+    parser.add_argument(
+        "--missing",
+        choices=vocabulary.MISSING_RULES,
+        default="shared",
+        help="items a system did not translate: analyse each language on the items every system "
+        "translated (shared, the default; coverage in the estimates), or count them as wrong "
+        "(wrong, the paper's rule)",
+    )
     parser.add_argument("--aligner", choices=vocabulary.ALIGNERS, default="fastalign", help="word aligner")
-    parser.add_argument("--use-pronoun", action="store_true",
-                        help="de/fr: let the translated pronoun override the entity's words (as the annotators "
-                        "read)")  # fmt: skip
+    parser.add_argument(
+        "--use-pronoun",
+        action="store_true",
+        help="de/fr: let the translated pronoun override the entity's words (as the annotators read)",
+    )
     parser.add_argument("--no-adjectives", action="store_true", help="skip the '+Adj' files")
-    parser.add_argument("--interval", choices=vocabulary.BOOTSTRAP_INTERVALS, default="percentile",
-                        help="bootstrap interval method")  # fmt: skip
-    _options.add_engine(parser, vocabulary.READING_ENGINES,
-                        "where translations not yet cached are read, a language a task: processes here (auto) or the "
-                        "Dask scheduler")  # fmt: skip
-    parser.add_argument("--annotations", metavar="FILE",
-                        help="your human labels: CSV item,system,language,gender[,annotator] (item 0-based, gender "
-                        "M/F/N): agreement with the reading (view annotations), between annotators (annotators) and "
-                        "Acc corrected with them (corrected)")  # fmt: skip
-    parser.add_argument("--validate", action="store_true",
-                        help="also the agreement of the automatic reading with the shipped human labels (view "
-                        "validation)")  # fmt: skip
-    parser.add_argument("--corrected", action="store_true",
-                        help="also Acc corrected for misreading, from each language's human-labelled sample "
-                        "(view corrected)")  # fmt: skip
-    parser.add_argument("--n-draws", type=_options.n_boot, default=_defaults.N_RESAMPLES,
-                        help="Monte-Carlo draws of the corrected Acc's interval (--corrected, --annotations; default "
-                        f"{_defaults.N_RESAMPLES})")  # fmt: skip
-    parser.add_argument("--explain", action="store_true",
-                        help="also list the items whose entity came out unknown: the words read and why (view "
-                        "unread)")  # fmt: skip
+    parser.add_argument(
+        "--interval", choices=vocabulary.BOOTSTRAP_INTERVALS, default="percentile", help="bootstrap interval method"
+    )
+    _options.add_engine(
+        parser,
+        vocabulary.READING_ENGINES,
+        "where translations not yet cached are read, a language a task: processes here (auto) or the Dask scheduler",
+    )
+    parser.add_argument(
+        "--annotations",
+        metavar="FILE",
+        help="your human labels: CSV item,system,language,gender[,annotator] (item 0-based, gender "
+        "M/F/N): agreement with the reading (view annotations), between annotators (annotators) and "
+        "Acc corrected with them (corrected)",
+    )
+    parser.add_argument(
+        "--validate",
+        action="store_true",
+        help="also the agreement of the automatic reading with the shipped human labels (view validation)",
+    )
+    parser.add_argument(
+        "--corrected",
+        action="store_true",
+        help="also Acc corrected for misreading, from each language's human-labelled sample (view corrected)",
+    )
+    parser.add_argument(
+        "--n-draws",
+        type=_options.n_boot,
+        default=_defaults.N_RESAMPLES,
+        help=f"Monte-Carlo draws of the corrected Acc's interval (--corrected, --annotations; default {_defaults.N_RESAMPLES})",
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="also list the items whose entity came out unknown: the words read and why (view unread)",
+    )
     parser.add_argument("--compare", action="store_true", help="print the paired comparisons of systems per language")
     _options.add_comparisons(parser)
-    _options.add_view(parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW,
-                      "; --validate, --corrected, --explain and --annotations show theirs")  # fmt: skip
+    _options.add_view(
+        parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW, "; --validate, --corrected, --explain and --annotations show theirs"
+    )
     return parser
 
 
@@ -101,8 +154,12 @@ def precheck(args: argparse.Namespace) -> None:
 
 
 def _default_view(args: argparse.Namespace) -> str:
-    for flag, name in (("validate", "validation"), ("corrected", "corrected"), ("explain", "unread"),
-                       ("annotations", "annotations")):  # fmt: skip
+    for flag, name in (
+        ("validate", "validation"),
+        ("corrected", "corrected"),
+        ("explain", "unread"),
+        ("annotations", "annotations"),
+    ):
         if getattr(args, flag):
             return name
     return DEFAULT_VIEW
@@ -113,19 +170,34 @@ def run(args: argparse.Namespace) -> Output:
 
     name = _views.chosen(args, _default_view(args))
     # Several views need one option (validation, confusions, inter_annotator): any of them turns it on.
-    wanted = {option: bool(getattr(args, option)) or any(name == v for v, o in NEEDS.items() if o == option)
-              for option in dict.fromkeys(NEEDS.values())}  # fmt: skip
+    wanted = {
+        option: bool(getattr(args, option)) or any(name == v for v, o in NEEDS.items() if o == option)
+        for option in dict.fromkeys(NEEDS.values())
+    }
     if name == "corrected" and args.annotations:
         wanted["corrected"] = args.corrected  # your labels correct your systems; --corrected adds the shipped ones
     with _options.dask_client(args.scheduler):
         res = smb.winomt(
-            _options.names(args.systems), translations=_options.named(args.translations, args.system),
-            judgements=args.judgements, languages=_options.names(args.languages) or None, data_dir=args.data_dir,
-            aligner=args.aligner, use_pronoun=args.use_pronoun, adjectives=not args.no_adjectives,
-            annotations=args.annotations, n_boot=args.n_boot, n_draws=args.n_draws, rng=args.seed, level=args.level,
-            interval=args.interval, missing=args.missing, engine=_options.engine(args), sample=args.sample, **wanted,
+            _options.names(args.systems),
+            translations=_options.named(args.translations, args.system),
+            judgements=args.judgements,
+            languages=_options.names(args.languages) or None,
+            data_dir=args.data_dir,
+            aligner=args.aligner,
+            use_pronoun=args.use_pronoun,
+            adjectives=not args.no_adjectives,
+            annotations=args.annotations,
+            n_boot=args.n_boot,
+            n_draws=args.n_draws,
+            rng=args.seed,
+            level=args.level,
+            interval=args.interval,
+            missing=args.missing,
+            engine=_options.engine(args),
+            sample=args.sample,
+            **wanted,
             **_views.comparisons(args),
-        )  # fmt: skip
+        )
     metrics = list(dict.fromkeys(res.table["metric"]))
     shares = {**SHARES, "estimates": ("coverage", *[f"{m}{s}" for m in metrics for s in ("", "_ci_low", "_ci_high")])}
     notes = []
@@ -133,16 +205,22 @@ def run(args: argparse.Namespace) -> Output:
         counts = res.frames["unread"].groupby(["system", "language", "why"]).size()
         notes.append("unread items by reason:\n" + counts.to_string())
     if name == "validation":
-        notes.append("n_conflict: translations whose entity reads as one gender and whose translated pronoun as the "
-                     "other; n_conflict_pronoun: of those, labelled by the annotator with the pronoun's gender; "
-                     "*_outside: agreement on the other translations.")  # fmt: skip
+        notes.append(
+            "n_conflict: translations whose entity reads as one gender and whose translated pronoun as the "
+            "other; n_conflict_pronoun: of those, labelled by the annotator with the pronoun's gender; "
+            "*_outside: agreement on the other translations."
+        )
     if name == "annotations":
         between = res.frames.get("annotators")
         if between is not None and len(between):
             notes.append("Between your annotators (items both labelled):\n" + table_text(between, AGREEMENT))
         corrected = res.frames.get("corrected")
         if corrected is not None and len(corrected):
-            notes.append("Acc corrected with your labels (--view corrected for the full table):\n"
-                         + table_text(corrected[["system", "language", "acc", "acc_corrected", "ci_low", "ci_high",
-                                                 "n_labelled"]], SHARES["corrected"]))  # fmt: skip
+            notes.append(
+                "Acc corrected with your labels (--view corrected for the full table):\n"
+                + table_text(
+                    corrected[["system", "language", "acc", "acc_corrected", "ci_low", "ci_high", "n_labelled"]],
+                    SHARES["corrected"],
+                )
+            )
     return _views.view(res, name, shares, notes=notes)

@@ -130,8 +130,9 @@ def _find_bad_utf8(path: Path) -> DataError:
                         what = f"it reads as Windows-1252/Latin-1 there ({around!r}): save the file as UTF-8"
                     except UnicodeDecodeError:
                         what = "save the file as UTF-8"
-                return DataError(f"not valid UTF-8: byte 0x{line[exc.start]:02x} at column {column} ({exc.reason}); "
-                                 f"{what}", path, number)  # fmt: skip
+                return DataError(
+                    f"not valid UTF-8: byte 0x{line[exc.start]:02x} at column {column} ({exc.reason}); {what}", path, number
+                )
     return DataError("not valid UTF-8", path)
 
 
@@ -153,8 +154,11 @@ def _gzip_problem(path: Path, exc: Exception) -> DataError:
 
 def _nul(path: Path, number: int, line: str) -> DataError:
     column = line.index("\0") + 1
-    kind = "UTF-16 without a byte-order mark, or a binary file? save it as UTF-8 text" if number == 1 else \
-        "a binary or damaged file? a text file has none"  # fmt: skip
+    kind = (
+        "UTF-16 without a byte-order mark, or a binary file? save it as UTF-8 text"
+        if number == 1
+        else "a binary or damaged file? a text file has none"
+    )
     return DataError(f"has a NUL byte (0x00) at column {column}: {kind}", path, number)
 
 
@@ -271,8 +275,9 @@ def _name(names: list[str] | None, field: int) -> str:
     return f" (column {names[field]!r})" if names is not None and field < len(names) else ""
 
 
-def _check_span(path, start: int, lines: list[str], row: list[str], delimiter: str, names: list[str] | None,
-                single: set[int]) -> None:  # fmt: skip
+def _check_span(
+    path, start: int, lines: list[str], row: list[str], delimiter: str, names: list[str] | None, single: set[int]
+) -> None:
     """A record over the physical `lines` from `start`: refuse it, at the line its quote opened, unless it is a fair
     multi-line value (closed, short, in a free-text column, its row whole, and no line of it a row of the table)."""
     text, end = "".join(lines), start + len(lines) - 1
@@ -282,30 +287,50 @@ def _check_span(path, start: int, lines: list[str], row: list[str], delimiter: s
     field, opened, closed = spans[-1] if spans[-1][2] is None else spans[0]
     line = start + _breaks(text[:opened])
     if closed is None:
-        raise DataError(f"a quoted value{_name(names, field)} opens here and is never closed: it runs to the end of "
-                        f"the file (line {end}); {_HINT}", path, line)  # fmt: skip
+        raise DataError(
+            f"a quoted value{_name(names, field)} opens here and is never closed: it runs to the end of "
+            f"the file (line {end}); {_HINT}",
+            path,
+            line,
+        )
     if names is None:
         raise DataError(f"the header has a quoted name that runs over lines {start}–{end}; {_HINT}", path, line)
     if end - start + 1 > MAX_QUOTED_LINES:
-        raise DataError(f"a quoted value{_name(names, field)} opens here and runs over {end - start + 1} lines, to "
-                        f"line {end} (a value may span at most {MAX_QUOTED_LINES}); {_HINT}", path, line)  # fmt: skip
+        raise DataError(
+            f"a quoted value{_name(names, field)} opens here and runs over {end - start + 1} lines, to "
+            f"line {end} (a value may span at most {MAX_QUOTED_LINES}); {_HINT}",
+            path,
+            line,
+        )
     if len(row) != len(names):
-        raise DataError(f"a quoted value{_name(names, field)} opens here and runs over lines {start}–{end}, leaving a "
-                        f"row of {len(row)} fields where the header has {len(names)}; {_HINT}", path, line)  # fmt: skip
+        raise DataError(
+            f"a quoted value{_name(names, field)} opens here and runs over lines {start}–{end}, leaving a "
+            f"row of {len(row)} fields where the header has {len(names)}; {_HINT}",
+            path,
+            line,
+        )
     for other, at, _ in spans:
         if other in single:
-            raise DataError(f"column {names[other]!r}: a quoted value opens here and runs on to line {end}, where "
-                            f"a value of this column never spans lines; {_HINT}", path,
-                            start + _breaks(text[:at]))  # fmt: skip
+            raise DataError(
+                f"column {names[other]!r}: a quoted value opens here and runs on to line {end}, where "
+                f"a value of this column never spans lines; {_HINT}",
+                path,
+                start + _breaks(text[:at]),
+            )
     for number, physical in enumerate(lines[1:], start=start + 1):
         if len(next(csv.reader([physical.rstrip("\r\n")], delimiter=delimiter), [])) == len(names):
-            raise DataError(f"a quoted value{_name(names, field)} opens here and runs over lines {start}–{end}, taking "
-                            f"in line {number}, which reads as a row of the table ({len(names)} fields); {_HINT} (A "
-                            "value meant to hold such lines: save the table as Parquet.)", path, line)  # fmt: skip
+            raise DataError(
+                f"a quoted value{_name(names, field)} opens here and runs over lines {start}–{end}, taking "
+                f"in line {number}, which reads as a row of the table ({len(names)} fields); {_HINT} (A "
+                "value meant to hold such lines: save the table as Parquet.)",
+                path,
+                line,
+            )
 
 
-def iter_rows(source, delimiter: str = ",", *, single_line: Collection[str] = (), lower: bool = False
-              ) -> Iterator[tuple[int, list[str]]]:  # fmt: skip
+def iter_rows(
+    source, delimiter: str = ",", *, single_line: Collection[str] = (), lower: bool = False
+) -> Iterator[tuple[int, list[str]]]:
     """Every record of a delimited file with the line it starts on, the header first (line 1), fields as read.
 
     The quoting rules of the dialect are checked here (see the module): a record
@@ -347,8 +372,11 @@ def iter_rows(source, delimiter: str = ",", *, single_line: Collection[str] = ()
             yield start, row
         if last is not None and (opened := _unclosed(last[1], delimiter)) is not None:
             field = quoted_fields(last[1], delimiter)[-1][0]
-            raise DataError(f"a quoted value{_name(names, field)} opens here and is never closed: it runs to the end "
-                            f"of the file; {_HINT}", source, last[0] + _breaks(last[1][:opened]))  # fmt: skip
+            raise DataError(
+                f"a quoted value{_name(names, field)} opens here and is never closed: it runs to the end of the file; {_HINT}",
+                source,
+                last[0] + _breaks(last[1][:opened]),
+            )
     finally:
         csv.field_size_limit(previous)
 
@@ -401,8 +429,7 @@ def open_table(
     missing = [c for c in required if c not in header]
     if missing:
         sep = {"\t": "tab", ",": "comma", ";": "semicolon"}.get(delimiter, repr(delimiter))
-        raise DataError(f"header lacks column(s) {', '.join(missing)} (found {', '.join(header)}; {sep}-separated)",
-                        source, 1)  # fmt: skip
+        raise DataError(f"header lacks column(s) {', '.join(missing)} (found {', '.join(header)}; {sep}-separated)", source, 1)
     width = len(header)
 
     def body() -> Iterator[tuple[int, list[str]]]:
@@ -585,9 +612,12 @@ def read_frame(
                 tracked,
                 read_options=pacsv.ReadOptions(autogenerate_column_names=True),
                 parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True, ignore_empty_lines=True),
-                convert_options=pacsv.ConvertOptions(column_types={f"f{i}": pa.string() for i in range(width)},
-                                                     strings_can_be_null=False, quoted_strings_can_be_null=False),
-            )  # fmt: skip
+                convert_options=pacsv.ConvertOptions(
+                    column_types={f"f{i}": pa.string() for i in range(width)},
+                    strings_can_be_null=False,
+                    quoted_strings_can_be_null=False,
+                ),
+            )
             tracked.read()  # to the end (Arrow may stop short of trailing bytes)
     except Exception:  # whatever Arrow refuses, the reference reader reads or names
         return slow()

@@ -73,8 +73,10 @@ class Correspondence:
         """The evidence in words: the correlation as given and at the likely shift."""
         r0 = self.r.get(0, float("nan"))
         if self.verdict == "shifted":
-            return (f"source and output lengths correlate {r0:.2f} line by line but {self.r[self.shift]:.2f} with "
-                    f"the output {abs(self.shift)} line(s) {'further down' if self.shift > 0 else 'further up'}")  # fmt: skip
+            return (
+                f"source and output lengths correlate {r0:.2f} line by line but {self.r[self.shift]:.2f} with "
+                f"the output {abs(self.shift)} line(s) {'further down' if self.shift > 0 else 'further up'}"
+            )
         return f"source and output lengths correlate {r0:.2f} line by line (0.6–0.9 in a file that is in order)"
 
 
@@ -166,6 +168,9 @@ def check_lines(sources: Sequence, outputs: Sequence, *, label: str, path=None, 
     found = line_correspondence(sources, outputs)
     if not found.ok:
         where = f" ({path})" if path is not None else ""
-        warnings.warn(f"{label}{where}: {found.flag()}; {found.describe()}. It is scored as given, flagged.",
-                      DataQualityWarning, stacklevel=stacklevel)  # fmt: skip
+        warnings.warn(
+            f"{label}{where}: {found.flag()}; {found.describe()}. It is scored as given, flagged.",
+            DataQualityWarning,
+            stacklevel=stacklevel,
+        )
     return found

@@ -73,8 +73,15 @@ RESERVED = ("n", "line", "part")  # the count table's own columns beside the key
 PYTHON_BLOCK_ROWS = 1 << 16
 
 
-def _match_columns(header: Sequence[str], columns: Sequence[str], required: Sequence[str], *,
-                   case_insensitive: bool, where, delimiter: str | None = None) -> dict[str, str]:  # fmt: skip
+def _match_columns(
+    header: Sequence[str],
+    columns: Sequence[str],
+    required: Sequence[str],
+    *,
+    case_insensitive: bool,
+    where,
+    delimiter: str | None = None,
+) -> dict[str, str]:
     """``{wanted name: name in the source}`` for the wanted columns present; a missing required one is an error."""
     names = [str(h).strip() for h in header]
     keyed = [n.lower() for n in names] if case_insensitive else names
@@ -193,8 +200,7 @@ def _broken_keys(table, names: list[str]) -> bool:
     """Whether a counted value holds a line break or a NUL (a quote across lines, a damaged file)."""
     import pyarrow.compute as pc
 
-    return any(pc.any(pc.match_substring_regex(table.column(key), "[\\r\\n\\x00]")).as_py()
-               for key in _keys(len(names)))  # fmt: skip
+    return any(pc.any(pc.match_substring_regex(table.column(key), "[\\r\\n\\x00]")).as_py() for key in _keys(len(names)))
 
 
 def _arrow_csv(path: Path, columns: dict[str, str], delimiter: str):
@@ -450,8 +456,10 @@ def count_rows(
     columns = list(dict.fromkeys(columns))
     taken = [c for c in columns if c in RESERVED]
     if taken:
-        raise UsageError(f"column {taken[0]!r} cannot be counted by under that name: the count table's own columns are "
-                         f"{', '.join(RESERVED)}; rename it in the data (e.g. {taken[0] + '_id'!r})")  # fmt: skip
+        raise UsageError(
+            f"column {taken[0]!r} cannot be counted by under that name: the count table's own columns are "
+            f"{', '.join(RESERVED)}; rename it in the data (e.g. {taken[0] + '_id'!r})"
+        )
     dask_input = is_dask_frame(source)
     if engine == "arrow" and dask_input:
         raise UsageError("a dask DataFrame is counted with engine='dask' (or 'auto')")
@@ -460,12 +468,14 @@ def count_rows(
     remote = isinstance(source, str) and "://" in source
     if dask_input or (engine == "dask" and remote):
         ddf = source if dask_input else _dask_frame(source)
-        mapping = _match_columns(list(ddf.columns), columns, required, case_insensitive=case_insensitive,
-                                 where=source_label(source))  # fmt: skip
+        mapping = _match_columns(
+            list(ddf.columns), columns, required, case_insensitive=case_insensitive, where=source_label(source)
+        )
         counts, rows = _count_dask(ddf, mapping)
     elif isinstance(source, pd.DataFrame):
-        mapping = _match_columns(list(map(str, source.columns)), columns, required, case_insensitive=case_insensitive,
-                                 where="DataFrame")  # fmt: skip
+        mapping = _match_columns(
+            list(map(str, source.columns)), columns, required, case_insensitive=case_insensitive, where="DataFrame"
+        )
         reducer = _Reducer(list(mapping.values()))
         if len(source):
             reducer.add(_frame_table(source, mapping))
@@ -476,8 +486,10 @@ def count_rows(
         if engine == "dask":  # a map-reduce over the files: each worker streams its files through Arrow
             import dask
 
-            tasks = [dask.delayed(_count_file)(f, columns, required, case_insensitive, i if several else None)
-                     for i, f in enumerate(files)]  # fmt: skip
+            tasks = [
+                dask.delayed(_count_file)(f, columns, required, case_insensitive, i if several else None)
+                for i, f in enumerate(files)
+            ]
             results = dask.compute(*tasks)
         else:
             results = [_count_file(f, columns, required, case_insensitive, i if several else None) for i, f in enumerate(files)]
@@ -494,8 +506,11 @@ def count_rows(
         empty = (counts[names] == "").all(axis=1).to_numpy()
         if empty.any():
             first = counts[empty].iloc[0]
-            raise DataError(f"is an empty line inside the table (every field of {', '.join(names)} empty)",
-                            _where(counts, first, source), int(first["line"]))  # fmt: skip
+            raise DataError(
+                f"is an empty line inside the table (every field of {', '.join(names)} empty)",
+                _where(counts, first, source),
+                int(first["line"]),
+            )
     counts.attrs["rows"] = int(rows)
     counts.attrs["columns"] = names
     return counts
@@ -516,4 +531,3 @@ def first_location(counts: pd.DataFrame, mask, source: Any) -> tuple[str, int]:
     order = ["part", "line"] if "part" in selected else ["line"]
     row = selected.sort_values(order).iloc[0]
     return _where(counts, row, source), int(row["line"])
-

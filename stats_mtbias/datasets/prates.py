@@ -31,9 +31,19 @@ from stats_mtbias.errors import DataError
 from stats_mtbias.schema import judgement_table
 
 LANGUAGES = (
-    "Malay", "Estonian", "Finnish", "Hungarian", "Armenian", "Bengali",
-    "Japanese", "Turkish", "Yoruba", "Basque", "Swahili", "Chinese",
-)  # fmt: skip
+    "Malay",
+    "Estonian",
+    "Finnish",
+    "Hungarian",
+    "Armenian",
+    "Bengali",
+    "Japanese",
+    "Turkish",
+    "Yoruba",
+    "Basque",
+    "Swahili",
+    "Chinese",
+)
 SYSTEM = "google"  # the authors translated with Google Translate (2018)
 JOBS = "prates/Results/job-genders.tsv"
 ADJECTIVES = "prates/Results/adj-genders.tsv"
@@ -210,8 +220,9 @@ def match_reference(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFrame
                 f"{'; '.join(cats)}) and no matching category here; give the column 'category' with the reference's "
                 f"category ({len(set(ambiguous))} occupation names are ambiguous: "
                 f"{', '.join(sorted(set(map(str, ambiguous)))[:5])}{', …' if len(set(ambiguous)) > 5 else ''})",
-                source, line,
-            )  # fmt: skip
+                source,
+                line,
+            )
         by_name = items[loose].assign(k=items[loose].groupby("occupation").cumcount())
         ref_name = bls.assign(k=bls.groupby("occupation").cumcount())
         filled = by_name.merge(ref_name[["occupation", "k", *columns]], on=["occupation", "k"], how="left")
@@ -241,19 +252,32 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
     """
     path = as_source(path)
     column = sample.lower() if sample else None
-    header, records = read_records(path, required=("item", "language", *([column] if column else [])), lower=True,
-                                   keys=("gender", "system", "category", "variant"))  # fmt: skip
+    header, records = read_records(
+        path,
+        required=("item", "language", *([column] if column else [])),
+        lower=True,
+        keys=("gender", "system", "category", "variant"),
+    )
     if "gender" not in header and "translation" not in header:
-        raise DataError("needs a column 'gender' (already read) or 'translation' (English outputs to read); with "
-                        "both, as in a table of `read prates`, 'gender' is used", path, 1)  # fmt: skip
+        raise DataError(
+            "needs a column 'gender' (already read) or 'translation' (English outputs to read); with "
+            "both, as in a table of `read prates`, 'gender' is used",
+            path,
+            1,
+        )
     rows, seen = [], {}
     for line, record in records:
         if not record["item"] or not record["language"]:
             raise DataError("'item' and 'language' must not be empty", path, line)
         if "system" in record and not record["system"]:  # the file's name stands for a file without the column only
             raise DataError("column 'system' is empty", path, line)
-        key = (record.get("system") or system or path.stem, record["item"], record["language"], record.get("variant", ""),
-               record[column] if column else "")
+        key = (
+            record.get("system") or system or path.stem,
+            record["item"],
+            record["language"],
+            record.get("variant", ""),
+            record[column] if column else "",
+        )
         # As in the authors' file, a repeated occupation is another occupation of the same name (BLS lists 12
         # names twice): its k-th occurrence is item "<name>#k", matched to the reference's k-th row of that name.
         seen.setdefault(key, []).append(line)

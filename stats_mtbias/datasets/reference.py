@@ -85,8 +85,7 @@ def read_reference(path: str | Path) -> pd.DataFrame:
         like percentages), counts that do not fit, a repeated occupation.
     """
     path = as_source(path)
-    header, records = read_records(path, required=("occupation",), lower=True,
-                                   keys=(*REFERENCE_COLUMNS[1:-1], *SURVEY_COLUMNS))  # fmt: skip
+    header, records = read_records(path, required=("occupation",), lower=True, keys=(*REFERENCE_COLUMNS[1:-1], *SURVEY_COLUMNS))
     has_share, has_counts = "female_share" in header, {"n_female", "n_total"} <= set(header)
     survey = SURVEY_COLUMNS
     has_survey = set(survey) <= set(header)
@@ -131,8 +130,7 @@ def read_reference(path: str | Path) -> pd.DataFrame:
         if np.isnan(share) and has_survey:
             answers = [_float(record[c], c, path, line) for c in survey]
             if any(np.isnan(a) or a < 0 for a in answers) or sum(answers) <= 0:
-                raise DataError("survey answer counts answer_1 … answer_6 must be non-negative numbers, not all 0",
-                                path, line)  # fmt: skip
+                raise DataError("survey answer counts answer_1 … answer_6 must be non-negative numbers, not all 0", path, line)
         if not np.isnan(share) and not 0 <= share <= 1:
             hint = " (percentages? give shares, e.g. 0.73 for 73%)" if 1 < share <= 100 else ""
             raise DataError(f"female_share {share:g} is outside [0, 1]{hint}", path, line)

@@ -145,8 +145,13 @@ class DataStore:
 
         pooch.get_logger().setLevel("WARNING")  # its "Downloading data from ..." line; progress is ours to show
         try:
-            pooch.retrieve(url, known_hash=f"sha256:{entry.sha256}", fname=target.name, path=target.parent,
-                           downloader=pooch.HTTPDownloader(progressbar=progressbar, timeout=60))  # fmt: skip
+            pooch.retrieve(
+                url,
+                known_hash=f"sha256:{entry.sha256}",
+                fname=target.name,
+                path=target.parent,
+                downloader=pooch.HTTPDownloader(progressbar=progressbar, timeout=60),
+            )
         except ValueError as exc:
             if "hash" not in str(exc).lower():
                 raise
@@ -156,8 +161,7 @@ class DataStore:
             ) from None
         except (requests.exceptions.RequestException, OSError) as exc:
             raise DataNotFoundError(
-                f"{entry.path} is not in {self.root} and could not be downloaded from {url} ({exc}). "
-                + _three_ways(self.root)
+                f"{entry.path} is not in {self.root} and could not be downloaded from {url} ({exc}). " + _three_ways(self.root)
             ) from None
 
     def _copy_checked(self, source: Path, entry: ManifestEntry, target: Path) -> None:
@@ -171,9 +175,7 @@ class DataStore:
                 shutil.copyfileobj(src, out)
             digest = sha256_file(tmp)
             if digest != entry.sha256:
-                raise ChecksumError(
-                    f"{source} has sha256 {digest}, but the manifest says {entry.sha256}; the file was not kept."
-                )
+                raise ChecksumError(f"{source} has sha256 {digest}, but the manifest says {entry.sha256}; the file was not kept.")
             os.replace(tmp, target)
         finally:
             if tmp.exists():
@@ -308,9 +310,12 @@ class Inventory:
         return Provenance(
             method=f"stats-mtbias data {self.action}: sha256 of every file against data/manifest.json",
             data={p: entries[p].sha256 for p in paths if (self.store.root / p).is_file()},
-            options={"datasets": sorted(set(self.files["dataset"])) if len(self.files) else [],
-                     "root": str(self.store.root), "origin": self.store.origin},
-        ).to_dict()  # fmt: skip
+            options={
+                "datasets": sorted(set(self.files["dataset"])) if len(self.files) else [],
+                "root": str(self.store.root),
+                "origin": self.store.origin,
+            },
+        ).to_dict()
 
     def check(self) -> None:
         """Raise when a file differs from the published one (:class:`ChecksumError`, exit 65) or is missing (66)."""
@@ -320,11 +325,15 @@ class Inventory:
         differs = files.loc[files["status"] == "differs", "path"].tolist() if len(files) else []
         missing = files.loc[files["status"] == "missing", "path"].tolist() if len(files) else []
         if differs:
-            raise DataError(f"{len(differs)} file(s) differ from the published ones (e.g. {self.store.root / differs[0]}); "
-                            "run `stats-mtbias data download` to replace them in the cache, or fix the copy.")  # fmt: skip
+            raise DataError(
+                f"{len(differs)} file(s) differ from the published ones (e.g. {self.store.root / differs[0]}); "
+                "run `stats-mtbias data download` to replace them in the cache, or fix the copy."
+            )
         if missing:
-            raise DataNotFoundError(f"{len(missing)} file(s) missing from {self.store.root} (e.g. {missing[0]}); "
-                                    "`stats-mtbias data download` fetches them.")  # fmt: skip
+            raise DataNotFoundError(
+                f"{len(missing)} file(s) missing from {self.store.root} (e.g. {missing[0]}); "
+                "`stats-mtbias data download` fetches them."
+            )
 
 
 def check_datasets(names: list[str] | None) -> list[str]:
@@ -339,8 +348,9 @@ def check_datasets(names: list[str] | None) -> list[str]:
     return wanted
 
 
-def inventory(names: list[str] | None = None, *, data_dir: str | Path | None = None, action: str = "list",
-              progress=None) -> Inventory:  # fmt: skip
+def inventory(
+    names: list[str] | None = None, *, data_dir: str | Path | None = None, action: str = "list", progress=None
+) -> Inventory:
     """List, download or verify the public files of some datasets (default: all) in the data directory.
 
     Parameters

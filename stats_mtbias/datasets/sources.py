@@ -138,8 +138,9 @@ def files(source: str | Path) -> list[Path]:
     path = Path(source)
     if path.is_dir():
         suffixes = (*PARQUET_SUFFIXES, *IPC_SUFFIXES, ".csv")
-        found = sorted(p for p in path.rglob("*")
-                       if p.is_file() and (p.suffix.lower() in suffixes or p.name.lower().endswith(".csv.gz")))  # fmt: skip
+        found = sorted(
+            p for p in path.rglob("*") if p.is_file() and (p.suffix.lower() in suffixes or p.name.lower().endswith(".csv.gz"))
+        )
         if not found:
             raise DataError("is a directory without Parquet, Arrow or CSV files", path)
         return found

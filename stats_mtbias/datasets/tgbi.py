@@ -338,8 +338,13 @@ def line_flags(frame: pd.DataFrame, *, warn_stacklevel: int = 4) -> pd.DataFrame
     for (system, subset), part in present.groupby(["system", "subset"], sort=False):
         part = part.sort_values("line", kind="stable")
         origin = part["origin"].iloc[0] if "origin" in part else None
-        found = check_lines(part["source"].astype(str).tolist(), part["translation"].astype(str).tolist(),
-                            label=f"{system}/{subset}", path=origin, stacklevel=warn_stacklevel)  # fmt: skip
+        found = check_lines(
+            part["source"].astype(str).tolist(),
+            part["translation"].astype(str).tolist(),
+            label=f"{system}/{subset}",
+            path=origin,
+            stacklevel=warn_stacklevel,
+        )
         if not found.ok:
             flags[str(system), str(subset)] = found.flag()
     frame.attrs["line_flags"] = flags
@@ -462,8 +467,19 @@ def _read_user_csv(
 
 # ---------------------------------------------------------------- a user's own benchmark
 
-GENDER_LABELS = {"female": "female", "f": "female", "male": "male", "m": "male", "neutral": "neutral", "n": "neutral",
-                 "both": "both", "b": "both", "unknown": "unknown", "?": "unknown", "": "unknown"}  # fmt: skip
+GENDER_LABELS = {
+    "female": "female",
+    "f": "female",
+    "male": "male",
+    "m": "male",
+    "neutral": "neutral",
+    "n": "neutral",
+    "both": "both",
+    "b": "both",
+    "unknown": "unknown",
+    "?": "unknown",
+    "": "unknown",
+}
 
 
 def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") -> pd.DataFrame:
@@ -503,8 +519,12 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
         header, frame = read_frame(source, required=required, lower=True, keys=keys)  # Arrow's C++ reader; read_records' errors
     sample = sample.lower() if sample else None
     if "translation" not in header and "gender" not in header:
-        raise DataError("needs a column 'translation' (English outputs) or 'gender' (already read; it wins over "
-                        "'translation' when both are given, as in a table of smb.read)", source, 1)  # fmt: skip
+        raise DataError(
+            "needs a column 'translation' (English outputs) or 'gender' (already read; it wins over "
+            "'translation' when both are given, as in a table of smb.read)",
+            source,
+            1,
+        )
     if sample and sample not in header:
         raise DataError(f"has no sample column {sample!r} (found {', '.join(header)})", source, 1)
     if not len(frame):
@@ -521,12 +541,17 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
         what = "/".join(str(row[k]) for k in keys)
         hint = "" if sample else " (several outputs of one item? name their sample column: sample=...)"
         raise DataError(f"{what} was already given on line {first}{hint}", source, int(row["line"]))
-    out = pd.DataFrame({
-        "system": frame["system"].astype(str), "subset": frame["set"].astype(str), "item": frame["item"].astype(str),
-        "line": frame["line"].astype(int), "sample": frame[sample].astype(str) if sample else "",
-        "content": frame["stratum"].astype(str) if "stratum" in frame else "all",
-        "language": frame["language"].astype(str) if "language" in frame else "",
-    })  # fmt: skip
+    out = pd.DataFrame(
+        {
+            "system": frame["system"].astype(str),
+            "subset": frame["set"].astype(str),
+            "item": frame["item"].astype(str),
+            "line": frame["line"].astype(int),
+            "sample": frame[sample].astype(str) if sample else "",
+            "content": frame["stratum"].astype(str) if "stratum" in frame else "all",
+            "language": frame["language"].astype(str) if "language" in frame else "",
+        }
+    )
     out["lexicon_item"] = out["item"]
     out["origin"] = str(source)
     if "source" in header:  # the sentences translated: the outputs are checked against them line by line
@@ -535,16 +560,18 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
         text = frame["translation"].astype(str)
         out["translation"] = text.where(text.str.strip() != "", None).to_numpy()
         out["given"] = None
-        out["reason"] = np.where(text.str.strip() == "", "empty",
-                                 np.where(text.str.strip().isin(BROKEN), "broken", ""))  # fmt: skip
+        out["reason"] = np.where(text.str.strip() == "", "empty", np.where(text.str.strip().isin(BROKEN), "broken", ""))
     else:
         raw = frame["gender"].astype(str).str.strip().str.lower()
         given = raw.map(GENDER_LABELS)
         bad = given.isna()
         if bad.any():
             row = frame[bad.to_numpy()].iloc[0]
-            raise DataError(f"gender {row['gender']!r} is not one of female, male, neutral, both, unknown (or f/m/n/b/?)",
-                            source, int(row["line"]))  # fmt: skip
+            raise DataError(
+                f"gender {row['gender']!r} is not one of female, male, neutral, both, unknown (or f/m/n/b/?)",
+                source,
+                int(row["line"]),
+            )
         out["translation"] = frame["translation"].astype(str).to_numpy() if "translation" in header else None
         out["given"] = given.to_numpy()
         out["reason"] = np.where(raw == "", "empty", "")

@@ -273,9 +273,16 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame, *, sample: str |
     if wrong.any():
         i = int(np.flatnonzero(wrong.to_numpy())[0])
         raise DataError(f"gender {frame['gender'].iloc[i]!r} is not one of {', '.join(PREDICTED)}", path, int(lines[i]))
-    given = pd.DataFrame({"system": frame["system"], "language": frame["language"], "item": item,
-                          "sample": frame[sample.lower()].astype(str) if sample else "", "gender": gender,
-                          "reason": np.where(frame["gender"] == "", "no_reading", "")})  # fmt: skip
+    given = pd.DataFrame(
+        {
+            "system": frame["system"],
+            "language": frame["language"],
+            "item": item,
+            "sample": frame[sample.lower()].astype(str) if sample else "",
+            "gender": gender,
+            "reason": np.where(frame["gender"] == "", "no_reading", ""),
+        }
+    )
     keys = ["system", "language", "item", "sample"]
     repeated = given.duplicated(keys).to_numpy()
     if repeated.any():
@@ -283,19 +290,27 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame, *, sample: str |
         row = given.iloc[later]
         earlier = int(lines[np.flatnonzero((given[keys] == row[keys]).all(axis=1).to_numpy())[0]])
         what = f" sample {row['sample']}" if sample else ""
-        hint = ("" if sample else
-                " (several outputs per item? name the column that tells them apart: sample=... or --sample COL)")
-        raise DataError(f"item {row['item']}{what} of {row['system']}/{row['language']} was already given on line "
-                        f"{earlier}{hint}", path, int(lines[later]))  # fmt: skip
+        hint = "" if sample else " (several outputs per item? name the column that tells them apart: sample=... or --sample COL)"
+        raise DataError(
+            f"item {row['item']}{what} of {row['system']}/{row['language']} was already given on line {earlier}{hint}",
+            path,
+            int(lines[later]),
+        )
     flags = {}
     if "translation" in frame:  # readings beside their translations: do the translations follow the items' sources?
         from stats_mtbias.datasets.correspondence import check_lines
 
         sentences = items.set_index("item")["sentence"]
-        for (system, language), part in given.assign(_t=frame["translation"].to_numpy()).groupby(["system", "language"],
-                                                                                               sort=False):  # fmt: skip
-            found = check_lines(sentences.reindex(part["item"]).fillna("").tolist(), part["_t"].tolist(),
-                                label=f"{system}/{language}", path=path, stacklevel=3)  # fmt: skip
+        for (system, language), part in given.assign(_t=frame["translation"].to_numpy()).groupby(
+            ["system", "language"], sort=False
+        ):
+            found = check_lines(
+                sentences.reindex(part["item"]).fillna("").tolist(),
+                part["_t"].tolist(),
+                label=f"{system}/{language}",
+                path=path,
+                stacklevel=3,
+            )
             if not found.ok:
                 flags[str(system), str(language)] = found.flag()
     frames = []
@@ -310,8 +325,16 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame, *, sample: str |
     return out
 
 
-HUMAN_LABELS = {"m": "male", "f": "female", "n": "neutral", "b": "both", "male": "male", "female": "female",
-                "neutral": "neutral", "both": "both"}  # fmt: skip
+HUMAN_LABELS = {
+    "m": "male",
+    "f": "female",
+    "n": "neutral",
+    "b": "both",
+    "male": "male",
+    "female": "female",
+    "neutral": "neutral",
+    "both": "both",
+}
 
 
 def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
@@ -338,8 +361,9 @@ def read_annotations(path, items: pd.DataFrame) -> pd.DataFrame:
         annotator = record.get("annotator", "") or "1"
         key = (record["system"], record["language"], item, annotator)
         if key in seen:
-            raise DataError(f"item {item} of {key[0]}/{key[1]} was already labelled by annotator {annotator} on "
-                            f"line {seen[key]}", path, line)  # fmt: skip
+            raise DataError(
+                f"item {item} of {key[0]}/{key[1]} was already labelled by annotator {annotator} on line {seen[key]}", path, line
+            )
         seen[key] = line
         rows.append((*key, label, line))
     if not rows:
@@ -364,8 +388,10 @@ def user_files(name: str, given, languages: list[str] | None) -> list[tuple[str,
         return [(str(lang), src, False) for lang, src in given.items()]
     if isinstance(given, pd.DataFrame):
         if "language" in given.columns:
-            return [(str(lang), FrameSource(part.reset_index(drop=True), f"{name}/{lang}"), False)
-                    for lang, part in given.groupby("language", sort=False)]  # fmt: skip
+            return [
+                (str(lang), FrameSource(part.reset_index(drop=True), f"{name}/{lang}"), False)
+                for lang, part in given.groupby("language", sort=False)
+            ]
         if languages and len(languages) == 1:
             return [(languages[0], FrameSource(given, name), False)]
         raise UsageError(f"translations[{name!r}]: a DataFrame needs a 'language' column, or give exactly one language.")

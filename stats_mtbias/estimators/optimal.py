@@ -115,8 +115,6 @@ def e_probabilistic(f) -> np.ndarray:
     return 200.0 * f * (1.0 - f)
 
 
-
-
 def dominance_weights(f, employed) -> tuple[np.ndarray, np.ndarray]:
     """Weights for sector B: women in female-dominated (f > .5), men in male-dominated (f < .5) occupations."""
     f = _share(f)

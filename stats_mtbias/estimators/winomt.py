@@ -18,9 +18,20 @@ import numpy as np
 from stats_mtbias.errors import UsageError
 
 FEATURES = (
-    "n", "correct", "pro", "anti", "correct_pro", "correct_anti", "unknown",
-    "tp_male", "pred_male", "gold_male", "tp_female", "pred_female", "gold_female",
-)  # fmt: skip
+    "n",
+    "correct",
+    "pro",
+    "anti",
+    "correct_pro",
+    "correct_anti",
+    "unknown",
+    "tp_male",
+    "pred_male",
+    "gold_male",
+    "tp_female",
+    "pred_female",
+    "gold_female",
+)
 METRICS = ("acc", "f1_male", "f1_female", "delta_g", "acc_pro", "acc_anti", "delta_s")
 _I = {name: i for i, name in enumerate(FEATURES)}
 

@@ -26,15 +26,34 @@ ENGLISH_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself
 # "le/la/lui" are left out, as they double as articles). Only words aligned to an English he/she/him/her/his
 # count, so German "ihr" there is "(to) her", not "you" or "their".
 TARGET_PRONOUNS = {
-    "de": {"er": "male", "ihn": "male", "ihm": "male", "sein": "male", "seine": "male", "seinen": "male", "seinem": "male",
-           "seiner": "male", "sie": "female", "ihr": "female"},
+    "de": {
+        "er": "male",
+        "ihn": "male",
+        "ihm": "male",
+        "sein": "male",
+        "seine": "male",
+        "seinen": "male",
+        "seinem": "male",
+        "seiner": "male",
+        "sie": "female",
+        "ihr": "female",
+    },
     "fr": {"il": "male", "elle": "female"},
     "es": {"él": "male", "ella": "female"},
     "it": {"lui": "male", "lei": "female", "egli": "male", "ella": "female"},
-    "ru": {"он": "male", "она": "female", "его": "male", "её": "female", "ее": "female", "ему": "male", "ей": "female",
-           "ним": "male", "ней": "female"},
+    "ru": {
+        "он": "male",
+        "она": "female",
+        "его": "male",
+        "её": "female",
+        "ее": "female",
+        "ему": "male",
+        "ей": "female",
+        "ним": "male",
+        "ней": "female",
+    },
     "uk": {"він": "male", "вона": "female", "його": "male", "її": "female", "йому": "male", "їй": "female"},
-}  # fmt: skip
+}
 
 
 # Where the native annotators' labels follow the pronoun (German and French: agreement .55 -> .76 and
@@ -93,9 +112,18 @@ def read_pairs(
     on the tokenized pairs) skips the aligner, e.g. to time the stages apart.
     `details`, a list, receives what :func:`read_entity_and_pronoun` says of each.
     """
-    entity, pronoun = read_entity_and_pronoun(sources, entity_indices, translations, language, extra=extra,
-                                              method=method, cache=cache, alignments=alignments, lexicon=lexicon,
-                                              details=details)  # fmt: skip
+    entity, pronoun = read_entity_and_pronoun(
+        sources,
+        entity_indices,
+        translations,
+        language,
+        extra=extra,
+        method=method,
+        cache=cache,
+        alignments=alignments,
+        lexicon=lexicon,
+        details=details,
+    )
     return pronoun_decides(entity, pronoun) if use_pronoun and language in PRONOUN_LANGUAGES else entity
 
 
@@ -110,8 +138,17 @@ def head_word(sentence: str, index: int) -> str:
 
 
 def read_entity_and_pronoun(
-    sources, entity_indices, translations, language, *, extra=None, method="fastalign", cache=True, alignments=None,
-    lexicon=None, details: list | None = None,
+    sources,
+    entity_indices,
+    translations,
+    language,
+    *,
+    extra=None,
+    method="fastalign",
+    cache=True,
+    alignments=None,
+    lexicon=None,
+    details: list | None = None,
 ) -> tuple[list[str], list[str]]:
     """Two readings of every translation: the entity's own words (the metric's), and its translated pronoun.
 

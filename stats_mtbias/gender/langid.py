@@ -38,11 +38,19 @@ THRESHOLD = 0.9
 MIN_LETTERS = 20
 # Varieties a detector may name for a line of the language itself.
 VARIETIES: dict[str, frozenset[str]] = {
-    "fr": frozenset({"wa", "oc", "br"}), "pt": frozenset({"gl"}), "es": frozenset({"gl", "ca", "an", "ast"}),
-    "it": frozenset({"la", "co"}), "nl": frozenset({"af", "li", "fy", "lb"}), "de": frozenset({"lb", "nds", "als"}),
-    "cs": frozenset({"sk"}), "pl": frozenset({"szl", "csb"}), "ru": frozenset({"be"}), "uk": frozenset({"be", "rue"}),
-    "ar": frozenset({"arz", "fa", "ur"}), "he": frozenset({"yi"}),
-}  # fmt: skip
+    "fr": frozenset({"wa", "oc", "br"}),
+    "pt": frozenset({"gl"}),
+    "es": frozenset({"gl", "ca", "an", "ast"}),
+    "it": frozenset({"la", "co"}),
+    "nl": frozenset({"af", "li", "fy", "lb"}),
+    "de": frozenset({"lb", "nds", "als"}),
+    "cs": frozenset({"sk"}),
+    "pl": frozenset({"szl", "csb"}),
+    "ru": frozenset({"be"}),
+    "uk": frozenset({"be", "rue"}),
+    "ar": frozenset({"arz", "fa", "ur"}),
+    "he": frozenset({"yi"}),
+}
 
 
 @lru_cache(maxsize=1)
@@ -77,8 +85,11 @@ def _cache_path(lines: Sequence[str], language: str, threshold: float):
         library = version("py3langid")
     except Exception:
         library = "none"
-    digest = hashlib.sha256(json.dumps([language, threshold, MIN_LETTERS, sorted(VARIETIES.get(language, ())), library,
-                                        list(lines)], ensure_ascii=False).encode("utf-8"))  # fmt: skip
+    digest = hashlib.sha256(
+        json.dumps(
+            [language, threshold, MIN_LETTERS, sorted(VARIETIES.get(language, ())), library, list(lines)], ensure_ascii=False
+        ).encode("utf-8")
+    )
     return default_cache_dir() / "langid" / f"{digest.hexdigest()[:32]}.json"
 
 
@@ -172,14 +183,22 @@ def mark_wrong_language(table, language: str, label: str, *, line_numbers=None, 
     table.iloc[rows, table.columns.get_loc("gender")] = "unknown"
     table.iloc[rows, table.columns.get_loc("reason")] = "wrong_language"
     if "why" in table.columns:
-        table.iloc[rows, table.columns.get_loc("why")] = [f"the line is in another language ({lang}, p = {p:.2f})"
-                                                          for _, lang, p in found]  # fmt: skip
+        table.iloc[rows, table.columns.get_loc("why")] = [
+            f"the line is in another language ({lang}, p = {p:.2f})" for _, lang, p in found
+        ]
     # What was found, for a flag on the result's row (a whole file in another language: issue 49).
-    table.attrs["wrong_language"] = {"lines": len(found), "of": int(read.sum()),
-                                     "languages": sorted({lang for _, lang, _ in found})}  # fmt: skip
+    table.attrs["wrong_language"] = {
+        "lines": len(found),
+        "of": int(read.sum()),
+        "languages": sorted({lang for _, lang, _ in found}),
+    }
     numbers = np.asarray(line_numbers)[rows] if line_numbers is not None else rows + 1
     shown = ", ".join(f"{int(n)} ({lang})" for n, (_, lang, _) in list(zip(numbers, found))[:10])
     more = f" and {len(found) - 10} more" if len(found) > 10 else ""
-    warnings.warn(f"{label}: {len(found)} line(s) in another language than {language!r}, not read (reason "
-                  f"'wrong_language'): line {shown}{more}", DataQualityWarning, stacklevel=2)  # fmt: skip
+    warnings.warn(
+        f"{label}: {len(found)} line(s) in another language than {language!r}, not read (reason "
+        f"'wrong_language'): line {shown}{more}",
+        DataQualityWarning,
+        stacklevel=2,
+    )
     return table

@@ -71,9 +71,16 @@ def _categorical(pm, eta, counts: np.ndarray) -> None:
     constant = gammaln(n + 1) - gammaln(counts + 1).sum(axis=1)  # the multinomial coefficient
     full = pt.concatenate([eta, pt.zeros((counts.shape[0], 1))], axis=1)
     pm.CustomDist(
-        "y", full, n, constant, logp=_categorical_logp, random=_categorical_random, signature="(k),(),()->(k)",
-        observed=counts, dims=("cell", "outcome_all"),
-    )  # fmt: skip
+        "y",
+        full,
+        n,
+        constant,
+        logp=_categorical_logp,
+        random=_categorical_random,
+        signature="(k),(),()->(k)",
+        observed=counts,
+        dims=("cell", "outcome_all"),
+    )
 
 
 def one_hot_index(design: np.ndarray) -> np.ndarray | None:

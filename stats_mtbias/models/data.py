@@ -133,9 +133,15 @@ def tgbi_data(judgements: pd.DataFrame) -> ModelData:
     spread = (per_level["system"] + ":" + per_level["content"].astype(str)).to_numpy()
     spreads = list(dict.fromkeys(spread))
     groups = [
-        Group("item_system", level_of.map({c: i for i, c in enumerate(levels)}).to_numpy(), levels, redraw=True,
-              scale_index=np.array([spreads.index(v) for v in spread]), scale_levels=spreads),
-    ]  # fmt: skip
+        Group(
+            "item_system",
+            level_of.map({c: i for i, c in enumerate(levels)}).to_numpy(),
+            levels,
+            redraw=True,
+            scale_index=np.array([spreads.index(v) for v in spread]),
+            scale_levels=spreads,
+        ),
+    ]
     return ModelData(
         counts=cells[list(OUTCOMES)].to_numpy(int),
         design=design,

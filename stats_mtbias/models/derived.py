@@ -171,8 +171,11 @@ def tgbi_predictive_check(
     n = data.counts.sum(axis=1)
     total = _draws(idata, "beta").shape[0]
     keep = np.sort(rng.choice(total, size=min(max_draws, total), replace=False))
-    groups = [(s, k, ((cells["system"] == system) & (cells["subset"] == name)).to_numpy())
-              for s, system in enumerate(systems) for k, name in enumerate(TGBI_SETS)]  # fmt: skip
+    groups = [
+        (s, k, ((cells["system"] == system) & (cells["subset"] == name)).to_numpy())
+        for s, system in enumerate(systems)
+        for k, name in enumerate(TGBI_SETS)
+    ]
     replicated = np.full((keep.size, len(systems), len(TGBI_SETS)), np.nan)
     done = 0
     for part, prob in cell_probabilities(idata, data):
@@ -196,7 +199,16 @@ def tgbi_predictive_check(
         observed = float(np.sqrt(shares[0] * shares[2] + shares[1]))
         reps = replicated[:, s, k]
         low, high = np.quantile(reps, [alpha, 1 - alpha])
-        rows.append({"system": systems[s], "subset": TGBI_SETS[k], "observed": observed, "predicted": float(reps.mean()),
-                     "pred_low": float(low), "pred_high": float(high), "p_value": float(np.mean(reps >= observed)),
-                     "inside": bool(low <= observed <= high)})  # fmt: skip
+        rows.append(
+            {
+                "system": systems[s],
+                "subset": TGBI_SETS[k],
+                "observed": observed,
+                "predicted": float(reps.mean()),
+                "pred_low": float(low),
+                "pred_high": float(high),
+                "p_value": float(np.mean(reps >= observed)),
+                "inside": bool(low <= observed <= high),
+            }
+        )
     return pd.DataFrame(rows)

@@ -46,8 +46,6 @@ def _rhat_rank(split: np.ndarray, z: np.ndarray) -> np.ndarray:
     return np.maximum(_rhat(z), _rhat(_z_scale(folded)))
 
 
-
-
 def _autocov(x: np.ndarray) -> np.ndarray:
     n = x.shape[2]
     m = fft.next_fast_len(2 * n)

@@ -77,14 +77,25 @@ def fit(
         compiled_at = start
         with model:
             idata = pm.sample(
-                draws=draws, tune=tune, chains=chains, cores=cores, random_seed=seed, progressbar=progress,
+                draws=draws,
+                tune=tune,
+                chains=chains,
+                cores=cores,
+                random_seed=seed,
+                progressbar=progress,
                 compute_convergence_checks=False,
-            )  # fmt: skip
+            )
     done = time.perf_counter()
     idata.attrs.update(
-        sampler=used, compile_seconds=round(compiled_at - start, 3), sample_seconds=round(done - compiled_at, 3),
-        draws=draws, tune=tune, chains=chains, seed=seed, mass_matrix="low-rank" if low_rank and used == "nutpie" else "diagonal",
-    )  # fmt: skip
+        sampler=used,
+        compile_seconds=round(compiled_at - start, 3),
+        sample_seconds=round(done - compiled_at, 3),
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        seed=seed,
+        mass_matrix="low-rank" if low_rank and used == "nutpie" else "diagonal",
+    )
     return idata
 
 
@@ -122,11 +133,17 @@ def diagnose(idata, var_names=None, *, level: float = 0.95) -> pd.DataFrame:
         stats["r_hat"] = np.full(draws_all.shape[2], np.nan)
     return pd.DataFrame(
         {
-            "parameter": parameters, "group": groups, "mean": pooled.mean(axis=0), "sd": pooled.std(axis=0, ddof=1),
-            "hdi_low": low, "hdi_high": high, "r_hat": stats["r_hat"], "ess_bulk": stats["ess_bulk"],
+            "parameter": parameters,
+            "group": groups,
+            "mean": pooled.mean(axis=0),
+            "sd": pooled.std(axis=0, ddof=1),
+            "hdi_low": low,
+            "hdi_high": high,
+            "r_hat": stats["r_hat"],
+            "ess_bulk": stats["ess_bulk"],
             "ess_tail": stats["ess_tail"],
         }
-    )  # fmt: skip
+    )
 
 
 def divergences(idata) -> int:
@@ -202,9 +219,16 @@ def posterior_predictive_check(model, idata, data, by: str, *, seed: int = 0, le
         for k in range(reps.shape[1]):
             lo, hi = np.quantile(reps[:, k], [alpha, 1 - alpha])
             rows.append(
-                {by: label, "outcome": data.outcomes[k], "observed": int(obs[k]), "predicted": float(reps[:, k].mean()),
-                 "pred_low": float(lo), "pred_high": float(hi), "p_value": float(np.mean(reps[:, k] >= obs[k]))}
-            )  # fmt: skip
+                {
+                    by: label,
+                    "outcome": data.outcomes[k],
+                    "observed": int(obs[k]),
+                    "predicted": float(reps[:, k].mean()),
+                    "pred_low": float(lo),
+                    "pred_high": float(hi),
+                    "p_value": float(np.mean(reps[:, k] >= obs[k])),
+                }
+            )
     return pd.DataFrame(rows)
 
 

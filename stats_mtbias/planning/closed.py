@@ -44,8 +44,12 @@ def check_alternative(alternative: str, difference: float | None = None) -> str:
     import warnings
 
     if alternative == "one-sided":
-        warnings.warn("alternative='one-sided' is deprecated: say 'greater' (a > b) or 'less' (a < b); read as the "
-                      "direction of `difference`.", FutureWarning, stacklevel=3)  # fmt: skip
+        warnings.warn(
+            "alternative='one-sided' is deprecated: say 'greater' (a > b) or 'less' (a < b); read as the "
+            "direction of `difference`.",
+            FutureWarning,
+            stacklevel=3,
+        )
         return "less" if difference is not None and difference < 0 else "greater"
     return check_choice(alternative, ALTERNATIVES, "alternative")
 
@@ -104,15 +108,19 @@ def design_effect(cluster_size=1.0, icc=0.0) -> np.ndarray:
 
 def _check_paired(difference, discordance):
     d = np.abs(np.asarray(_check_difference(difference), float))
-    psi = np.asarray(check_number(discordance, "discordance", low=0, high=1, low_open=True,
-                                  hint="the share of items where the two outcomes differ"))  # fmt: skip
+    psi = np.asarray(
+        check_number(
+            discordance, "discordance", low=0, high=1, low_open=True, hint="the share of items where the two outcomes differ"
+        )
+    )
     if np.any(d > psi):  # |δ| = ψ is a plan: one outcome never better (p01 = 0)
         raise UsageError("|`difference`| must be at most `discordance`: p10 − p01 cannot exceed p10 + p01.")
     return d, psi
 
 
-def paired_sample_size(difference, discordance, *, alpha: float = 0.05, power: float = 0.8,
-                       alternative: str = "two-sided") -> np.ndarray:  # fmt: skip
+def paired_sample_size(
+    difference, discordance, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided"
+) -> np.ndarray:
     """Items for McNemar's test to detect ``difference`` with ``power`` (Connor 1987).
 
     Parameters
@@ -182,6 +190,7 @@ def paired_mde(n, discordance, *, alpha: float = 0.05, power: float = 0.8, alter
     for idx in np.ndindex(n_arr.shape):
         psi, size = float(psi_arr[idx]), float(n_arr[idx])
         top = psi * (1 - 1e-12)
+
         def f(d, size=size, psi=psi):
             return float(paired_power(size, d, psi, alpha=alpha, alternative=alternative)) - power
 
@@ -264,8 +273,9 @@ def _first_stable(power: np.ndarray, target: float) -> int | None:
     return int(n[ok][0]) if ok.any() else None
 
 
-def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alternative: str = "two-sided",
-                       test: str = "exact") -> np.ndarray:  # fmt: skip
+def paired_power_exact(
+    n, difference, discordance, *, alpha: float = 0.05, alternative: str = "two-sided", test: str = "exact"
+) -> np.ndarray:
     """Power of McNemar's test with ``n`` items, computed exactly (no normal approximation, no simulation).
 
     The discordant count is M ~ Bin(n, ψ); given M = m, the items favouring the
@@ -289,8 +299,9 @@ def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alter
     sizes = np.asarray(n, float)
     bad = ~np.isfinite(sizes) | (sizes < 0) | (sizes != np.round(sizes))
     if np.any(bad):
-        raise UsageError(f"`n` must be whole numbers of items, 0 or more; got {sizes[bad].ravel()[0]:g} "
-                         f"({int(np.sum(bad))} such).")  # fmt: skip
+        raise UsageError(
+            f"`n` must be whole numbers of items, 0 or more; got {sizes[bad].ravel()[0]:g} ({int(np.sum(bad))} such)."
+        )
     n_arr = np.broadcast_to(sizes.astype(np.int64), shape).ravel()
     d_arr = np.broadcast_to(np.abs(np.asarray(difference, float)), shape).ravel()  # only |δ| matters
     psi_arr = np.broadcast_to(np.asarray(discordance, float), shape).ravel()
@@ -312,8 +323,9 @@ def paired_power_exact(n, difference, discordance, *, alpha: float = 0.05, alter
     return out.reshape(shape)
 
 
-def paired_sample_size_exact(difference, discordance, *, alpha: float = 0.05, power: float = 0.8,
-                             alternative: str = "two-sided", test: str = "exact") -> int:  # fmt: skip
+def paired_sample_size_exact(
+    difference, discordance, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided", test: str = "exact"
+) -> int:
     """Smallest n from which McNemar's test (exact power) keeps at least ``power``.
 
     The power of a discrete test saw-tooths in n; the answer is the first n
@@ -377,12 +389,16 @@ def rate_sample_size(half_width, rate, *, level: float = 0.95, deff=1.0) -> np.n
     """
     check_level(level)
     w_arr, p_arr, deff_arr = np.broadcast_arrays(
-        np.asarray(check_number(half_width, "half_width", low=0, high=0.5, low_open=True, high_open=True,
-                                hint="a share, not percent")),
-        _check_rate(rate), np.asarray(_check_deff(deff)))  # fmt: skip
+        np.asarray(
+            check_number(half_width, "half_width", low=0, high=0.5, low_open=True, high_open=True, hint="a share, not percent")
+        ),
+        _check_rate(rate),
+        np.asarray(_check_deff(deff)),
+    )
     out = np.empty(w_arr.shape, dtype=int)
     for idx in np.ndindex(w_arr.shape):
         w, p, de = float(w_arr[idx]), float(p_arr[idx]), float(deff_arr[idx])
+
         def f(n, p=p, de=de, w=w):
             return float(rate_half_width(n, p, level=level, deff=de)) - w
 
@@ -413,8 +429,9 @@ def rate_power(n, rate, reference, *, alpha: float = 0.05, alternative: str = "t
     return power
 
 
-def rate_sample_size_test(rate, reference, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided",
-                          deff=1.0) -> np.ndarray:  # fmt: skip
+def rate_sample_size_test(
+    rate, reference, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided", deff=1.0
+) -> np.ndarray:
     """Outputs for the score test against ``reference`` to detect the share ``rate`` with ``power``.
 
     ``n = deff · (z_α √(p0 q0) + z_β √(p q))² / (p − p0)²`` (one tail; two-sided α).
@@ -462,8 +479,9 @@ def _mde(se: np.ndarray, alpha: float, power: float, alternative: str = "two-sid
     return (z_alpha(alpha, alternative) + float(special.ndtri(_check_power(power)))) * se
 
 
-def normal_sample_size(difference, se, n, *, alpha: float = 0.05, power: float = 0.8,
-                       alternative: str = "two-sided") -> np.ndarray:  # fmt: skip
+def normal_sample_size(
+    difference, se, n, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided"
+) -> np.ndarray:
     """Size at which an estimate with standard error ``se`` on ``n`` units detects ``difference`` (SE ∝ 1/√n)."""
     d = np.abs(np.asarray(_check_difference(difference), float))
     if np.any(d == 0):

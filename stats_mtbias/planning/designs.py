@@ -35,8 +35,10 @@ def which_question(n, difference, half_width) -> str:
         return "sample_size"
     if n is None:
         if difference is None:
-            raise UsageError("give `n` (→ power or minimum detectable effect), `difference` (→ sample size) or "
-                             "`half_width` (→ sample size for that precision).")  # fmt: skip
+            raise UsageError(
+                "give `n` (→ power or minimum detectable effect), `difference` (→ sample size) or "
+                "`half_width` (→ sample size for that precision)."
+            )
         return "sample_size"
     return "mde" if difference is None else "power"
 
@@ -51,8 +53,19 @@ def mde_solve(power_of: Callable[[float], float], target: float, top: float) -> 
 # ---------------------------------------------------------------- closed forms
 
 
-def paired(n, difference, power, alpha, alternative, discordance, method, *, metric="paired binary", comparison="",
-            unit_scale: float = 1.0):  # fmt: skip
+def paired(
+    n,
+    difference,
+    power,
+    alpha,
+    alternative,
+    discordance,
+    method,
+    *,
+    metric="paired binary",
+    comparison="",
+    unit_scale: float = 1.0,
+):
     check_choice(method, PAIRED_METHODS, "method")
     if discordance is None:
         raise UsageError("the paired design needs `discordance`: the share of items on which the two outcomes differ.")
@@ -82,22 +95,61 @@ def paired(n, difference, power, alpha, alternative, discordance, method, *, met
     n_total = math.ceil(n / unit_scale - 1e-9)
 
     def curve(ns, diffs):
-        rows = [{"n": math.ceil(k / unit_scale - 1e-9), "difference": d, "power": power_at(k, d), "mc_se": 0.0}
-                for d in diffs for k in ns]  # fmt: skip
+        rows = [
+            {"n": math.ceil(k / unit_scale - 1e-9), "difference": d, "power": power_at(k, d), "mc_se": 0.0}
+            for d in diffs
+            for k in ns
+        ]
         return pd.DataFrame(rows)
 
-    table = plan_row(design="paired", question=question, metric=metric, comparison=comparison, n=n_total,
-                 n_outputs=n_total, difference=difference, power=achieved, alpha=alpha, alternative=alternative,
-                 discordance=psi, method=name)  # fmt: skip
+    table = plan_row(
+        design="paired",
+        question=question,
+        metric=metric,
+        comparison=comparison,
+        n=n_total,
+        n_outputs=n_total,
+        difference=difference,
+        power=achieved,
+        alpha=alpha,
+        alternative=alternative,
+        discordance=psi,
+        method=name,
+    )
     return table, curve, name
 
 
-def one_rate(n, difference, power, alpha, alternative, rate, reference, half_width, level, deff, *, metric="rate",
-          comparison="", cluster_size: float = 1.0):  # fmt: skip
+def one_rate(
+    n,
+    difference,
+    power,
+    alpha,
+    alternative,
+    rate,
+    reference,
+    half_width,
+    level,
+    deff,
+    *,
+    metric="rate",
+    comparison="",
+    cluster_size: float = 1.0,
+):
     # The formulas count outputs; n counts clusters (prompts, occupations) of cluster_size outputs each.
-    table, curve, method = rate_outputs(None if n is None else round(check_positive_int(n, "n") * cluster_size), difference,
-                                         power, alpha, alternative, rate, reference, half_width, level, deff,
-                                         metric=metric, comparison=comparison)  # fmt: skip
+    table, curve, method = rate_outputs(
+        None if n is None else round(check_positive_int(n, "n") * cluster_size),
+        difference,
+        power,
+        alpha,
+        alternative,
+        rate,
+        reference,
+        half_width,
+        level,
+        deff,
+        metric=metric,
+        comparison=comparison,
+    )
     outputs = int(table["n"].iloc[0])
     table["n"] = math.ceil(outputs / cluster_size - 1e-9) if n is None else n
     table["n_outputs"] = outputs if n is None else round(n * cluster_size)
@@ -111,8 +163,9 @@ def one_rate(n, difference, power, alpha, alternative, rate, reference, half_wid
     return table, curve, method
 
 
-def rate_outputs(n, difference, power, alpha, alternative, rate, reference, half_width, level, deff, *,
-                  metric="rate", comparison=""):  # fmt: skip
+def rate_outputs(
+    n, difference, power, alpha, alternative, rate, reference, half_width, level, deff, *, metric="rate", comparison=""
+):
     if half_width is not None or (reference is None and difference is None):
         if rate is None:
             raise UsageError("the rate design needs `rate`: the share you expect (e.g. 0.3 female outputs).")
@@ -122,20 +175,37 @@ def rate_outputs(n, difference, power, alpha, alternative, rate, reference, half
             n = check_positive_int(n, "n")
         width = float(closed.rate_half_width(n, rate, level=level, deff=deff))
         method = "expected Wilson half-width" + (f", design effect {deff:g}" if deff != 1 else "")
-        return plan_row(design="rate", question="sample_size" if half_width is not None else "half_width", metric=metric,
-                    comparison=comparison, n=n, n_outputs=n, half_width=width, level=level, rate=rate, deff=deff,
-                    method=method), None, method  # fmt: skip
+        return (
+            plan_row(
+                design="rate",
+                question="sample_size" if half_width is not None else "half_width",
+                metric=metric,
+                comparison=comparison,
+                n=n,
+                n_outputs=n,
+                half_width=width,
+                level=level,
+                rate=rate,
+                deff=deff,
+                method=method,
+            ),
+            None,
+            method,
+        )
     if reference is None:
         raise UsageError("a test of one rate needs `null`: the share under the null hypothesis (e.g. 0.5 for parity).")
     p0 = check_number(reference, "null", low=0, high=1, hint="the share under the null hypothesis, not percent")
     if difference is None and rate is not None and n is None:
         difference = check_number(rate, "rate", low=0, high=1, hint="a share, not percent") - p0
         if alternative != "two-sided" and (difference < 0) != (alternative == "less"):
-            raise UsageError(f"alternative={alternative!r} plans for a rate {'below' if alternative == 'less' else 'above'} "
-                             f"the null {p0:g}; `rate` is {rate:g}.")  # fmt: skip
+            raise UsageError(
+                f"alternative={alternative!r} plans for a rate {'below' if alternative == 'less' else 'above'} "
+                f"the null {p0:g}; `rate` is {rate:g}."
+            )
     if difference is not None and not 0 <= p0 + difference <= 1:
-        raise UsageError(f"`null` + `difference` = {p0:g} + {difference:g} is not a share in [0, 1]: the rate planned "
-                         "for must be one.")  # fmt: skip
+        raise UsageError(
+            f"`null` + `difference` = {p0:g} + {difference:g} is not a share in [0, 1]: the rate planned for must be one."
+        )
     question = which_question(n, difference, None)
     if question == "sample_size" and difference == 0:
         raise UsageError("`difference` must be non-zero: no sample size detects a difference of 0.")
@@ -149,8 +219,7 @@ def rate_outputs(n, difference, power, alpha, alternative, rate, reference, half
         return float(closed.rate_power(size, p1, p0, alpha=alpha, alternative=alternative, deff=deff))
 
     if question == "sample_size":
-        n = int(closed.rate_sample_size_test(p0 + difference, p0, alpha=alpha, power=target, alternative=alternative,
-                                             deff=deff))  # fmt: skip
+        n = int(closed.rate_sample_size_test(p0 + difference, p0, alpha=alpha, power=target, alternative=alternative, deff=deff))
         achieved = power_at(n, difference)
     elif question == "mde":
         n = check_positive_int(n, "n")
@@ -163,28 +232,60 @@ def rate_outputs(n, difference, power, alpha, alternative, rate, reference, half
         achieved = power_at(n, difference)
 
     def curve(ns, diffs):
-        return pd.DataFrame([{"n": int(k), "difference": d, "power": power_at(k, d), "mc_se": 0.0}
-                             for d in diffs for k in ns])  # fmt: skip
+        return pd.DataFrame([{"n": int(k), "difference": d, "power": power_at(k, d), "mc_se": 0.0} for d in diffs for k in ns])
 
-    return plan_row(design="rate", question=question, metric=metric, comparison=comparison, n=n, n_outputs=n,
-                difference=difference, power=achieved, alpha=alpha, alternative=alternative, rate=p0 + difference,
-                reference=p0, deff=deff, method=method), curve, method  # fmt: skip
+    return (
+        plan_row(
+            design="rate",
+            question=question,
+            metric=metric,
+            comparison=comparison,
+            n=n,
+            n_outputs=n,
+            difference=difference,
+            power=achieved,
+            alpha=alpha,
+            alternative=alternative,
+            rate=p0 + difference,
+            reference=p0,
+            deff=deff,
+            method=method,
+        ),
+        curve,
+        method,
+    )
 
 
-def normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, level, *, metric="estimate",
-            comparison=""):  # fmt: skip
+def normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, level, *, metric="estimate", comparison=""):
     if se is None or n_pilot is None:
         raise UsageError("the normal design needs `se` (the standard error) and `n_pilot` (the size it was measured at).")
     n_pilot = check_positive_int(n_pilot, "n_pilot")
-    se = check_number(se, "se", low=0, low_open=True,
-                      hint="a positive standard error: an estimate without sampling variance cannot be planned for")
+    se = check_number(
+        se,
+        "se",
+        low=0,
+        low_open=True,
+        hint="a positive standard error: an estimate without sampling variance cannot be planned for",
+    )
     z_level = float(special.ndtri(0.5 + level / 2.0))
     method = "Wald test, standard error scaled by √(n_pilot / n)"
     se_at = lambda size: se * math.sqrt(n_pilot / size)  # noqa: E731
     if half_width is not None:
         n = math.ceil(n_pilot * (z_level * se / half_width) ** 2 - 1e-9)
-        return plan_row(design="normal", question="sample_size", metric=metric, comparison=comparison, n=n,
-                    half_width=z_level * se_at(n), level=level, method=method), None, method  # fmt: skip
+        return (
+            plan_row(
+                design="normal",
+                question="sample_size",
+                metric=metric,
+                comparison=comparison,
+                n=n,
+                half_width=z_level * se_at(n),
+                level=level,
+                method=method,
+            ),
+            None,
+            method,
+        )
     question = which_question(n, difference, None)
     target = 0.8 if power is None else power
     if question == "sample_size":
@@ -196,13 +297,37 @@ def normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, le
     achieved = float(closed.normal_power(difference, se_at(n), alpha=alpha, alternative=alternative))
 
     def curve(ns, diffs):
-        return pd.DataFrame([{"n": int(k), "difference": d, "mc_se": 0.0,
-                              "power": float(closed.normal_power(d, se_at(k), alpha=alpha, alternative=alternative))}
-                             for d in diffs for k in ns])  # fmt: skip
+        return pd.DataFrame(
+            [
+                {
+                    "n": int(k),
+                    "difference": d,
+                    "mc_se": 0.0,
+                    "power": float(closed.normal_power(d, se_at(k), alpha=alpha, alternative=alternative)),
+                }
+                for d in diffs
+                for k in ns
+            ]
+        )
 
-    return plan_row(design="normal", question=question, metric=metric, comparison=comparison, n=n, difference=difference,
-                power=achieved, half_width=z_level * se_at(n), alpha=alpha, alternative=alternative, level=level,
-                method=method), curve, method  # fmt: skip
+    return (
+        plan_row(
+            design="normal",
+            question=question,
+            metric=metric,
+            comparison=comparison,
+            n=n,
+            difference=difference,
+            power=achieved,
+            half_width=z_level * se_at(n),
+            alpha=alpha,
+            alternative=alternative,
+            level=level,
+            method=method,
+        ),
+        curve,
+        method,
+    )
 
 
 # ---------------------------------------------------------------- pilots
@@ -242,8 +367,6 @@ def one_language(frame: pd.DataFrame, language: str | None) -> str:
     return language
 
 
-
-
 def simulated(design, n, difference, power, alpha, alternative, half_width, level, test, n_sim, n_boot, rng):
     question = which_question(n, difference, half_width)
     target = 0.8 if power is None else power
@@ -274,12 +397,16 @@ def simulated(design, n, difference, power, alpha, alternative, half_width, leve
     size = float("nan") if design.single else float(at.power(0.0)[0])
     notes = []
     if size > alpha + 3 * math.sqrt(alpha * (1 - alpha) / n_sim):
-        notes.append(f"{design.label}: the test rejects {size:.3f} of simulated evaluations with no difference at "
-                     f"nominal {alpha:g} (Monte-Carlo se {math.sqrt(alpha * (1 - alpha) / n_sim):.3f}): it is "
-                     "anti-conservative in this regime, so the power shown is overstated.")  # fmt: skip
-    method = (f"simulation from the pilot ({n_sim:,} evaluations of n {design.unit} drawn within the study's strata; "
-              + ("paired bootstrap test, " + f"{n_boot:,} resamples each" if test == "bootstrap" else "linearised Wald test")
-              + f"; differences by location shift from the pilot's {design.observed:.4g})")  # fmt: skip
+        notes.append(
+            f"{design.label}: the test rejects {size:.3f} of simulated evaluations with no difference at "
+            f"nominal {alpha:g} (Monte-Carlo se {math.sqrt(alpha * (1 - alpha) / n_sim):.3f}): it is "
+            "anti-conservative in this regime, so the power shown is overstated."
+        )
+    method = (
+        f"simulation from the pilot ({n_sim:,} evaluations of n {design.unit} drawn within the study's strata; "
+        + ("paired bootstrap test, " + f"{n_boot:,} resamples each" if test == "bootstrap" else "linearised Wald test")
+        + f"; differences by location shift from the pilot's {design.observed:.4g})"
+    )
     label = design.label.split(": ")
 
     def curve(ns, diffs):
@@ -290,15 +417,35 @@ def simulated(design, n, difference, power, alpha, alternative, half_width, leve
                 rows.append({"n": int(k), "difference": float(d), "power": float(p), "mc_se": math.sqrt(p * (1 - p) / n_sim)})
         return pd.DataFrame(rows)
 
-    table = plan_row(design="pilot", metric=label[0], comparison=label[1] if len(label) > 1 else "",
-                 n_outputs=round(row["n"] * design.outputs_per_cluster), alpha=alpha, alternative=alternative, level=level,
-                 size=size, method=method, **row)  # fmt: skip
+    table = plan_row(
+        design="pilot",
+        metric=label[0],
+        comparison=label[1] if len(label) > 1 else "",
+        n_outputs=round(row["n"] * design.outputs_per_cluster),
+        alpha=alpha,
+        alternative=alternative,
+        level=level,
+        size=size,
+        method=method,
+        **row,
+    )
     return table, curve, method, trace, notes
 
 
-
-def check_numbers(*, difference=None, half_width=None, discordance=None, rate=None, null=None, se=None,
-                  alpha: float = 0.05, level: float = 0.95, power=None, cluster_size=1, icc=0.0) -> tuple:
+def check_numbers(
+    *,
+    difference=None,
+    half_width=None,
+    discordance=None,
+    rate=None,
+    null=None,
+    se=None,
+    alpha: float = 0.05,
+    level: float = 0.95,
+    power=None,
+    cluster_size=1,
+    icc=0.0,
+) -> tuple:
     """Every float parameter of a plan, before any work (a pilot study run included): each finite and in its range.
 
     NaN passes every comparison (``NaN < 0`` is False), so without this a NaN
@@ -307,17 +454,24 @@ def check_numbers(*, difference=None, half_width=None, discordance=None, rate=No
     if difference is not None:
         difference = check_number(difference, "difference", hint="a share, e.g. 0.02 for 2 points")
     if half_width is not None:
-        half_width = check_number(half_width, "half_width", low=0, low_open=True,
-                                  hint="the interval's half-width, e.g. 0.02 for ±2 points")  # fmt: skip
+        half_width = check_number(
+            half_width, "half_width", low=0, low_open=True, hint="the interval's half-width, e.g. 0.02 for ±2 points"
+        )
     if discordance is not None:
-        check_number(discordance, "discordance", low=0, high=1, low_open=True,
-                     hint="the share of items where the two outcomes differ")  # fmt: skip
+        check_number(
+            discordance, "discordance", low=0, high=1, low_open=True, hint="the share of items where the two outcomes differ"
+        )
     for name, value in (("rate", rate), ("null", null)):
         if value is not None:
             check_number(value, name, low=0, high=1, hint="a share, not percent")
     if se is not None:
-        check_number(se, "se", low=0, low_open=True,
-                     hint="a positive standard error: an estimate without sampling variance cannot be planned for")
+        check_number(
+            se,
+            "se",
+            low=0,
+            low_open=True,
+            hint="a positive standard error: an estimate without sampling variance cannot be planned for",
+        )
     closed._check_alpha(alpha)
     check_level(level)
     if power is not None:
@@ -326,22 +480,50 @@ def check_numbers(*, difference=None, half_width=None, discordance=None, rate=No
     return difference, half_width
 
 
-def plan(design: str, *, pilot: tuple[str, object] | None = None, pilot_provenance: dict | None = None,
-         n: int | None = None, difference: float | None = None, power: float | None = None, alpha: float = 0.05,
-         alternative: str = "two-sided", discordance: float | None = None, rate: float | None = None,
-         reference: float | None = None, half_width: float | None = None, level: float = 0.95,
-         cluster_size: float = 1, icc: float = 0.0, se: float | None = None, n_pilot: int | None = None,
-         method: str = "connor", test: str = "bootstrap", n_sim: int = 1000, n_boot: int = 500,
-         rng: np.random.Generator | int = 0) -> PowerResult:
+def plan(
+    design: str,
+    *,
+    pilot: tuple[str, object] | None = None,
+    pilot_provenance: dict | None = None,
+    n: int | None = None,
+    difference: float | None = None,
+    power: float | None = None,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    discordance: float | None = None,
+    rate: float | None = None,
+    reference: float | None = None,
+    half_width: float | None = None,
+    level: float = 0.95,
+    cluster_size: float = 1,
+    icc: float = 0.0,
+    se: float | None = None,
+    n_pilot: int | None = None,
+    method: str = "connor",
+    test: str = "bootstrap",
+    n_sim: int = 1000,
+    n_boot: int = 500,
+    rng: np.random.Generator | int = 0,
+) -> PowerResult:
     """Answer a planning question with a design (see :func:`stats_mtbias.power`, which documents every option).
 
     `pilot` is ``(kind, payload)`` as a study's ``pilot`` function returns it:
     ``("simulate", PairedDesign)``, or ``("paired" | "rate" | "normal", keywords)``.
     """
     check_choice(design, DESIGNS, "design")
-    difference, half_width = check_numbers(difference=difference, half_width=half_width, discordance=discordance,
-                                           rate=rate, null=reference, se=se, alpha=alpha, level=level, power=power,
-                                           cluster_size=cluster_size, icc=icc)  # fmt: skip
+    difference, half_width = check_numbers(
+        difference=difference,
+        half_width=half_width,
+        discordance=discordance,
+        rate=rate,
+        null=reference,
+        se=se,
+        alpha=alpha,
+        level=level,
+        power=power,
+        cluster_size=cluster_size,
+        icc=icc,
+    )
     alternative = closed.check_alternative(alternative, difference)
     if difference is not None and alternative != "two-sided" and (difference < 0) != (alternative == "less"):
         side = "below" if alternative == "less" else "above"
@@ -360,22 +542,33 @@ def plan(design: str, *, pilot: tuple[str, object] | None = None, pilot_provenan
     if design == "paired":
         table, curve, name = paired(n, difference, power, alpha, alternative, discordance, method)
     elif design == "rate":
-        table, curve, name = one_rate(n, difference, power, alpha, alternative, rate, reference, half_width, level, deff,
-                                  cluster_size=float(cluster_size))  # fmt: skip
+        table, curve, name = one_rate(
+            n, difference, power, alpha, alternative, rate, reference, half_width, level, deff, cluster_size=float(cluster_size)
+        )
     elif design == "normal":
         table, curve, name = normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, level)
     else:
         if pilot is None:
-            raise UsageError("the pilot design needs `pilot=`: a result of smb.tgbi, smb.winomt, smb.prates, "
-                             "smb.optimal or smb.rates on your pilot outputs (or the shipped ones).")  # fmt: skip
+            raise UsageError(
+                "the pilot design needs `pilot=`: a result of smb.tgbi, smb.winomt, smb.prates, "
+                "smb.optimal or smb.rates on your pilot outputs (or the shipped ones)."
+            )
         kind, payload = pilot
         check_choice(kind, PILOT_KINDS, "pilot kind")
         if kind == "simulate":
             check_choice(test, sim.TESTS, "test")
-            table, curve, name, trace, notes = simulated(payload, n, difference, power, alpha, alternative,
-                                                         half_width, level, test, n_sim, n_boot, rng)  # fmt: skip
-            options.update({"test": test, "n_sim": n_sim, "n_boot": n_boot if test == "bootstrap" else None,
-                            "pilot_difference": payload.observed, "pilot_n": payload.n_pilot})  # fmt: skip
+            table, curve, name, trace, notes = simulated(
+                payload, n, difference, power, alpha, alternative, half_width, level, test, n_sim, n_boot, rng
+            )
+            options.update(
+                {
+                    "test": test,
+                    "n_sim": n_sim,
+                    "n_boot": n_boot if test == "bootstrap" else None,
+                    "pilot_difference": payload.observed,
+                    "pilot_n": payload.n_pilot,
+                }
+            )
         elif kind == "paired":
             # McNemar-tested metrics: the exact power of the exact test, with the pilot's discordance.
             payload = dict(payload)
@@ -387,22 +580,60 @@ def plan(design: str, *, pilot: tuple[str, object] | None = None, pilot_provenan
         elif kind == "rate":
             # A difference is read against parity (0.5) unless a reference is given.
             ref = reference if reference is not None else (0.5 if difference is not None else None)
-            table, curve, name = one_rate(n, difference, power, alpha, alternative, payload["rate"], ref, half_width,
-                                      level, payload["deff"], metric=payload["metric"])  # fmt: skip
+            table, curve, name = one_rate(
+                n,
+                difference,
+                power,
+                alpha,
+                alternative,
+                payload["rate"],
+                ref,
+                half_width,
+                level,
+                payload["deff"],
+                metric=payload["metric"],
+            )
             table["design"] = "pilot"
         else:
-            table, curve, name = normal(n, difference, power, alpha, alternative, payload["se"], payload["n_pilot"],
-                                        half_width, level, metric=payload["metric"],
-                                        comparison=payload["comparison"])  # fmt: skip
+            table, curve, name = normal(
+                n,
+                difference,
+                power,
+                alpha,
+                alternative,
+                payload["se"],
+                payload["n_pilot"],
+                half_width,
+                level,
+                metric=payload["metric"],
+                comparison=payload["comparison"],
+            )
             table["design"] = "pilot"
-    provenance = {"method": name, "design": design, "options": options, "seed": seed,
-                  "assumptions": {k: v for k, v in {"discordance": discordance, "rate": rate, "reference": reference,
-                                                    "cluster_size": cluster_size, "icc": icc, "design_effect": deff,
-                                                    "se": se, "n_pilot": n_pilot}.items() if v is not None}}  # fmt: skip
+    provenance = {
+        "method": name,
+        "design": design,
+        "options": options,
+        "seed": seed,
+        "assumptions": {
+            k: v
+            for k, v in {
+                "discordance": discordance,
+                "rate": rate,
+                "reference": reference,
+                "cluster_size": cluster_size,
+                "icc": icc,
+                "design_effect": deff,
+                "se": se,
+                "n_pilot": n_pilot,
+            }.items()
+            if v is not None
+        },
+    }
     if pilot_provenance is not None:
         provenance["pilot"] = pilot_provenance
     from stats_mtbias.provenance import Provenance
 
-    provenance.update({k: v for k, v in Provenance(method=name).to_dict().items()
-                       if k in ("package_version", "python", "dependencies")})  # fmt: skip
+    provenance.update(
+        {k: v for k, v in Provenance(method=name).to_dict().items() if k in ("package_version", "python", "dependencies")}
+    )
     return PowerResult(str(table["question"].iloc[0]), table, provenance, trace, notes, curve)

@@ -10,9 +10,27 @@ import pandas as pd
 
 from stats_mtbias.errors import UsageError
 
-PLAN_COLUMNS = ["design", "question", "metric", "comparison", "n", "n_outputs", "difference", "power", "half_width",
-                "alpha", "alternative", "level", "discordance", "rate", "reference", "deff", "size", "mc_se",
-                "method"]  # fmt: skip
+PLAN_COLUMNS = [
+    "design",
+    "question",
+    "metric",
+    "comparison",
+    "n",
+    "n_outputs",
+    "difference",
+    "power",
+    "half_width",
+    "alpha",
+    "alternative",
+    "level",
+    "discordance",
+    "rate",
+    "reference",
+    "deff",
+    "size",
+    "mc_se",
+    "method",
+]
 
 
 @dataclass(frozen=True)
@@ -106,18 +124,27 @@ class PowerResult:
             differences = [0.5 * d0, d0, 1.5 * d0]
         return self._curve(np.asarray(n, int), np.asarray(differences, float))
 
-    def plot(self, n: Sequence[int] | None = None, differences: Sequence[float] | None = None, *, scale: float = 1.0,
-             unit: str = ""):  # fmt: skip
+    def plot(
+        self, n: Sequence[int] | None = None, differences: Sequence[float] | None = None, *, scale: float = 1.0, unit: str = ""
+    ):
         """Matplotlib figure of :meth:`curve` (``scale=100, unit=" points"`` to label differences in points)."""
         from stats_mtbias.plotting import power_curve
 
         frame = self.curve(n, differences)
-        return power_curve(frame, target=0.8 if self.question != "power" else None, scale=scale, unit=unit,
-                           title=str(self.table["comparison"].iloc[0] or self.table["metric"].iloc[0]))  # fmt: skip
+        return power_curve(
+            frame,
+            target=0.8 if self.question != "power" else None,
+            scale=scale,
+            unit=unit,
+            title=str(self.table["comparison"].iloc[0] or self.table["metric"].iloc[0]),
+        )
 
     def __repr__(self) -> str:
-        shown = {k: v for k, v in self.to_dict().items() if v is not None and k in
-                 ("question", "n", "difference", "power", "half_width", "method")}  # fmt: skip
+        shown = {
+            k: v
+            for k, v in self.to_dict().items()
+            if v is not None and k in ("question", "n", "difference", "power", "half_width", "method")
+        }
         return f"PowerResult({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
 

@@ -170,8 +170,9 @@ def wald_se(design: PairedDesign, draws: list[np.ndarray], patterns: list[_Patte
     return np.sqrt(var)
 
 
-def _inner_bootstrap(design: PairedDesign, draws: list[np.ndarray], patterns: list[_Pattern], n_boot: int,
-                     rng: np.random.Generator) -> np.ndarray:  # fmt: skip
+def _inner_bootstrap(
+    design: PairedDesign, draws: list[np.ndarray], patterns: list[_Pattern], n_boot: int, rng: np.random.Generator
+) -> np.ndarray:
     """Paired bootstrap replicates of the difference for every simulated evaluation, shape ``(n_boot, r)``."""
     r = draws[0].shape[0]
     dim = patterns[0].rows.shape[1]
@@ -285,8 +286,17 @@ class Simulation:
         return float(x0 + (power - y0) * (x1 - x0) / (y1 - y0)) if y1 > y0 else float(x1)
 
 
-def simulate(design: PairedDesign, n: int, *, n_sim: int = 1000, rng: np.random.Generator | int, test: str = "bootstrap",
-             n_boot: int = 500, alpha: float = 0.05, alternative: str = "two-sided") -> Simulation:  # fmt: skip
+def simulate(
+    design: PairedDesign,
+    n: int,
+    *,
+    n_sim: int = 1000,
+    rng: np.random.Generator | int,
+    test: str = "bootstrap",
+    n_boot: int = 500,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+) -> Simulation:
     """Simulate ``n_sim`` evaluations of ``n`` clusters from the pilot and prepare the study's test on each.
 
     Parameters
@@ -327,9 +337,18 @@ def simulate(design: PairedDesign, n: int, *, n_sim: int = 1000, rng: np.random.
     return Simulation(design, n, estimates, se, replicates, test, alpha, alternative)
 
 
-def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, n_sim: int = 1000,
-                rng: np.random.Generator | int, test: str = "bootstrap", n_boot: int = 500, alpha: float = 0.05,
-                alternative: str = "two-sided") -> tuple[int, Simulation, list[tuple[int, float]]]:  # fmt: skip
+def sample_size(
+    design: PairedDesign,
+    difference: float,
+    *,
+    power: float = 0.8,
+    n_sim: int = 1000,
+    rng: np.random.Generator | int,
+    test: str = "bootstrap",
+    n_boot: int = 500,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+) -> tuple[int, Simulation, list[tuple[int, float]]]:
     """Clusters needed for ``power`` at ``difference``, by simulation.
 
     A first batch at the pilot's size gives the difference's spread and, scaled
@@ -391,8 +410,10 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
     slope, intercept = np.polyfit(xs, probits, 1)  # three sizes or more (padded above)
     # A flat power curve over several sizes fits a round-off slope (±1e-16) of either sign: it does not grow either.
     if not slope > 0 or np.ptp(probits) == 0:
-        raise UsageError(f"{design.label}: the simulated power does not grow with n near {int(guess)}; "
-                         "give more n_sim or check the difference.")  # fmt: skip
+        raise UsageError(
+            f"{design.label}: the simulated power does not grow with n near {int(guess)}; "
+            "give more n_sim or check the difference."
+        )
     n = max(least, int(np.ceil(((special.ndtri(power) - intercept) / slope) ** 2)))
     if batch(n) >= power:
         return n, runs[n], trace
@@ -403,8 +424,10 @@ def sample_size(design: PairedDesign, difference: float, *, power: float = 0.8, 
     while high is None:
         steps += 1
         if steps > 8:
-            raise UsageError(f"{design.label}: the simulated power stays below {power} from n = {n} to {low}; "
-                             "give more n_sim or check the difference.")  # fmt: skip
+            raise UsageError(
+                f"{design.label}: the simulated power stays below {power} from n = {n} to {low}; "
+                "give more n_sim or check the difference."
+            )
         step = int(np.ceil(low * 1.25))  # at least one more, as low >= 2
         if batch(step) >= power:
             high = step

@@ -66,10 +66,12 @@ def format_cells(frame: pd.DataFrame, columns: Sequence[str], digits: int = 4, p
     """The shown columns as strings, rounded as the documents show them; `percent` columns ×100 first."""
     shown = frame[list(columns)]
     scaled = set(percent)
-    return pd.DataFrame({
-        col: [format_value(_scaled(v) if col in scaled else v, col, digits) for v in shown[col].tolist()]
-        for col in shown.columns
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            col: [format_value(_scaled(v) if col in scaled else v, col, digits) for v in shown[col].tolist()]
+            for col in shown.columns
+        }
+    )
 
 
 def _scaled(value):
@@ -84,8 +86,9 @@ def _number(value: float, digits: int) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
-def format_interval(estimate: float, low: float = math.nan, high: float = math.nan, *, scale: float = 100.0,
-                    digits: int = 1) -> str:  # fmt: skip
+def format_interval(
+    estimate: float, low: float = math.nan, high: float = math.nan, *, scale: float = 100.0, digits: int = 1
+) -> str:
     """An estimate with its interval as a document shows it: ``61.2 [59.7, 62.7]``.
 
     Shares are shown ×`scale` (100: percent, or points for a difference of shares);

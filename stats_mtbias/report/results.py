@@ -50,15 +50,38 @@ TITLES = {
     "agreement": "Agreement of two label columns",
 }
 LANGUAGE_NAMES = {
-    "ar": "Arabic", "cs": "Czech", "de": "German", "es": "Spanish", "fr": "French", "he": "Hebrew", "it": "Italian",
-    "nl": "Dutch", "pl": "Polish", "pt": "Portuguese", "ru": "Russian", "uk": "Ukrainian", "ko": "Korean",
-}  # fmt: skip
+    "ar": "Arabic",
+    "cs": "Czech",
+    "de": "German",
+    "es": "Spanish",
+    "fr": "French",
+    "he": "Hebrew",
+    "it": "Italian",
+    "nl": "Dutch",
+    "pl": "Polish",
+    "pt": "Portuguese",
+    "ru": "Russian",
+    "uk": "Ukrainian",
+    "ko": "Korean",
+}
 METRIC_LABELS = {
-    "acc": "Acc", "acc_pro": "Acc pro", "acc_anti": "Acc anti", "delta_g": "ΔG", "delta_s": "ΔS", "f1_male": "F1 male",
-    "f1_female": "F1 female", "p_s": "P_S", "p_female": "female", "p_male": "male", "p_neutral": "neutral",
-    "gap": "male − female", "minority": "minority pronoun", "he_given_female_dominated": "he | female-dominated",
-    "she_given_male_dominated": "she | male-dominated", "b": "B",
-}  # fmt: skip
+    "acc": "Acc",
+    "acc_pro": "Acc pro",
+    "acc_anti": "Acc anti",
+    "delta_g": "ΔG",
+    "delta_s": "ΔS",
+    "f1_male": "F1 male",
+    "f1_female": "F1 female",
+    "p_s": "P_S",
+    "p_female": "female",
+    "p_male": "male",
+    "p_neutral": "neutral",
+    "gap": "male − female",
+    "minority": "minority pronoun",
+    "he_given_female_dominated": "he | female-dominated",
+    "she_given_male_dominated": "she | male-dominated",
+    "b": "B",
+}
 # Differences of shares are shown in points; ratios (B) and coefficients (κ) as they are.
 DIFFERENCES = frozenset({"delta_g", "delta_s", "gap", "diff", "change"})
 UNSCALED = frozenset({"b", "kappa"})
@@ -67,8 +90,10 @@ CORRECTIONS = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "no adjustm
 MAX_COLUMNS = 8
 # A forest of comparisons taller than this per panel is left to comparisons.csv.
 MAX_FOREST_ROWS = 40
-CONSTRUCT = ("The reader measures the gender of the entity's own noun phrase in the translation (its article, adjectives "
-             "and noun ending), not the pronoun that refers to it.")  # fmt: skip
+CONSTRUCT = (
+    "The reader measures the gender of the entity's own noun phrase in the translation (its article, adjectives "
+    "and noun ending), not the pronoun that refers to it."
+)
 
 
 @dataclass(frozen=True)
@@ -97,24 +122,51 @@ class Spec:
 
 
 SPECS = {
-    "winomt": Spec("Acc: entities translated with their gold gender; ΔG = F1(male) − F1(female); ΔS = Acc on "
-                   "pro-stereotypical minus anti-stereotypical items (0 = no gap).",
-                   ("acc", "delta_g", "delta_s", "acc_pro", "acc_anti"), ("acc", "delta_g", "delta_s"),
-                   ("acc", "delta_g", "delta_s")),
-    "tgbi": Spec("P_S = √(p_female·p_male + p_neutral) per sentence set (0: one gender only, 100: balanced); "
-                 "TGBI is the mean over the seven sets.", ("p_s",), ("p_s",), ("p_s",), subset="set"),
-    "rates": Spec("Shares of female, male and neutral outputs among those whose gender was read, and the gap male − "
-                  "female, per group.", ("female", "male", "neutral", "gap"), ("female", "male", "gap"),
-                  ("female", "gap"), subset="group"),
-    "prates": Spec("Shares of female, male and neutral English pronouns for gender-neutral source sentences.",
-                   ("female", "male", "neutral"), ("female",), ("female", "male"), subset="category"),
-    "optimal": Spec("Outputs with the pronoun of the occupation's minority gender, and 'he' for female-dominated / "
-                    "'she' for male-dominated occupations; sector B in the body.",
-                    ("minority", "he_given_female_dominated", "she_given_male_dominated"), ("minority",), ()),
-    "agreement": Spec("Agreement of two label columns: the share of units labelled alike (Wilson interval) and "
-                      "Cohen's κ (1: perfect, 0: chance).", ("agreement", "kappa"), ("agreement", "kappa"), (),
-                      subset="group"),
-}  # fmt: skip
+    "winomt": Spec(
+        "Acc: entities translated with their gold gender; ΔG = F1(male) − F1(female); ΔS = Acc on "
+        "pro-stereotypical minus anti-stereotypical items (0 = no gap).",
+        ("acc", "delta_g", "delta_s", "acc_pro", "acc_anti"),
+        ("acc", "delta_g", "delta_s"),
+        ("acc", "delta_g", "delta_s"),
+    ),
+    "tgbi": Spec(
+        "P_S = √(p_female·p_male + p_neutral) per sentence set (0: one gender only, 100: balanced); "
+        "TGBI is the mean over the seven sets.",
+        ("p_s",),
+        ("p_s",),
+        ("p_s",),
+        subset="set",
+    ),
+    "rates": Spec(
+        "Shares of female, male and neutral outputs among those whose gender was read, and the gap male − female, per group.",
+        ("female", "male", "neutral", "gap"),
+        ("female", "male", "gap"),
+        ("female", "gap"),
+        subset="group",
+    ),
+    "prates": Spec(
+        "Shares of female, male and neutral English pronouns for gender-neutral source sentences.",
+        ("female", "male", "neutral"),
+        ("female",),
+        ("female", "male"),
+        subset="category",
+    ),
+    "optimal": Spec(
+        "Outputs with the pronoun of the occupation's minority gender, and 'he' for female-dominated / "
+        "'she' for male-dominated occupations; sector B in the body.",
+        ("minority", "he_given_female_dominated", "she_given_male_dominated"),
+        ("minority",),
+        (),
+    ),
+    "agreement": Spec(
+        "Agreement of two label columns: the share of units labelled alike (Wilson interval) and "
+        "Cohen's κ (1: perfect, 0: chance).",
+        ("agreement", "kappa"),
+        ("agreement", "kappa"),
+        (),
+        subset="group",
+    ),
+}
 
 
 def spec_of(study: str) -> Spec:
@@ -224,8 +276,14 @@ def tidy_notes(notes: Sequence[str]) -> list[str]:
 # ---------------------------------------------------------------- the headline
 
 
-def headline_table(result: StudyResult, mine: Sequence[str] = (), *, metrics: Sequence[str] | None = None,
-                   name: str = "headline", title: str = "") -> Table:  # fmt: skip
+def headline_table(
+    result: StudyResult,
+    mine: Sequence[str] = (),
+    *,
+    metrics: Sequence[str] | None = None,
+    name: str = "headline",
+    title: str = "",
+) -> Table:
     """The headline metrics per system, the user's first, in percent with intervals: ``61.2 [59.7, 62.7]``.
 
     Rows are systems and columns metric × language (or set) while that fits
@@ -240,19 +298,26 @@ def headline_table(result: StudyResult, mine: Sequence[str] = (), *, metrics: Se
     frame = _sorted_by_system(table, systems).reset_index(drop=True)
     varying = _varying(frame)
     wheres = list(dict.fromkeys(_where(r, varying) for _, r in frame.iterrows())) if varying else [""]
-    scales = {m: scale_of(m, frame.loc[frame["metric"] == m, ["estimate", "ci_low", "ci_high"]].to_numpy().ravel())
-              for m in metrics}  # fmt: skip
+    scales = {
+        m: scale_of(m, frame.loc[frame["metric"] == m, ["estimate", "ci_low", "ci_high"]].to_numpy().ravel()) for m in metrics
+    }
     cell = {}
     for _, row in frame.iterrows():
         scale = scales[str(row["metric"])]
         cell[str(row["system"]), _where(row, varying) if varying else "", str(row["metric"])] = format_interval(
-            row["estimate"], row["ci_low"], row["ci_high"], scale=scale, digits=1 if scale == 100 else 2)
+            row["estimate"], row["ci_low"], row["ci_high"], scale=scale, digits=1 if scale == 100 else 2
+        )
     wide = len(metrics) * len(wheres) <= MAX_COLUMNS
     rows, highlight = [], []
     where_name = _where_name(varying, spec)
     if wide:
-        headers = {(w, m): (metric_label(m, scales[m]) + (f" · {w}" if w else "")) if len(metrics) > 1 else (w or
-                   metric_label(m, scales[m])) for m in metrics for w in wheres}  # fmt: skip
+        headers = {
+            (w, m): (metric_label(m, scales[m]) + (f" · {w}" if w else ""))
+            if len(metrics) > 1
+            else (w or metric_label(m, scales[m]))
+            for m in metrics
+            for w in wheres
+        }
         for system in systems:
             rows.append({"system": system, **{headers[w, m]: cell.get((system, w, m), "") for m in metrics for w in wheres}})
             highlight.append(system in mine)
@@ -263,9 +328,14 @@ def headline_table(result: StudyResult, mine: Sequence[str] = (), *, metrics: Se
                 if not any((system, w, m) in cell for m in metrics):
                     continue
                 # The language (or set) is written on its first row only: the rows below it are its systems.
-                rows.append({where_name: w if not rows or rows[-1]["_w"] != w else "", "_w": w,
-                             "system": system, **{metric_label(m, scales[m]): cell.get((system, w, m), "")
-                                                  for m in metrics}})  # fmt: skip
+                rows.append(
+                    {
+                        where_name: w if not rows or rows[-1]["_w"] != w else "",
+                        "_w": w,
+                        "system": system,
+                        **{metric_label(m, scales[m]): cell.get((system, w, m), "") for m in metrics},
+                    }
+                )
                 highlight.append(system in mine)
         text = [where_name, "system"]
     cells = pd.DataFrame(rows).drop(columns="_w", errors="ignore")
@@ -276,12 +346,17 @@ def headline_table(result: StudyResult, mine: Sequence[str] = (), *, metrics: Se
     only = ", ".join(metric_label(m, scales[m]) for m in metrics)
     differences = [METRIC_LABELS.get(m, m) for m in metrics if m in DIFFERENCES and scales[m] == 100]
     raw = [METRIC_LABELS.get(m, m) for m in metrics if scales[m] != 100]
-    unit = "in percent" + (f" ({', '.join(differences)}: differences of shares, in points)" if differences else "") + (
-        f"; {', '.join(raw)} as ratios" if raw else "")  # fmt: skip
-    caption = (f"{only} per system{' and ' + where_name if varying else ''}: estimate [{_pct(level)} interval], {unit}. "
-               + (f"Your systems ({', '.join(s for s in systems if s in mine)}) first, in bold. " if any(highlight) else "")
-               + f"{name}.csv has the numbers in shares and the items each rests on (n)."
-               + "".join(f" ⚠ {system}: {flag}." for system, flag in flagged.items()))  # fmt: skip
+    unit = (
+        "in percent"
+        + (f" ({', '.join(differences)}: differences of shares, in points)" if differences else "")
+        + (f"; {', '.join(raw)} as ratios" if raw else "")
+    )
+    caption = (
+        f"{only} per system{' and ' + where_name if varying else ''}: estimate [{_pct(level)} interval], {unit}. "
+        + (f"Your systems ({', '.join(s for s in systems if s in mine)}) first, in bold. " if any(highlight) else "")
+        + f"{name}.csv has the numbers in shares and the items each rests on (n)."
+        + "".join(f" ⚠ {system}: {flag}." for system, flag in flagged.items())
+    )
     return Table(name, title or "Headline", frame, caption=caption, cells=cells, text=text, highlight=highlight)
 
 
@@ -298,8 +373,10 @@ def _flags(frame: pd.DataFrame) -> dict[str, str]:
         text = f"{row['language']}: {text}" if "language" in row and (languages > 1 or subset == "all") else text
         found.setdefault(str(row["system"]), []).append(text)
     # Each flag once: one that another contains (a set's flag inside the index's) is left out.
-    return {system: "; ".join(t for t in dict.fromkeys(texts) if not any(t != u and t in u for u in texts))
-            for system, texts in found.items()}  # fmt: skip
+    return {
+        system: "; ".join(t for t in dict.fromkeys(texts) if not any(t != u and t in u for u in texts))
+        for system, texts in found.items()
+    }
 
 
 def _level(result: StudyResult) -> float:
@@ -354,21 +431,27 @@ def shown_comparisons(result: StudyResult, mine: Sequence[str] = ()) -> tuple[pd
     size_text = " or ".join(str(s) for s in sizes) if sizes else "?"
     family = family_label(result.family)
     if readjusted:
-        sentence = (f"p_adjusted: {correction} within each family of {family}, over the comparisons shown here (your "
-                    f"systems against every other system: {size_text} per family). The result compared every pair of "
-                    "systems; the baseline-against-baseline pairs are left out and the p-values adjusted again over "
-                    "the rows that remain (pass against=[your systems] to the study to compare them so from the start).")
+        sentence = (
+            f"p_adjusted: {correction} within each family of {family}, over the comparisons shown here (your "
+            f"systems against every other system: {size_text} per family). The result compared every pair of "
+            "systems; the baseline-against-baseline pairs are left out and the p-values adjusted again over "
+            "the rows that remain (pass against=[your systems] to the study to compare them so from the start)."
+        )
     elif against:
-        sentence = (f"p_adjusted: {correction} within each family of {family} ({size_text} comparisons each: "
-                    f"{', '.join(against)} against every other system, as the study was asked with against=).")
+        sentence = (
+            f"p_adjusted: {correction} within each family of {family} ({size_text} comparisons each: "
+            f"{', '.join(against)} against every other system, as the study was asked with against=)."
+        )
     else:
-        sentence = (f"p_adjusted: {correction} within each family of {family} ({size_text} comparisons each: every pair "
-                    "of systems).")
+        sentence = (
+            f"p_adjusted: {correction} within each family of {family} ({size_text} comparisons each: every pair of systems)."
+        )
     return frame.reset_index(drop=True), sentence
 
 
-def comparisons_table(result: StudyResult, frame: pd.DataFrame, sentence: str, mine: Sequence[str] = (), *,
-                      name: str = "comparisons") -> Table:  # fmt: skip
+def comparisons_table(
+    result: StudyResult, frame: pd.DataFrame, sentence: str, mine: Sequence[str] = (), *, name: str = "comparisons"
+) -> Table:
     """The comparisons as a table: difference [interval] in points, ``p_adjusted``, MDE; the CSV has every row, in shares."""
     spec = spec_of(result.study)
     shown = frame[frame["metric"].isin(spec.compared)] if spec.compared else frame
@@ -378,31 +461,36 @@ def comparisons_table(result: StudyResult, frame: pd.DataFrame, sentence: str, m
     for _, row in shown.iterrows():
         scale = scale_of(str(row["metric"]), [row["diff"], row["ci_low"], row["ci_high"]])
         digits = 1 if scale == 100 else 2
-        rows.append({
-            "your system" if mine else "system a": row["system_a"], "compared with" if mine else "system b": row["system_b"],
-            **({_where_name(varying, spec): _where(row, varying)} if varying else {}),
-            "metric": metric_label(str(row["metric"]), scale, difference=True),
-            "difference [interval]": format_interval(row["diff"], row["ci_low"], row["ci_high"], scale=scale, digits=digits),
-            "p_adjusted": format_p(row["p_adjusted"]),
-            "MDE": format_interval(row["mde"], scale=scale, digits=digits),
-            "n": str(int(row["n"])) if pd.notna(row["n"]) else "",
-        })  # fmt: skip
+        rows.append(
+            {
+                "your system" if mine else "system a": row["system_a"],
+                "compared with" if mine else "system b": row["system_b"],
+                **({_where_name(varying, spec): _where(row, varying)} if varying else {}),
+                "metric": metric_label(str(row["metric"]), scale, difference=True),
+                "difference [interval]": format_interval(row["diff"], row["ci_low"], row["ci_high"], scale=scale, digits=digits),
+                "p_adjusted": format_p(row["p_adjusted"]),
+                "MDE": format_interval(row["mde"], scale=scale, digits=digits),
+                "n": str(int(row["n"])) if pd.notna(row["n"]) else "",
+            }
+        )
     cells = pd.DataFrame(rows)
     others = sorted(set(frame["metric"]) - set(shown["metric"]), key=list(dict.fromkeys(frame["metric"])).index)
     text = [c for c in cells.columns if c not in ("difference [interval]", "p_adjusted", "MDE", "n")]
-    caption = (("Your system minus the other" if mine else "System a minus system b") + f", on the same items, with "
-               f"{_pct(level)} intervals, in points (percent for a share's difference). {sentence} MDE: the smallest "
-               "true difference this evaluation detects with 80% power at two-sided α = 0.05 (from the interval's "
-               "width); a difference that is not significant is no larger than about that, not zero. "
-               f"Methods per row in {name}.csv"
-               + (f"; the comparisons of {', '.join(METRIC_LABELS.get(m, m) for m in others)} are there too." if others
-                  else "."))  # fmt: skip
+    caption = (
+        ("Your system minus the other" if mine else "System a minus system b") + f", on the same items, with "
+        f"{_pct(level)} intervals, in points (percent for a share's difference). {sentence} MDE: the smallest "
+        "true difference this evaluation detects with 80% power at two-sided α = 0.05 (from the interval's "
+        "width); a difference that is not significant is no larger than about that, not zero. "
+        f"Methods per row in {name}.csv"
+        + (f"; the comparisons of {', '.join(METRIC_LABELS.get(m, m) for m in others)} are there too." if others else ".")
+    )
     title = "Your systems against each other system" if mine else "Paired comparisons between systems"
     return Table(name, title, frame, caption=caption, cells=cells, text=text)
 
 
-def comparisons_figures(result: StudyResult, frame: pd.DataFrame, mine: Sequence[str] = (), *,
-                        name: str = "forest_comparisons") -> list[Figure]:  # fmt: skip
+def comparisons_figures(
+    result: StudyResult, frame: pd.DataFrame, mine: Sequence[str] = (), *, name: str = "forest_comparisons"
+) -> list[Figure]:
     """A forest plot of the shown comparisons: a panel per metric, one shared axis in points, filled = significant."""
     spec = spec_of(result.study)
     shown = frame[frame["metric"].isin(spec.compared)] if spec.compared else frame
@@ -412,32 +500,55 @@ def comparisons_figures(result: StudyResult, frame: pd.DataFrame, mine: Sequence
     level = _level(result)
     alpha = 1 - level
     out = []
-    scales = {m: scale_of(m, shown.loc[shown["metric"] == m, ["diff", "ci_low", "ci_high"]].to_numpy().ravel())
-              for m in dict.fromkeys(shown["metric"])}  # fmt: skip
+    scales = {
+        m: scale_of(m, shown.loc[shown["metric"] == m, ["diff", "ci_low", "ci_high"]].to_numpy().ravel())
+        for m in dict.fromkeys(shown["metric"])
+    }
     for scale in sorted(set(scales.values()), reverse=True):
         part = shown[shown["metric"].map(scales) == scale]
-        plot = pd.DataFrame({
-            "label": [f"{r.system_a} − {r.system_b}" + (f" · {_where(r._asdict(), varying)}" if varying else "")
-                      for r in part.itertuples(index=False)],
-            "panel": [metric_label(str(m), scale, difference=True) for m in part["metric"]],
-            "system_a": part["system_a"].astype(str).to_numpy(),
-            "diff": scale * part["diff"].to_numpy(dtype=float), "low": scale * part["ci_low"].to_numpy(dtype=float),
-            "high": scale * part["ci_high"].to_numpy(dtype=float),
-            "hollow": ~(part["p_adjusted"].to_numpy(dtype=float) < alpha),
-        })  # fmt: skip
+        plot = pd.DataFrame(
+            {
+                "label": [
+                    f"{r.system_a} − {r.system_b}" + (f" · {_where(r._asdict(), varying)}" if varying else "")
+                    for r in part.itertuples(index=False)
+                ],
+                "panel": [metric_label(str(m), scale, difference=True) for m in part["metric"]],
+                "system_a": part["system_a"].astype(str).to_numpy(),
+                "diff": scale * part["diff"].to_numpy(dtype=float),
+                "low": scale * part["ci_low"].to_numpy(dtype=float),
+                "high": scale * part["ci_high"].to_numpy(dtype=float),
+                "hollow": ~(part["p_adjusted"].to_numpy(dtype=float) < alpha),
+            }
+        )
         if plot.groupby("panel")["label"].nunique().max() > MAX_FOREST_ROWS:
             continue  # too many rows to read: the table and comparisons.csv have them
         suffix = "" if scale == 100 else "_ratio"
-        png = plotting.interval_plot(plot, estimate="diff", low="low", high="high", label="label", panel="panel",
-                                     marked=list(mine), style="system_a", hollow="hollow", reference=0.0, ncols=3,
-                                     xlabel="difference (points)" if scale == 100 else "difference",
-                                     baseline_name="system a (not yours)",
-                                     hollow_names=(f"p_adjusted < {alpha:g}", "not significant"))  # fmt: skip
-        out.append(Figure(name + suffix, "Comparisons: " + ("your systems against each other system" if mine else
-                                                            "every pair of systems"), png,
-                          f"Differences with their {_pct(level)} intervals (the table above); filled: p_adjusted < "
-                          f"{alpha:g} within its family, hollow: not significant. Dashed: no difference. Every panel "
-                          "shares one axis."))  # fmt: skip
+        png = plotting.interval_plot(
+            plot,
+            estimate="diff",
+            low="low",
+            high="high",
+            label="label",
+            panel="panel",
+            marked=list(mine),
+            style="system_a",
+            hollow="hollow",
+            reference=0.0,
+            ncols=3,
+            xlabel="difference (points)" if scale == 100 else "difference",
+            baseline_name="system a (not yours)",
+            hollow_names=(f"p_adjusted < {alpha:g}", "not significant"),
+        )
+        out.append(
+            Figure(
+                name + suffix,
+                "Comparisons: " + ("your systems against each other system" if mine else "every pair of systems"),
+                png,
+                f"Differences with their {_pct(level)} intervals (the table above); filled: p_adjusted < "
+                f"{alpha:g} within its family, hollow: not significant. Dashed: no difference. Every panel "
+                "shares one axis.",
+            )
+        )
     return out
 
 
@@ -457,26 +568,43 @@ def metric_figures(result: StudyResult, mine: Sequence[str] = ()) -> list[Figure
             continue
         scale = scale_of(metric, part[["estimate", "ci_low", "ci_high"]].to_numpy().ravel())
         varying = _varying(part)
-        plot = pd.DataFrame({
-            "system": part["system"].astype(str).to_numpy(),
-            "where": [_where(r, varying) for _, r in part.iterrows()] if varying else "",
-            "estimate": scale * part["estimate"].to_numpy(dtype=float),
-            "low": scale * part["ci_low"].to_numpy(dtype=float), "high": scale * part["ci_high"].to_numpy(dtype=float),
-        })  # fmt: skip
+        plot = pd.DataFrame(
+            {
+                "system": part["system"].astype(str).to_numpy(),
+                "where": [_where(r, varying) for _, r in part.iterrows()] if varying else "",
+                "estimate": scale * part["estimate"].to_numpy(dtype=float),
+                "low": scale * part["ci_low"].to_numpy(dtype=float),
+                "high": scale * part["ci_high"].to_numpy(dtype=float),
+            }
+        )
         single = plot["system"].nunique() == 1
         label, panel = ("where", None) if single and varying else ("system", "where" if varying else None)
         difference = metric in DIFFERENCES
         name = METRIC_LABELS.get(metric, metric)
-        png = plotting.interval_plot(plot, estimate="estimate", low="low", high="high", label=label, panel=panel,
-                                     marked=[s for s in mine if s in set(plot["system"])], ncols=4,
-                                     reference=0.0 if difference else None,
-                                     xlabel=metric_label(metric, scale).replace("(%)", "(percent)"))  # fmt: skip
+        png = plotting.interval_plot(
+            plot,
+            estimate="estimate",
+            low="low",
+            high="high",
+            label=label,
+            panel=panel,
+            marked=[s for s in mine if s in set(plot["system"])],
+            ncols=4,
+            reference=0.0 if difference else None,
+            xlabel=metric_label(metric, scale).replace("(%)", "(percent)"),
+        )
         where = _where_name(varying, spec)
         heading = f"{name[:1].upper()}{name[1:]} per {where if varying else 'system'}"
-        out.append(Figure(f"figure_{metric}", heading, png,
-                          f"Dots: {name}; bars: {_pct(level)} intervals. "
-                          + ("Your systems are filled shapes (legend), the others hollow grey circles. " if mine else "")
-                          + ("Every panel shares one axis." if panel else "")))  # fmt: skip
+        out.append(
+            Figure(
+                f"figure_{metric}",
+                heading,
+                png,
+                f"Dots: {name}; bars: {_pct(level)} intervals. "
+                + ("Your systems are filled shapes (legend), the others hollow grey circles. " if mine else "")
+                + ("Every panel shares one axis." if panel else ""),
+            )
+        )
     return out
 
 
@@ -514,14 +642,28 @@ def reader_validity(result: StudyResult, mine: Sequence[str] = (), *, name: str 
     frame = _sorted_by_system(est[keep].copy(), systems)
     frame["unread"] = frame["n_unknown"] / frame["n"].where(frame["n"] > 0)
     agreement = reader_agreement()
-    columns = ["labels", "n", "agreement", "ci_low", "ci_high", "kappa", "n_conflict", "n_conflict_pronoun",
-               "agreement_outside", "ci_low_outside", "ci_high_outside"]  # fmt: skip
+    columns = [
+        "labels",
+        "n",
+        "agreement",
+        "ci_low",
+        "ci_high",
+        "kappa",
+        "n_conflict",
+        "n_conflict_pronoun",
+        "agreement_outside",
+        "ci_low_outside",
+        "ci_high_outside",
+    ]
     if agreement is not None:
         ref = agreement.set_index("language")[[c for c in columns if c in agreement]].add_prefix("labelled_")
         frame = frame.join(ref, on="language")
     languages = list(dict.fromkeys(frame["language"]))
-    outside = agreement is not None and "labelled_n_conflict_pronoun" in frame and (frame["labelled_n_conflict_pronoun"]
-                                                                                   .fillna(0) > 0).any()  # fmt: skip
+    outside = (
+        agreement is not None
+        and "labelled_n_conflict_pronoun" in frame
+        and (frame["labelled_n_conflict_pronoun"].fillna(0) > 0).any()
+    )
     rows = []
     for language in languages:
         part = frame[frame["language"] == language].set_index("system")
@@ -529,15 +671,21 @@ def reader_validity(result: StudyResult, mine: Sequence[str] = (), *, name: str 
         row = {"language": language_label(language)}
         if agreement is not None and pd.notna(first.get("labelled_n")):
             row["labelled sample"] = f"{str(first['labelled_labels']).split(' (')[0]}, n = {int(first['labelled_n'])}"
-            row["agreement (%)"] = format_interval(first["labelled_agreement"], first["labelled_ci_low"],
-                                                   first["labelled_ci_high"])  # fmt: skip
+            row["agreement (%)"] = format_interval(
+                first["labelled_agreement"], first["labelled_ci_low"], first["labelled_ci_high"]
+            )
             if outside:
                 known = pd.notna(first.get("labelled_agreement_outside"))
-                row["outside conflicts (%)"] = format_interval(
-                    first["labelled_agreement_outside"], first["labelled_ci_low_outside"], first["labelled_ci_high_outside"]
-                ) if known else ""  # fmt: skip
+                row["outside conflicts (%)"] = (
+                    format_interval(
+                        first["labelled_agreement_outside"], first["labelled_ci_low_outside"], first["labelled_ci_high_outside"]
+                    )
+                    if known
+                    else ""
+                )
                 row["conflicts labelled by the pronoun"] = (
-                    f"{int(first['labelled_n_conflict_pronoun'])} of {int(first['labelled_n_conflict'])}" if known else "")
+                    f"{int(first['labelled_n_conflict_pronoun'])} of {int(first['labelled_n_conflict'])}" if known else ""
+                )
         else:
             row["labelled sample"] = "none: agreement unknown"
             row["agreement (%)"] = ""
@@ -554,37 +702,64 @@ def reader_validity(result: StudyResult, mine: Sequence[str] = (), *, name: str 
     options = result.provenance.get("options") or {}
     caveat = ""
     if options.get("use_pronoun") or options.get("aligner", "fastalign") != "fastalign":
-        caveat = (" This result was read with non-default options (use_pronoun or another aligner); the agreement "
-                  "shown was measured with the default reader (fastalign, the entity's noun phrase).")
+        caveat = (
+            " This result was read with non-default options (use_pronoun or another aligner); the agreement "
+            "shown was measured with the default reader (fastalign, the entity's noun phrase)."
+        )
     source = ""
     if agreement is not None and "package_version" in agreement:
-        source = (f" Agreement: the share of labelled translations the reader reads as the labeller did, with its "
-                  f"Wilson interval (data/validation/agreement.csv, computed by tools/reader_agreement.py with "
-                  f"stats_mtbias {agreement['package_version'].iloc[0]}).")
+        source = (
+            f" Agreement: the share of labelled translations the reader reads as the labeller did, with its "
+            f"Wilson interval (data/validation/agreement.csv, computed by tools/reader_agreement.py with "
+            f"stats_mtbias {agreement['package_version'].iloc[0]})."
+        )
     elif agreement is None:
         source = " The package's table of agreement (data/validation/agreement.csv) is not installed."
-    caption = (CONSTRUCT + source
-               + (" A conflict is a translation whose entity reads as one gender and whose pronoun as the other; "
-                  "annotators who labelled the pronoun there measured another construct, so the agreement outside "
-                  "the conflicts is the one that applies." if outside else "")
-               + " Unread: percent of a system's items (and their number) whose entity's gender the reader could "
-               "not find; Acc counts them as wrong. Each one, with the reason, is in items.csv." + caveat)  # fmt: skip
+    caption = (
+        CONSTRUCT
+        + source
+        + (
+            " A conflict is a translation whose entity reads as one gender and whose pronoun as the other; "
+            "annotators who labelled the pronoun there measured another construct, so the agreement outside "
+            "the conflicts is the one that applies."
+            if outside
+            else ""
+        )
+        + " Unread: percent of a system's items (and their number) whose entity's gender the reader could "
+        "not find; Acc counts them as wrong. Each one, with the reason, is in items.csv." + caveat
+    )
     text = ["language", "labelled sample"]
-    tables = [Table(name, "How well the reader reads each language", frame.reset_index(drop=True), caption=caption,
-                    cells=cells, text=text)]  # fmt: skip
+    tables = [
+        Table(
+            name, "How well the reader reads each language", frame.reset_index(drop=True), caption=caption, cells=cells, text=text
+        )
+    ]
     annotations = result.frames.get("annotations")
     if isinstance(annotations, pd.DataFrame) and len(annotations):
-        tables.append(Table("annotations", "Agreement with your annotators", annotations, list(annotations.columns),
-                            "The automatic reading against each of your annotators' labels (Wilson interval, Cohen's κ).",
-                            digits=3))  # fmt: skip
+        tables.append(
+            Table(
+                "annotations",
+                "Agreement with your annotators",
+                annotations,
+                list(annotations.columns),
+                "The automatic reading against each of your annotators' labels (Wilson interval, Cohen's κ).",
+                digits=3,
+            )
+        )
     return tables
 
 
 # ---------------------------------------------------------------- the study's further tables
 
 
-def _interval_cells(frame: pd.DataFrame, keys: Sequence[str], intervals: Sequence[tuple[str, str, str, str]],
-                    others: Sequence[tuple[str, str]] = (), *, difference: bool = False) -> pd.DataFrame:  # fmt: skip
+def _interval_cells(
+    frame: pd.DataFrame,
+    keys: Sequence[str],
+    intervals: Sequence[tuple[str, str, str, str]],
+    others: Sequence[tuple[str, str]] = (),
+    *,
+    difference: bool = False,
+) -> pd.DataFrame:
     """Cells: the `keys` as text, each ``(label, estimate, low, high)`` as ``61.2 [59.7, 62.7]``, `others` as given."""
     rows = []
     for _, row in frame.iterrows():
@@ -593,8 +768,11 @@ def _interval_cells(frame: pd.DataFrame, keys: Sequence[str], intervals: Sequenc
             cell[label] = format_interval(row[est], row[low] if low else math.nan, row[high] if high else math.nan)
         for label, column in others:
             value = row[column]
-            cell[label] = format_p(value) if column.startswith("p_") else ("yes" if value is True else "no" if value is False
-                                                                            else str(value))  # fmt: skip
+            cell[label] = (
+                format_p(value)
+                if column.startswith("p_")
+                else ("yes" if value is True else "no" if value is False else str(value))
+            )
         rows.append(cell)
     return pd.DataFrame(rows)
 
@@ -607,60 +785,149 @@ def study_tables(result: StudyResult, mine: Sequence[str] = ()) -> list[Table]:
     frames = result.frames
     if result.study == "winomt" and isinstance(frames.get("corrected"), pd.DataFrame) and len(frames["corrected"]):
         frame = _sorted_by_system(frames["corrected"], systems)
-        cells = _interval_cells(frame, ["system", "language"], [("Acc (%)", "acc", "", ""),
-                                ("Acc corrected (%)", "acc_corrected", "ci_low", "ci_high")], [("labels", "labels")])  # fmt: skip
-        out.append(Table("corrected", "Acc corrected for the reader's errors", frame, caption=(
-            f"Acc corrected with the human-labelled confusion of the reader on the system's own translations, {level} "
-            "intervals carrying the uncertainty of that confusion; a system without labels of its own is not "
-            "corrected (labels says why)."), cells=cells, text=["system", "language", "labels"],
-            highlight=[s in mine for s in frame["system"]]))  # fmt: skip
+        cells = _interval_cells(
+            frame,
+            ["system", "language"],
+            [("Acc (%)", "acc", "", ""), ("Acc corrected (%)", "acc_corrected", "ci_low", "ci_high")],
+            [("labels", "labels")],
+        )
+        out.append(
+            Table(
+                "corrected",
+                "Acc corrected for the reader's errors",
+                frame,
+                caption=(
+                    f"Acc corrected with the human-labelled confusion of the reader on the system's own translations, {level} "
+                    "intervals carrying the uncertainty of that confusion; a system without labels of its own is not "
+                    "corrected (labels says why)."
+                ),
+                cells=cells,
+                text=["system", "language", "labels"],
+                highlight=[s in mine for s in frame["system"]],
+            )
+        )
     if result.study == "winomt" and isinstance(frames.get("adjectives"), pd.DataFrame) and len(frames["adjectives"]):
         frame = _sorted_by_system(frames["adjectives"], systems)
-        cells = _interval_cells(frame, ["system", "language"], [("Acc anti (%)", "acc", "", ""),
-                                ("with the adjective (%)", "acc_adj", "", ""),
-                                ("change (pt)", "change", "change_ci_low", "change_ci_high")], [("p", "p_value")])  # fmt: skip
-        out.append(Table("adjectives", "“+Adj”: a stereotypical adjective before the entity", frame, caption=(
-            f"Anti-stereotypical items: Acc without and with the adjective, the change with its {level} interval and "
-            "McNemar's p (the item transitions are in adjectives.csv)."), cells=cells, text=["system", "language"],
-            highlight=[s in mine for s in frame["system"]]))  # fmt: skip
+        cells = _interval_cells(
+            frame,
+            ["system", "language"],
+            [
+                ("Acc anti (%)", "acc", "", ""),
+                ("with the adjective (%)", "acc_adj", "", ""),
+                ("change (pt)", "change", "change_ci_low", "change_ci_high"),
+            ],
+            [("p", "p_value")],
+        )
+        out.append(
+            Table(
+                "adjectives",
+                "“+Adj”: a stereotypical adjective before the entity",
+                frame,
+                caption=(
+                    f"Anti-stereotypical items: Acc without and with the adjective, the change with its {level} interval and "
+                    "McNemar's p (the item transitions are in adjectives.csv)."
+                ),
+                cells=cells,
+                text=["system", "language"],
+                highlight=[s in mine for s in frame["system"]],
+            )
+        )
     if result.study == "prates" and isinstance(frames.get("tests"), pd.DataFrame) and len(frames["tests"]):
         frame = frames["tests"]
         shown = frame[frame["comparison"] == "male>female"] if "comparison" in frame else frame
         keys = [k for k in ("system", "language", "category") if k in shown and shown[k].astype(str).nunique() > 1]
-        cells = _interval_cells(shown, keys or ["language"], [("male − female (pt)", "diff", "diff_ci_low", "diff_ci_high")],
-                                [("p_adjusted", "p_adjusted"), ("significant", "significant")])  # fmt: skip
-        out.append(Table("tests", "More male than female outputs?", frame, caption=(
-            f"One-sided exact sign tests on the items whose two counts differ, the difference with its {level} interval, "
-            "p adjusted within each comparison's family; tests.csv has every comparison (male > neutral, …)."),
-            cells=cells, text=keys or ["language"]))  # fmt: skip
+        cells = _interval_cells(
+            shown,
+            keys or ["language"],
+            [("male − female (pt)", "diff", "diff_ci_low", "diff_ci_high")],
+            [("p_adjusted", "p_adjusted"), ("significant", "significant")],
+        )
+        out.append(
+            Table(
+                "tests",
+                "More male than female outputs?",
+                frame,
+                caption=(
+                    f"One-sided exact sign tests on the items whose two counts differ, the difference with its {level} interval, "
+                    "p adjusted within each comparison's family; tests.csv has every comparison (male > neutral, …)."
+                ),
+                cells=cells,
+                text=keys or ["language"],
+            )
+        )
     if result.study == "rates" and isinstance(frames.get("group_differences"), pd.DataFrame) and len(frames["group_differences"]):
         frame = _sorted_by_system(frames["group_differences"], systems)
-        cells = _interval_cells(frame, ["system", "group_a", "group_b", "metric"],
-                                [("difference (pt)", "diff", "ci_low", "ci_high")], [("p_adjusted", "p_adjusted")])  # fmt: skip
-        out.append(Table("group_differences", "Differences between groups, per system", frame, caption=(
-            f"Group a minus group b for each system, with {level} intervals, p adjusted within each system's family."),
-            cells=cells, text=["system", "group_a", "group_b", "metric"],
-            highlight=[s in mine for s in frame["system"]]))  # fmt: skip
+        cells = _interval_cells(
+            frame,
+            ["system", "group_a", "group_b", "metric"],
+            [("difference (pt)", "diff", "ci_low", "ci_high")],
+            [("p_adjusted", "p_adjusted")],
+        )
+        out.append(
+            Table(
+                "group_differences",
+                "Differences between groups, per system",
+                frame,
+                caption=(
+                    f"Group a minus group b for each system, with {level} intervals, p adjusted within each system's family."
+                ),
+                cells=cells,
+                text=["system", "group_a", "group_b", "metric"],
+                highlight=[s in mine for s in frame["system"]],
+            )
+        )
     if isinstance(frames.get("consistency"), pd.DataFrame) and len(frames["consistency"]):
         frame = _sorted_by_system(frames["consistency"], systems)
         keys = [k for k in ("system", "language", "gold") if k in frame]
-        cells = _interval_cells(frame, keys, [("samples disagree (%)", "disagree", "disagree_ci_low", "disagree_ci_high"),
-                                ("female (%)", "female", "female_ci_low", "female_ci_high")],
-                                [("items", "n"), ("samples per item", "samples")])  # fmt: skip
-        out.append(Table("consistency", "Consistency of the sampled outputs", frame, caption=(
-            f"Several outputs per item: the share of items whose samples are read as different genders and the mean "
-            f"within-item share of female outputs, with {level} intervals over items (consistency.csv also has the "
-            "intraclass correlations that plan items against samples)."), cells=cells, text=keys,
-            highlight=[s in mine for s in frame["system"]]))  # fmt: skip
+        cells = _interval_cells(
+            frame,
+            keys,
+            [
+                ("samples disagree (%)", "disagree", "disagree_ci_low", "disagree_ci_high"),
+                ("female (%)", "female", "female_ci_low", "female_ci_high"),
+            ],
+            [("items", "n"), ("samples per item", "samples")],
+        )
+        out.append(
+            Table(
+                "consistency",
+                "Consistency of the sampled outputs",
+                frame,
+                caption=(
+                    f"Several outputs per item: the share of items whose samples are read as different genders and the mean "
+                    f"within-item share of female outputs, with {level} intervals over items (consistency.csv also has the "
+                    "intraclass correlations that plan items against samples)."
+                ),
+                cells=cells,
+                text=keys,
+                highlight=[s in mine for s in frame["system"]],
+            )
+        )
     if result.study == "optimal" and isinstance(frames.get("sectors"), pd.DataFrame) and len(frames["sectors"]):
         frame = frames["sectors"]
         keys = [k for k in ("system", "language", "sector", "dominated") if k in frame]
-        rows = [{**{k: str(r[k]) for k in keys}, "n": str(int(r["n"])),
-                 "B": format_interval(r["b"], r["ci_low"], r["ci_high"], scale=1, digits=2),
-                 "occupations with B > 0": str(int(r["n_biased"]))} for _, r in frame.iterrows()]  # fmt: skip
-        out.append(Table("sectors", "Sector B, female- and male-dominated occupations", frame, caption=(
-            f"B = (E_t − E_0)/E_0 weighted over the sector's occupations (0: as good as the optimal translator), "
-            f"{level} gamma intervals."), cells=pd.DataFrame(rows), text=keys))  # fmt: skip
+        rows = [
+            {
+                **{k: str(r[k]) for k in keys},
+                "n": str(int(r["n"])),
+                "B": format_interval(r["b"], r["ci_low"], r["ci_high"], scale=1, digits=2),
+                "occupations with B > 0": str(int(r["n_biased"])),
+            }
+            for _, r in frame.iterrows()
+        ]
+        out.append(
+            Table(
+                "sectors",
+                "Sector B, female- and male-dominated occupations",
+                frame,
+                caption=(
+                    f"B = (E_t − E_0)/E_0 weighted over the sector's occupations (0: as good as the optimal translator), "
+                    f"{level} gamma intervals."
+                ),
+                cells=pd.DataFrame(rows),
+                text=keys,
+            )
+        )
     return out
 
 
@@ -673,14 +940,27 @@ def estimates_table(result: StudyResult, mine: Sequence[str] = (), *, name: str 
     rows = []
     for _, row in frame.iterrows():
         scale = scale_of(str(row["metric"]), [row["estimate"], row["ci_low"], row["ci_high"]])
-        rows.append({"system": str(row["system"]), "language": language_label(row["language"]), "subset": str(row["subset"]),
-                     "metric": metric_label(str(row["metric"]), scale),
-                     "estimate [interval]": format_interval(row["estimate"], row["ci_low"], row["ci_high"], scale=scale,
-                                                            digits=1 if scale == 100 else 2),
-                     "n": str(int(row["n"])) if pd.notna(row["n"]) else ""})  # fmt: skip
-    return Table(name, "All estimates", frame, caption=f"Every metric of every system, {_pct(_level(result))} intervals.",
-                 cells=pd.DataFrame(rows), text=["system", "language", "subset", "metric"],
-                 highlight=[s in mine for s in frame["system"].astype(str)])  # fmt: skip
+        rows.append(
+            {
+                "system": str(row["system"]),
+                "language": language_label(row["language"]),
+                "subset": str(row["subset"]),
+                "metric": metric_label(str(row["metric"]), scale),
+                "estimate [interval]": format_interval(
+                    row["estimate"], row["ci_low"], row["ci_high"], scale=scale, digits=1 if scale == 100 else 2
+                ),
+                "n": str(int(row["n"])) if pd.notna(row["n"]) else "",
+            }
+        )
+    return Table(
+        name,
+        "All estimates",
+        frame,
+        caption=f"Every metric of every system, {_pct(_level(result))} intervals.",
+        cells=pd.DataFrame(rows),
+        text=["system", "language", "subset", "metric"],
+        highlight=[s in mine for s in frame["system"].astype(str)],
+    )
 
 
 def accounting_table(result: StudyResult, *, name: str = "accounting") -> Table | None:
@@ -688,18 +968,37 @@ def accounting_table(result: StudyResult, *, name: str = "accounting") -> Table 
     frame = result.frames.get("accounting")
     if not isinstance(frame, pd.DataFrame):
         return None
-    return Table(name, "Every input accounted for", frame, list(frame.columns),
-                 "Input rows (lines, items, occupations) per system by what became of them.", digits=0)  # fmt: skip
+    return Table(
+        name,
+        "Every input accounted for",
+        frame,
+        list(frame.columns),
+        "Input rows (lines, items, occupations) per system by what became of them.",
+        digits=0,
+    )
 
 
 # The leading columns of items.csv per study (the rest follow); columns not worth a reader's check are dropped.
 ITEM_COLUMNS = {
-    "winomt": ["system", "language", "item", "entity", "stereotype", "gold", "gender", "correct", "reason", "why", "aligned",
-               "source", "translation"],
+    "winomt": [
+        "system",
+        "language",
+        "item",
+        "entity",
+        "stereotype",
+        "gold",
+        "gender",
+        "correct",
+        "reason",
+        "why",
+        "aligned",
+        "source",
+        "translation",
+    ],
     "tgbi": ["system", "subset", "line", "item", "lexicon_item", "content", "source", "translation", "gender", "reason"],
     "prates": ["system", "language", "item", "occupation", "category", "variant", "gender", "reason"],
     "optimal": ["system", "language", "item", "occupation", "category", "variant", "gender", "reason"],
-}  # fmt: skip
+}
 ITEM_DROPPED = {"winomt": ["sentence", "entity_index"], "tgbi": ["origin", "sentence"]}
 
 
@@ -717,8 +1016,11 @@ def items_frame(result: StudyResult) -> pd.DataFrame | None:
     if "why" not in frame and isinstance(unread, pd.DataFrame) and "why" in unread:
         keys = [k for k in ("system", "language", "item") if k in frame and k in unread]
         frame = frame.merge(unread[[*keys, *(c for c in ("aligned", "why") if c in unread)]], on=keys, how="left")
-    first = [c for c in ITEM_COLUMNS.get(result.study, ["system", "language", "subset", "item", "gold", "gender", "reason",
-                                                         "why"]) if c in frame]  # fmt: skip
+    first = [
+        c
+        for c in ITEM_COLUMNS.get(result.study, ["system", "language", "subset", "item", "gold", "gender", "reason", "why"])
+        if c in frame
+    ]
     return frame[first + [c for c in frame.columns if c not in first]].reset_index(drop=True)
 
 
@@ -737,8 +1039,15 @@ def items_file(result: StudyResult, *, compress: bool = False, drop: Sequence[st
 # ---------------------------------------------------------------- one section
 
 
-def result_section(result: StudyResult, key: str, *, mine: Sequence[str] = (), title: str | None = None,
-                   compress_items: bool = False, items_drop: Sequence[str] = ()) -> Section:  # fmt: skip
+def result_section(
+    result: StudyResult,
+    key: str,
+    *,
+    mine: Sequence[str] = (),
+    title: str | None = None,
+    compress_items: bool = False,
+    items_drop: Sequence[str] = (),
+) -> Section:
     """The report section of one result: headline, validity, comparisons, figures, further tables, appendix.
 
     Parameters
@@ -777,18 +1086,26 @@ def result_section(result: StudyResult, key: str, *, mine: Sequence[str] = (), t
     section.methods = [
         f"Method: {prov.get('method', '')}.",
         f"Systems: {', '.join(ordered_systems(result.systems, mine))}"
-        + (f" (yours: {', '.join(mine)})" if mine else "") + f". Intervals at {_pct(level)}"
+        + (f" (yours: {', '.join(mine)})" if mine else "")
+        + f". Intervals at {_pct(level)}"
         + (f", {prov['n_boot']:,} resamples" if prov.get("n_boot") else "")
         + (f", seed {prov['seed']}" if prov.get("seed") is not None else "")
         + ". Documents show percent (differences of shares in points); every CSV keeps shares in [0, 1]. "
         + sentence,
-    ]  # fmt: skip
+    ]
     section.appendix = [t for t in (accounting_table(result), estimates_table(result, mine)) if t is not None]
     if isinstance(result.frames.get("validation"), pd.DataFrame):
         validation = result.frames["validation"]
-        section.appendix.append(Table("validation", "The reader against each shipped human-annotation file", validation,
-                                      list(validation.columns), "Per file: agreement (Wilson interval), Cohen's κ, "
-                                      "conflicts and the agreement outside them.", digits=3))  # fmt: skip
+        section.appendix.append(
+            Table(
+                "validation",
+                "The reader against each shipped human-annotation file",
+                validation,
+                list(validation.columns),
+                "Per file: agreement (Wilson interval), Cohen's κ, conflicts and the agreement outside them.",
+                digits=3,
+            )
+        )
     shown = {t.name for t in section.tables}
     for name, frame in result.frames.items():  # the rest for machines: CSV only
         if name in ("judgements", "unread") or not isinstance(frame, pd.DataFrame) or name in shown - {"estimates"}:
@@ -830,15 +1147,23 @@ def check_screenshot(screenshot: str | Path | None, formats: Sequence[str], out:
     if "html" not in formats:
         raise UsageError("`screenshot` photographs report.html: add 'html' to `formats`, or leave `screenshot` out.")
     if find_browser() is None:
-        raise UsageError("`screenshot`: no Chromium on PATH to render report.html (Debian: apt-get install chromium); "
-                         "install it, or leave `screenshot` out.")  # fmt: skip
+        raise UsageError(
+            "`screenshot`: no Chromium on PATH to render report.html (Debian: apt-get install chromium); "
+            "install it, or leave `screenshot` out."
+        )
     check_writable_dir(out, "`out`")  # first: the screenshot may go into it
     return check_output(screenshot, what="screenshot")
 
 
-def write_results(results: Sequence[StudyResult], out: str | Path, *, formats: Sequence[str] = ("html", "md", "tex"),
-                  title: str = "Gender bias in machine translation", mine: Sequence[str] | None = None,
-                  screenshot: str | Path | None = None) -> list[Path]:  # fmt: skip
+def write_results(
+    results: Sequence[StudyResult],
+    out: str | Path,
+    *,
+    formats: Sequence[str] = ("html", "md", "tex"),
+    title: str = "Gender bias in machine translation",
+    mine: Sequence[str] | None = None,
+    screenshot: str | Path | None = None,
+) -> list[Path]:
     """Build one section per result and write the report into `out` (see :func:`stats_mtbias.report`).
 
     `mine` names the user's systems (None: none); a name in no result is refused.
@@ -865,30 +1190,54 @@ def write_results(results: Sequence[StudyResult], out: str | Path, *, formats: S
         key = result.study if seen[result.study] == 1 else f"{result.study}_{seen[result.study]}"
         sections.append(result_section(result, key, mine=mine))
     first = results[0].provenance
-    settings = {"n_boot": first.get("n_boot") or 0, "seed": first.get("seed"), "level": first.get("level") or 0.95,
-                "results": len(results), "mine": mine}  # fmt: skip
+    settings = {
+        "n_boot": first.get("n_boot") or 0,
+        "seed": first.get("seed"),
+        "level": first.get("level") or 0.95,
+        "results": len(results),
+        "mine": mine,
+    }
     report = Report(title, sections, settings, environment(), lead=report_lead(mine))
     written = write_report(report, out, formats)
     if png is not None:
         from stats_mtbias.report import screenshot as browser
 
-        written.append(browser.screenshot(Path(out) / "report.html", png, width=browser.FIRST_SCREEN[0],
-                                          height=browser.FIRST_SCREEN[1]))
+        written.append(
+            browser.screenshot(Path(out) / "report.html", png, width=browser.FIRST_SCREEN[0], height=browser.FIRST_SCREEN[1])
+        )
     return written
 
 
 def report_lead(mine: Sequence[str]) -> str:
     """The line under the title: whose systems are marked, where the details are."""
     if mine:
-        return (f"Your systems: {', '.join(mine)}: first and in bold in every table, a filled shape in every figure, "
-                "compared with every other system. Tables in percent with their intervals; accounting, every "
-                "estimate and the provenance in the appendix; each system's reading of each item in items.csv.")
-    return ("Tables in percent with their intervals; accounting, every estimate and the provenance in the appendix; "
-            "each system's reading of each item in items.csv.")
+        return (
+            f"Your systems: {', '.join(mine)}: first and in bold in every table, a filled shape in every figure, "
+            "compared with every other system. Tables in percent with their intervals; accounting, every "
+            "estimate and the provenance in the appendix; each system's reading of each item in items.csv."
+        )
+    return (
+        "Tables in percent with their intervals; accounting, every estimate and the provenance in the appendix; "
+        "each system's reading of each item in items.csv."
+    )
 
 
 __all__ = [
-    "SPECS", "TABLE_COLUMNS", "Spec", "accounting_table", "comparisons_figures", "comparisons_table", "estimates_table",
-    "headline_table", "items_file", "items_frame", "metric_figures", "reader_validity", "result_section",
-    "shown_comparisons", "study_tables", "tidy_notes", "write_results",
-]  # fmt: skip
+    "SPECS",
+    "TABLE_COLUMNS",
+    "Spec",
+    "accounting_table",
+    "comparisons_figures",
+    "comparisons_table",
+    "estimates_table",
+    "headline_table",
+    "items_file",
+    "items_frame",
+    "metric_figures",
+    "reader_validity",
+    "result_section",
+    "shown_comparisons",
+    "study_tables",
+    "tidy_notes",
+    "write_results",
+]

@@ -19,9 +19,16 @@ CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 # Without the background-networking flags Chromium tries to reach Google's hosts at every start,
 # which a closed network refuses.
 FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-)  # fmt: skip
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+)
 
 
 def find_browser() -> str | None:
@@ -48,8 +55,14 @@ def screenshot(html: str | Path, png: str | Path, *, width: int = 1280, height: 
         raise UsageError(f"{html}: no such HTML file")
     png.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as profile:
-        command = [browser, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-                   f"--screenshot={png}", html.as_uri()]  # fmt: skip
+        command = [
+            browser,
+            *FLAGS,
+            f"--user-data-dir={profile}",
+            f"--window-size={width},{height}",
+            f"--screenshot={png}",
+            html.as_uri(),
+        ]
         proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     if not png.is_file():
         raise UsageError(f"Chromium wrote no screenshot (exit {proc.returncode}): {proc.stderr.strip()[-500:]}")
@@ -85,8 +98,9 @@ _LAYOUT_SCRIPT = """<script>
 </script>"""
 
 
-def table_layout(html: str | Path, *, width: int = FIRST_SCREEN[0], height: int = FIRST_SCREEN[1],
-                 timeout: float = 120) -> tuple[tuple[int, int], list[tuple[str, float, float]]]:  # fmt: skip
+def table_layout(
+    html: str | Path, *, width: int = FIRST_SCREEN[0], height: int = FIRST_SCREEN[1], timeout: float = 120
+) -> tuple[tuple[int, int], list[tuple[str, float, float]]]:
     """Where headless Chromium lays out each table of `html` in a `width` × `height` window.
 
     Returns the viewport's ``(width, height)`` and, in document order, ``(table,
@@ -110,8 +124,14 @@ def table_layout(html: str | Path, *, width: int = FIRST_SCREEN[0], height: int 
         # A copy beside nothing else: the report itself is never changed.
         page = Path(work) / "layout.html"
         page.write_text(text.replace("</body>", _LAYOUT_SCRIPT + "\n</body>"), "utf-8")
-        command = [browser, *FLAGS, f"--user-data-dir={work}/profile", f"--window-size={width},{height}", "--dump-dom",
-                   page.as_uri()]  # fmt: skip
+        command = [
+            browser,
+            *FLAGS,
+            f"--user-data-dir={work}/profile",
+            f"--window-size={width},{height}",
+            "--dump-dom",
+            page.as_uri(),
+        ]
         proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     found = re.search(r'<pre id="mtbias-layout">(.*?)</pre>', proc.stdout, re.S)
     if not found:

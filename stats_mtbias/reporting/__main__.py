@@ -17,8 +17,11 @@ def main(argv: list[str] | None = None) -> int:
     from stats_mtbias.reporting.sections import STUDIES
     from stats_mtbias.reporting.settings import Settings
 
-    parser = argparse.ArgumentParser(prog="python -m stats_mtbias.reporting", description=__doc__.splitlines()[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m stats_mtbias.reporting",
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--out", default="reports", help="output directory (default reports)")
     parser.add_argument("--studies", default=",".join(STUDIES), help="comma-separated (default: all)")
     parser.add_argument("--format", default="html,md,latex", help="documents written (default html,md,latex)")
@@ -35,9 +38,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-progress", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
     try:
-        settings = Settings(data_dir=args.data_dir, n_boot=args.n_boot, seed=args.seed, level=args.level, draws=args.draws,
-                            tune=args.tune, chains=args.chains, prates_rates=args.with_prates_rates,
-                            progress=False if args.no_progress else None, cache_fits=not args.no_cache)  # fmt: skip
+        settings = Settings(
+            data_dir=args.data_dir,
+            n_boot=args.n_boot,
+            seed=args.seed,
+            level=args.level,
+            draws=args.draws,
+            tune=args.tune,
+            chains=args.chains,
+            prates_rates=args.with_prates_rates,
+            progress=False if args.no_progress else None,
+            cache_fits=not args.no_cache,
+        )
         studies = [s.strip() for s in args.studies.split(",") if s.strip()]
         formats = [f.strip() for f in args.format.split(",") if f.strip()]
         _, timing, written = run(args.out, studies, settings, formats, screenshot=args.screenshot)

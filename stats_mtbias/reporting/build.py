@@ -15,9 +15,11 @@ from stats_mtbias.reporting.sections import STUDIES, build_section
 from stats_mtbias.reporting.settings import Settings
 
 TITLE = "Gender bias in machine translation: the statistical report"
-LEAD = ("Every study on its published data: the headline of each first, in percent with its intervals; comparisons, "
-        "figures, how well the automatic readers read, methods and notes below it; accounting, every estimate and the "
-        "provenance in the appendix; each system's reading of each item in <study>/items.csv.gz.")  # fmt: skip
+LEAD = (
+    "Every study on its published data: the headline of each first, in percent with its intervals; comparisons, "
+    "figures, how well the automatic readers read, methods and notes below it; accounting, every estimate and the "
+    "provenance in the appendix; each system's reading of each item in <study>/items.csv.gz."
+)
 # The full report's screenshot shows more than the first screen (README: "how headless Chromium renders it").
 SCREENSHOT = (1280, 2400)
 
@@ -39,8 +41,14 @@ def build_report(studies: Sequence[str] = STUDIES, settings: Settings | None = N
         start = time.perf_counter()
         section = build_section(study, settings)
         sections.append(section)
-        timing.append({"study": study, "tables": len(section.tables), "figures": len(section.figures),
-                       "seconds": time.perf_counter() - start})  # fmt: skip
+        timing.append(
+            {
+                "study": study,
+                "tables": len(section.tables),
+                "figures": len(section.figures),
+                "seconds": time.perf_counter() - start,
+            }
+        )
     return Report(TITLE, sections, settings.as_dict(), environment(), lead=LEAD), pd.DataFrame(timing)
 
 

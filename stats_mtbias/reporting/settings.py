@@ -99,9 +99,14 @@ class Settings:
     def as_dict(self) -> dict:
         """The settings a reader of the report needs (the report's provenance)."""
         return {
-            "n_boot": self.n_boot, "seed": self.seed, "level": self.level, "draws": self.draws,
-            "tune": self.tune, "chains": self.chains, "prates_rates": self.prates_rates,
-        }  # fmt: skip
+            "n_boot": self.n_boot,
+            "seed": self.seed,
+            "level": self.level,
+            "draws": self.draws,
+            "tune": self.tune,
+            "chains": self.chains,
+            "prates_rates": self.prates_rates,
+        }
 
 
 _START = time.perf_counter()
@@ -113,8 +118,11 @@ def _stage_lines(items: list, description: str) -> Iterator:
     for i, item in enumerate(items, 1):
         print(f"[{time.perf_counter() - _START:7.1f} s] {description}: {item} ({i}/{len(items)})", file=sys.stderr, flush=True)
         yield item
-    print(f"[{time.perf_counter() - _START:7.1f} s] {description}: done in {time.perf_counter() - started:.1f} s",
-          file=sys.stderr, flush=True)  # fmt: skip
+    print(
+        f"[{time.perf_counter() - _START:7.1f} s] {description}: done in {time.perf_counter() - started:.1f} s",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def note_text(text: str, root: Path | None = None) -> str:

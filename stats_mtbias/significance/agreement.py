@@ -31,8 +31,12 @@ def cohens_kappa(a: np.ndarray, b: np.ndarray) -> float:
     observed = np.mean(a == b)
     expected = sum(np.mean(a == x) * np.mean(b == x) for x in labels)
     if expected >= 1:
-        warnings.warn(f"Cohen's kappa is undefined: both label sets use the one category {labels[0]!r} for all "
-                      f"{len(a)} items (chance agreement is 1); kappa is NaN.", DataQualityWarning, stacklevel=2)  # fmt: skip
+        warnings.warn(
+            f"Cohen's kappa is undefined: both label sets use the one category {labels[0]!r} for all "
+            f"{len(a)} items (chance agreement is 1); kappa is NaN.",
+            DataQualityWarning,
+            stacklevel=2,
+        )
         return float("nan")
     return float((observed - expected) / (1 - expected))
 
@@ -135,9 +139,11 @@ def sparse_categories(table: np.ndarray, labels=None) -> str:
 
 
 def _sparse_text(where: str, categories: str) -> str:
-    return (f"{where}: Cohen's kappa with a category one labelling uses fewer than {SPARSE_CATEGORY} times "
-            f"({categories}): its interval may cover less than its level (0.85 to 0.92 simulated for 95% at low kappa "
-            "on 30 items); label more items or merge the rare category.")  # fmt: skip
+    return (
+        f"{where}: Cohen's kappa with a category one labelling uses fewer than {SPARSE_CATEGORY} times "
+        f"({categories}): its interval may cover less than its level (0.85 to 0.92 simulated for 95% at low kappa "
+        "on 30 items); label more items or merge the rare category."
+    )
 
 
 def kappa_interval_table(table: np.ndarray, level: float = 0.95, *, labels=None) -> tuple[float, float, float]:
@@ -187,8 +193,9 @@ def agreement(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
 AGREEMENT_COLUMNS = ["n", "agreement", "ci_low", "ci_high", "kappa", "kappa_ci_low", "kappa_ci_high"]
 
 
-def agreement_table(frame: pd.DataFrame, a: str, b: str, by=(), *, level: float = 0.95,
-                    overall: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+def agreement_table(
+    frame: pd.DataFrame, a: str, b: str, by=(), *, level: float = 0.95, overall: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Agreement of two label columns per group: ``(table, confusion)``.
 
     Parameters
@@ -220,10 +227,14 @@ def agreement_table(frame: pd.DataFrame, a: str, b: str, by=(), *, level: float 
     (0.75, 0.5)
     """
     by = list(by)
-    groups = [((), frame)] if not by else [
-        *(((k,) if not isinstance(k, tuple) else k, part) for k, part in frame.groupby(by, sort=False)),
-        *([(("all",) * len(by), frame)] if overall else []),
-    ]  # fmt: skip
+    groups = (
+        [((), frame)]
+        if not by
+        else [
+            *(((k,) if not isinstance(k, tuple) else k, part) for k, part in frame.groupby(by, sort=False)),
+            *([(("all",) * len(by), frame)] if overall else []),
+        ]
+    )
     rows, confusion, sparse = [], [], []
     for key, part in groups:
         x, y = part[a].to_numpy(dtype=object), part[b].to_numpy(dtype=object)
@@ -244,15 +255,29 @@ def agreement_table(frame: pd.DataFrame, a: str, b: str, by=(), *, level: float 
         if found:
             sparse.append(f"{name}: {found}")
         if not np.isfinite(kappa):
-            warnings.warn(f"agreement {name}: Cohen's kappa is undefined (both label columns use the one category "
-                          f"{labels[0]!r} for all {n} units); kappa is NaN.", DataQualityWarning, stacklevel=2)  # fmt: skip
-        rows.append({**keys, "n": n, "agreement": agree / n, "ci_low": float(ci.low), "ci_high": float(ci.high),
-                     "kappa": kappa, "kappa_ci_low": k_low, "kappa_ci_high": k_high})  # fmt: skip
+            warnings.warn(
+                f"agreement {name}: Cohen's kappa is undefined (both label columns use the one category "
+                f"{labels[0]!r} for all {n} units); kappa is NaN.",
+                DataQualityWarning,
+                stacklevel=2,
+            )
+        rows.append(
+            {
+                **keys,
+                "n": n,
+                "agreement": agree / n,
+                "ci_low": float(ci.low),
+                "ci_high": float(ci.high),
+                "kappa": kappa,
+                "kappa_ci_low": k_low,
+                "kappa_ci_high": k_high,
+            }
+        )
         for i, j in zip(*np.nonzero(table)):
             confusion.append({**keys, a: labels[i], b: labels[j], "n": int(table[i, j])})
     if sparse:
         more = f"; and {len(sparse) - 5} more group(s)" if len(sparse) > 5 else ""
-        warnings.warn(_sparse_text(f"agreement of {a!r} and {b!r}", "; ".join(sparse[:5]) + more), DataQualityWarning,
-                      stacklevel=2)  # fmt: skip
-    return (pd.DataFrame(rows, columns=[*by, *AGREEMENT_COLUMNS]),
-            pd.DataFrame(confusion, columns=[*by, a, b, "n"]))  # fmt: skip
+        warnings.warn(
+            _sparse_text(f"agreement of {a!r} and {b!r}", "; ".join(sparse[:5]) + more), DataQualityWarning, stacklevel=2
+        )
+    return (pd.DataFrame(rows, columns=[*by, *AGREEMENT_COLUMNS]), pd.DataFrame(confusion, columns=[*by, a, b, "n"]))

@@ -67,8 +67,13 @@ def floor_frame(frame: pd.DataFrame | None, columns: Iterable[str] = PVALUE_COLU
     """`frame` with its p-value `columns` floored (the same frame when none needs it)."""
     if not isinstance(frame, pd.DataFrame):
         return frame
-    low = [c for c in columns if c in frame.columns and pd.api.types.is_numeric_dtype(frame[c])
-           and bool((frame[c].to_numpy(dtype=float) < P_FLOOR).any())]  # fmt: skip
+    low = [
+        c
+        for c in columns
+        if c in frame.columns
+        and pd.api.types.is_numeric_dtype(frame[c])
+        and bool((frame[c].to_numpy(dtype=float) < P_FLOOR).any())
+    ]
     if not low:
         return frame
     out = frame.copy()

@@ -118,8 +118,17 @@ def accounting(frame: pd.DataFrame, keys: Sequence[str], outcome: str, n: str | 
     return counts.rename("n").reset_index()
 
 
-def provenance(method: str, data: dict, *, rng, level: float, n_boot: int | None = None, options: dict | None = None,
-               family: str | Sequence[str] | None = None, correction: str | None = None) -> Provenance:  # fmt: skip
+def provenance(
+    method: str,
+    data: dict,
+    *,
+    rng,
+    level: float,
+    n_boot: int | None = None,
+    options: dict | None = None,
+    family: str | Sequence[str] | None = None,
+    correction: str | None = None,
+) -> Provenance:
     """The provenance of a study's numbers: inputs with sha256, method, resamples, seed, level, options."""
     options = dict(options or {})
     if correction is not None:
@@ -162,8 +171,15 @@ def resample_pvalue(replicates: np.ndarray, estimate: np.ndarray | float, *, axi
     return np.where(np.isnan(estimate), np.nan, p)
 
 
-def melt(frame: pd.DataFrame, metrics: dict[str, tuple[str, str, str]], *, keys: dict[str, str],
-         defaults: dict[str, object] | None = None, n: str | None = "n", scale: float = 1.0) -> pd.DataFrame:
+def melt(
+    frame: pd.DataFrame,
+    metrics: dict[str, tuple[str, str, str]],
+    *,
+    keys: dict[str, str],
+    defaults: dict[str, object] | None = None,
+    n: str | None = "n",
+    scale: float = 1.0,
+) -> pd.DataFrame:
     """Melt a wide study frame into :data:`TABLE_COLUMNS`.
 
     Parameters
@@ -199,8 +215,15 @@ def melt(frame: pd.DataFrame, metrics: dict[str, tuple[str, str, str]], *, keys:
 IDENTICAL = 0.99  # share of shared items on which two systems' outputs agree verbatim, from which it is flagged
 
 
-def integrity(table: pd.DataFrame, *, units: Sequence[str], groups: Sequence[str], value: str,
-              source: dict | str | None = None, what: str = "items") -> list[str]:  # fmt: skip
+def integrity(
+    table: pd.DataFrame,
+    *,
+    units: Sequence[str],
+    groups: Sequence[str],
+    value: str,
+    source: dict | str | None = None,
+    what: str = "items",
+) -> list[str]:
     """Warn (and return the messages) where a benchmark's systems look wrong: copies, different sizes, blank outputs.
 
     - two systems whose `value` (the output text, or the reading where there is no
@@ -233,8 +256,10 @@ def integrity(table: pd.DataFrame, *, units: Sequence[str], groups: Sequence[str
             continue
         same = float(np.mean(values[a].loc[shared].to_numpy() == values[b].loc[shared].to_numpy()))
         if same >= IDENTICAL:
-            messages.append(f"systems {a}{where(a)} and {b}{where(b)} give the same output on {same:.1%} of the "
-                            f"{len(shared):,} {what} they share: a copied file or one system under two names?")  # fmt: skip
+            messages.append(
+                f"systems {a}{where(a)} and {b}{where(b)} give the same output on {same:.1%} of the "
+                f"{len(shared):,} {what} they share: a copied file or one system under two names?"
+            )
     if groups:
         sizes = table.groupby([*groups, "system"], sort=False, observed=True)[list(units)[-1]].size().unstack("system")
         for group, row in sizes.iterrows():
@@ -242,8 +267,9 @@ def integrity(table: pd.DataFrame, *, units: Sequence[str], groups: Sequence[str
             if counts.nunique() > 1:
                 label = " / ".join(map(str, group)) if isinstance(group, tuple) else str(group)
                 listed = ", ".join(f"{s} {n:,}" for s, n in counts.items())
-                messages.append(f"{label}: the systems have different numbers of {what} ({listed}); compare them on "
-                                "the shared ones only")  # fmt: skip
+                messages.append(
+                    f"{label}: the systems have different numbers of {what} ({listed}); compare them on the shared ones only"
+                )
     if "reason" in table:
         blank = table[table["reason"] == "empty"]
         for system, part in blank.groupby(blank["system"].astype(str), sort=False):
@@ -316,10 +342,20 @@ def _nice_ceil(value: float) -> int:
     return int(next(m * power for m in (1, 2, 5, 10) if m * power >= value))
 
 
-def unreachable_significance(frame: pd.DataFrame, floor, *, alpha: float, correction: str, families=None,
-                             data_floor=None, resamples: tuple[str, int] | None = None, what: str = "comparisons",
-                             fixes: Sequence[str] = (), family: str | Sequence[str] | None = "metric",
-                             smaller: str | None = None) -> str | None:  # fmt: skip
+def unreachable_significance(
+    frame: pd.DataFrame,
+    floor,
+    *,
+    alpha: float,
+    correction: str,
+    families=None,
+    data_floor=None,
+    resamples: tuple[str, int] | None = None,
+    what: str = "comparisons",
+    fixes: Sequence[str] = (),
+    family: str | Sequence[str] | None = "metric",
+    smaller: str | None = None,
+) -> str | None:
     """Warn once where the options make significance unreachable: the smallest attainable ``p_adjusted`` ≥ α.
 
     `floor` (one per row of `frame`) is the smallest p-value each comparison's test
@@ -366,10 +402,12 @@ def unreachable_significance(frame: pd.DataFrame, floor, *, alpha: float, correc
         return None
     name = CORRECTION_NAMES[correction]
     size_text = f"{min(sizes)}" if min(sizes) == max(sizes) else f"{min(sizes)}–{max(sizes)}"
-    message = (f"{what}: significance is out of reach in {len(out)} of {total} famil{'y' if total == 1 else 'ies'}: "
-               f"the smallest attainable p_adjusted is {min(out):.3g} ≥ α = {alpha:g} ({name} over {size_text} "
-               f"comparison{'s' if max(sizes) > 1 else ''} a family; "
-               f"smallest attainable p {min(lowest):.3g}")  # fmt: skip
+    message = (
+        f"{what}: significance is out of reach in {len(out)} of {total} famil{'y' if total == 1 else 'ies'}: "
+        f"the smallest attainable p_adjusted is {min(out):.3g} ≥ α = {alpha:g} ({name} over {size_text} "
+        f"comparison{'s' if max(sizes) > 1 else ''} a family; "
+        f"smallest attainable p {min(lowest):.3g}"
+    )
     if resamples is not None:
         message += f"; 1/({resamples[0]} + 1) = {1 / (resamples[1] + 1):.3g} with {resamples[0]}={resamples[1]:,}"
     message += ")."
@@ -378,8 +416,9 @@ def unreachable_significance(frame: pd.DataFrame, floor, *, alpha: float, correc
         m = max(sizes) if correction == "holm" else 1
         changes.append(f"{resamples[0]} ≥ {_nice_ceil(10 * m / alpha):,} (p_adjusted can then reach α/10)")
     if by_data:
-        changes.append(f"in {by_data} famil{'y' if by_data == 1 else 'ies'} even an exact test cannot reach it "
-                       "(too few items differ)")  # fmt: skip
+        changes.append(
+            f"in {by_data} famil{'y' if by_data == 1 else 'ies'} even an exact test cannot reach it (too few items differ)"
+        )
     changes.extend(fixes)
     if smaller is None:
         smaller = "a smaller family: your systems against the others only (against=[...] / --against)"

@@ -52,8 +52,9 @@ def _read(labels, columns: list[str]) -> tuple[pd.DataFrame, object]:
     return out.astype({c: object for c in columns}), source
 
 
-def evaluate(labels, *, a: str, b: str, by: Sequence[str] | str = (), mapping: Mapping[str, str] | None = None,
-             level: float = 0.95) -> StudyResult:  # fmt: skip
+def evaluate(
+    labels, *, a: str, b: str, by: Sequence[str] | str = (), mapping: Mapping[str, str] | None = None, level: float = 0.95
+) -> StudyResult:
     """:func:`stats_mtbias.agreement` (see there)."""
     level = check_level(level)
     by = [by] if isinstance(by, str) else list(by)
@@ -69,8 +70,9 @@ def evaluate(labels, *, a: str, b: str, by: Sequence[str] | str = (), mapping: M
     for column in (a, b):
         frame[column] = frame[column].map(lambda v: lowered.get(v.lower(), v.lower()) if v else "")
     empty_a, empty_b = frame[a] == "", frame[b] == ""
-    frame["outcome"] = np.select([empty_a & empty_b, empty_a, empty_b], ["both missing", f"{a} missing", f"{b} missing"],
-                                 "compared")  # fmt: skip
+    frame["outcome"] = np.select(
+        [empty_a & empty_b, empty_a, empty_b], ["both missing", f"{a} missing", f"{b} missing"], "compared"
+    )
     used = frame[frame["outcome"] == "compared"]
     table, confusion = agreement_table(used, a, b, by, level=level)
     system = "system" if "system" in by else None
@@ -80,7 +82,7 @@ def evaluate(labels, *, a: str, b: str, by: Sequence[str] | str = (), mapping: M
         system=table[system].astype(str) if system else "all",
         language=table[language].astype(str) if language else "all",
         subset=table[rest].astype(str).agg(" | ".join, axis=1) if rest else "all",
-    )  # fmt: skip
+    )
     metrics = {"agreement": ("agreement", "ci_low", "ci_high"), "kappa": ("kappa", "kappa_ci_low", "kappa_ci_high")}
     long = melt(tidy, metrics, keys={"system": "system", "language": "language", "subset": "subset"})
     extra = pd.concat([tidy[rest]] * len(metrics), ignore_index=True) if rest else None
@@ -92,14 +94,17 @@ def evaluate(labels, *, a: str, b: str, by: Sequence[str] | str = (), mapping: M
     skipped = frame["outcome"] != "compared"
     if skipped.any():
         lines = frame.loc[skipped, "line"].head(5).astype(str).tolist()
-        notes.append(f"{int(skipped.sum())} row(s) with an empty label left out (lines {', '.join(lines)}"
-                     f"{', …' if skipped.sum() > 5 else ''}); counted in frames['accounting'].")  # fmt: skip
+        notes.append(
+            f"{int(skipped.sum())} row(s) with an empty label left out (lines {', '.join(lines)}"
+            f"{', …' if skipped.sum() > 5 else ''}); counted in frames['accounting']."
+        )
     record = provenance(
         "raw agreement with Wilson's interval; Cohen's kappa with Wilson's score interval for p_o on the effective "
         "number of items that carries kappa's large-sample variance (Fleiss, Cohen & Everitt 1969)",
-        {str(source): source_sha256(source)}, rng=None, level=level,
+        {str(source): source_sha256(source)},
+        rng=None,
+        level=level,
         options={"a": a, "b": b, "by": by, "mapping": dict(mapping or {}), "labels": "stripped, lower-cased"},
-    )  # fmt: skip
-    frames = {"agreement": table, "confusion": confusion,
-              "accounting": accounting(frame, by, "outcome"), "labels": frame}  # fmt: skip
+    )
+    frames = {"agreement": table, "confusion": confusion, "accounting": accounting(frame, by, "outcome"), "labels": frame}
     return StudyResult("agreement", long, None, record.to_dict(), frames, "none", notes)

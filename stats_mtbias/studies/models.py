@@ -186,13 +186,19 @@ def run(
         seed=recorded,
         level=level,
         options={
-            "model": model, "draws": draws, "tune": tune, "chains": chains, "sampler": report["sampler"],
+            "model": model,
+            "draws": draws,
+            "tune": tune,
+            "chains": chains,
+            "sampler": report["sampler"],
             "mass_matrix": idata.attrs["mass_matrix"],
-            "cells": len(data.counts), "outputs": int(data.counts.sum()), "unknown_left_out": int(data.unknown),
+            "cells": len(data.counts),
+            "outputs": int(data.counts.sum()),
+            "unknown_left_out": int(data.unknown),
             "parametrisation": report["parametrisation"],
             "pymc_versions": dependency_versions(FIT_DEPENDENCIES),
         },
-    )  # fmt: skip
+    )
     summary = summary.reset_index(drop=True)
     report["cached"] = False
     if cache:
@@ -238,8 +244,11 @@ def _read_fit(key: str):
         summary, report, tables, provenance = pickle.loads(rest.read_bytes())
         idata = az.from_netcdf(netcdf)
     except Exception as exc:  # any damage to a cache entry means: fit again
-        warnings.warn(f"cache entry {rest}: it cannot be read ({type(exc).__name__}); refitting and rewriting it",
-                      CacheWarning, stacklevel=3)  # fmt: skip
+        warnings.warn(
+            f"cache entry {rest}: it cannot be read ({type(exc).__name__}); refitting and rewriting it",
+            CacheWarning,
+            stacklevel=3,
+        )
         return None
     return summary, report, tables, provenance, idata
 

@@ -55,11 +55,22 @@ SECTOR_COLUMNS = ["sector", "dominated", "n", "b", "ci_low", "ci_high", "n_biase
 # Shares in [0, 1] of the he/she outputs (see :func:`headline`).
 HEADLINE_RATES = ("minority", "he_given_female_dominated", "she_given_male_dominated")
 HEADLINE_COLUMNS = [
-    "n", "minority", "minority_ci_low", "minority_ci_high", "should_be_she",
-    "he_given_female_dominated", "he_given_female_dominated_ci_low", "he_given_female_dominated_ci_high",
-    "she_given_male_dominated", "she_given_male_dominated_ci_low", "she_given_male_dominated_ci_high",
-    "n_biased", "b_min", "b_median", "b_max",
-]  # fmt: skip
+    "n",
+    "minority",
+    "minority_ci_low",
+    "minority_ci_high",
+    "should_be_she",
+    "he_given_female_dominated",
+    "he_given_female_dominated_ci_low",
+    "he_given_female_dominated_ci_high",
+    "she_given_male_dominated",
+    "she_given_male_dominated_ci_low",
+    "she_given_male_dominated_ci_high",
+    "n_biased",
+    "b_min",
+    "b_median",
+    "b_max",
+]
 
 
 def read_judgements(path, *, engine: str = "auto", sample: str | None = None) -> pd.DataFrame:
@@ -90,8 +101,13 @@ def read_judgements(path, *, engine: str = "auto", sample: str | None = None) ->
 
     source = as_counting_source(path)
     extra = [sample] if sample else []
-    counts = count_rows(source, ["occupation", "gender", "system", "language", "category", *extra],
-                        required=("occupation", "gender", *extra), case_insensitive=True, engine=engine)  # fmt: skip
+    counts = count_rows(
+        source,
+        ["occupation", "gender", "system", "language", "category", *extra],
+        required=("occupation", "gender", *extra),
+        case_insensitive=True,
+        engine=engine,
+    )
     if counts.attrs["rows"] == 0:
         raise DataError("has a header but no judgements", source, 2)
     for column in ("occupation", "system"):  # a nameless system is refused, not named after the file
@@ -104,17 +120,19 @@ def read_judgements(path, *, engine: str = "auto", sample: str | None = None) ->
         labels[label] = prates_data.parse_gender(label, where, line, "gender")
     default_system = source_stem(source)
     system = counts["system"].replace("", default_system) if "system" in counts else default_system
-    table = pd.DataFrame({
-        "system": system,
-        "language": counts["language"].replace("", "all") if "language" in counts else "all",
-        "item": counts["occupation"],
-        "occupation": counts["occupation"],
-        "category": counts["category"].replace("", "all") if "category" in counts else "all",
-        "gender": counts["gender"].map(lambda v: labels[v][0]),
-        "reason": counts["gender"].map(lambda v: labels[v][1]),
-        "n": counts["n"],
-        "line": counts["line"],
-    })  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "system": system,
+            "language": counts["language"].replace("", "all") if "language" in counts else "all",
+            "item": counts["occupation"],
+            "occupation": counts["occupation"],
+            "category": counts["category"].replace("", "all") if "category" in counts else "all",
+            "gender": counts["gender"].map(lambda v: labels[v][0]),
+            "reason": counts["gender"].map(lambda v: labels[v][1]),
+            "n": counts["n"],
+            "line": counts["line"],
+        }
+    )
     if "part" in counts:
         table["part"] = counts["part"]
     keys = ["system", "language", "item", "occupation", "category", "gender", "reason"]
@@ -125,15 +143,22 @@ def read_judgements(path, *, engine: str = "auto", sample: str | None = None) ->
         samples = per.groupby(["system", "language", "item"], sort=False)["_sample"].nunique().rename("_k")
         spread = samples.groupby(level="system", sort=False).agg(["min", "max"])
         for system_name, row in spread[spread["min"] != spread["max"]].iterrows():
-            warnings.warn(f"optimal {system_name}: occupations have {row['min']}–{row['max']} samples; each "
-                          "occupation's samples are averaged (every occupation weighs the same)",
-                          DataQualityWarning, stacklevel=4)  # fmt: skip
+            warnings.warn(
+                f"optimal {system_name}: occupations have {row['min']}–{row['max']} samples; each "
+                "occupation's samples are averaged (every occupation weighs the same)",
+                DataQualityWarning,
+                stacklevel=4,
+            )
         if (samples == 1).all():
             samples = None
     if table.duplicated(keys).any():  # labels meaning one gender ("F", "female") are one cell
         order = ["part", "line"] if "part" in table else ["line"]
-        table = table.sort_values(order, kind="stable").groupby(keys, sort=False).agg(
-            n=("n", "sum"), **{c: (c, "first") for c in order}).reset_index()  # fmt: skip
+        table = (
+            table.sort_values(order, kind="stable")
+            .groupby(keys, sort=False)
+            .agg(n=("n", "sum"), **{c: (c, "first") for c in order})
+            .reset_index()
+        )
     if samples is not None:  # counts (whole numbers) over the samples: the means, the same after duplicating samples
         table = table.join(samples, on=["system", "language", "item"])
         table = table.assign(n=table["n"] / table.pop("_k"))
@@ -245,8 +270,13 @@ def gamma_bounds(total, square_sum, largest, level: float) -> tuple[np.ndarray, 
     with np.errstate(invalid="ignore", divide="ignore"):
         low = np.where(y > 0, stats.gamma.ppf(alpha, np.where(y > 0, y**2 / v, 1.0), scale=np.where(y > 0, v / y, 1.0)), 0.0)
         up_mean, up_var = y + wm, v + wm**2
-        high = np.where(up_mean > 0, stats.gamma.ppf(1.0 - alpha, np.where(up_mean > 0, up_mean**2 / up_var, 1.0),
-                                                          scale=np.where(up_mean > 0, up_var / up_mean, 1.0)), 0.0)  # fmt: skip
+        high = np.where(
+            up_mean > 0,
+            stats.gamma.ppf(
+                1.0 - alpha, np.where(up_mean > 0, up_mean**2 / up_var, 1.0), scale=np.where(up_mean > 0, up_var / up_mean, 1.0)
+            ),
+            0.0,
+        )
     nan = np.isnan(y)
     return np.where(nan, np.nan, low), np.where(nan, np.nan, high)
 
@@ -324,8 +354,7 @@ def _grouped_b(b, labels, weights, w_boot, level, b_star=None, weights_star=None
 def _replicates(part: pd.DataFrame, strata: np.ndarray, n_boot: int, rng, interval: str, neutral: str):
     """A group's bootstrap weights within `strata` (none for the gamma interval), then the reference's redrawn
     shares and the B they give (None where the reference is fixed), drawn in that order from `rng`."""
-    w_boot = None if interval == "gamma" else resample_weights(
-        n_boot, strata=strata, rng=rng, dtype=np.float32).astype(float)  # fmt: skip
+    w_boot = None if interval == "gamma" else resample_weights(n_boot, strata=strata, rng=rng, dtype=np.float32).astype(float)
     f_star = _reference_draws(part, n_boot, rng)
     return w_boot, f_star, _b_replicates(part, f_star, neutral)
 
@@ -348,7 +377,13 @@ def category_b(
         w_boot, _, b_star = _replicates(part, part["category"].to_numpy(), n_boot, rng, interval, neutral)
         b = part["b"].to_numpy(float)
         keys, est, low, high, n = _grouped_b(
-            b, part["category"].tolist(), np.ones(len(part)), w_boot, level, b_star, interval=interval,
+            b,
+            part["category"].tolist(),
+            np.ones(len(part)),
+            w_boot,
+            level,
+            b_star,
+            interval=interval,
             potential=b_potential(part["female_share"].to_numpy(float)),
         )
         for k, e, lo, hi, nn in zip(keys, est, low, high, n):
@@ -389,12 +424,15 @@ def sector_b(
         else:
             women_star, men_star = dominance_weights(np.nan_to_num(f_star, nan=0.5), employed[None])
         for dominated, weights, weights_star in (("female", women, women_star), ("male", men, men_star)):
-            keys, est, low, high, n = _grouped_b(b, sectors.tolist(), weights, w_boot, level, b_star, weights_star, interval,
-                                                 potential=b_potential(f))  # fmt: skip
+            keys, est, low, high, n = _grouped_b(
+                b, sectors.tolist(), weights, w_boot, level, b_star, weights_star, interval, potential=b_potential(f)
+            )
             # How many occupations B rests on: those with B > 0, and the largest one's share of the weighted sum.
             contribution = pd.Series(np.where(np.isfinite(b), weights * np.nan_to_num(b), 0.0)).groupby(sectors)
-            biased, top = contribution.agg(lambda c: int(np.sum(c > 0))), contribution.agg(
-                lambda c: c.max() / c.sum() if c.sum() > 0 else np.nan)  # fmt: skip
+            biased, top = (
+                contribution.agg(lambda c: int(np.sum(c > 0))),
+                contribution.agg(lambda c: c.max() / c.sum() if c.sum() > 0 else np.nan),
+            )
             for k, e, lo, hi, nn in zip(keys, est, low, high, n):
                 rows.append(
                     {
@@ -485,8 +523,6 @@ def accounting(table: pd.DataFrame) -> pd.DataFrame:
     return common_accounting(table.assign(outcome=table["status"]), list(GROUP_KEYS), "outcome")
 
 
-
-
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     """An optimal-translator result as a planning pilot: the normal design on one row's interval."""
     from scipy import special
@@ -504,8 +540,9 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     row = rows.iloc[0]
     z = float(special.ndtri(0.5 + float(result.provenance.get("level") or 0.95) / 2.0))
     se = (row["ci_high"] - row["ci_low"]) / (2 * z)
-    return "normal", dict(se=float(se), n_pilot=int(row["n"]), metric=f"{row['language']} {row['metric']}",
-                          comparison=str(row["subset"]))  # fmt: skip
+    return "normal", dict(
+        se=float(se), n_pilot=int(row["n"]), metric=f"{row['language']} {row['metric']}", comparison=str(row["subset"])
+    )
 
 
 def survey_shares(reference: pd.DataFrame) -> pd.DataFrame:
@@ -520,6 +557,7 @@ def survey_shares(reference: pd.DataFrame) -> pd.DataFrame:
     use = out["female_share"].isna().to_numpy() & ~np.isnan(answers).any(axis=1)
     out.loc[use, "female_share"] = survey_female_share(answers[use])
     return out[REFERENCE_COLUMNS]
+
 
 def run(
     *,
@@ -591,13 +629,24 @@ def run(
         method=(
             "E_0 = 100 min(f, 1-f), B = (E_t - E_0) / E_0 per occupation; category B = mean; sector B weighted by women "
             "(female-dominated) or men (male-dominated); "
-            + ("Fay-Feuer gamma interval for category and sector B (weighted sums of rare events)" if interval == "gamma"
-               else f"{interval} bootstrap interval over occupations stratified by sector/category for category and sector B")
+            + (
+                "Fay-Feuer gamma interval for category and sector B (weighted sums of rare events)"
+                if interval == "gamma"
+                else f"{interval} bootstrap interval over occupations stratified by sector/category for category and sector B"
+            )
             + " (headline rates: percentile bootstrap; Wilson with the design effect where every replicate agrees)"
-            + ("; reference shares redrawn per replicate from Beta(x+1/2, n-x+1/2) (their variance added to the gamma "
-               "interval's)" if carried else "; reference taken as fixed")
-            + (f"; several samples per occupation ({sample!r}): its counts the means over its samples, every "
-               "occupation weighing one" if sample else "")
+            + (
+                "; reference shares redrawn per replicate from Beta(x+1/2, n-x+1/2) (their variance added to the gamma "
+                "interval's)"
+                if carried
+                else "; reference taken as fixed"
+            )
+            + (
+                f"; several samples per occupation ({sample!r}): its counts the means over its samples, every "
+                "occupation weighing one"
+                if sample
+                else ""
+            )
         ),
         data=dict(sorted(data.items())),
         n_boot=n_boot,
@@ -629,13 +678,25 @@ def evaluate(judgements=None, *, reference="bls", **options) -> StudyResult:
     categories = result.categories.assign(subset="category: " + result.categories["category"].astype(str))
     keys = {"system": "system", "language": "language", "subset": "subset"}
     heads = result.headline.assign(subset="all")
-    table = pd.concat([
-        melt(sectors, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
-        melt(categories, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
-        melt(heads, {name: (name, f"{name}_ci_low", f"{name}_ci_high") for name in HEADLINE_RATES}, keys=keys),
-    ], ignore_index=True)  # fmt: skip
-    frames = {"occupations": result.occupations, "categories": result.categories, "sectors": result.sectors,
-              "headline": result.headline, "accounting": result.accounting, "judgements": result.judgements}  # fmt: skip
-    notes = [f"{r.system} {r.language}: {r.n} occupations without B ({r.outcome})"
-             for r in result.accounting.itertuples() if r.outcome != "ok"]  # fmt: skip
+    table = pd.concat(
+        [
+            melt(sectors, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
+            melt(categories, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
+            melt(heads, {name: (name, f"{name}_ci_low", f"{name}_ci_high") for name in HEADLINE_RATES}, keys=keys),
+        ],
+        ignore_index=True,
+    )
+    frames = {
+        "occupations": result.occupations,
+        "categories": result.categories,
+        "sectors": result.sectors,
+        "headline": result.headline,
+        "accounting": result.accounting,
+        "judgements": result.judgements,
+    }
+    notes = [
+        f"{r.system} {r.language}: {r.n} occupations without B ({r.outcome})"
+        for r in result.accounting.itertuples()
+        if r.outcome != "ok"
+    ]
     return StudyResult("optimal", table, None, result.provenance.to_dict(), frames, "none", notes, details=result)

@@ -63,27 +63,89 @@ COMPARISONS = (("male", "female"), ("male", "neutral"), ("neutral", "female"))
 IDENTIFIED = ("female", "male", "neutral", "both")
 # Shares in [0, 1]; p_value/p_adjusted: the one-sided male > female test of the row.
 RECORD_COLUMNS = [
-    "system", "language", "category", "n", "n_items", "n_female", "n_male", "n_neutral", "n_unknown",
-    "female", "male", "neutral", "female_ci_low", "female_ci_high", "male_ci_low", "male_ci_high",
-    "neutral_ci_low", "neutral_ci_high", "p_value", "p_adjusted",
-]  # fmt: skip
+    "system",
+    "language",
+    "category",
+    "n",
+    "n_items",
+    "n_female",
+    "n_male",
+    "n_neutral",
+    "n_unknown",
+    "female",
+    "male",
+    "neutral",
+    "female_ci_low",
+    "female_ci_high",
+    "male_ci_low",
+    "male_ci_high",
+    "neutral_ci_low",
+    "neutral_ci_high",
+    "p_value",
+    "p_adjusted",
+]
 TEST_COLUMNS = [
-    "system", "language", "category", "comparison", "n_items", "n_positive", "n_negative",
-    "statistic", "p_value", "p_adjusted", "diff", "diff_ci_low", "diff_ci_high", "cohens_h",
-]  # fmt: skip
+    "system",
+    "language",
+    "category",
+    "comparison",
+    "n_items",
+    "n_positive",
+    "n_negative",
+    "statistic",
+    "p_value",
+    "p_adjusted",
+    "diff",
+    "diff_ci_low",
+    "diff_ci_high",
+    "cohens_h",
+]
 INDEPENDENCE_COLUMNS = [
-    "language", "table", "n", "rows", "columns", "statistic", "dof", "p_value", "p_adjusted",
-    "cramers_v", "min_expected", "method",
-]  # fmt: skip
+    "language",
+    "table",
+    "n",
+    "rows",
+    "columns",
+    "statistic",
+    "dof",
+    "p_value",
+    "p_adjusted",
+    "cramers_v",
+    "min_expected",
+    "method",
+]
 # translated, reference: mean female shares; p_value: one-sided Wilcoxon that translated < reference.
 REFERENCE_COLUMNS = [
-    "system", "language", "level", "n", "n_excluded", "translated", "reference", "diff",
-    "diff_ci_low", "diff_ci_high", "p_value", "r", "r_ci_low", "r_ci_high", "rho",
-]  # fmt: skip
+    "system",
+    "language",
+    "level",
+    "n",
+    "n_excluded",
+    "translated",
+    "reference",
+    "diff",
+    "diff_ci_low",
+    "diff_ci_high",
+    "p_value",
+    "r",
+    "r_ci_low",
+    "r_ci_high",
+    "rho",
+]
 CALIBRATION_COLUMNS = [
-    "system", "language", "n_cells", "n_excluded", "n_clusters", "intercept", "intercept_ci_low", "intercept_ci_high",
-    "slope", "slope_ci_low", "slope_ci_high", "female_at_parity",
-]  # fmt: skip
+    "system",
+    "language",
+    "n_cells",
+    "n_excluded",
+    "n_clusters",
+    "intercept",
+    "intercept_ci_low",
+    "intercept_ci_high",
+    "slope",
+    "slope_ci_low",
+    "slope_ci_high",
+    "female_at_parity",
+]
 
 
 # ---------------------------------------------------------------- loading
@@ -208,8 +270,12 @@ def sample_weights(judgements: pd.DataFrame) -> pd.DataFrame:
         return judgements
     spread = pd.Series(k).groupby(judgements["system"].astype(str).to_numpy(), sort=False).agg(["min", "max"])
     for system, row in spread[spread["min"] != spread["max"]].iterrows():
-        warnings.warn(f"Prates {system}: items have {row['min']}–{row['max']} samples; each item's samples are "
-                      "averaged (every item weighs the same)", DataQualityWarning, stacklevel=4)  # fmt: skip
+        warnings.warn(
+            f"Prates {system}: items have {row['min']}–{row['max']} samples; each item's samples are "
+            "averaged (every item weighs the same)",
+            DataQualityWarning,
+            stacklevel=4,
+        )
     genders = judgements["gender"].astype(str).rename("_gender")
     split = genders.groupby([judgements[c] for c in SAMPLE_KEYS], sort=False).transform("nunique").to_numpy() > 1
     return judgements.assign(n=1.0 / k, _split=split)
@@ -319,8 +385,14 @@ def _rates_row(rows: pd.DataFrame, denominator: str, interval: str, level: float
     for g in ("female", "male", "neutral"):
         deff = effect(by_item[g], by_item["base"]) if n else 1.0
         ci = proportion_interval(totals[g], n, level=level, method=interval, deff=deff) if n else None
-        out.update({g: share[g], f"{g}_ci_low": float(ci.low) if ci else np.nan,
-                    f"{g}_ci_high": float(ci.high) if ci else np.nan, f"deff_{g}": deff})  # fmt: skip
+        out.update(
+            {
+                g: share[g],
+                f"{g}_ci_low": float(ci.low) if ci else np.nan,
+                f"{g}_ci_high": float(ci.high) if ci else np.nan,
+                f"deff_{g}": deff,
+            }
+        )
     return out
 
 
@@ -457,11 +529,19 @@ def independence(
             label = f"chi2 / design effect {deff:.2f} (first-order Rao–Scott)"
         rows.append(
             {
-                "language": language, "table": name, "n": res.n, "rows": res.shape[0], "columns": res.shape[1],
-                "statistic": statistic, "dof": res.dof, "p_value": pvalue, "cramers_v": res.cramers_v,
-                "min_expected": res.min_expected, "method": label,
+                "language": language,
+                "table": name,
+                "n": res.n,
+                "rows": res.shape[0],
+                "columns": res.shape[1],
+                "statistic": statistic,
+                "dof": res.dof,
+                "p_value": pvalue,
+                "cramers_v": res.cramers_v,
+                "min_expected": res.min_expected,
+                "method": label,
             }
-        )  # fmt: skip
+        )
     table = pd.DataFrame(rows).reindex(columns=INDEPENDENCE_COLUMNS)
     per_language = table["table"] == "category × gender"
     table["p_adjusted"] = table["p_value"]
@@ -473,21 +553,36 @@ def independence(
 def _sampled_independence(part: pd.DataFrame, row_key: str, per_item: pd.DataFrame) -> dict:
     """Chi-square of a table of outputs' means over samples, divided by the mean sample design effect."""
     genders = ["female", "male", "neutral"]
-    table = (part.groupby([part[row_key].astype(str), part["gender"].astype(str).rename("_gender")], sort=False)["n"]
-             .sum().unstack(fill_value=0.0).reindex(columns=genders, fill_value=0.0).round(12))  # fmt: skip
+    table = (
+        part.groupby([part[row_key].astype(str), part["gender"].astype(str).rename("_gender")], sort=False)["n"]
+        .sum()
+        .unstack(fill_value=0.0)
+        .reindex(columns=genders, fill_value=0.0)
+        .round(12)
+    )
     observed = table.to_numpy()
     observed = observed[observed.sum(axis=1) > 0][:, observed.sum(axis=0) > 0]
     n = float(observed.sum())
     if min(observed.shape) < 2:
-        return {"n": _number(n), "method": "not tested: `table` needs at least two non-empty rows and columns "
-                f"to test independence (has {observed.shape})."}  # fmt: skip
+        return {
+            "n": _number(n),
+            "method": "not tested: `table` needs at least two non-empty rows and columns "
+            f"to test independence (has {observed.shape}).",
+        }
     raw, _, dof, expected = stats.chi2_contingency(observed, correction=False)
     deff = float(np.mean([sample_design_effect(per_item[g], per_item["m"]) for g in genders]))
     statistic = raw / deff
-    return {"n": _number(n), "rows": observed.shape[0], "columns": observed.shape[1], "statistic": statistic,
-            "dof": dof, "p_value": float(stats.chi2.sf(statistic, dof)),
-            "cramers_v": float(np.sqrt(raw / (n * (min(observed.shape) - 1)))), "min_expected": float(expected.min()),
-            "method": f"chi2 of the means over samples / design effect {deff:.2f} (first-order Rao–Scott)"}  # fmt: skip
+    return {
+        "n": _number(n),
+        "rows": observed.shape[0],
+        "columns": observed.shape[1],
+        "statistic": statistic,
+        "dof": dof,
+        "p_value": float(stats.chi2.sf(statistic, dof)),
+        "cramers_v": float(np.sqrt(raw / (n * (min(observed.shape) - 1)))),
+        "min_expected": float(expected.min()),
+        "method": f"chi2 of the means over samples / design effect {deff:.2f} (first-order Rao–Scott)",
+    }
 
 
 # ---------------------------------------------------------------- the BLS reference
@@ -559,18 +654,26 @@ def reference_comparison(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: 
         occ = _per_occupation(part)
         ok = occ["share"].notna() & occ["reference"].notna()
         rows.append(
-            {"language": language, "level": "occupation", "n_excluded": int((~ok).sum()),
-             **_compare(occ.loc[ok, "share"].to_numpy(), occ.loc[ok, "reference"].to_numpy(), level)}
-        )  # fmt: skip
+            {
+                "language": language,
+                "level": "occupation",
+                "n_excluded": int((~ok).sum()),
+                **_compare(occ.loc[ok, "share"].to_numpy(), occ.loc[ok, "reference"].to_numpy(), level),
+            }
+        )
         cat = part.groupby("category", sort=False).agg(
             female=("female", "sum"), identified=("identified", "sum"), reference=("category_female_share", "first")
         )
         ok = (cat["identified"] > 0) & cat["reference"].notna()
         share = (cat.loc[ok, "female"] / cat.loc[ok, "identified"]).to_numpy()
         rows.append(
-            {"language": language, "level": "category", "n_excluded": int((~ok).sum()),
-             **_compare(share, cat.loc[ok, "reference"].to_numpy(), level)}
-        )  # fmt: skip
+            {
+                "language": language,
+                "level": "category",
+                "n_excluded": int((~ok).sum()),
+                **_compare(share, cat.loc[ok, "reference"].to_numpy(), level),
+            }
+        )
     return pd.DataFrame(rows).reindex(columns=REFERENCE_COLUMNS)
 
 
@@ -616,10 +719,14 @@ def calibration(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0
             t = stats.t.ppf(0.5 + level / 2, n_clusters - 1)
             (a, b), (se_a, se_b) = fit.params, fit.bse
             row.update(
-                intercept=a, intercept_ci_low=a - t * se_a, intercept_ci_high=a + t * se_a,
-                slope=b, slope_ci_low=b - t * se_b, slope_ci_high=b + t * se_b,
+                intercept=a,
+                intercept_ci_low=a - t * se_a,
+                intercept_ci_high=a + t * se_a,
+                slope=b,
+                slope_ci_low=b - t * se_b,
+                slope_ci_high=b + t * se_b,
                 female_at_parity=special.expit(a),
-            )  # fmt: skip
+            )
         rows.append(row)
     return pd.DataFrame(rows).reindex(columns=[*CALIBRATION_COLUMNS, "note"])
 
@@ -629,8 +736,9 @@ def calibration(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0
 
 def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
     """Rows read per system and language, by what became of them: ``system, language, outcome, n``."""
-    return common_accounting(judgements.assign(outcome=judgements["reason"].replace("", "judged")),
-                             ["system", "language"], "outcome")  # fmt: skip
+    return common_accounting(
+        judgements.assign(outcome=judgements["reason"].replace("", "judged")), ["system", "language"], "outcome"
+    )
 
 
 @dataclass(frozen=True)
@@ -666,7 +774,6 @@ class PratesResult:
     judgements: pd.DataFrame = field(repr=False)
 
 
-
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     """A Prates result as a planning pilot for :func:`stats_mtbias.power`.
 
@@ -685,20 +792,26 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
             raise UsageError(f"no {language} rates for category {subset or 'all'!r} in the pilot.")
         row = row.iloc[0]
         deff = float(row["deff_female"]) if pd.notna(row["deff_female"]) else 1.0
-        return "rate", dict(rate=float(row["n_female"]) / float(row["n"]), deff=max(deff, 1.0),
-                            metric=f"{language} p_female", comparison="")  # fmt: skip
+        return "rate", dict(
+            rate=float(row["n_female"]) / float(row["n"]), deff=max(deff, 1.0), metric=f"{language} p_female", comparison=""
+        )
     tests = result.details.tests
-    row = tests[(tests["language"] == language) & (tests["category"] == (subset or "all"))
-                & (tests["comparison"] == metric)]  # fmt: skip
+    row = tests[(tests["language"] == language) & (tests["category"] == (subset or "all")) & (tests["comparison"] == metric)]
     if not len(row):
-        raise UsageError(f"no {language} test {metric!r} (category {subset or 'all'!r}) in the pilot; comparisons: "
-                         f"{', '.join(sorted(set(tests['comparison'])))} or p_female.")  # fmt: skip
+        raise UsageError(
+            f"no {language} test {metric!r} (category {subset or 'all'!r}) in the pilot; comparisons: "
+            f"{', '.join(sorted(set(tests['comparison'])))} or p_female."
+        )
     row = row.iloc[0]
     n_items = float(row["n_items"])
-    return "paired", dict(discordance=(row["n_positive"] + row["n_negative"]) / n_items,
-                          observed=(row["n_positive"] - row["n_negative"]) / n_items,
-                          metric=f"{language} {metric}", comparison=metric, unit_scale=1.0,
-                          alternative="greater")  # fmt: skip
+    return "paired", dict(
+        discordance=(row["n_positive"] + row["n_negative"]) / n_items,
+        observed=(row["n_positive"] - row["n_negative"]) / n_items,
+        metric=f"{language} {metric}",
+        comparison=metric,
+        unit_scale=1.0,
+        alternative="greater",
+    )
 
 
 def _per_system(function, judgements: pd.DataFrame, *args, **kwargs) -> pd.DataFrame | None:
@@ -756,29 +869,39 @@ def run(
     if len(systems) > 1 and not pool:
         origin = str(as_source(judgements_file, "judgements")) if judgements_file is not None else None
         units = ["language", "item", "variant", *(["sample"] if sample else [])]
-        integrity(judgements.assign(value=judgements["gender"].astype(str)), units=units,
-                  groups=["language"], value="value", source=origin, what="outputs")  # fmt: skip
+        integrity(
+            judgements.assign(value=judgements["gender"].astype(str)),
+            units=units,
+            groups=["language"],
+            value="value",
+            source=origin,
+            what="outputs",
+        )
     if pool and len(systems) > 1:
         judgements = judgements.assign(system="+".join(systems))
     rng = check_rng(rng)
     family_text = ""
     parts = []
     for _, part in judgements.groupby("system", sort=False, observed=True):
-        rates_part, tests_part, family_text = analyse(part, by=by, denominator=denominator, interval=interval, test=test,
-                                                      correction=correction, level=level)  # fmt: skip
+        rates_part, tests_part, family_text = analyse(
+            part, by=by, denominator=denominator, interval=interval, test=test, correction=correction, level=level
+        )
         parts.append((rates_part, tests_part))
     rates = pd.concat([r for r, _ in parts], ignore_index=True)
     tests = pd.concat([t for _, t in parts], ignore_index=True)
     tests["significant"] = tests["p_adjusted"] < alpha
     if test == "exact":  # a one-sided sign test on d discordant occupations cannot go below 2^-d
         unreachable_significance(
-            tests, np.exp2(-(tests["n_positive"] + tests["n_negative"]).to_numpy(float)), alpha=alpha,
-            correction=correction, families=tests["system"] + " / " + tests["comparison"],
+            tests,
+            np.exp2(-(tests["n_positive"] + tests["n_negative"]).to_numpy(float)),
+            alpha=alpha,
+            correction=correction,
+            families=tests["system"] + " / " + tests["comparison"],
             data_floor=np.exp2(-(tests["n_positive"] + tests["n_negative"]).to_numpy(float)),
             what="Prates one-sided sign tests (the tests frame)",
             fixes=["the authors' paired t-test (test='ttest' / --test ttest: no floor, approximate on few occupations)"],
             smaller="fewer tests a family (by='language' / --by language: no per-category rows)",
-        )  # fmt: skip
+        )
     indep = _per_system(independence, judgements, correction=correction, rng=rng, n_resamples=n_resamples)
     reference = calib = None
     if items == "jobs":
@@ -797,26 +920,52 @@ def run(
         + f"; {interval} intervals on the effective sample size (design effect over items); "
         + ("exact sign test on discordant items" if test == "exact" else "paired t-test on per-item differences (authors')")
         + f", one-sided; p-values adjusted by {family_text}, per system"
-        + ("; several samples per output: an item's shares the means over its samples, items the unit of every test "
-           "(the sign of an item's difference of mean shares) and interval (design effect over items, no floor at 1)"
-           if "n" in judgements else "")
+        + (
+            "; several samples per output: an item's shares the means over its samples, items the unit of every test "
+            "(the sign of an item's difference of mean shares) and interval (design effect over items, no floor at 1)"
+            if "n" in judgements
+            else ""
+        )
     )
     record = provenance(
-        method, data, rng=seed, level=level, correction=correction,
+        method,
+        data,
+        rng=seed,
+        level=level,
+        correction=correction,
         options={
-            "items": items, "languages": sorted(judgements["language"].unique().tolist()), "bengali": bengali,
-            "by": by, "denominator": denominator, "interval": interval, "test": test, "alpha": alpha,
-            "independence_resamples": n_resamples, "unknown": "`?` rows counted in n_unknown",
-            "systems": systems, "pooled": bool(pool and len(systems) > 1), "sample": sample,
+            "items": items,
+            "languages": sorted(judgements["language"].unique().tolist()),
+            "bengali": bengali,
+            "by": by,
+            "denominator": denominator,
+            "interval": interval,
+            "test": test,
+            "alpha": alpha,
+            "independence_resamples": n_resamples,
+            "unknown": "`?` rows counted in n_unknown",
+            "systems": systems,
+            "pooled": bool(pool and len(systems) > 1),
+            "sample": sample,
             "yours": systems if judgements_file is not None else [],  # systems of the user's inputs (the report's)
         },
-    )  # fmt: skip
+    )
     return PratesResult(rates, tests, family_text, indep, reference, calib, accounting(judgements), record, judgements)
 
 
-def evaluate(judgements=None, *, reference=None, against=None, family="metric", correction: str = "holm",
-             n_boot: int = 10_000, rng: np.random.Generator | int = 0, level: float = 0.95, pool: bool = False,
-             **options) -> StudyResult:  # fmt: skip
+def evaluate(
+    judgements=None,
+    *,
+    reference=None,
+    against=None,
+    family="metric",
+    correction: str = "holm",
+    n_boot: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    pool: bool = False,
+    **options,
+) -> StudyResult:
     """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.prates` returns).
 
     With several systems: a row per system, and paired comparisons of the
@@ -826,42 +975,77 @@ def evaluate(judgements=None, *, reference=None, against=None, family="metric", 
     """
     notes: list[str] = []
     with noted(notes):
-        result = run(judgements_file=judgements, reference_file=reference, correction=correction, rng=rng, level=level,
-                     pool=pool, **options)  # fmt: skip
+        result = run(
+            judgements_file=judgements,
+            reference_file=reference,
+            correction=correction,
+            rng=rng,
+            level=level,
+            pool=pool,
+            **options,
+        )
     rates = result.rates
     metrics = {g: (g, f"{g}_ci_low", f"{g}_ci_high") for g in ("female", "male", "neutral")}
     table = melt(rates, metrics, keys={"system": "system", "language": "language", "subset": "category"}, n="n_items")
     systems = list(dict.fromkeys(rates["system"].astype(str)))
     comparisons = None
     if len(systems) > 1:
-        comparisons = _between_systems(result.judgements, by=options.get("by", "language"), n_boot=n_boot, rng=rng,
-                                       level=level, correction=correction, against=against, family=family)  # fmt: skip
-    frames = {"rates": rates, "tests": result.tests, "independence": result.independence,
-              "accounting": result.accounting, "judgements": result.judgements}  # fmt: skip
+        comparisons = _between_systems(
+            result.judgements,
+            by=options.get("by", "language"),
+            n_boot=n_boot,
+            rng=rng,
+            level=level,
+            correction=correction,
+            against=against,
+            family=family,
+        )
+    frames = {
+        "rates": rates,
+        "tests": result.tests,
+        "independence": result.independence,
+        "accounting": result.accounting,
+        "judgements": result.judgements,
+    }
     if result.reference is not None:
         frames["reference"] = result.reference
         frames["calibration"] = result.calibration
     if result.provenance.options.get("pooled"):
         notes.append(f"systems pooled on request into one: {systems[0]}")
-    return StudyResult("prates", table, comparisons, result.provenance.to_dict(), frames, correction, notes, family,
-                       details=result)  # fmt: skip
+    return StudyResult(
+        "prates", table, comparisons, result.provenance.to_dict(), frames, correction, notes, family, details=result
+    )
 
 
-def _between_systems(judgements: pd.DataFrame, *, by: str, n_boot: int, rng, level: float, correction: str,
-                     against=None, family="metric") -> pd.DataFrame:  # fmt: skip
+def _between_systems(
+    judgements: pd.DataFrame, *, by: str, n_boot: int, rng, level: float, correction: str, against=None, family="metric"
+) -> pd.DataFrame:
     """Paired differences of systems' shares per language (and category), clusters = occupations (the rates study)."""
     from stats_mtbias.studies import rates as rates_study
 
     keys = ["language"] if by == "language" else ["category"] if by == "category" else ["language", "category"]
-    table = pd.DataFrame({
-        "system": judgements["system"].astype(str), "cluster": judgements["item"].astype(str),
-        "gender": judgements["gender"], "n": judgements["n"] if "n" in judgements else 1,  # samples: 1/k each
-        "line": np.arange(len(judgements)), "stratum": "all",
-        **{f"by:{k}": judgements[k].astype(str) for k in keys},
-    })  # fmt: skip
-    _, cmp, _ = rates_study.analyse(table, by=keys, n_boot=n_boot, rng=rng, level=level, correction=correction,
-                                    against=check_systems(against, "against"), family="all",
-                                    samples=_has_samples(judgements))  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "system": judgements["system"].astype(str),
+            "cluster": judgements["item"].astype(str),
+            "gender": judgements["gender"],
+            "n": judgements["n"] if "n" in judgements else 1,  # samples: 1/k each
+            "line": np.arange(len(judgements)),
+            "stratum": "all",
+            **{f"by:{k}": judgements[k].astype(str) for k in keys},
+        }
+    )
+    _, cmp, _ = rates_study.analyse(
+        table,
+        by=keys,
+        n_boot=n_boot,
+        rng=rng,
+        level=level,
+        correction=correction,
+        against=check_systems(against, "against"),
+        family="all",
+        samples=_has_samples(judgements),
+    )
     cmp = cmp[cmp["metric"] != "gap"].copy()
     cmp["subset"] = cmp["category"] if "category" in keys else ALL
     return adjust(comparison_frame(cmp), correction, family)
@@ -880,5 +1064,6 @@ def read(judgements) -> pd.DataFrame:
     if "translation" not in raw or raw["translation"].isna().all():
         raise UsageError("`judgements` has no 'translation' column to read (its genders are read already).")
     judged = judge(raw)
-    return judged.assign(item=judged["occupation"], translation=raw["translation"].to_numpy(),
-                         gender=judged["gender"].astype(str))[READ_COLUMNS].reset_index(drop=True)  # fmt: skip
+    return judged.assign(
+        item=judged["occupation"], translation=raw["translation"].to_numpy(), gender=judged["gender"].astype(str)
+    )[READ_COLUMNS].reset_index(drop=True)

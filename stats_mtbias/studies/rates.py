@@ -52,8 +52,19 @@ from stats_mtbias.uncertainty.linearization import ratio_influence, robust_varia
 METRICS = ("female", "male", "neutral", "gap")
 ALL = "all"
 CI_KINDS = ("bootstrap", "analytic")
-_ALIASES = {"f": "female", "m": "male", "n": "neutral", "?": "unknown", "": "unknown", "nan": "unknown", "none": "unknown",
-            "woman": "female", "man": "male", "feminine": "female", "masculine": "male"}  # fmt: skip
+_ALIASES = {
+    "f": "female",
+    "m": "male",
+    "n": "neutral",
+    "?": "unknown",
+    "": "unknown",
+    "nan": "unknown",
+    "none": "unknown",
+    "woman": "female",
+    "man": "male",
+    "feminine": "female",
+    "masculine": "male",
+}
 # Per metric, the weights of (female, male, neutral, both) in its numerator (denominator: all four).
 _NUMERATORS = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1], [-1, 1, 0, 0]], dtype=float)
 
@@ -72,8 +83,17 @@ def _with_all(counts: np.ndarray, add_all: bool) -> np.ndarray:
     return np.concatenate([counts, counts.sum(axis=2, keepdims=True)], axis=2) if add_all else counts
 
 
-def read_judgements(source, *, outcome: str, system: str | None, cluster: str | None, by: list[str],
-                    strata: str | None, engine: str = "auto", sample: str | None = None) -> pd.DataFrame:
+def read_judgements(
+    source,
+    *,
+    outcome: str,
+    system: str | None,
+    cluster: str | None,
+    by: list[str],
+    strata: str | None,
+    engine: str = "auto",
+    sample: str | None = None,
+) -> pd.DataFrame:
     """Count a judgement source into ``system, cluster, by:<column>…, stratum, gender, n, line``.
 
     The source (CSV/Parquet/Arrow file, directory or glob of them, DataFrame or
@@ -113,18 +133,19 @@ def read_judgements(source, *, outcome: str, system: str | None, cluster: str | 
     if bad.any():
         where, line = first_location(counts, bad, source)
         value = counts.loc[bad.to_numpy(), outcome].iloc[0]
-        raise DataError(f"column {outcome!r}: {value!r} is not a gender (one of {', '.join(GENDERS)}, or f/m/n/?)",
-                        where, line)  # fmt: skip
-    out = pd.DataFrame({
-        "system": counts[system] if system else "system",
-        # Without a cluster every judgement is its own; they stay counted by cell (named below).
-        "cluster": counts[cluster] if cluster else "",
-        **{f"by:{column}": counts[column].to_numpy() for column in by},
-        "stratum": counts[strata].to_numpy() if strata else ALL,
-        "gender": pd.Categorical(gender, categories=GENDERS),
-        "n": counts["n"].to_numpy(),
-        "line": counts["line"].to_numpy(),
-    })  # fmt: skip
+        raise DataError(f"column {outcome!r}: {value!r} is not a gender (one of {', '.join(GENDERS)}, or f/m/n/?)", where, line)
+    out = pd.DataFrame(
+        {
+            "system": counts[system] if system else "system",
+            # Without a cluster every judgement is its own; they stay counted by cell (named below).
+            "cluster": counts[cluster] if cluster else "",
+            **{f"by:{column}": counts[column].to_numpy() for column in by},
+            "stratum": counts[strata].to_numpy() if strata else ALL,
+            "gender": pd.Categorical(gender, categories=GENDERS),
+            "n": counts["n"].to_numpy(),
+            "line": counts["line"].to_numpy(),
+        }
+    )
     keys = ["system", "cluster", *[f"by:{c}" for c in by], "stratum", "gender"]
     if sample:
         out = _average_samples(out.assign(_sample=counts[sample].astype(str).to_numpy()), keys, source)
@@ -153,12 +174,19 @@ def _average_samples(out: pd.DataFrame, keys: list[str], source) -> pd.DataFrame
     per = out.groupby(["system", "cluster"], sort=False, observed=True)["_sample"].nunique().rename("_k")
     spread = per.groupby(level="system", sort=False).agg(["min", "max"])
     for system, row in spread[spread["min"] != spread["max"]].iterrows():
-        warnings.warn(f"{system}: clusters have {row['min']}–{row['max']} samples; each cluster's samples are "
-                      "averaged (every cluster weighs the same)", DataQualityWarning, stacklevel=4)  # fmt: skip
+        warnings.warn(
+            f"{system}: clusters have {row['min']}–{row['max']} samples; each cluster's samples are "
+            "averaged (every cluster weighs the same)",
+            DataQualityWarning,
+            stacklevel=4,
+        )
     out = out.join(per, on=["system", "cluster"])
     out = out.assign(outputs=out["n"], n=out["n"] / out["_k"])
-    out = out.groupby(keys, sort=False, observed=True).agg(n=("n", "sum"), outputs=("outputs", "sum"),
-                                                            line=("line", "min")).reset_index()  # fmt: skip
+    out = (
+        out.groupby(keys, sort=False, observed=True)
+        .agg(n=("n", "sum"), outputs=("outputs", "sum"), line=("line", "min"))
+        .reset_index()
+    )
     return out.sort_values("line", kind="stable").reset_index(drop=True)
 
 
@@ -221,8 +249,15 @@ def design_arrays(
     return counts, list(cube.coords["system"]), groups + ([ALL] if add_all else []), pd.factorize(stratum)[0], frequency
 
 
-def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], *, by: list[str] | tuple[str, ...] = (),
-                 group: str = ALL, metric: str = "female", rows_as_clusters: bool = False):  # fmt: skip
+def pilot_design(
+    judgements: pd.DataFrame,
+    systems: tuple[str, str],
+    *,
+    by: list[str] | tuple[str, ...] = (),
+    group: str = ALL,
+    metric: str = "female",
+    rows_as_clusters: bool = False,
+):
     """Two systems of a validated judgement table (:func:`read_judgements`) as a power-simulation pilot.
 
     With a `group`, the pilot is that group's clusters alone: the plan's ``n`` counts items of the group (one rule
@@ -231,8 +266,9 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], *, by: list
     from stats_mtbias.planning.simulate import PairedDesign
 
     check_choice(metric, METRICS, "metric")
-    counts, order, labels, strata, frequency = design_arrays(judgements[judgements["system"].isin(systems)], list(by),
-                                                             rows_as_clusters=rows_as_clusters)  # fmt: skip
+    counts, order, labels, strata, frequency = design_arrays(
+        judgements[judgements["system"].isin(systems)], list(by), rows_as_clusters=rows_as_clusters
+    )
     if frequency is not None:  # the simulation resamples clusters: a pilot's judgements one by one
         counts, strata = np.repeat(counts, frequency, axis=0), np.repeat(strata, frequency)
     missing = [s for s in systems if s not in order]
@@ -245,10 +281,15 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], *, by: list
         inside = counts[:, :, labels.index(group)].sum(axis=(1, 2)) > 0
         counts, strata = counts[inside], strata[inside]
     per_cluster = float(counts[:, :, labels.index(group)].sum() / (2 * counts.shape[0]))
-    return PairedDesign(counts, _statistic, (labels.index(group), METRICS.index(metric)), strata,
-                        label=f"{group} {metric}: {systems[0]} − {systems[1]}", unit="clusters",
-                        outputs_per_cluster=per_cluster)  # fmt: skip
-
+    return PairedDesign(
+        counts,
+        _statistic,
+        (labels.index(group), METRICS.index(metric)),
+        strata,
+        label=f"{group} {metric}: {systems[0]} − {systems[1]}",
+        unit="clusters",
+        outputs_per_cluster=per_cluster,
+    )
 
 
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
@@ -258,10 +299,15 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     systems = two_systems(result, systems)
     pair = systems if len(systems) == 2 else (systems[0], systems[0])
     by = (result.provenance.get("options") or {}).get("by") or []
-    design = pilot_design(result.details.judgements, pair, by=by, group=subset or ALL, metric=metric or "female",
-                          rows_as_clusters=result.details.rows_as_clusters)  # fmt: skip
+    design = pilot_design(
+        result.details.judgements,
+        pair,
+        by=by,
+        group=subset or ALL,
+        metric=metric or "female",
+        rows_as_clusters=result.details.rows_as_clusters,
+    )
     return "simulate", alone(design, systems)
-
 
 
 def _subset_language(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -315,8 +361,13 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
         corr = np.zeros((*pm.shape, 2, 2))
         corr[..., 0, 0] = corr[..., 1, 1] = 1.0
         corr[..., 0, 1] = corr[..., 1, 0] = r
-        moved = mover_interval(np.stack([pm, pf], -1), np.stack([low[..., male], low[..., female]], -1),
-                               np.stack([high[..., male], high[..., female]], -1), np.array([1.0, -1.0]), corr)  # fmt: skip
+        moved = mover_interval(
+            np.stack([pm, pf], -1),
+            np.stack([low[..., male], low[..., female]], -1),
+            np.stack([high[..., male], high[..., female]], -1),
+            np.array([1.0, -1.0]),
+            corr,
+        )
         low[..., gap] = np.where(point, np.maximum(moved.low, -1.0), low[..., gap])
         high[..., gap] = np.where(point, np.minimum(moved.high, 1.0), high[..., gap])
     return low, high
@@ -327,8 +378,9 @@ def _output_counts(estimates: pd.DataFrame, judgements: pd.DataFrame, by: list[s
     keys = [f"by:{c}" for c in by]
     group = judgements[keys].astype(str).agg(" | ".join, axis=1) if keys else pd.Series(ALL, index=judgements.index)
     known = judgements["gender"].astype(str) != "unknown"
-    frame = pd.DataFrame({"system": judgements["system"].astype(str), "group": group, "known": known,
-                          "outputs": judgements["outputs"].to_numpy()})  # fmt: skip
+    frame = pd.DataFrame(
+        {"system": judgements["system"].astype(str), "group": group, "known": known, "outputs": judgements["outputs"].to_numpy()}
+    )
     sums = frame.groupby(["system", "group", "known"])["outputs"].sum().unstack("known", fill_value=0)
     if keys:  # the "all" group: every group's outputs
         totals = sums.groupby(level="system").sum()
@@ -400,8 +452,9 @@ def _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present
     if boot is not None:
         reps = boot.replicates[:, a] - boot.replicates[:, b]
         jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
-        d_bounds = BootstrapResult(diff, reps, jack, boot.level, interval,
-                                   jackknife_weights=boot.jackknife_weights).confidence_interval()  # fmt: skip
+        d_bounds = BootstrapResult(
+            diff, reps, jack, boot.level, interval, jackknife_weights=boot.jackknife_weights
+        ).confidence_interval()
         pvalue, method = resample_pvalue(reps, diff), "paired bootstrap"
         if interval == "bca":  # the percentile p-value goes with the percentile interval, not BCa's
             method = "paired bootstrap (percentile p-value)"
@@ -410,8 +463,9 @@ def _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present
     for k in range(len(METRICS)):
         y, m = _linear_parts(counts, k)
         # The paired difference's influence per cluster: a's minus b's (same clusters).
-        u = (ratio_influence(y[:, a], m[:, a], estimate[a, :, k], frequency)
-             - ratio_influence(y[:, b], m[:, b], estimate[b, :, k], frequency))  # fmt: skip
+        u = ratio_influence(y[:, a], m[:, a], estimate[a, :, k], frequency) - ratio_influence(
+            y[:, b], m[:, b], estimate[b, :, k], frequency
+        )
         se[:, k] = np.sqrt(robust_variance(u, strata_codes, frequency))
     with np.errstate(invalid="ignore", divide="ignore"):
         pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
@@ -468,8 +522,9 @@ def analyse(
     boot = None
     score_low, score_high = _score_bounds(counts, estimate, strata_codes, frequency, level, samples)
     if ci == "bootstrap":
-        boot = cluster_bootstrap(counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level,
-                                 method=interval, frequency=frequency)  # fmt: skip
+        boot = cluster_bootstrap(
+            counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level, method=interval, frequency=frequency
+        )
         bounds = boot.confidence_interval()
         # A 0% or 100% share (or a gap of ±1) is the same in every replicate: its bootstrap interval is a point.
         # There the score interval (Wilson with the design effect; MOVER for the gap) stands in.
@@ -486,10 +541,20 @@ def analyse(
     for s, system in enumerate(systems):
         for g, label in enumerate(labels):
             for k, metric in enumerate(METRICS):
-                rows.append({"system": system, "group": label, **group_values[label], "metric": metric,
-                             "estimate": estimate[s, g, k], "ci_low": low[s, g, k], "ci_high": high[s, g, k],
-                             "n": int(np.rint(clusters[s, g])), "n_outputs": int(identified[s, g]),
-                             "n_unknown": int(unknown[s, g])})  # fmt: skip
+                rows.append(
+                    {
+                        "system": system,
+                        "group": label,
+                        **group_values[label],
+                        "metric": metric,
+                        "estimate": estimate[s, g, k],
+                        "ci_low": low[s, g, k],
+                        "ci_high": high[s, g, k],
+                        "n": int(np.rint(clusters[s, g])),
+                        "n_outputs": int(identified[s, g]),
+                        "n_unknown": int(unknown[s, g]),
+                    }
+                )
     estimates = _subset_language(pd.DataFrame(rows), by)
     if "outputs" in judgements:  # samples averaged: n_outputs and n_unknown still count outputs, not item-equivalents
         estimates = _output_counts(estimates, judgements, by)
@@ -506,35 +571,75 @@ def analyse(
             if rows_as_clusters or not shared.any() or np.array_equal(covered[:, a], covered[:, b]):
                 found = _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples)
             else:
-                lacking.append((systems[a], int((covered[:, b] & ~covered[:, a]).sum()), systems[b],
-                                int((covered[:, a] & ~covered[:, b]).sum()), int(shared.sum())))  # fmt: skip
+                lacking.append(
+                    (
+                        systems[a],
+                        int((covered[:, b] & ~covered[:, a]).sum()),
+                        systems[b],
+                        int((covered[:, a] & ~covered[:, b]).sum()),
+                        int(shared.sum()),
+                    )
+                )
                 sub = counts[shared][:, [a, b]]
                 sub_estimate = _statistic(sub.sum(axis=0)[None])[0]
                 sub_boot = None
                 if boot is not None:
-                    sub_boot = cluster_bootstrap(sub, _statistic, n_boot=n_boot, rng=rng.spawn(1)[0],
-                                                 strata=pd.factorize(strata_codes[shared])[0], level=level,
-                                                 method=interval)  # fmt: skip
-                found = _paired(sub, 0, 1, sub_estimate, sub_boot, pd.factorize(strata_codes[shared])[0], None,
-                                present[shared][:, [a, b]], interval, z, samples)  # fmt: skip
+                    sub_boot = cluster_bootstrap(
+                        sub,
+                        _statistic,
+                        n_boot=n_boot,
+                        rng=rng.spawn(1)[0],
+                        strata=pd.factorize(strata_codes[shared])[0],
+                        level=level,
+                        method=interval,
+                    )
+                found = _paired(
+                    sub,
+                    0,
+                    1,
+                    sub_estimate,
+                    sub_boot,
+                    pd.factorize(strata_codes[shared])[0],
+                    None,
+                    present[shared][:, [a, b]],
+                    interval,
+                    z,
+                    samples,
+                )
             diff, d_low, d_high, pvalue, method, ci_method, both = found
             for g, label in enumerate(labels):
                 for k, metric in enumerate(METRICS):
-                    rows.append({"system_a": systems[a], "system_b": systems[b], "group": label,
-                                 **group_values[label], "metric": metric, "diff": diff[g, k], "ci_low": d_low[g, k],
-                                 "ci_high": d_high[g, k], "p_value": float(pvalue[g, k]), "method": method,
-                                 "ci_method": ci_method, "n": int(np.rint(both[g]))})  # fmt: skip
+                    rows.append(
+                        {
+                            "system_a": systems[a],
+                            "system_b": systems[b],
+                            "group": label,
+                            **group_values[label],
+                            "metric": metric,
+                            "diff": diff[g, k],
+                            "ci_low": d_low[g, k],
+                            "ci_high": d_high[g, k],
+                            "p_value": float(pvalue[g, k]),
+                            "method": method,
+                            "ci_method": ci_method,
+                            "n": int(np.rint(both[g])),
+                        }
+                    )
         if lacking:
             import warnings
 
             from stats_mtbias.errors import DataQualityWarning
 
-            said = "; ".join(f"{a} lacks {na} of {b}'s clusters and {b} {nb} of {a}'s ({n} shared)"
-                             for a, na, b, nb, n in lacking[:5])  # fmt: skip
+            said = "; ".join(
+                f"{a} lacks {na} of {b}'s clusters and {b} {nb} of {a}'s ({n} shared)" for a, na, b, nb, n in lacking[:5]
+            )
             more = f"; and {len(lacking) - 5} more pairs" if len(lacking) > 5 else ""
-            warnings.warn(f"systems cover different clusters: {said}{more}. Each pair is compared on the clusters both "
-                          "have — its difference, interval and test alike; the estimates per system use all of theirs.",
-                          DataQualityWarning, stacklevel=4)  # fmt: skip
+            warnings.warn(
+                f"systems cover different clusters: {said}{more}. Each pair is compared on the clusters both "
+                "have — its difference, interval and test alike; the estimates per system use all of theirs.",
+                DataQualityWarning,
+                stacklevel=4,
+            )
         comparisons = adjust(_subset_language(pd.DataFrame(rows), by), correction, family)
     group_differences = None
     if boot is not None and len(groups) > 1:
@@ -546,9 +651,18 @@ def analyse(
                 bounds = BootstrapResult(diff, reps, None, level, "percentile").confidence_interval()
                 pvalue = resample_pvalue(reps, diff)
                 for k, metric in enumerate(METRICS):
-                    rows.append({"system": system, "group_a": groups[g], "group_b": groups[h], "metric": metric,
-                                 "diff": diff[k], "ci_low": bounds.low[k], "ci_high": bounds.high[k],
-                                 "p_value": float(pvalue[k])})  # fmt: skip
+                    rows.append(
+                        {
+                            "system": system,
+                            "group_a": groups[g],
+                            "group_b": groups[h],
+                            "metric": metric,
+                            "diff": diff[k],
+                            "ci_low": bounds.low[k],
+                            "ci_high": bounds.high[k],
+                            "p_value": float(pvalue[k]),
+                        }
+                    )
         group_differences = _adjust_groups(pd.DataFrame(rows), correction, family)
         group_differences["method"] = "cluster bootstrap (percentile)"
     return estimates, comparisons, group_differences
@@ -596,44 +710,83 @@ def run(
         for column in (system, cluster):
             if column and column not in judgements.columns and column in ("system", "item"):
                 keyword = "system" if column == "system" else "cluster"
-                raise UsageError(f"the frame has no column {column!r}; name yours with {keyword}=... "
-                                 "(or None: one system / every row its own cluster).")  # fmt: skip
-    table = read_judgements(judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata, engine=engine,
-                            sample=sample)  # fmt: skip
+                raise UsageError(
+                    f"the frame has no column {column!r}; name yours with {keyword}=... "
+                    "(or None: one system / every row its own cluster)."
+                )
+    table = read_judgements(
+        judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata, engine=engine, sample=sample
+    )
     if cluster is not None and table["system"].nunique() > 1:  # copies and unequal benchmarks, by item and group
         keys = ["cluster", *[f"by:{c}" for c in by]]
         cells = table.assign(cell=table["gender"].astype(str) + ":" + table["n"].astype(str))
         units = cells.groupby(["system", *keys], sort=False, observed=True)["cell"].agg(lambda v: ",".join(sorted(v)))
-        integrity(units.rename("value").reset_index(), units=keys, groups=[f"by:{c}" for c in by], value="value",
-                  source=source_label(table.attrs["source"]), what="clusters")  # fmt: skip
+        integrity(
+            units.rename("value").reset_index(),
+            units=keys,
+            groups=[f"by:{c}" for c in by],
+            value="value",
+            source=source_label(table.attrs["source"]),
+            what="clusters",
+        )
     source = table.attrs["source"]
     estimates, comparisons, group_differences = analyse(
-        table, by=by, n_boot=n_boot, rng=rng, level=level, ci=ci, interval=interval, correction=correction,
-        rows_as_clusters=cluster is None, against=check_systems(against, "against"), family=family,
+        table,
+        by=by,
+        n_boot=n_boot,
+        rng=rng,
+        level=level,
+        ci=ci,
+        interval=interval,
+        correction=correction,
+        rows_as_clusters=cluster is None,
+        against=check_systems(against, "against"),
+        family=family,
         samples=sample is not None,
     )
     method = (
         "shares of identified outputs (both as neutral; unknown counted, left out); gap = male - female; "
-        + (f"cluster bootstrap over {cluster or 'rows'}" + (f" stratified by {strata}" if strata else "") + f", {interval}"
-           if ci == "bootstrap" else "Wilson on the effective sample size (cluster design effect); gap: cluster-robust normal")
+        + (
+            f"cluster bootstrap over {cluster or 'rows'}" + (f" stratified by {strata}" if strata else "") + f", {interval}"
+            if ci == "bootstrap"
+            else "Wilson on the effective sample size (cluster design effect); gap: cluster-robust normal"
+        )
         + (f"; the samples ({sample}) of a cluster averaged, clusters the unit" if sample else "")
         + "; systems compared paired on clusters"
         + (" (bootstrap p-values: the replicates' percentile tail, a normal tail beyond them)" if ci == "bootstrap" else "")
-    )  # fmt: skip
+    )
     record = provenance(
-        method, {source_label(source): source_digest(source)}, rng=rng, level=level,
-        n_boot=n_boot if ci == "bootstrap" else None, correction=correction, family=family,
-        options={"outcome": outcome, "by": by, "system": system, "cluster": cluster, "strata": strata, "ci": ci,
-                 "interval": interval, "rows": int(table["outputs" if sample else "n"].sum()), "engine": engine,
-                 "against": against, "sample": sample, "yours": [str(s) for s in dict.fromkeys(table["system"])]},
-    )  # fmt: skip
+        method,
+        {source_label(source): source_digest(source)},
+        rng=rng,
+        level=level,
+        n_boot=n_boot if ci == "bootstrap" else None,
+        correction=correction,
+        family=family,
+        options={
+            "outcome": outcome,
+            "by": by,
+            "system": system,
+            "cluster": cluster,
+            "strata": strata,
+            "ci": ci,
+            "interval": interval,
+            "rows": int(table["outputs" if sample else "n"].sum()),
+            "engine": engine,
+            "against": against,
+            "sample": sample,
+            "yours": [str(s) for s in dict.fromkeys(table["system"])],
+        },
+    )
     counted = table.assign(n=table["outputs"]) if sample else table
-    return RatesResult(estimates, comparisons, group_differences, accounting(counted, ["system"], "gender", "n"), record,
-                       table, cluster is None)  # fmt: skip
+    return RatesResult(
+        estimates, comparisons, group_differences, accounting(counted, ["system"], "gender", "n"), record, table, cluster is None
+    )
 
 
-def evaluate(judgements, *, against: list[str] | None = None, family: str | list[str] = "metric",
-             correction: str = "holm", **options) -> StudyResult:  # fmt: skip
+def evaluate(
+    judgements, *, against: list[str] | None = None, family: str | list[str] = "metric", correction: str = "holm", **options
+) -> StudyResult:
     """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.rates` returns)."""
     notes: list[str] = []
     with noted(notes):
@@ -646,5 +799,6 @@ def evaluate(judgements, *, against: list[str] | None = None, family: str | list
     frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
     if result.group_differences is not None:
         frames["group_differences"] = result.group_differences
-    return StudyResult("rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames,
-                       correction, notes, family, result)  # fmt: skip
+    return StudyResult(
+        "rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames, correction, notes, family, result
+    )

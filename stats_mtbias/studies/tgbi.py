@@ -140,19 +140,28 @@ def load_judgements(
     check_choice(repeated_blocks, REPEATED_BLOCKS, "repeated_blocks")
     if outputs is not None:  # a benchmark of one's own: its own sets and items, no shipped data needed
         if systems or translations:
-            raise UsageError("`outputs` is a benchmark of its own sets and items: it cannot be mixed with the shipped "
-                             "systems or `translations` of the Korean sets (give systems=[]).")  # fmt: skip
+            raise UsageError(
+                "`outputs` is a benchmark of its own sets and items: it cannot be mixed with the shipped "
+                "systems or `translations` of the Korean sets (give systems=[])."
+            )
         table = tgbi_data.read_benchmark(outputs, sample=sample)
         table.attrs["line_flags"] = dict(table.attrs.get("line_flags", {}))
         origin = table["origin"].iloc[0]
-        integrity(table.assign(value=table["translation"].fillna(table["given"].astype(str))),
-                  units=["subset", "item", "sample"], groups=["subset"], value="value", source=origin,
-                  what="items")  # fmt: skip
+        integrity(
+            table.assign(value=table["translation"].fillna(table["given"].astype(str))),
+            units=["subset", "item", "sample"],
+            groups=["subset"],
+            value="value",
+            source=origin,
+            what="items",
+        )
         return judge(table, lexicon), None
     if not systems and not translations:  # said before any file is read
-        raise UsageError(f"no system to evaluate: give shipped `systems` ({', '.join(tgbi_data.SYSTEMS)}), your "
-                         "`translations` of the Korean sets, or a benchmark of your own as `outputs` (on the command "
-                         "line: --systems, --translations with --system, or --outputs).")  # fmt: skip
+        raise UsageError(
+            f"no system to evaluate: give shipped `systems` ({', '.join(tgbi_data.SYSTEMS)}), your "
+            "`translations` of the Korean sets, or a benchmark of your own as `outputs` (on the command "
+            "line: --systems, --translations with --system, or --outputs)."
+        )
     store = store or open_store(data_dir)
     sentences = tgbi_data.read_sentences(store)
     frames = []
@@ -168,8 +177,7 @@ def load_judgements(
     duplicated = outputs.duplicated(["system", "subset", "line"])
     if duplicated.any():
         name = outputs.loc[duplicated, "system"].iloc[0]
-        raise UsageError(f"two inputs are called {name!r}: name your systems uniquely (--system), apart from the "
-                         "shipped ones.")  # fmt: skip
+        raise UsageError(f"two inputs are called {name!r}: name your systems uniquely (--system), apart from the shipped ones.")
     return judge(outputs, lexicon), store
 
 
@@ -239,8 +247,12 @@ def _average_samples(counts: np.ndarray) -> np.ndarray:
     filled = k[k > 0]
     if not len(filled) or filled.min() == filled.max():
         return counts
-    warnings.warn(f"TGBI: items have {int(filled.min())}–{int(filled.max())} samples; each item's samples are averaged "
-                  "(every item weighs the same)", DataQualityWarning, stacklevel=4)  # fmt: skip
+    warnings.warn(
+        f"TGBI: items have {int(filled.min())}–{int(filled.max())} samples; each item's samples are averaged "
+        "(every item weighs the same)",
+        DataQualityWarning,
+        stacklevel=4,
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
         weight = np.where(k > 0, filled.mean() / np.where(k > 0, k, 1), 0.0)
     return counts * weight[..., None]
@@ -264,9 +276,15 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], subset: str
         raise UsageError(f"{', '.join(missing)} is not in the pilot; it has {', '.join(sorted(set(judgements['system'])))}.")
     counts = counts[:, [order.index(s) for s in systems]]
     per_item = float(counts.sum() / (2 * counts.shape[0]))
-    return PairedDesign(counts, _statistic(both), (subsets.index(subset),), strata, label=f"P_S {subset}: "
-                        f"{systems[0]} − {systems[1]}", unit="lexicon items", outputs_per_cluster=per_item)  # fmt: skip
-
+    return PairedDesign(
+        counts,
+        _statistic(both),
+        (subsets.index(subset),),
+        strata,
+        label=f"P_S {subset}: {systems[0]} − {systems[1]}",
+        unit="lexicon items",
+        outputs_per_cluster=per_item,
+    )
 
 
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
@@ -408,7 +426,8 @@ def analyse(
             warnings.warn(
                 f"sets of fewer than {SMALL_SET} lexicon items: {', '.join(small)}; their paired analytic tests can reject "
                 "up to 7% of the time at a nominal 5%: test='permutation' (--test permutation) holds its size there.",
-                SmallExpectedCountWarning, stacklevel=2,
+                SmallExpectedCountWarning,
+                stacklevel=2,
             )
         minority = minority_count(counts, both)  # (systems, sets): effective outputs off the majority
         scarce = [name for k, name in enumerate(names) if np.any((minority[:, k] <= FEW_MINORITY) & (items[k] > 0))]
@@ -417,10 +436,26 @@ def analyse(
                 f"sets where a system has {FEW_MINORITY} or fewer outputs off its majority: {', '.join(scarce)}; "
                 "there the paired analytic interval covers a true difference about 89-90% of the time at a nominal "
                 "95% (simulated, tests/statistical/test_size_paired_comparisons.py); its test keeps its size.",
-                SmallExpectedCountWarning, stacklevel=2,
-            )  # fmt: skip
-        comparisons = _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_permutations, rng, both,
-                               correction, against, family)  # fmt: skip
+                SmallExpectedCountWarning,
+                stacklevel=2,
+            )
+        comparisons = _compare(
+            counts,
+            systems,
+            subsets,
+            estimate,
+            boot,
+            statistic,
+            level,
+            ci,
+            test,
+            n_permutations,
+            rng,
+            both,
+            correction,
+            against,
+            family,
+        )
         if test == "permutation":  # the only floored p-values of the study (bootstrap and analytic ones have none)
             _permutation_reach(comparisons, counts, systems, against, n_permutations, level, correction, family)
     return estimates, comparisons, boot
@@ -434,15 +469,35 @@ def _permutation_reach(comparisons, counts, systems, against, n_permutations, le
         exact.append(permutation_floor(np.append(differ.sum(axis=0), differ.any(axis=-1).sum())))
     exact = np.concatenate(exact)
     unreachable_significance(
-        comparisons, np.maximum(exact, 1.0 / (n_permutations + 1)), alpha=1 - level, correction=correction,
-        family=family, data_floor=exact, resamples=("n_permutations", n_permutations),
+        comparisons,
+        np.maximum(exact, 1.0 / (n_permutations + 1)),
+        alpha=1 - level,
+        correction=correction,
+        family=family,
+        data_floor=exact,
+        resamples=("n_permutations", n_permutations),
         what="TGBI paired comparisons (approximate randomisation)",
         fixes=["test='bootstrap' (--test bootstrap, the default: p-values without a floor)"],
-    )  # fmt: skip
+    )
 
 
-def _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, test, n_permutations, rng, both, correction,
-             against=None, family="metric"):  # fmt: skip
+def _compare(
+    counts,
+    systems,
+    subsets,
+    estimate,
+    boot,
+    statistic,
+    level,
+    ci,
+    test,
+    n_permutations,
+    rng,
+    both,
+    correction,
+    against=None,
+    family="metric",
+):
     known_genders = 4 if both == "neutral" else 3
     read = counts[..., :known_genders].sum(axis=-1) > 0  # (items, systems, sets)
     rows = []
@@ -467,8 +522,18 @@ def _compare(counts, systems, subsets, estimate, boot, statistic, level, ci, tes
         both_read = read[:, a] & read[:, b]
         n_items = np.append(both_read.sum(axis=0), both_read.any(axis=-1).sum())
         for k, subset in enumerate(subsets):
-            rows.append({"system_a": systems[a], "system_b": systems[b], "subset": subset, "diff": diff[k],
-                         "ci_low": low[k], "ci_high": high[k], "p_value": float(pvalue[k]), "n": int(n_items[k])})
+            rows.append(
+                {
+                    "system_a": systems[a],
+                    "system_b": systems[b],
+                    "subset": subset,
+                    "diff": diff[k],
+                    "ci_low": low[k],
+                    "ci_high": high[k],
+                    "p_value": float(pvalue[k]),
+                    "n": int(n_items[k]),
+                }
+            )
     table = pd.DataFrame(rows).assign(language="ko", metric="p_s")
     return adjust(table, correction, family)
 
@@ -487,8 +552,9 @@ def ci_method(ci: str, interval: str) -> str:
 
 def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
     """Lines read per system and set, by what became of them: ``system, subset, outcome, n``."""
-    return common_accounting(judgements.assign(outcome=judgements["reason"].replace("", "judged")),
-                             ["system", "subset"], "outcome")  # fmt: skip
+    return common_accounting(
+        judgements.assign(outcome=judgements["reason"].replace("", "judged")), ["system", "subset"], "outcome"
+    )
 
 
 def run(
@@ -522,14 +588,29 @@ def run(
     from stats_mtbias.datasets.sources import source_sha256
 
     judgements, store = load_judgements(
-        systems, data_dir=data_dir, translations=translations, lexicon=lexicon, repeated_blocks=repeated_blocks,
-        outputs=outputs, sample=sample,
-    )  # fmt: skip
+        systems,
+        data_dir=data_dir,
+        translations=translations,
+        lexicon=lexicon,
+        repeated_blocks=repeated_blocks,
+        outputs=outputs,
+        sample=sample,
+    )
     estimates, comparisons, boot = analyse(
-        judgements, n_boot=n_boot, rng=check_rng(rng), correction=correction, level=level, ci=ci, interval=interval,
-        compare=compare, test=test, both=both, against=check_systems(against, "against"), family=family,
+        judgements,
+        n_boot=n_boot,
+        rng=check_rng(rng),
+        correction=correction,
+        level=level,
+        ci=ci,
+        interval=interval,
+        compare=compare,
+        test=test,
+        both=both,
+        against=check_systems(against, "against"),
+        family=family,
         n_permutations=check_positive_int(n_permutations, "n_permutations", minimum=99),
-    )  # fmt: skip
+    )
     sets = set_names(judgements)
     method = (
         f"P_S = sqrt(p_w p_m + p_n) per set, TGBI = unweighted mean over the {len(sets)} sets; "
@@ -550,17 +631,34 @@ def run(
         source = as_source(outputs, "outputs")
         data[str(source)] = source_sha256(source)
     record = provenance(
-        method, data, rng=rng, level=level, correction=correction, family=family,
+        method,
+        data,
+        rng=rng,
+        level=level,
+        correction=correction,
+        family=family,
         n_boot=n_boot if ci == "bootstrap" else None,
-        options={"lexicon": lexicon, "both": both, "repeated_blocks": repeated_blocks, "ci": ci, "interval": interval,
-                 "test": test, "n_permutations": n_permutations if compare and test == "permutation" else None,
-                 "sample": sample,
-                 "unknown": "excluded from denominators", "sets": sets, "against": against,
-                 "systems": [str(s) for s in judgements["system"].cat.categories],
-                 # The systems of the user's inputs (the report's "your systems"), never guessed from names.
-                 "yours": ([str(s) for s in judgements["system"].cat.categories] if outputs is not None
-                           else [str(name) for _, name in translations or []])},
-    )  # fmt: skip
+        options={
+            "lexicon": lexicon,
+            "both": both,
+            "repeated_blocks": repeated_blocks,
+            "ci": ci,
+            "interval": interval,
+            "test": test,
+            "n_permutations": n_permutations if compare and test == "permutation" else None,
+            "sample": sample,
+            "unknown": "excluded from denominators",
+            "sets": sets,
+            "against": against,
+            "systems": [str(s) for s in judgements["system"].cat.categories],
+            # The systems of the user's inputs (the report's "your systems"), never guessed from names.
+            "yours": (
+                [str(s) for s in judgements["system"].cat.categories]
+                if outputs is not None
+                else [str(name) for _, name in translations or []]
+            ),
+        },
+    )
     return TGBIResult(
         estimates=estimates,
         comparisons=comparisons,
@@ -603,42 +701,80 @@ def evaluate(
     sources = [(as_source(path, name), name) for name, path in given.items()]
     notes: list[str] = []
     with noted(notes):
-        result = run(systems, translations=sources, correction=correction, family=family, against=against, ci=ci,
-                     interval=interval, test=test, **options)  # fmt: skip
+        result = run(
+            systems,
+            translations=sources,
+            correction=correction,
+            family=family,
+            against=against,
+            ci=ci,
+            interval=interval,
+            test=test,
+            **options,
+        )
     est = result.estimates
     language = "ko"
     if outputs is not None:  # the benchmark's source language, where it says
         named = set(result.judgements["language"].astype(str)) - {""} if "language" in result.judgements else set()
         language = named.pop() if len(named) == 1 else "all"
-    table = melt(est, {"p_s": ("p_s", "ci_low", "ci_high")}, keys={"system": "system", "subset": "subset"},
-                 defaults={"language": language})  # fmt: skip
+    table = melt(
+        est, {"p_s": ("p_s", "ci_low", "ci_high")}, keys={"system": "system", "subset": "subset"}, defaults={"language": language}
+    )
     sets = est[est["subset"] != INDEX]
-    shares = melt(sets, {m: (m, None, None) for m in ("female", "male", "neutral")},
-                  keys={"system": "system", "subset": "subset"}, defaults={"language": language})  # fmt: skip
+    shares = melt(
+        sets,
+        {m: (m, None, None) for m in ("female", "male", "neutral")},
+        keys={"system": "system", "subset": "subset"},
+        defaults={"language": language},
+    )
     comparisons = None
     if result.comparisons is not None:
-        comparisons = adjust(comparison_frame(result.comparisons.assign(language=language), method=p_value_method(ci, test),
-                                              ci_method=ci_method(ci, interval)), correction, family)  # fmt: skip
+        comparisons = adjust(
+            comparison_frame(
+                result.comparisons.assign(language=language), method=p_value_method(ci, test), ci_method=ci_method(ci, interval)
+            ),
+            correction,
+            family,
+        )
         if test == "permutation":
-            notes.append("p-values by approximate randomisation, intervals by "
-                         f"{ci_method(ci, interval)}: near the boundary they can disagree.")  # fmt: skip
+            notes.append(
+                "p-values by approximate randomisation, intervals by "
+                f"{ci_method(ci, interval)}: near the boundary they can disagree."
+            )
     flags = dict(result.judgements.attrs.get("line_flags", {}))
     for system in {s for s, _ in flags}:  # the index rests on every set: it carries its sets' flags
         flags[system, INDEX] = "; ".join(f"{subset}: {flag}" for (s, subset), flag in flags.items() if s == system)
     table = with_flags(pd.concat([table, shares], ignore_index=True), flags, ["system", "subset"])
     return StudyResult(
-        "tgbi", table, comparisons, result.provenance.to_dict(),
-        frames={"estimates": est, "accounting": result.accounting, "rule_changes": result.rule_changes,
-                "judgements": result.judgements},
-        correction=correction, notes=notes, family=family, details=result,
-    )  # fmt: skip
+        "tgbi",
+        table,
+        comparisons,
+        result.provenance.to_dict(),
+        frames={
+            "estimates": est,
+            "accounting": result.accounting,
+            "rule_changes": result.rule_changes,
+            "judgements": result.judgements,
+        },
+        correction=correction,
+        notes=notes,
+        family=family,
+        details=result,
+    )
 
 
 READ_COLUMNS = ["system", "set", "item", "sample", "translation", "gender", "reason"]
 
 
-def read(outputs=None, *, systems=None, lexicon: str = "default", sample: str | None = None, data_dir=None,
-         repeated_blocks: str = "exclude") -> pd.DataFrame:  # fmt: skip
+def read(
+    outputs=None,
+    *,
+    systems=None,
+    lexicon: str = "default",
+    sample: str | None = None,
+    data_dir=None,
+    repeated_blocks: str = "exclude",
+) -> pd.DataFrame:
     """One row per output with the gender the English cues read and why: the table ``tgbi(outputs=...)`` takes.
 
     `outputs`: a benchmark of one's own (:func:`~stats_mtbias.datasets.tgbi.read_benchmark`), or the shipped
@@ -649,11 +785,18 @@ def read(outputs=None, *, systems=None, lexicon: str = "default", sample: str | 
         judged, _ = load_judgements([], outputs=outputs, sample=sample, lexicon=lexicon)
         item = judged["item"].str.split(":", n=1).str[1].str.split("#", n=1).str[0]
     else:
-        judged, _ = load_judgements(list(systems or tgbi_data.SYSTEMS), data_dir=data_dir, lexicon=lexicon,
-                                    repeated_blocks=repeated_blocks)  # fmt: skip
+        judged, _ = load_judgements(
+            list(systems or tgbi_data.SYSTEMS), data_dir=data_dir, lexicon=lexicon, repeated_blocks=repeated_blocks
+        )
         item = judged["line"].astype(str)
-    return pd.DataFrame({
-        "system": judged["system"].astype(str), "set": judged["subset"].astype(str), "item": item.to_numpy(),
-        "sample": judged["sample"].astype(str) if "sample" in judged else "",
-        "translation": judged["translation"], "gender": judged["gender"].astype(str), "reason": judged["reason"],
-    })[READ_COLUMNS]  # fmt: skip
+    return pd.DataFrame(
+        {
+            "system": judged["system"].astype(str),
+            "set": judged["subset"].astype(str),
+            "item": item.to_numpy(),
+            "sample": judged["sample"].astype(str) if "sample" in judged else "",
+            "translation": judged["translation"],
+            "gender": judged["gender"].astype(str),
+            "reason": judged["reason"],
+        }
+    )[READ_COLUMNS]

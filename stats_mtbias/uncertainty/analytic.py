@@ -401,14 +401,20 @@ def paired_difference_analytic(
         k = ps_a.shape[-1]
         weights = np.concatenate([np.full(k, 1.0 / k), np.full(k, -1.0 / k)])
         stack = lambda a, b: np.concatenate([a, b], axis=-1)  # noqa: E731
-        ci = mover_interval(stack(ps_a, ps_b), stack(low_a, low_b), stack(high_a, high_b), weights,
-                            _correlation(stack(infl_a, infl_b)))  # fmt: skip
+        ci = mover_interval(
+            stack(ps_a, ps_b), stack(low_a, low_b), stack(high_a, high_b), weights, _correlation(stack(infl_a, infl_b))
+        )
         diff = ps_a.mean(axis=-1) - ps_b.mean(axis=-1)
         ci = _agreeing(ci, diff, np.all(xa == xb, axis=(0, -1, -2)))
         return ci, _interval_pvalue(diff, ci, z)
     pair = np.stack([infl_a, infl_b], axis=-1)
-    ci = mover_interval(np.stack([ps_a, ps_b], -1), np.stack([low_a, low_b], -1), np.stack([high_a, high_b], -1),
-                        np.array([1.0, -1.0]), _correlation(pair))  # fmt: skip
+    ci = mover_interval(
+        np.stack([ps_a, ps_b], -1),
+        np.stack([low_a, low_b], -1),
+        np.stack([high_a, high_b], -1),
+        np.array([1.0, -1.0]),
+        _correlation(pair),
+    )
     diff = ps_a - ps_b
     ci = _agreeing(ci, diff, np.all(xa == xb, axis=(0, -1)))
     return ci, _interval_pvalue(diff, ci, z)

@@ -200,8 +200,9 @@ class BootstrapResult:
         if method == "studentized":
             if self.standard_error_estimate is None or self.replicate_standard_errors is None:
                 raise UsageError("the studentized interval needs the estimate's and the replicates' standard errors.")
-            return _studentized(self.estimate, self.standard_error_estimate, self.replicates,
-                                self.replicate_standard_errors, alpha)  # fmt: skip
+            return _studentized(
+                self.estimate, self.standard_error_estimate, self.replicates, self.replicate_standard_errors, alpha
+            )
         if self.jackknife is None:
             raise UsageError("BCa needs jackknife values; bootstrap with method='bca'.")
         # An infinite leave-one-out value (the statistic undefined without that cluster) is dropped like a NaN:
@@ -244,9 +245,11 @@ def tail_resolution(n: int, level: float, *, what: str = "n_boot", interval: str
     if tail >= MIN_TAIL * (1 - 1e-9):  # 2.4999999999999996 at 0.95 × 100 is 2.5
         return None
     needed = int(np.ceil(MIN_TAIL / ((1.0 - level) / 2.0) - 1e-6))
-    message = (f"level {level:g} with {what}={n:,}: the {interval} interval's ends sit {tail:.3g} resamples in from "
-               f"the extremes (fewer than {MIN_TAIL:g}): they are (near) the most extreme resamples, and the interval is "
-               f"narrower than its level says. {what} ≥ {needed:,} resolves it (or a lower level).")  # fmt: skip
+    message = (
+        f"level {level:g} with {what}={n:,}: the {interval} interval's ends sit {tail:.3g} resamples in from "
+        f"the extremes (fewer than {MIN_TAIL:g}): they are (near) the most extreme resamples, and the interval is "
+        f"narrower than its level says. {what} ≥ {needed:,} resolves it (or a lower level)."
+    )
     from stats_mtbias.errors import DataQualityWarning
 
     warnings.warn(message, DataQualityWarning, stacklevel=3)
@@ -377,8 +380,9 @@ def cluster_bootstrap(
     check_level(level)
     check_choice(method, CI_METHODS, "method")
     if frequency is not None:
-        return _frequency_bootstrap(data, statistic, np.asarray(frequency), n_boot=n_boot, rng=rng, strata=strata,
-                                    level=level, method=method)  # fmt: skip
+        return _frequency_bootstrap(
+            data, statistic, np.asarray(frequency), n_boot=n_boot, rng=rng, strata=strata, level=level, method=method
+        )
     estimate = np.asarray(statistic(data.sum(axis=0)[None, ...]))[0]
     if weights == "index":
         # The same weights resample_weights draws, each block multiplied as it is drawn: the

@@ -41,8 +41,9 @@ def ratio_influence(y: np.ndarray, m: np.ndarray, theta, frequency: np.ndarray |
         return (y - np.asarray(theta, dtype=float) * m) / np.where(total > 0, total, np.nan)
 
 
-def robust_variance(u: np.ndarray, strata: np.ndarray | None = None, frequency: np.ndarray | None = None,
-                    n_clusters: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+def robust_variance(
+    u: np.ndarray, strata: np.ndarray | None = None, frequency: np.ndarray | None = None, n_clusters: np.ndarray | None = None
+) -> np.ndarray:
     """Cluster-robust variance ``Σ_h k_h/(k_h − 1) Σ_i (u_i − ū_h)²`` from linearised values `u` (axis 0: clusters).
 
     Parameters

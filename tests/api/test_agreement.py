@@ -15,12 +15,14 @@ from stats_mtbias.errors import DataError, UsageError
 
 def _labels():
     # Greek: human M F F M N M, judge m f m m n m -> 5 of 6 agree; Finnish: 4 rows, one empty judge label.
-    return pd.DataFrame({
-        "language": ["el"] * 6 + ["fi"] * 4,
-        "system": ["a", "a", "a", "b", "b", "b", "a", "a", "b", "b"],
-        "human": ["M", "F", "F", "M", "N", "M", "F", "F", "M", "B"],
-        "judge": ["m", "f", "m", "m", "n", "m", "f", "error", "", "b"],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "language": ["el"] * 6 + ["fi"] * 4,
+            "system": ["a", "a", "a", "b", "b", "b", "a", "a", "b", "b"],
+            "human": ["M", "F", "F", "M", "N", "M", "F", "F", "M", "B"],
+            "judge": ["m", "f", "m", "m", "n", "m", "f", "error", "", "b"],
+        }
+    )
 
 
 def test_agreement_by_hand_per_group_with_mapping_and_empty_labels():
@@ -44,9 +46,10 @@ def test_agreement_by_hand_per_group_with_mapping_and_empty_labels():
 
 
 def test_agreement_groups_keep_their_names_and_any_label_set(tmp_path):
-    frame = _labels().assign(human=lambda f: f["human"].map({"M": "man", "F": "woman", "N": "none", "B": "both"}),
-                             judge=lambda f: f["judge"].map({"m": "man", "f": "woman", "n": "none", "b": "both",
-                                                             "error": "error", "": ""}))  # fmt: skip
+    frame = _labels().assign(
+        human=lambda f: f["human"].map({"M": "man", "F": "woman", "N": "none", "B": "both"}),
+        judge=lambda f: f["judge"].map({"m": "man", "f": "woman", "n": "none", "b": "both", "error": "error", "": ""}),
+    )
     res = smb.agreement(frame, a="human", b="judge", by=["language", "system"])
     assert {"system", "language", "subset"} <= set(res.table.columns)
     row = res.table.query("metric == 'agreement' and language == 'el' and system == 'b'").iloc[0]
@@ -82,8 +85,14 @@ def test_winomt_judgements_and_labels_in_a_language_without_a_reader(data_dir):
     gold = items["gold"].to_numpy()
     read = np.where(np.arange(len(gold)) % 4 == 0, "unknown", gold)  # every fourth item unread
     frame = pd.DataFrame({"item": items["item"], "system": "llm", "language": "el", "gender": read})
-    labels = pd.DataFrame({"item": range(8), "system": "llm", "language": "el",
-                           "gender": [{"male": "M", "female": "F", "neutral": "N"}[g] for g in gold[:8]]})  # fmt: skip
+    labels = pd.DataFrame(
+        {
+            "item": range(8),
+            "system": "llm",
+            "language": "el",
+            "gender": [{"male": "M", "female": "F", "neutral": "N"}[g] for g in gold[:8]],
+        }
+    )
     res = smb.winomt(judgements=frame, annotations=labels, n_boot=200, data_dir=data_dir)
     acc = res.table.query("metric == 'acc'").iloc[0]
     assert acc["language"] == "el" and acc["estimate"] == pytest.approx(np.mean(read == gold))

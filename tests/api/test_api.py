@@ -108,11 +108,14 @@ def test_winomt_refuses_unknown_languages_and_systems(data_dir):
 
 
 def test_prates_and_optimal_take_frames(data_dir, tmp_path):
-    frame = pd.DataFrame({
-        "item": ["nurse", "nurse", "engineer", "engineer", "teacher", "teacher"],
-        "language": ["xx"] * 6, "system": ["a", "b"] * 3,
-        "gender": ["female", "male", "male", "male", "female", "female"],
-    })  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "item": ["nurse", "nurse", "engineer", "engineer", "teacher", "teacher"],
+            "language": ["xx"] * 6,
+            "system": ["a", "b"] * 3,
+            "gender": ["female", "male", "male", "male", "female", "female"],
+        }
+    )
     res = smb.prates(frame, rng=0)
     # Two systems: a row each (issue 33: never pooled silently), and their paired comparison.
     female = res.table[(res.table["metric"] == "female") & (res.table["subset"] == "all")].set_index("system")
@@ -137,10 +140,14 @@ def test_prates_and_optimal_take_frames(data_dir, tmp_path):
 
 
 def test_rates_by_hand_and_comparisons():
-    frame = pd.DataFrame({
-        "item": [1, 1, 2, 2, 3, 3, 4, 4], "system": ["a", "b"] * 4, "split": ["x", "x", "x", "x", "y", "y", "y", "y"],
-        "gender": ["male", "female", "male", "male", "female", "F", "neutral", "?"],
-    })  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "item": [1, 1, 2, 2, 3, 3, 4, 4],
+            "system": ["a", "b"] * 4,
+            "split": ["x", "x", "x", "x", "y", "y", "y", "y"],
+            "gender": ["male", "female", "male", "male", "female", "F", "neutral", "?"],
+        }
+    )
     res = smb.rates(frame, by="split", n_boot=500, rng=0)
     t = res.table.set_index(["system", "subset", "metric"])["estimate"]
     assert t["a", "all", "female"] == pytest.approx(1 / 4)
@@ -161,11 +168,13 @@ def _clustered(rng, k, m, p, rho, systems=1):
     a, b = p * (1 - rho) / rho, (1 - p) * (1 - rho) / rho
     q = rng.beta(a, b, size=k)
     female = rng.random((systems, k, m)) < q[None, :, None]
-    return pd.DataFrame({
-        "system": np.repeat([f"s{s}" for s in range(systems)], k * m),
-        "item": np.tile(np.repeat(np.arange(k), m), systems),
-        "gender": np.where(female.ravel(), "female", "male"),
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "system": np.repeat([f"s{s}" for s in range(systems)], k * m),
+            "item": np.tile(np.repeat(np.arange(k), m), systems),
+            "gender": np.where(female.ravel(), "female", "male"),
+        }
+    )
 
 
 def _coverage(reps, k, m, p, rho, ci, seed):
@@ -177,8 +186,15 @@ def _coverage(reps, k, m, p, rho, ci, seed):
     for _ in range(reps):
         frame = _clustered(rng, k, m, p, rho)
         # The validated table smb.rates builds (checked equal below), without re-parsing the frame each time.
-        table = pd.DataFrame({"system": frame["system"], "cluster": frame["item"].astype(str), "line": np.arange(len(frame)),
-                              "gender": pd.Categorical(frame["gender"], categories=GENDERS), "stratum": "all"})
+        table = pd.DataFrame(
+            {
+                "system": frame["system"],
+                "cluster": frame["item"].astype(str),
+                "line": np.arange(len(frame)),
+                "gender": pd.Categorical(frame["gender"], categories=GENDERS),
+                "stratum": "all",
+            }
+        )
         est, _, _ = rates_study.analyse(table, n_boot=400, rng=rng, ci=ci)
         row = est[(est["metric"] == "female")].iloc[0]
         hits += row["ci_low"] <= p <= row["ci_high"]
@@ -189,8 +205,15 @@ def test_coverage_helper_matches_the_public_function():
     frame = _clustered(np.random.default_rng(3), 50, 4, 0.3, 0.2)
     from stats_mtbias.studies import rates as rates_study
 
-    table = pd.DataFrame({"system": frame["system"], "cluster": frame["item"].astype(str), "line": np.arange(len(frame)),
-                          "gender": pd.Categorical(frame["gender"], categories=GENDERS), "stratum": "all"})
+    table = pd.DataFrame(
+        {
+            "system": frame["system"],
+            "cluster": frame["item"].astype(str),
+            "line": np.arange(len(frame)),
+            "gender": pd.Categorical(frame["gender"], categories=GENDERS),
+            "stratum": "all",
+        }
+    )
     est, _, _ = rates_study.analyse(table, n_boot=300, rng=9)
     public = smb.rates(frame, n_boot=300, rng=9).table
     np.testing.assert_allclose(est["ci_low"], public["ci_low"])
@@ -231,8 +254,13 @@ def test_report_of_any_result(tmp_path):
 
 def test_rates_analytic_comparison_by_hand():
     # Two systems on the same 4 items, one judgement each: a female on items 0, 1; b on item 0 only.
-    frame = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2, 3, 3], "system": ["a", "b"] * 4,
-                          "gender": ["female", "female", "female", "male", "male", "male", "male", "male"]})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "item": [0, 0, 1, 1, 2, 2, 3, 3],
+            "system": ["a", "b"] * 4,
+            "gender": ["female", "female", "female", "male", "male", "male", "male", "male"],
+        }
+    )
     cmp = smb.rates(frame, ci="analytic", rng=0).compare()
     row = cmp[cmp["metric"] == "female"].iloc[0]
     # diff = 1/2 - 1/4; per-item differences d_i = (0, 1, 0, 0)/4, centred: SE = sqrt(4/3 * sum((d - mean d)^2)).
@@ -251,8 +279,15 @@ def _size(reps, k, p, rho, ci, seed):
     rejected = 0
     for _ in range(reps):
         frame = _clustered(rng, k, 3, p, rho, systems=2)
-        table = pd.DataFrame({"system": frame["system"], "cluster": frame["item"].astype(str), "line": np.arange(len(frame)),
-                              "gender": pd.Categorical(frame["gender"], categories=GENDERS), "stratum": "all"})
+        table = pd.DataFrame(
+            {
+                "system": frame["system"],
+                "cluster": frame["item"].astype(str),
+                "line": np.arange(len(frame)),
+                "gender": pd.Categorical(frame["gender"], categories=GENDERS),
+                "stratum": "all",
+            }
+        )
         _, cmp, _ = rates_study.analyse(table, n_boot=400, rng=rng, ci=ci)
         rejected += cmp[cmp["metric"] == "female"]["p_value"].iloc[0] < 0.05
     return rejected / reps

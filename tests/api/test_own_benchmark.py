@@ -42,7 +42,10 @@ def test_tgbi_on_own_sets_by_hand_with_any_set_names():
         sets = [_p_s(part) for _, part in bench[bench["system"] == system].groupby("set")]
         assert p_s.loc[(system, "TGBI"), "estimate"] == pytest.approx(np.mean(sets))
     assert set(res.table["language"]) == {"hi"} and list(dict.fromkeys(res.table["subset"]))[:3] == [
-        "polite_hi", "impolite_winf", "occupation"]  # fmt: skip
+        "polite_hi",
+        "impolite_winf",
+        "occupation",
+    ]
     cmp = res.compare()
     assert len(cmp) == 4 and set(cmp["subset"]) == {"polite_hi", "impolite_winf", "occupation", "TGBI"}
     assert (cmp["n"] == 40).all() and cmp["family"].str.contains("1 comparisons").all()
@@ -82,8 +85,9 @@ def test_integrity_warnings_name_copies_unequal_sets_and_blank_outputs():
 
 
 def test_prates_and_rates_warn_of_copied_systems(data_dir):  # prates reads its occupation list
-    frame = pd.DataFrame({"item": list(range(50)) * 2, "language": "tr", "system": ["a"] * 50 + ["b"] * 50,
-                          "gender": ["male", "female"] * 50})  # fmt: skip
+    frame = pd.DataFrame(
+        {"item": list(range(50)) * 2, "language": "tr", "system": ["a"] * 50 + ["b"] * 50, "gender": ["male", "female"] * 50}
+    )
     with pytest.warns(DataQualityWarning, match="systems a .* and b .* same output on 100.0%"):
         smb.prates(frame, rng=0, n_boot=200)
     with pytest.warns(DataQualityWarning, match="systems a .* and b .* same output on 100.0% of the 50 clusters"):
@@ -99,8 +103,9 @@ def test_read_gives_the_table_each_study_takes(tmp_path, data_dir):
     again = smb.tgbi(outputs=read, n_boot=200)
     pd.testing.assert_frame_equal(again.table, smb.tgbi(outputs=bench, n_boot=200).table)
     # Prates: the authors' rule; the read table goes back in as judgements.
-    frame = pd.DataFrame({"item": ["nurse", "welder", "clerk"], "language": "fi",
-                          "translation": ["She is a nurse.", "He welds.", "Clerk."]})  # fmt: skip
+    frame = pd.DataFrame(
+        {"item": ["nurse", "welder", "clerk"], "language": "fi", "translation": ["She is a nurse.", "He welds.", "Clerk."]}
+    )
     read = smb.read("prates", frame)
     assert read["gender"].tolist() == ["female", "male", "unknown"] and read["reason"].tolist()[2] == "no_pronoun"
     back = smb.prates(read.drop(columns="translation"), rng=0)

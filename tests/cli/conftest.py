@@ -38,12 +38,14 @@ def cli(capsys, monkeypatch) -> Run:
 @pytest.fixture(scope="session")
 def tiny_judgements(tmp_path_factory):
     """A judgement table small enough to count by hand: 4 items, systems a and b, two languages."""
-    frame = pd.DataFrame({
-        "item": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6],
-        "system": ["a", "b"] * 6,
-        "language": ["de"] * 6 + ["es"] * 6,
-        "gender": ["male", "female", "male", "male", "female", "female", "male", "?", "male", "male", "female", "male"],
-    })  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "item": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6],
+            "system": ["a", "b"] * 6,
+            "language": ["de"] * 6 + ["es"] * 6,
+            "gender": ["male", "female", "male", "male", "female", "female", "male", "?", "male", "male", "female", "male"],
+        }
+    )
     path = tmp_path_factory.mktemp("rates") / "tiny.csv"
     frame.to_csv(path, index=False)
     return path, frame

@@ -10,12 +10,14 @@ import pytest
 import stats_mtbias as smb
 
 # Two languages × two systems; the LLM's "error" is a label of its own unless mapped; one empty human label.
-LABELS = pd.DataFrame({
-    "language": ["el"] * 5 + ["fi"] * 5,
-    "system": ["a", "a", "b", "b", "b", "a", "a", "b", "b", "b"],
-    "human": ["M", "F", "F", "M", "N", "M", "F", "N", "M", ""],
-    "llm": ["m", "f", "m", "m", "n", "m", "f", "n", "error", "f"],
-})  # fmt: skip
+LABELS = pd.DataFrame(
+    {
+        "language": ["el"] * 5 + ["fi"] * 5,
+        "system": ["a", "a", "b", "b", "b", "a", "a", "b", "b", "b"],
+        "human": ["M", "F", "F", "M", "N", "M", "F", "N", "M", ""],
+        "llm": ["m", "f", "m", "m", "n", "m", "f", "n", "error", "f"],
+    }
+)
 
 
 @pytest.fixture
@@ -30,8 +32,7 @@ def _frame(records, like: pd.DataFrame) -> pd.DataFrame:
 
 
 def test_agreement_by_hand_in_shares(cli, labels):
-    records, _ = cli.json("agreement", "--labels", labels, "--a", "human", "--b", "llm", "--by", "language",
-                          "--view", "table")  # fmt: skip
+    records, _ = cli.json("agreement", "--labels", labels, "--a", "human", "--b", "llm", "--by", "language", "--view", "table")
     got = {(r["language"], r["metric"]): r for r in records}
     # el: 4 of 5 equal; fi: 3 of 4 compared (the empty human label is left out; "error" ≠ "m").
     assert got[("el", "agreement")]["estimate"] == pytest.approx(4 / 5) and got[("el", "agreement")]["n"] == 5
@@ -65,8 +66,7 @@ def test_agreement_default_view_and_csv(cli, labels):
     api = smb.agreement(labels, a="human", b="llm", by=["system"]).frames["agreement"]
     records, _ = cli.json("agreement", "--labels", labels, "--a", "human", "--b", "llm", "--by", "system")
     assert _frame(records, api).equals(api.reset_index(drop=True))
-    code, out, err = cli("agreement", "--labels", labels, "--a", "human", "--b", "llm", "--by", "system", "--format",
-                         "csv")  # fmt: skip
+    code, out, err = cli("agreement", "--labels", labels, "--a", "human", "--b", "llm", "--by", "system", "--format", "csv")
     assert code == 0, err
     back = pd.read_csv(pd.io.common.StringIO(out), dtype={"system": str})
     pd.testing.assert_frame_equal(back, api.reset_index(drop=True), check_dtype=False)
@@ -94,15 +94,13 @@ def test_agreement_mapping_file(cli, labels, tmp_path):
     as_json = tmp_path / "map.json"
     as_json.write_text(json.dumps({"error": "m"}), "utf-8")
     for path in (as_csv, as_json):
-        records, _ = cli.json("agreement", "--labels", labels, "--a", "human", "--b", "llm", "--mapping", path,
-                              "--view", "table")  # fmt: skip
+        records, _ = cli.json("agreement", "--labels", labels, "--a", "human", "--b", "llm", "--mapping", path, "--view", "table")
         assert _frame(records, expected).equals(expected.reset_index(drop=True)), path
 
 
 def test_agreement_out_file(cli, labels, tmp_path):
     out = tmp_path / "agreement.json"
-    code, stdout, err = cli("agreement", "--labels", labels, "--a", "human", "--b", "llm", "--format", "json", "--out",
-                            out)  # fmt: skip
+    code, stdout, err = cli("agreement", "--labels", labels, "--a", "human", "--b", "llm", "--format", "json", "--out", out)
     assert code == 0 and stdout == "", err
     api = smb.agreement(labels, a="human", b="llm").frames["agreement"]
     assert _frame(json.loads(out.read_text("utf-8")), api).equals(api.reset_index(drop=True))

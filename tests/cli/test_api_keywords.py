@@ -63,8 +63,13 @@ TEXT = {"female": "She is tired.", "male": "He is tired.", "neutral": "They are 
 def _benchmark(sets=("polite_hi", "impolite_winf"), n=12, k=1) -> pd.DataFrame:
     """Two systems, hand-set genders cycling through the items; `k` samples per item."""
     cycle = {"a": ["female", "male", "male", "neutral"], "b": ["male", "male", "male", "female"]}
-    rows = [(system, name, f"w{i}", s, TEXT[cycle[system][(i + j + s) % 4]])
-            for system in cycle for j, name in enumerate(sets) for i in range(n) for s in range(1, k + 1)]  # fmt: skip
+    rows = [
+        (system, name, f"w{i}", s, TEXT[cycle[system][(i + j + s) % 4]])
+        for system in cycle
+        for j, name in enumerate(sets)
+        for i in range(n)
+        for s in range(1, k + 1)
+    ]
     return pd.DataFrame(rows, columns=["system", "set", "item", "k", "translation"])
 
 
@@ -99,8 +104,9 @@ def test_tgbi_outputs_sample_compare_and_parquet(cli, tmp_path):
     api = _tgbi(outputs=path, sample="k").frames["estimates"]
     assert pd.DataFrame(records, columns=api.columns).equals(api.reset_index(drop=True))
     assert set(api.loc[api["subset"] != "TGBI", "n"]) == {12}  # the items, not the 36 samples of each set
-    records, _ = cli.json("tgbi", "--outputs", path, "--sample", "k", "--compare", "--test", "permutation",
-                          "--n-permutations", "200")  # fmt: skip
+    records, _ = cli.json(
+        "tgbi", "--outputs", path, "--sample", "k", "--compare", "--test", "permutation", "--n-permutations", "200"
+    )
     api = _tgbi(outputs=path, sample="k", test="permutation", n_permutations=200).compare()
     assert pd.DataFrame(records, columns=api.columns).equals(api.reset_index(drop=True))
     # Percent in the table, shares in JSON.
@@ -157,15 +163,28 @@ def test_winomt_n_draws_is_the_apis(cli, data_dir, tmp_path):
     pd.DataFrame({"item": items["item"], "system": "llm", "language": "el", "gender": read}).to_csv(judgements, index=False)
     human = [{"male": "M", "female": "F", "neutral": "N"}[g] for g in gold[:30]]
     pd.DataFrame({"item": range(30), "system": "llm", "language": "el", "gender": human}).to_csv(labels, index=False)
-    argv = ["winomt", "--data-dir", data_dir, "--judgements", judgements, "--annotations", labels, "--n-boot", "200",
-            "--view", "corrected"]  # fmt: skip
+    argv = [
+        "winomt",
+        "--data-dir",
+        data_dir,
+        "--judgements",
+        judgements,
+        "--annotations",
+        labels,
+        "--n-boot",
+        "200",
+        "--view",
+        "corrected",
+    ]
     for draws in (200, 700):
         records, _ = cli.json(*argv, "--n-draws", draws)
-        api = smb.winomt(judgements=judgements, annotations=labels, n_boot=200, n_draws=draws,
-                         data_dir=data_dir).frames["corrected"]  # fmt: skip
+        api = smb.winomt(judgements=judgements, annotations=labels, n_boot=200, n_draws=draws, data_dir=data_dir).frames[
+            "corrected"
+        ]
         assert pd.DataFrame(records, columns=api.columns).equals(api.reset_index(drop=True))
-    code, _, err = cli("winomt", "--data-dir", data_dir, "--judgements", judgements, "--n-boot", "200", "--n-draws", "500",
-                       "--format", "json")  # fmt: skip
+    code, _, err = cli(
+        "winomt", "--data-dir", data_dir, "--judgements", judgements, "--n-boot", "200", "--n-draws", "500", "--format", "json"
+    )
     assert code == 0 and "--n-draws has no effect here" in err
     with pytest.raises(SystemExit) as exc:
         cli(*argv, "--n-draws", "10")

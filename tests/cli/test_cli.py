@@ -44,8 +44,21 @@ def test_tgbi_json_records_are_the_estimates_frame(capsys, data_dir):
 
 
 def test_tgbi_same_seed_same_numbers(capsys, data_dir):
-    args = ("tgbi", "--data-dir", str(data_dir), "--n-boot", "300", "--format", "json", "--systems", "kakao", "--ci",
-            "bootstrap", "--seed", "7")  # fmt: skip
+    args = (
+        "tgbi",
+        "--data-dir",
+        str(data_dir),
+        "--n-boot",
+        "300",
+        "--format",
+        "json",
+        "--systems",
+        "kakao",
+        "--ci",
+        "bootstrap",
+        "--seed",
+        "7",
+    )
     first, _ = run_json(capsys, *args)
     second, _ = run_json(capsys, *args)
     third, _ = run_json(capsys, *args[:-1], "8")
@@ -78,8 +91,21 @@ def test_tgbi_user_csv_and_out_file(capsys, data_dir, tmp_path):
     f = tmp_path / "mine.csv"
     f.write_text("item,set,translation\n1,positive,She is kind\n2,positive,He is kind\n", "utf-8")
     out = tmp_path / "res.csv"
-    argv = ["tgbi", "--data-dir", str(data_dir), "--systems", "", "--translations", str(f), "--system", "me", "--format",
-            "csv", "--out", str(out)]  # fmt: skip
+    argv = [
+        "tgbi",
+        "--data-dir",
+        str(data_dir),
+        "--systems",
+        "",
+        "--translations",
+        str(f),
+        "--system",
+        "me",
+        "--format",
+        "csv",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
     positive = next(r for r in rows if r["system"] == "me" and r["subset"] == "positive")
@@ -120,9 +146,17 @@ def test_an_unexpected_error_is_one_line_exit_1(capsys, monkeypatch, data_dir):
 
 def test_prates_json_records_are_the_rates_frame(capsys, data_dir):
     records, err = run_json(
-        capsys, "prates", "--data-dir", str(data_dir), "--format", "json", "--languages", "Hungarian,Japanese",
-        "--by", "language,category",
-    )  # fmt: skip
+        capsys,
+        "prates",
+        "--data-dir",
+        str(data_dir),
+        "--format",
+        "json",
+        "--languages",
+        "Hungarian,Japanese",
+        "--by",
+        "language,category",
+    )
     frame = _quiet(smb.prates, data_dir=data_dir, languages=["Hungarian", "Japanese"], by="language,category")
     assert all(list(r) == list(frame.frames["rates"].columns) for r in records)
     assert len(records) == 2 * 23 and records[0]["category"] == "all"
@@ -155,8 +189,20 @@ def test_prates_reference_view_and_errors(capsys, data_dir, tmp_path):
 @pytest.mark.slow
 def test_winomt_records_on_shipped_translations(capsys, data_dir):
     pytest.importorskip("thot")
-    args = ["winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google", "--n-boot", "300",
-            "--format", "json", "--no-adjectives"]  # fmt: skip
+    args = [
+        "winomt",
+        "--data-dir",
+        str(data_dir),
+        "--languages",
+        "es",
+        "--systems",
+        "google",
+        "--n-boot",
+        "300",
+        "--format",
+        "json",
+        "--no-adjectives",
+    ]
     records, _err = run_json(capsys, *args)
     # A system that is not shipped is refused by name (it used to be skipped with a note).
     assert main(["winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google,nosuch"]) == 64
@@ -179,8 +225,21 @@ def test_winomt_users_own_translations_and_corrected_acc(capsys, data_dir, tmp_p
     shipped = (data_dir / "winomt/translations/google/en-es.txt").read_text("utf-8").splitlines()
     mine = tmp_path / "mine.es.txt"
     mine.write_text("\n".join(shipped[:60]) + "\n", "utf-8")
-    args = ["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--languages", "es", "--system", "mine",
-            "--n-boot", "200", "--format", "json"]  # fmt: skip
+    args = [
+        "winomt",
+        "--data-dir",
+        str(data_dir),
+        "--translations",
+        str(mine),
+        "--languages",
+        "es",
+        "--system",
+        "mine",
+        "--n-boot",
+        "200",
+        "--format",
+        "json",
+    ]
     (row,), err = run_json(capsys, *args)
     # One rule for untranslated items: the file's 60 items, its coverage said (and warned about).
     assert row["system"] == "mine" and row["language"] == "es" and row["n"] == 60
@@ -189,12 +248,25 @@ def test_winomt_users_own_translations_and_corrected_acc(capsys, data_dir, tmp_p
     (row,), _ = run_json(capsys, *args, "--missing", "wrong")
     assert row["n"] == 3888 and row["n_unknown"] >= 3828  # every item is accounted for
     records, _ = run_json(
-        capsys, "winomt", "--data-dir", str(data_dir), "--languages", "es", "--systems", "google", "--corrected",
-        "--n-boot", "500", "--format", "json",
-    )  # fmt: skip
+        capsys,
+        "winomt",
+        "--data-dir",
+        str(data_dir),
+        "--languages",
+        "es",
+        "--systems",
+        "google",
+        "--corrected",
+        "--n-boot",
+        "500",
+        "--format",
+        "json",
+    )
     (google,) = records
-    expected = (google["acc"] * google["human_correct_given_auto_correct"]
-                + (1 - google["acc"]) * google["human_correct_given_auto_wrong"])  # fmt: skip
+    expected = (
+        google["acc"] * google["human_correct_given_auto_correct"]
+        + (1 - google["acc"]) * google["human_correct_given_auto_wrong"]
+    )
     assert google["acc_corrected"] == pytest.approx(expected)
     assert google["ci_low"] < google["acc_corrected"] < google["ci_high"] < 1
     assert google["n_labelled"] == 99
@@ -206,8 +278,7 @@ def test_winomt_translations_need_a_known_language(capsys, tmp_path, data_dir):
     # Neither the file name (en-XX.txt) nor --languages tells the language.
     assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine)]) == 64
     assert "cannot tell the target language" in capsys.readouterr().err
-    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--languages", "sv", "--system",
-                 "x"]) == 64  # fmt: skip
+    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--languages", "sv", "--system", "x"]) == 64
     err = capsys.readouterr().err
     assert "no gender reader for language 'sv'" in err and "supported: ar, cs, de, es, fr, he, it, nl, pl, pt, ru, uk" in err
     # A line that is not a WinoMT sentence is bad data, named by file and line.
@@ -240,22 +311,73 @@ def test_winomt_users_own_labels(capsys, data_dir, tmp_path):
 
     _, readings, labels = _labelled_run(data_dir, tmp_path)
     records, _ = run_json(
-        capsys, "winomt", "--data-dir", str(data_dir), "--judgements", str(readings), "--annotations", str(labels),
-        "--n-boot", "200", "--format", "json",
-    )  # fmt: skip
+        capsys,
+        "winomt",
+        "--data-dir",
+        str(data_dir),
+        "--judgements",
+        str(readings),
+        "--annotations",
+        str(labels),
+        "--n-boot",
+        "200",
+        "--format",
+        "json",
+    )
     assert [(r["annotator"], r["n_labelled"]) for r in records] == [("a", 15), ("b", 10)]
     assert records[0]["agreement"] == pytest.approx(8 / 15) and records[0]["kappa_ci_low"] < records[0]["kappa"]
-    assert main(["winomt", "--data-dir", str(data_dir), "--judgements", str(readings), "--annotations", str(labels),
-                 "--n-boot", "200"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "winomt",
+                "--data-dir",
+                str(data_dir),
+                "--judgements",
+                str(readings),
+                "--annotations",
+                str(labels),
+                "--n-boot",
+                "200",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Between your annotators" in out and "Acc corrected with your labels" in out and "acc_corrected %" in out
     # The other views of the same run: between the annotators, and Acc corrected with their labels.
-    between, _ = run_json(capsys, "winomt", "--data-dir", str(data_dir), "--judgements", str(readings), "--annotations",
-                          str(labels), "--n-boot", "200", "--format", "json", "--view", "annotators")  # fmt: skip
+    between, _ = run_json(
+        capsys,
+        "winomt",
+        "--data-dir",
+        str(data_dir),
+        "--judgements",
+        str(readings),
+        "--annotations",
+        str(labels),
+        "--n-boot",
+        "200",
+        "--format",
+        "json",
+        "--view",
+        "annotators",
+    )
     assert [(r["annotator_a"], r["annotator_b"], r["n_both"]) for r in between] == [("a", "b", 10)]
-    corrected, _ = run_json(capsys, "winomt", "--data-dir", str(data_dir), "--judgements", str(readings),
-                            "--annotations", str(labels), "--n-boot", "200", "--format", "json", "--view",
-                            "corrected")  # fmt: skip
+    corrected, _ = run_json(
+        capsys,
+        "winomt",
+        "--data-dir",
+        str(data_dir),
+        "--judgements",
+        str(readings),
+        "--annotations",
+        str(labels),
+        "--n-boot",
+        "200",
+        "--format",
+        "json",
+        "--view",
+        "corrected",
+    )
     assert [r["system"] for r in corrected] == ["mine"] and 0 < corrected[0]["acc_corrected"] <= 1
 
 
@@ -266,15 +388,27 @@ def test_winomt_explain_says_why_each_reading_is_unknown(capsys, data_dir, tmp_p
     mine = tmp_path / "en-de.txt"
     mine.write_text("\n".join(shipped[:400]) + "\n", "utf-8")
     records, _ = run_json(
-        capsys, "winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--system", "mine", "--explain",
-        "--n-boot", "200", "--format", "json",
-    )  # fmt: skip
+        capsys,
+        "winomt",
+        "--data-dir",
+        str(data_dir),
+        "--translations",
+        str(mine),
+        "--system",
+        "mine",
+        "--explain",
+        "--n-boot",
+        "200",
+        "--format",
+        "json",
+    )
     missing = [r for r in records if r["reason"] == "missing"]
     read = [r for r in records if r["reason"] == "no_reading"]
     assert len(missing) == 3888 - 400 and all(r["why"] == "no translation line" for r in missing)
     assert read and all(r["why"] and r["translation"] for r in read)
     # Every unread item says which of the reader's reasons it is.
     assert {r["why"].split(" (")[0].split(",")[0] for r in read} <= {
-        "no gender marked on the words read", "no target word aligned to the entity",
+        "no gender marked on the words read",
+        "no target word aligned to the entity",
         "nothing read from the aligned words",
-    }  # fmt: skip
+    }

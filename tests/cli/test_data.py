@@ -34,8 +34,9 @@ def test_inventory_lists_summarises_and_checks(data_dir, tmp_path):
 def test_inventory_downloads_into_the_directory_named_with_progress(data_dir, tmp_path, monkeypatch):
     monkeypatch.setenv("MTBIAS_MIRROR", str(data_dir))
     seen = []
-    found = inventory(["prates"], data_dir=tmp_path, action="download",
-                      progress=lambda i, total, entry, state: seen.append((i, total, state)))  # fmt: skip
+    found = inventory(
+        ["prates"], data_dir=tmp_path, action="download", progress=lambda i, total, entry, state: seen.append((i, total, state))
+    )
     n = len(datasets()["prates"])
     assert seen == [(i, n, "downloaded") for i in range(1, n + 1)]
     assert set(found.files["action"]) == {"downloaded"} and set(found.files["status"]) == {"ok"}

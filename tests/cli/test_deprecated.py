@@ -42,8 +42,9 @@ def test_prates_reference_file_is_reference(cli, data_dir, tmp_path):
     _same_and_warned(cli, [*base, "--reference-file", bls], [*base, "--reference", bls], "--reference-file")
 
 
-@pytest.mark.parametrize(("by", "view"), [("occupation", "occupations"), ("category", "categories"),
-                                          ("sector", "sectors"), ("headline", "headline")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("by", "view"), [("occupation", "occupations"), ("category", "categories"), ("sector", "sectors"), ("headline", "headline")]
+)
 def test_optimal_by_is_view(cli, data_dir, by, view):
     base = ["optimal", "--data-dir", data_dir, "--languages", "Finnish", "--n-boot", "200", "--format", "json"]
     _same_and_warned(cli, [*base, "--by", by], [*base, "--view", view], f"--by {by}")
@@ -54,23 +55,21 @@ def test_tgbi_repeated_flags_are_repeated_blocks(cli, data_dir, tmp_path, old, v
     rows = ["item,set,translation"] + [f"{i},formal,He is a person." for i in range(1, 497)]
     mine = tmp_path / "mine.csv"
     mine.write_text("\n".join(rows) + "\n", "utf-8")
-    base = ["tgbi", "--data-dir", data_dir, "--systems", "kakao", "--translations", mine, "--system", "me", "--format",
-            "json"]  # fmt: skip
+    base = ["tgbi", "--data-dir", data_dir, "--systems", "kakao", "--translations", mine, "--system", "me", "--format", "json"]
     _same_and_warned(cli, [*base, old], [*base, "--repeated-blocks", value], old)
 
 
 def test_tgbi_n_boot_of_permutations_is_n_permutations(cli, data_dir):
-    base = ["tgbi", "--data-dir", data_dir, "--systems", "google,kakao", "--compare", "--test", "permutation",
-            "--format", "json"]  # fmt: skip
-    _same_and_warned(cli, [*base, "--n-boot", "200"], [*base, "--n-permutations", "200"],
-                     "--n-boot for the permutations of --test permutation")  # fmt: skip
+    base = ["tgbi", "--data-dir", data_dir, "--systems", "google,kakao", "--compare", "--test", "permutation", "--format", "json"]
+    _same_and_warned(
+        cli, [*base, "--n-boot", "200"], [*base, "--n-permutations", "200"], "--n-boot for the permutations of --test permutation"
+    )
 
 
 def test_winomt_lang_is_languages(cli, data_dir, tmp_path):
     readings = tmp_path / "r.csv"
     readings.write_text("item,system,language,gender\n" + "".join(f"{i},mine,es,male\n" for i in range(3888)), "utf-8")
-    base = ["winomt", "--data-dir", data_dir, "--judgements", readings, "--n-boot", "100", "--no-adjectives", "--format",
-            "json"]  # fmt: skip
+    base = ["winomt", "--data-dir", data_dir, "--judgements", readings, "--n-boot", "100", "--no-adjectives", "--format", "json"]
     _same_and_warned(cli, [*base, "--lang", "es"], [*base, "--languages", "es"], "--lang")
 
 
@@ -78,8 +77,7 @@ def test_power_old_spellings(cli, tmp_path):
     base = ["power", "rate", "--rate", "0.3", "--n", "500", "--format", "json"]
     _same_and_warned(cli, [*base, "--reference", "0.5"], [*base, "--null", "0.5"], "--reference")
     base = ["power", "paired", "--discordance", "0.2", "--difference", "0.05", "--format", "json"]
-    _same_and_warned(cli, [*base, "--alternative", "one-sided"], [*base, "--alternative", "greater"],
-                     "--alternative one-sided")  # fmt: skip
+    _same_and_warned(cli, [*base, "--alternative", "one-sided"], [*base, "--alternative", "greater"], "--alternative one-sided")
 
 
 @pytest.mark.needs_data  # a Prates pilot is compared with the shipped BLS reference
@@ -87,10 +85,28 @@ def test_power_pilot_old_spellings(cli, tmp_path):
     import pandas as pd
 
     n = 300
-    frame = pd.DataFrame({"item": list(range(n)) * 2, "system": ["mine"] * n + ["base"] * n,
-                          "language": "es", "gender": (["female"] * 100 + ["male"] * 200) * 2})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "item": list(range(n)) * 2,
+            "system": ["mine"] * n + ["base"] * n,
+            "language": "es",
+            "gender": (["female"] * 100 + ["male"] * 200) * 2,
+        }
+    )
     pilot = tmp_path / "pilot.csv"
     frame.to_csv(pilot, index=False)
-    base = ["power", "pilot", "--study", "prates", "--judgements", pilot, "--metric", "p_female", "--half-width", "0.05",
-            "--format", "json"]  # fmt: skip
+    base = [
+        "power",
+        "pilot",
+        "--study",
+        "prates",
+        "--judgements",
+        pilot,
+        "--metric",
+        "p_female",
+        "--half-width",
+        "0.05",
+        "--format",
+        "json",
+    ]
     _same_and_warned(cli, [*base, "--language", "es"], [*base, "--languages", "es"], "--language")

@@ -90,11 +90,14 @@ def tgbi_translations(tmp_path, cli, data_dir):
     from stats_mtbias.datasets import tgbi
     from stats_mtbias.datasets.registry import open_store
 
-    mine = write(tmp_path / "mine.csv", "item,set,translation\n1,positive,She is kind\n2,positive,He is kind\n"
-                                        "3,pos,They are kind\n1,formal,He left\n")  # fmt: skip
+    mine = write(
+        tmp_path / "mine.csv",
+        "item,set,translation\n1,positive,She is kind\n2,positive,He is kind\n3,pos,They are kind\n1,formal,He left\n",
+    )
     api = smb.tgbi([], translations={"me": mine}, data_dir=data_dir)
-    records, _ = cli.json("tgbi", "--data-dir", data_dir, "--systems", "", "--translations", mine, "--system", "me",
-                          "--view", "table")  # fmt: skip
+    records, _ = cli.json(
+        "tgbi", "--data-dir", data_dir, "--systems", "", "--translations", mine, "--system", "me", "--view", "table"
+    )
     same(records, api.table)
     same(records, smb.tgbi([], translations={"me": pd.read_csv(mine)}, data_dir=data_dir).table)
     positive = api.frames["estimates"].query("subset == 'positive'").iloc[0]
@@ -107,8 +110,9 @@ def tgbi_translations(tmp_path, cli, data_dir):
     for code in ("pos", "neg"):
         shutil.copy(store.path(tgbi._rel(f"total_kakao_{code}")), directory / f"total_mine_{code}.txt")
     api = smb.tgbi([], translations={"mine": directory}, data_dir=data_dir)
-    records, _ = cli.json("tgbi", "--data-dir", data_dir, "--systems", "", "--translations", directory, "--system",
-                          "mine", "--view", "table")  # fmt: skip
+    records, _ = cli.json(
+        "tgbi", "--data-dir", data_dir, "--systems", "", "--translations", directory, "--system", "mine", "--view", "table"
+    )
     same(records, api.table)
     shipped = smb.tgbi(["kakao"], data_dir=data_dir).frames["estimates"].set_index("subset")
     ours = api.frames["estimates"].set_index("subset")
@@ -128,9 +132,14 @@ def tgbi_translations(tmp_path, cli, data_dir):
 
 
 def tgbi_outputs(tmp_path, cli, data_dir):
-    frame = pd.DataFrame({"system": ["a"] * 4 + ["b"] * 4, "set": ["s1", "s1", "s2", "s2"] * 2,
-                          "item": ["x", "y", "x", "y"] * 2,
-                          "gender": ["female", "male", "male", "male", "male", "male", "neutral", "male"]})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "system": ["a"] * 4 + ["b"] * 4,
+            "set": ["s1", "s1", "s2", "s2"] * 2,
+            "item": ["x", "y", "x", "y"] * 2,
+            "gender": ["female", "male", "male", "male", "male", "male", "neutral", "male"],
+        }
+    )
     path = tmp_path / "outputs.csv"
     frame.to_csv(path, index=False)
     api = smb.tgbi(outputs=path)
@@ -171,22 +180,38 @@ def winomt_translations(tmp_path, cli, data_dir):
     mine = write(tmp_path / "en-es.txt", "\n".join(shipped[:4]) + "\n")
     options = dict(languages=["es"], n_boot=200, rng=0, data_dir=data_dir)
     api = smb.winomt(translations={"mine": mine}, **options)
-    records, _ = cli.json("winomt", "--data-dir", data_dir, "--translations", mine, "--system", "mine", "--languages",
-                          "es", "--n-boot", "200", "--seed", "0", "--view", "table")  # fmt: skip
+    records, _ = cli.json(
+        "winomt",
+        "--data-dir",
+        data_dir,
+        "--translations",
+        mine,
+        "--system",
+        "mine",
+        "--languages",
+        "es",
+        "--n-boot",
+        "200",
+        "--seed",
+        "0",
+        "--view",
+        "table",
+    )
     same(records, api.table)
     pairs = pd.DataFrame([line.split(" ||| ", 1) for line in shipped[:4]], columns=["source", "translation"])
     pd.testing.assert_frame_equal(smb.winomt(translations={"mine": pairs}, **options).table, api.table)
 
     stray = write(tmp_path / "en-es-bad.txt", "\n".join(shipped[:2]) + "\nNot a WinoMT sentence ||| Nada\n")
-    bad(cli, ["winomt", "--data-dir", data_dir, "--translations", stray, "--system", "x", "--languages", "es"], 65,
-        stray, 3)  # fmt: skip
+    bad(cli, ["winomt", "--data-dir", data_dir, "--translations", stray, "--system", "x", "--languages", "es"], 65, stray, 3)
     raises(lambda: smb.winomt(translations={"x": stray}, **options), DataError, stray, 3)
     absent = tmp_path / "en-de.txt"
     bad(cli, ["winomt", "--data-dir", data_dir, "--translations", absent, "--system", "x"], 66, absent, None)
 
 
-WINOMT = "item,system,language,gender\n0,a,es,male\n1,a,es,female\n2,a,es,male\n3,a,es,female\n" \
-         "0,b,es,female\n1,b,es,female\n2,b,es,male\n3,b,es,male\n"  # fmt: skip
+WINOMT = (
+    "item,system,language,gender\n0,a,es,male\n1,a,es,female\n2,a,es,male\n3,a,es,female\n"
+    "0,b,es,female\n1,b,es,female\n2,b,es,male\n3,b,es,male\n"
+)
 
 
 def winomt_judgements(tmp_path, cli, data_dir):
@@ -196,12 +221,12 @@ def winomt_judgements(tmp_path, cli, data_dir):
     same(records, api.table)
     frame = pd.read_csv(path)
     for other in (frame, _parquet(frame, tmp_path / "judgements.parquet")):
-        pd.testing.assert_frame_equal(smb.winomt(judgements=other, n_boot=200, rng=0, data_dir=data_dir).table,
-                                      api.table)  # fmt: skip
+        pd.testing.assert_frame_equal(smb.winomt(judgements=other, n_boot=200, rng=0, data_dir=data_dir).table, api.table)
     sampled = tmp_path / "sampled.csv"
     pd.concat([frame.assign(k=0), frame.assign(k=1)], ignore_index=True).to_csv(sampled, index=False)
-    records, _ = cli.json("winomt", "--data-dir", data_dir, "--judgements", sampled, "--sample", "k", "--n-boot", "200",
-                          "--view", "table")  # fmt: skip
+    records, _ = cli.json(
+        "winomt", "--data-dir", data_dir, "--judgements", sampled, "--sample", "k", "--n-boot", "200", "--view", "table"
+    )
     same(records, smb.winomt(judgements=sampled, sample="k", n_boot=200, rng=0, data_dir=data_dir).table)
     same(records, api.table[["estimate"]])  # duplicated samples change no estimate
 
@@ -219,17 +244,19 @@ def winomt_judgements(tmp_path, cli, data_dir):
 
 def winomt_annotations(tmp_path, cli, data_dir):
     judgements = write(tmp_path / "judgements.csv", WINOMT)
-    labels = write(tmp_path / "labels.csv", "item,system,language,gender,annotator\n0,a,es,M,p\n1,a,es,F,p\n"
-                                            "2,a,es,F,p\n3,a,es,F,p\n0,b,es,F,p\n1,b,es,M,p\n")  # fmt: skip
+    labels = write(
+        tmp_path / "labels.csv",
+        "item,system,language,gender,annotator\n0,a,es,M,p\n1,a,es,F,p\n2,a,es,F,p\n3,a,es,F,p\n0,b,es,F,p\n1,b,es,M,p\n",
+    )
     options = dict(judgements=judgements, n_boot=200, n_draws=200, rng=0, data_dir=data_dir)
     api = smb.winomt(annotations=labels, **options)
-    argv = ("winomt", "--data-dir", data_dir, "--judgements", judgements, "--n-boot", "200", "--n-draws", "200",
-            "--annotations")  # fmt: skip
+    argv = ("winomt", "--data-dir", data_dir, "--judgements", judgements, "--n-boot", "200", "--n-draws", "200", "--annotations")
     records, _ = cli.json(*argv, labels, "--view", "annotations")
     same(records, api.frames["annotations"])
     assert records[0]["n_labelled"] == 4 and records[0]["agreement"] == pytest.approx(3 / 4)  # system a
-    pd.testing.assert_frame_equal(smb.winomt(annotations=pd.read_csv(labels), **options).frames["annotations"],
-                                  api.frames["annotations"])  # fmt: skip
+    pd.testing.assert_frame_equal(
+        smb.winomt(annotations=pd.read_csv(labels), **options).frames["annotations"], api.frames["annotations"]
+    )
 
     bad_gender = write(tmp_path / "bad_gender.csv", "item,system,language,gender\n0,a,es,M\n1,a,es,Q\n")
     bad(cli, [*argv, bad_gender], 65, bad_gender, 3, "'Q'")
@@ -241,8 +268,10 @@ def winomt_annotations(tmp_path, cli, data_dir):
 
 # ---------------------------------------------------------------- Prates
 
-PRATES = "item,language,gender\nnurse,Hungarian,female\ndoctor,Hungarian,male\nengineer,Hungarian,?\n" \
-         "nurse,Finnish,?\ndoctor,Finnish,male\nengineer,Finnish,male\n"  # fmt: skip
+PRATES = (
+    "item,language,gender\nnurse,Hungarian,female\ndoctor,Hungarian,male\nengineer,Hungarian,?\n"
+    "nurse,Finnish,?\ndoctor,Finnish,male\nengineer,Finnish,male\n"
+)
 
 
 def prates_judgements(tmp_path, cli, data_dir):
@@ -255,8 +284,9 @@ def prates_judgements(tmp_path, cli, data_dir):
         pd.testing.assert_frame_equal(smb.prates(other, data_dir=data_dir, n_boot=200).table, api.table)
     sampled = tmp_path / "sampled.csv"
     pd.concat([frame.assign(k=0), frame.assign(k=1)], ignore_index=True).to_csv(sampled, index=False)
-    records, _ = cli.json("prates", "--data-dir", data_dir, "--judgements", sampled, "--sample", "k", "--n-boot", "200",
-                          "--view", "table")  # fmt: skip
+    records, _ = cli.json(
+        "prates", "--data-dir", data_dir, "--judgements", sampled, "--sample", "k", "--n-boot", "200", "--view", "table"
+    )
     same(records, smb.prates(sampled, sample="k", data_dir=data_dir, n_boot=200).table)
     same(records, api.table[["estimate"]])  # duplicated samples change no estimate
 
@@ -363,8 +393,10 @@ def optimal_reference(tmp_path, cli, data_dir):
 
 # ---------------------------------------------------------------- rates
 
-RATES = "item,system,language,gender\n1,a,de,male\n1,b,de,female\n2,a,de,male\n2,b,de,m\n3,a,es,f\n3,b,es,female\n" \
-        "4,a,es,male\n4,b,es,?\n"  # fmt: skip
+RATES = (
+    "item,system,language,gender\n1,a,de,male\n1,b,de,female\n2,a,de,male\n2,b,de,m\n3,a,es,f\n3,b,es,female\n"
+    "4,a,es,male\n4,b,es,?\n"
+)
 
 
 def rates_judgements(tmp_path, cli, data_dir):
@@ -382,8 +414,10 @@ def rates_judgements(tmp_path, cli, data_dir):
     pa = pytest.importorskip("pyarrow")
     feather = tmp_path / "judgements.feather"
     frame.to_feather(feather)
-    with pa.OSFile(str(tmp_path / "judgements.arrow"), "wb") as sink, \
-            pa.ipc.new_file(sink, pa.Table.from_pandas(frame).schema) as writer:  # fmt: skip
+    with (
+        pa.OSFile(str(tmp_path / "judgements.arrow"), "wb") as sink,
+        pa.ipc.new_file(sink, pa.Table.from_pandas(frame).schema) as writer,
+    ):
         writer.write_table(pa.Table.from_pandas(frame))
     for other in (frame, tmp_path / "judgements.arrow", feather, parts, str(parts / "*")):
         pd.testing.assert_frame_equal(smb.rates(other, **options).table, api.table)
@@ -407,16 +441,31 @@ def rates_judgements(tmp_path, cli, data_dir):
 
 
 def agreement_labels(tmp_path, cli, data_dir):
-    path = write(tmp_path / "labels.csv", "language,human,llm\nel,M,m\nel,F,f\nel,F,m\nel,M,m\nfi,M,m\nfi,F,f\n"
-                                          "fi,N,n\nfi,M,error\n")  # fmt: skip
+    path = write(
+        tmp_path / "labels.csv", "language,human,llm\nel,M,m\nel,F,f\nel,F,m\nel,M,m\nfi,M,m\nfi,F,f\nfi,N,n\nfi,M,error\n"
+    )
     api = smb.agreement(path, a="human", b="llm", by="language", mapping={"error": "unknown"})
-    records, _ = cli.json("agreement", "--labels", path, "--a", "human", "--b", "llm", "--by", "language", "--mapping",
-                          "error=unknown", "--view", "table")  # fmt: skip
+    records, _ = cli.json(
+        "agreement",
+        "--labels",
+        path,
+        "--a",
+        "human",
+        "--b",
+        "llm",
+        "--by",
+        "language",
+        "--mapping",
+        "error=unknown",
+        "--view",
+        "table",
+    )
     same(records, api.table)
     frame = pd.read_csv(path)
     for other in (frame, _parquet(frame, tmp_path / "labels.parquet")):
-        pd.testing.assert_frame_equal(smb.agreement(other, a="human", b="llm", by="language",
-                                                    mapping={"error": "unknown"}).table, api.table)  # fmt: skip
+        pd.testing.assert_frame_equal(
+            smb.agreement(other, a="human", b="llm", by="language", mapping={"error": "unknown"}).table, api.table
+        )
 
     no_column = write(tmp_path / "no_column.csv", "language,human\nel,M\n")
     bad(cli, ["agreement", "--labels", no_column, "--a", "human", "--b", "llm"], 65, no_column, 1, "llm")

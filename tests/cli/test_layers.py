@@ -23,8 +23,22 @@ ALLOWED = {("data.py", "stats_mtbias.datasets.registry")}  # `stats-mtbias data`
 
 def _modules():
     files = sorted(CLI.glob("*.py"))
-    assert {"__init__.py", "_options.py", "_checks.py", "tgbi.py", "winomt.py", "prates.py", "optimal.py", "rates.py",
-            "agreement.py", "read.py", "model.py", "power.py", "data.py", "report.py"} <= {f.name for f in files}  # fmt: skip
+    assert {
+        "__init__.py",
+        "_options.py",
+        "_checks.py",
+        "tgbi.py",
+        "winomt.py",
+        "prates.py",
+        "optimal.py",
+        "rates.py",
+        "agreement.py",
+        "read.py",
+        "model.py",
+        "power.py",
+        "data.py",
+        "report.py",
+    } <= {f.name for f in files}
     return [(f, ast.parse(f.read_text("utf-8"), str(f))) for f in files]
 
 
@@ -74,8 +88,9 @@ def _actions(parser: argparse.ArgumentParser, prefix=()):
 
 
 def test_choices_are_the_apis():
-    found = {(prefix, a.dest): tuple(a.choices) for prefix, a in _actions(build_parser())
-             if a.choices and a.help != argparse.SUPPRESS}  # fmt: skip
+    found = {
+        (prefix, a.dest): tuple(a.choices) for prefix, a in _actions(build_parser()) if a.choices and a.help != argparse.SUPPRESS
+    }
     assert found[(("tgbi",), "correction")] == tuple(CORRECTIONS) == ("holm", "bh", "none")
     for study in ("tgbi", "winomt", "prates", "rates"):
         assert found[((study,), "family")] == vocabulary.FAMILIES
@@ -94,7 +109,7 @@ def _documented_commands():
                 inside = not inside
                 continue
             if inside and "stats-mtbias " in line:
-                command = line[line.index("stats-mtbias ") + len("stats-mtbias "):]
+                command = line[line.index("stats-mtbias ") + len("stats-mtbias ") :]
                 words = shlex.split(command, comments=True)
                 words = words[: words.index("|")] if "|" in words else words  # a pipe into another tool
                 yield pytest.param(words, id=f"{path.name}:{number}")
@@ -109,10 +124,15 @@ def test_documented_commands_parse_in_their_current_spelling(argv):
 def test_every_subcommand_has_help(capsys):
     parser = build_parser()
     commands = re.findall(r"\{(.*?)\}", parser.format_usage())[0].split(",")
-    assert commands == ["tgbi", "winomt", "prates", "optimal", "rates", "agreement", "read", "model", "power", "data",
-                        "report"]  # fmt: skip
-    for command in [*commands, "power paired", "power rate", "power normal", "power pilot",
-                    *[f"read {study}" for study in vocabulary.READERS]]:  # fmt: skip
+    assert commands == ["tgbi", "winomt", "prates", "optimal", "rates", "agreement", "read", "model", "power", "data", "report"]
+    for command in [
+        *commands,
+        "power paired",
+        "power rate",
+        "power normal",
+        "power pilot",
+        *[f"read {study}" for study in vocabulary.READERS],
+    ]:
         with pytest.raises(SystemExit) as exc:
             build_parser().parse_args([*command.split(), "--help"])
         assert exc.value.code == 0
@@ -120,8 +140,18 @@ def test_every_subcommand_has_help(capsys):
         assert text.startswith("usage: stats-mtbias " + command)
         assert "==SUPPRESS==" not in text
         if command in ("tgbi", "winomt", "prates", "optimal", "rates"):
-            for option in ("--data-dir", "--seed", "--n-boot", "--level", "--format", "--out", "--provenance", "--quiet",
-                           "--strict", "--view"):  # fmt: skip
+            for option in (
+                "--data-dir",
+                "--seed",
+                "--n-boot",
+                "--level",
+                "--format",
+                "--out",
+                "--provenance",
+                "--quiet",
+                "--strict",
+                "--view",
+            ):
                 assert option in text, (command, option)
         if command in ("tgbi", "winomt", "prates", "rates"):
             for option in ("--compare", "--correction", "--family", "--against"):

@@ -15,12 +15,29 @@ from stats_mtbias.cli import main
 
 def test_paired_json_is_one_object_with_connors_n():
     # The installed entry point, as a user types it.
-    out = subprocess.run([sys.executable, "-m", "stats_mtbias.cli", "power", "paired", "--discordance", "0.2",
-                          "--difference", "0.05", "--format", "json"], capture_output=True, text=True, check=True)  # fmt: skip
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "stats_mtbias.cli",
+            "power",
+            "paired",
+            "--discordance",
+            "0.2",
+            "--difference",
+            "0.05",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     record = json.loads(out.stdout)
     assert record["n"] == 626 and record["question"] == "sample_size"
-    assert record == {k: v for k, v in smb.power("paired", discordance=0.2, difference=0.05).to_dict().items()
-                      if v not in (None, "")}  # fmt: skip
+    assert record == {
+        k: v for k, v in smb.power("paired", discordance=0.2, difference=0.05).to_dict().items() if v not in (None, "")
+    }
 
 
 def test_table_power_and_mde(capsys):
@@ -43,13 +60,42 @@ def test_table_power_and_mde(capsys):
 
 def test_pilot_from_a_users_judgements_with_a_curve(tmp_path, capsys):
     n = 600
-    frame = pd.DataFrame({"item": list(range(n)) * 2, "system": ["mine"] * n + ["base"] * n,
-                          "gender": (["female"] * 200 + ["male"] * 400) + (["female"] * 150 + ["male"] * 450)})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "item": list(range(n)) * 2,
+            "system": ["mine"] * n + ["base"] * n,
+            "gender": (["female"] * 200 + ["male"] * 400) + (["female"] * 150 + ["male"] * 450),
+        }
+    )
     path = tmp_path / "pilot.csv"
     frame.to_csv(path, index=False)
     png = tmp_path / "curve.png"
-    assert main(["power", "pilot", "--study", "rates", "--judgements", str(path), "--systems", "mine,base", "--n", "600",
-                 "--test", "wald", "--n-sim", "200", "--format", "json", "--curve", str(png), "--provenance"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "power",
+                "pilot",
+                "--study",
+                "rates",
+                "--judgements",
+                str(path),
+                "--systems",
+                "mine,base",
+                "--n",
+                "600",
+                "--test",
+                "wald",
+                "--n-sim",
+                "200",
+                "--format",
+                "json",
+                "--curve",
+                str(png),
+                "--provenance",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr()
     record = json.loads(out.out)
     assert record["question"] == "mde" and 0 < record["difference"] < 0.2

@@ -78,8 +78,22 @@ def test_rates_outcome_column_and_compare_with_family_and_against(cli, tiny_judg
     frame.rename(columns={"gender": "read_as"}).assign(system=frame["system"].map({"a": "mine", "b": "base"})).to_csv(
         renamed, index=False
     )
-    records, _ = cli.json("rates", "--judgements", renamed, "--outcome", "read_as", "--ci", "analytic", "--compare",
-                          "--by", "language", "--family", "all", "--against", "mine")  # fmt: skip
+    records, _ = cli.json(
+        "rates",
+        "--judgements",
+        renamed,
+        "--outcome",
+        "read_as",
+        "--ci",
+        "analytic",
+        "--compare",
+        "--by",
+        "language",
+        "--family",
+        "all",
+        "--against",
+        "mine",
+    )
     api = _api(renamed, outcome="read_as", ci="analytic", by=["language"], family="all", against=["mine"]).compare()
     assert [list(r) for r in records] == [list(api.columns)] * len(api)
     assert {(r["system_a"], r["system_b"]) for r in records} == {("mine", "base")}

@@ -10,19 +10,22 @@ import pytest
 import stats_mtbias as smb
 from stats_mtbias.cli import main
 
-BENCH = pd.DataFrame({
-    "system": ["llm"] * 4 + ["mt"] * 4,
-    "set": ["s1", "s1", "s2", "s2"] * 2,
-    "item": ["teacher", "nurse"] * 4,
-    "translation": ["She teaches.", "They care.", "He teaches.", "", "He teaches.", "He cares.", "He teaches.",
-                    "She cares."],
-})  # fmt: skip
-PRATES = pd.DataFrame({
-    "item": ["nurse", "nurse", "engineer", "engineer"],
-    "language": ["fi", "fi", "tr", "tr"],
-    "system": ["a", "b", "a", "b"],
-    "translation": ["She is a nurse", "He is a nurse", "He is an engineer", "They are an engineer"],
-})  # fmt: skip
+BENCH = pd.DataFrame(
+    {
+        "system": ["llm"] * 4 + ["mt"] * 4,
+        "set": ["s1", "s1", "s2", "s2"] * 2,
+        "item": ["teacher", "nurse"] * 4,
+        "translation": ["She teaches.", "They care.", "He teaches.", "", "He teaches.", "He cares.", "He teaches.", "She cares."],
+    }
+)
+PRATES = pd.DataFrame(
+    {
+        "item": ["nurse", "nurse", "engineer", "engineer"],
+        "language": ["fi", "fi", "tr", "tr"],
+        "system": ["a", "b", "a", "b"],
+        "translation": ["She is a nurse", "He is a nurse", "He is an engineer", "They are an engineer"],
+    }
+)
 
 
 @pytest.fixture
@@ -117,8 +120,11 @@ def test_read_usage(cli, argv):
 def test_read_prates_feeds_prates_judgements(tmp_path, capsys):
     """The README's round trip: `read prates` writes the table `prates --judgements` takes, gender and all."""
     raw = tmp_path / "raw.csv"
-    raw.write_text("item,language,translation\nNurse,Hungarian,She is a nurse\nEngineer,Hungarian,He is an engineer\n"
-                   "Teacher,Hungarian,They are a teacher\n", "utf-8")  # fmt: skip
+    raw.write_text(
+        "item,language,translation\nNurse,Hungarian,She is a nurse\nEngineer,Hungarian,He is an engineer\n"
+        "Teacher,Hungarian,They are a teacher\n",
+        "utf-8",
+    )
     read = tmp_path / "read.csv"
     assert main(["read", "prates", "--judgements", str(raw), "--out", str(read)]) == 0
     read.write_text(read.read_text("utf-8").replace("They are a teacher,neutral", "They are a teacher,female"), "utf-8")

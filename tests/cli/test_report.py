@@ -5,8 +5,9 @@ from __future__ import annotations
 
 def test_report_of_a_study_writes_the_documents_and_prints_a_summary(cli, data_dir, tmp_path):
     out = tmp_path / "rep"
-    code, text, err = cli("report", "--studies", "tgbi", "--format", "md", "--out", out, "--n-boot", "200",
-                          "--data-dir", data_dir, "--no-progress")  # fmt: skip
+    code, text, err = cli(
+        "report", "--studies", "tgbi", "--format", "md", "--out", out, "--n-boot", "200", "--data-dir", data_dir, "--no-progress"
+    )
     assert code == 0, err
     assert (out / "report.md").is_file() and (out / "tgbi").is_dir()
     assert text.splitlines()[0].split() == ["study", "tables", "figures", "seconds"]
@@ -17,8 +18,21 @@ def test_report_of_your_system_beside_a_baseline(cli, data_dir, tmp_path):
     mine = tmp_path / "mine.csv"
     mine.write_text("item,set,translation\n1,positive,She is kind\n2,positive,He is kind\n", "utf-8")
     out = tmp_path / "mine-report"
-    code, text, err = cli("report", "--translations", mine, "--system", "me", "--systems", "kakao", "--format", "md",
-                          "--out", out, "--data-dir", data_dir)  # fmt: skip
+    code, text, err = cli(
+        "report",
+        "--translations",
+        mine,
+        "--system",
+        "me",
+        "--systems",
+        "kakao",
+        "--format",
+        "md",
+        "--out",
+        out,
+        "--data-dir",
+        data_dir,
+    )
     assert code == 0, err
     assert (out / "report.md").is_file()
     assert "estimate %" in text.splitlines()[0] and "wrote " in text  # the summary: shares shown in percent

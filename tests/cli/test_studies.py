@@ -22,15 +22,28 @@ def files(tmp_path_factory, data_dir):
     root = tmp_path_factory.mktemp("studies")
     gold = winomt_data.read_items(open_store(data_dir))["gold"].to_numpy()
     rng = np.random.default_rng(5)
-    rows = [pd.DataFrame({"item": np.arange(len(gold)), "system": s, "language": "es",
-                          "gender": np.where(rng.random(len(gold)) < p, gold, "male")})
-            for s, p in (("a", 0.8), ("b", 0.6), ("c", 0.5))]  # fmt: skip
+    rows = [
+        pd.DataFrame(
+            {
+                "item": np.arange(len(gold)),
+                "system": s,
+                "language": "es",
+                "gender": np.where(rng.random(len(gold)) < p, gold, "male"),
+            }
+        )
+        for s, p in (("a", 0.8), ("b", 0.6), ("c", 0.5))
+    ]
     pd.concat(rows).to_csv(root / "readings.csv", index=False)
     occupations = ["Nurse", "Welder", "Secretary", "Carpenter", "Pharmacist", "Electrician", "Librarian", "Plumber"]
-    judged = pd.DataFrame([(o, lang, s, ["female", "male", "neutral"][(i + k + j) % 3])
-                           for i, o in enumerate(occupations) for k, s in enumerate("abc")
-                           for j, lang in enumerate(("sv", "xx-YY"))],
-                          columns=["item", "language", "system", "gender"])  # fmt: skip
+    judged = pd.DataFrame(
+        [
+            (o, lang, s, ["female", "male", "neutral"][(i + k + j) % 3])
+            for i, o in enumerate(occupations)
+            for k, s in enumerate("abc")
+            for j, lang in enumerate(("sv", "xx-YY"))
+        ],
+        columns=["item", "language", "system", "gender"],
+    )
     judged.to_csv(root / "judgements.csv", index=False)
     judged.rename(columns={"item": "occupation"}).to_csv(root / "occupations.csv", index=False)
     pd.DataFrame({"occupation": occupations, "female_share": np.linspace(0.1, 0.9, len(occupations))}).to_csv(
@@ -44,10 +57,17 @@ def _argv(study: str, files, data_dir) -> list:
         "tgbi": ["tgbi", "--data-dir", data_dir, "--systems", "kakao"],
         "winomt": ["winomt", "--data-dir", data_dir, "--judgements", files / "readings.csv", "--n-boot", "100"],
         "prates": ["prates", "--data-dir", data_dir, "--judgements", files / "judgements.csv"],
-        "optimal": ["optimal", "--judgements", files / "occupations.csv", "--reference", files / "reference.csv",
-                    "--n-boot", "100"],
+        "optimal": [
+            "optimal",
+            "--judgements",
+            files / "occupations.csv",
+            "--reference",
+            files / "reference.csv",
+            "--n-boot",
+            "100",
+        ],
         "rates": ["rates", "--judgements", files / "judgements.csv", "--n-boot", "100"],
-    }[study]  # fmt: skip
+    }[study]
 
 
 STUDIES = ("tgbi", "winomt", "prates", "optimal", "rates")

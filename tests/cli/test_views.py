@@ -183,12 +183,19 @@ def test_winomt_views_of_judgements(cli, data_dir, winomt_readings, winomt_res, 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "flag"), [("validation", "--validate"), ("corrected", "--corrected"),
-                                            ("unread", "--explain"), ("adjectives", None)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "flag"), [("validation", "--validate"), ("corrected", "--corrected"), ("unread", "--explain"), ("adjectives", None)]
+)
 def test_winomt_views_of_shipped_translations(cli, data_dir, name, flag):
     pytest.importorskip("thot")
-    res = _api(smb.winomt, ["google"], languages=["es"], data_dir=data_dir, n_boot=200,
-               **({flag.strip("-").replace("explain", "explain"): True} if flag else {}))  # fmt: skip
+    res = _api(
+        smb.winomt,
+        ["google"],
+        languages=["es"],
+        data_dir=data_dir,
+        n_boot=200,
+        **({flag.strip("-").replace("explain", "explain"): True} if flag else {}),
+    )
     argv = ["winomt", "--data-dir", data_dir, "--systems", "google", "--languages", "es", "--n-boot", "200"]
     _check(cli, argv, res, name, cli_winomt.SHARES.get(name, ()))
     if flag:  # the flag alone shows its view
@@ -198,8 +205,12 @@ def test_winomt_views_of_shipped_translations(cli, data_dir, name, flag):
 
 def test_share_columns_are_columns_of_their_frames(tgbi_res, prates_res, optimal_res, rates_res, winomt_res):
     """The columns the CLI shows in percent exist, and hold shares (or differences of shares)."""
-    for res, shares in ((tgbi_res, cli_tgbi.SHARES), (prates_res, cli_prates.SHARES), (optimal_res, cli_optimal.SHARES),
-                        (rates_res, cli_rates.SHARES)):  # fmt: skip
+    for res, shares in (
+        (tgbi_res, cli_tgbi.SHARES),
+        (prates_res, cli_prates.SHARES),
+        (optimal_res, cli_optimal.SHARES),
+        (rates_res, cli_rates.SHARES),
+    ):
         for name, columns in shares.items():
             frame = res.frames[name]
             for column in columns:

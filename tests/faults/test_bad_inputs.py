@@ -46,8 +46,13 @@ _EXAMPLES = int(os.environ.get("MTBIAS_HYPOTHESIS_EXAMPLES", "0"))
 
 def _settings(examples: int):
     n = _EXAMPLES or examples
-    return settings(max_examples=n, deadline=None, derandomize=not _EXAMPLES, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+    return settings(
+        max_examples=n,
+        deadline=None,
+        derandomize=not _EXAMPLES,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
 
 
 # ---------------------------------------------------------------- the formats
@@ -78,67 +83,214 @@ class Format:
 
 
 OCCUPATIONS = ["nurse", "engineer", "teacher", "welder", "clerk", "baker"]
-MINE_WINOMT = "item,system,language,gender\n" + "".join(f"{i},mine,es,{g}\n" for i, g in
-                                                          enumerate(["male", "female", "male", "female", "male"]))  # fmt: skip
+MINE_WINOMT = "item,system,language,gender\n" + "".join(
+    f"{i},mine,es,{g}\n" for i, g in enumerate(["male", "female", "male", "female", "male"])
+)
 
 FORMATS = {
     f.name: f
     for f in [
-        Format("rates judgements", "judged.csv", ("item", "system", "gender"),
-               {"item": [str(i) for i in range(1, 7)], "system": ["a", "b"], "gender": ["male", "female", "neutral"]},
-               lambda p, d: ["rates", "--judgements", p, "--n-boot", "100", "--view", "accounting"], _sum()),
-        Format("agreement labels", "labels.csv", ("human", "llm", "language", "note"),
-               {"human": ["m", "f", "n"], "llm": ["m", "f", "n", "error"], "language": ["de", "es"],
-                "note": ["ok", "She is", "unsure"]},
-               lambda p, d: ["agreement", "--labels", p, "--a", "human", "--b", "llm", "--by", "language",
-                             "--view", "accounting"], _sum(), text=("note",)),
-        Format("tgbi outputs", "outputs.csv", ("system", "set", "item", "translation"),
-               {"system": ["a", "b"], "set": ["s1", "s2"], "item": [f"w{i}" for i in range(8)],
-                "translation": ["He is kind.", "She is kind.", "They are kind.", ""]},
-               lambda p, d: ["tgbi", "--data-dir", d, "--outputs", p, "--view", "accounting"], _sum(),
-               key=("system", "set", "item"), text=("translation",)),
-        Format("tgbi translations", "mine.csv", ("item", "set", "translation"),
-               {"item": [str(i) for i in range(1, 9)], "set": ["positive", "negative"],
-                "translation": ["He is kind.", "She is kind.", "They are kind."]},
-               lambda p, d: ["tgbi", "--data-dir", d, "--systems", "", "--translations", p, "--system", "mine",
-                             "--view", "accounting"], _sum(skip=("missing",)),
-               key=("item", "set"), text=("translation",)),
-        Format("prates judgements", "mine.csv", ("item", "language", "gender"),
-               {"item": ["Nurse", "Engineer", "Teacher"], "language": ["Malay", "Finnish"],
-                "gender": ["female", "male", "neutral", "?"]},
-               lambda p, d: ["prates", "--data-dir", d, "--judgements", p, "--view", "accounting"], _sum()),
-        Format("optimal judgements", "mine.csv", ("occupation", "gender"),
-               {"occupation": OCCUPATIONS, "gender": ["female", "male"]},
-               lambda p, d: ["optimal", "--data-dir", d, "--judgements", p, "--reference", p.parent / "ref.csv",
-                             "--n-boot", "100", "--view", "judgements"], _sum(),
-               extra={"ref.csv": "occupation,female_share\n" + "".join(f"{o},0.5\n" for o in OCCUPATIONS)}),
-        Format("optimal reference", "ref.csv", ("occupation", "female_share"),
-               {"occupation": OCCUPATIONS, "female_share": ["0.1", "0.5", "0.93"]},
-               lambda p, d: ["optimal", "--data-dir", d, "--judgements", p.parent / "judged.csv", "--reference", p,
-                             "--n-boot", "100", "--view", "occupations"],
-               lambda records: sum(bool(r["bls_line"]) for r in records), key=("occupation",),  # 0: not in it
-               recount=False, extra={"judged.csv": "occupation,gender\n" + "".join(f"{o},male\n" for o in OCCUPATIONS)}),
-        Format("winomt judgements", "mine.csv", ("item", "system", "language", "gender"),
-               {"item": [str(i) for i in range(8)], "system": ["a"], "language": ["es"],  # (systems share items)
-                "gender": ["male", "female", "neutral"]},
-               lambda p, d: ["winomt", "--data-dir", d, "--systems", "", "--judgements", p, "--no-adjectives",
-                             "--n-boot", "100", "--view", "accounting"], _sum(skip=("missing",)),
-               key=("item", "system", "language")),
-        Format("winomt annotations", "labels.csv", ("item", "system", "language", "gender"),
-               {"item": [str(i) for i in range(5)], "system": ["mine"], "language": ["es"], "gender": ["M", "F", "N"]},
-               lambda p, d: ["winomt", "--data-dir", d, "--systems", "", "--judgements", p.parent / "readings.csv",
-                             "--annotations", p, "--no-adjectives", "--n-boot", "100", "--view", "annotations"],
-               _sum("n_labelled"), key=("item", "system", "language"), extra={"readings.csv": MINE_WINOMT}),
-        Format("read prates judgements", "outputs.csv", ("item", "language", "translation"),
-               {"item": ["Nurse", "Engineer"], "language": ["Malay", "Finnish"],
-                "translation": ["She is a nurse.", "He is an engineer.", "They are a clerk."]},
-               lambda p, d: ["read", "prates", "--judgements", p, "--out", p.parent / "judged.csv"], None,
-               text=("translation",), out=True),
-        Format("read tgbi outputs", "outputs.csv", ("system", "set", "item", "translation"),
-               {"system": ["a"], "set": ["s1", "s2"], "item": [f"w{i}" for i in range(6)],
-                "translation": ["He is kind.", "She is kind."]},
-               lambda p, d: ["read", "tgbi", "--outputs", p, "--out", p.parent / "judged.csv"], None,
-               key=("system", "set", "item"), text=("translation",), out=True),
+        Format(
+            "rates judgements",
+            "judged.csv",
+            ("item", "system", "gender"),
+            {"item": [str(i) for i in range(1, 7)], "system": ["a", "b"], "gender": ["male", "female", "neutral"]},
+            lambda p, d: ["rates", "--judgements", p, "--n-boot", "100", "--view", "accounting"],
+            _sum(),
+        ),
+        Format(
+            "agreement labels",
+            "labels.csv",
+            ("human", "llm", "language", "note"),
+            {
+                "human": ["m", "f", "n"],
+                "llm": ["m", "f", "n", "error"],
+                "language": ["de", "es"],
+                "note": ["ok", "She is", "unsure"],
+            },
+            lambda p, d: ["agreement", "--labels", p, "--a", "human", "--b", "llm", "--by", "language", "--view", "accounting"],
+            _sum(),
+            text=("note",),
+        ),
+        Format(
+            "tgbi outputs",
+            "outputs.csv",
+            ("system", "set", "item", "translation"),
+            {
+                "system": ["a", "b"],
+                "set": ["s1", "s2"],
+                "item": [f"w{i}" for i in range(8)],
+                "translation": ["He is kind.", "She is kind.", "They are kind.", ""],
+            },
+            lambda p, d: ["tgbi", "--data-dir", d, "--outputs", p, "--view", "accounting"],
+            _sum(),
+            key=("system", "set", "item"),
+            text=("translation",),
+        ),
+        Format(
+            "tgbi translations",
+            "mine.csv",
+            ("item", "set", "translation"),
+            {
+                "item": [str(i) for i in range(1, 9)],
+                "set": ["positive", "negative"],
+                "translation": ["He is kind.", "She is kind.", "They are kind."],
+            },
+            lambda p, d: [
+                "tgbi",
+                "--data-dir",
+                d,
+                "--systems",
+                "",
+                "--translations",
+                p,
+                "--system",
+                "mine",
+                "--view",
+                "accounting",
+            ],
+            _sum(skip=("missing",)),
+            key=("item", "set"),
+            text=("translation",),
+        ),
+        Format(
+            "prates judgements",
+            "mine.csv",
+            ("item", "language", "gender"),
+            {
+                "item": ["Nurse", "Engineer", "Teacher"],
+                "language": ["Malay", "Finnish"],
+                "gender": ["female", "male", "neutral", "?"],
+            },
+            lambda p, d: ["prates", "--data-dir", d, "--judgements", p, "--view", "accounting"],
+            _sum(),
+        ),
+        Format(
+            "optimal judgements",
+            "mine.csv",
+            ("occupation", "gender"),
+            {"occupation": OCCUPATIONS, "gender": ["female", "male"]},
+            lambda p, d: [
+                "optimal",
+                "--data-dir",
+                d,
+                "--judgements",
+                p,
+                "--reference",
+                p.parent / "ref.csv",
+                "--n-boot",
+                "100",
+                "--view",
+                "judgements",
+            ],
+            _sum(),
+            extra={"ref.csv": "occupation,female_share\n" + "".join(f"{o},0.5\n" for o in OCCUPATIONS)},
+        ),
+        Format(
+            "optimal reference",
+            "ref.csv",
+            ("occupation", "female_share"),
+            {"occupation": OCCUPATIONS, "female_share": ["0.1", "0.5", "0.93"]},
+            lambda p, d: [
+                "optimal",
+                "--data-dir",
+                d,
+                "--judgements",
+                p.parent / "judged.csv",
+                "--reference",
+                p,
+                "--n-boot",
+                "100",
+                "--view",
+                "occupations",
+            ],
+            lambda records: sum(bool(r["bls_line"]) for r in records),
+            key=("occupation",),  # 0: not in it
+            recount=False,
+            extra={"judged.csv": "occupation,gender\n" + "".join(f"{o},male\n" for o in OCCUPATIONS)},
+        ),
+        Format(
+            "winomt judgements",
+            "mine.csv",
+            ("item", "system", "language", "gender"),
+            {
+                "item": [str(i) for i in range(8)],
+                "system": ["a"],
+                "language": ["es"],  # (systems share items)
+                "gender": ["male", "female", "neutral"],
+            },
+            lambda p, d: [
+                "winomt",
+                "--data-dir",
+                d,
+                "--systems",
+                "",
+                "--judgements",
+                p,
+                "--no-adjectives",
+                "--n-boot",
+                "100",
+                "--view",
+                "accounting",
+            ],
+            _sum(skip=("missing",)),
+            key=("item", "system", "language"),
+        ),
+        Format(
+            "winomt annotations",
+            "labels.csv",
+            ("item", "system", "language", "gender"),
+            {"item": [str(i) for i in range(5)], "system": ["mine"], "language": ["es"], "gender": ["M", "F", "N"]},
+            lambda p, d: [
+                "winomt",
+                "--data-dir",
+                d,
+                "--systems",
+                "",
+                "--judgements",
+                p.parent / "readings.csv",
+                "--annotations",
+                p,
+                "--no-adjectives",
+                "--n-boot",
+                "100",
+                "--view",
+                "annotations",
+            ],
+            _sum("n_labelled"),
+            key=("item", "system", "language"),
+            extra={"readings.csv": MINE_WINOMT},
+        ),
+        Format(
+            "read prates judgements",
+            "outputs.csv",
+            ("item", "language", "translation"),
+            {
+                "item": ["Nurse", "Engineer"],
+                "language": ["Malay", "Finnish"],
+                "translation": ["She is a nurse.", "He is an engineer.", "They are a clerk."],
+            },
+            lambda p, d: ["read", "prates", "--judgements", p, "--out", p.parent / "judged.csv"],
+            None,
+            text=("translation",),
+            out=True,
+        ),
+        Format(
+            "read tgbi outputs",
+            "outputs.csv",
+            ("system", "set", "item", "translation"),
+            {
+                "system": ["a"],
+                "set": ["s1", "s2"],
+                "item": [f"w{i}" for i in range(6)],
+                "translation": ["He is kind.", "She is kind."],
+            },
+            lambda p, d: ["read", "tgbi", "--outputs", p, "--out", p.parent / "judged.csv"],
+            None,
+            key=("system", "set", "item"),
+            text=("translation",),
+            out=True,
+        ),
     ]
 }
 
@@ -414,18 +566,27 @@ def _columnar_flipped(fmt, header, rows, draw):
 @damage("Parquet with nulls, NaN, numbers or lists")
 def _columnar_types(fmt, header, rows, draw):
     column = header[draw(st.integers(0, len(header) - 1))]
-    change = draw(st.sampled_from([
-        lambda f: f.assign(**{column: [None, *list(f[column][1:])]}),
-        lambda f: f.assign(**{column: [float("nan")] * len(f)}),
-        lambda f: f.assign(**{column: range(len(f))}),
-        lambda f: f.assign(**{column: [1.5] * len(f)}),
-        lambda f: f.assign(**{column: [[1, 2]] * len(f)}),
-    ]))  # fmt: skip
+    change = draw(
+        st.sampled_from(
+            [
+                lambda f: f.assign(**{column: [None, *list(f[column][1:])]}),
+                lambda f: f.assign(**{column: [float("nan")] * len(f)}),
+                lambda f: f.assign(**{column: range(len(f))}),
+                lambda f: f.assign(**{column: [1.5] * len(f)}),
+                lambda f: f.assign(**{column: [[1, 2]] * len(f)}),
+            ]
+        )
+    )
     return Damaged({fmt.file.rsplit(".", 1)[0] + ".parquet": _columnar(header, rows, "parquet", change)}, len(rows))
 
 
-COLUMNAR = ("Parquet", "Arrow IPC", "Parquet or Arrow cut short", "Parquet or Arrow with damaged bytes",
-            "Parquet with nulls, NaN, numbers or lists")  # fmt: skip
+COLUMNAR = (
+    "Parquet",
+    "Arrow IPC",
+    "Parquet or Arrow cut short",
+    "Parquet or Arrow with damaged bytes",
+    "Parquet with nulls, NaN, numbers or lists",
+)
 
 
 # ---------------------------------------------------------------- running and judging
@@ -473,8 +634,7 @@ def check(fmt: Format, kind: str, data, data_dir: Path) -> None:
         for name, payload in case.files.items():
             (folder / name).write_bytes(payload)
         target = folder / (case.target or next(iter(case.files)))
-        code, out, err = _run([*fmt.argv(target, data_dir), "--format", "json"] if not fmt.out else
-                              fmt.argv(target, data_dir))  # fmt: skip
+        code, out, err = _run([*fmt.argv(target, data_dir), "--format", "json"] if not fmt.out else fmt.argv(target, data_dir))
 
         def counted() -> int:
             if fmt.out:
@@ -530,8 +690,7 @@ def test_rates_directory_and_glob(data, data_dir):
     fmt = FORMATS["rates judgements"]
     rows = data.draw(_rows(fmt))
     cut = data.draw(st.integers(1, len(rows) - 1))
-    kinds = data.draw(st.lists(st.sampled_from(["csv", "csv.gz", "parquet", "bom", "crlf", "broken"]), min_size=2,
-                               max_size=2))  # fmt: skip
+    kinds = data.draw(st.lists(st.sampled_from(["csv", "csv.gz", "parquet", "bom", "crlf", "broken"]), min_size=2, max_size=2))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "audit"
         folder.mkdir()
@@ -539,12 +698,13 @@ def test_rates_directory_and_glob(data, data_dir):
         for i, (part, kind) in enumerate(zip([rows[:cut], rows[cut:]], kinds)):
             text = _csv(fmt.header, part)
             name, payload = {
-                "csv": (f"part{i}.csv", text.encode()), "csv.gz": (f"part{i}.csv.gz", gzip.compress(text.encode())),
+                "csv": (f"part{i}.csv", text.encode()),
+                "csv.gz": (f"part{i}.csv.gz", gzip.compress(text.encode())),
                 "parquet": (f"part{i}.parquet", _columnar(fmt.header, part, "parquet")),
                 "bom": (f"part{i}.csv", b"\xef\xbb\xbf" + text.encode()),
                 "crlf": (f"part{i}.csv", text.replace("\n", "\r\n").encode()),
                 "broken": (f"part{i}.csv", text.replace("\n", '\n"', 2).encode()),
-            }[kind]  # fmt: skip
+            }[kind]
             (folder / name).write_bytes(payload)
             broken = broken or (name if kind == "broken" else None)
         target = data.draw(st.sampled_from([folder, folder / "part*"]))
@@ -600,11 +760,11 @@ def test_winomt_translation_file(kind, data, data_dir):
         path = Path(tmp) / ("en-es.txt" + (".gz" if kind.startswith("gzip") else ""))
         path.write_bytes(payload)
         out = Path(tmp) / "judged.csv"
-        code, _, err = _run(["read", "winomt", "--data-dir", data_dir, "--translations", path, "--languages", "es",
-                             "--out", out])  # fmt: skip
+        code, _, err = _run(["read", "winomt", "--data-dir", data_dir, "--translations", path, "--languages", "es", "--out", out])
         # An empty file is read as no lines (0 outputs, or an error saying so).
-        case = Damaged({}, 0 if kind == "empty" else len(shipped), harmless=harmless,
-                       error=not harmless and kind != "empty", line=line)  # fmt: skip
+        case = Damaged(
+            {}, 0 if kind == "empty" else len(shipped), harmless=harmless, error=not harmless and kind != "empty", line=line
+        )
         judge(code, "", err, case, path.name, lambda: len(pd.read_csv(out)) if out.stat().st_size else 0)
 
 
@@ -626,8 +786,23 @@ def test_tgbi_directory_of_text_files(kind, data, data_dir):
             if code == damaged:
                 payload, harmless, line = _text_damage(lines, kind, data.draw)
             (folder / f"total_mine_{code}.txt").write_bytes(payload)
-        code, out, err = _run(["tgbi", "--data-dir", data_dir, "--systems", "", "--translations", folder, "--system",
-                               "mine", "--view", "accounting", "--format", "json"])  # fmt: skip
+        code, out, err = _run(
+            [
+                "tgbi",
+                "--data-dir",
+                data_dir,
+                "--systems",
+                "",
+                "--translations",
+                folder,
+                "--system",
+                "mine",
+                "--view",
+                "accounting",
+                "--format",
+                "json",
+            ]
+        )
         # A gzip file keeps the layout's name (total_<system>_<set>.txt): it is recognised by its bytes.
         case = Damaged({}, total, harmless=harmless, error=not harmless, line=line)
         judge(code, out, err, case, f"total_mine_{damaged}.txt", lambda: _sum(skip=("missing",))(json.loads(out)))
@@ -659,9 +834,24 @@ def test_an_unbalanced_quote_no_longer_swallows_the_rest_of_the_file(data_dir, t
 def test_winomt_systems_without_a_shared_item_are_named(data_dir, tmp_path):
     readings = tmp_path / "readings.csv"
     readings.write_text("item,system,language,gender\n0,a,es,male\n1,b,es,female\n", "utf-8")
-    code, _, err = _run(["winomt", "--data-dir", data_dir, "--systems", "", "--judgements", readings,
-                         "--no-adjectives", "--n-boot", "100"])  # fmt: skip
+    code, _, err = _run(
+        ["winomt", "--data-dir", data_dir, "--systems", "", "--judgements", readings, "--no-adjectives", "--n-boot", "100"]
+    )
     assert code == 65 and f"{readings}: es: the systems a, b translated no WinoMT item in common" in err
-    code, _, err = _run(["winomt", "--data-dir", data_dir, "--systems", "", "--judgements", readings,
-                         "--no-adjectives", "--n-boot", "100", "--missing", "wrong"])  # fmt: skip
+    code, _, err = _run(
+        [
+            "winomt",
+            "--data-dir",
+            data_dir,
+            "--systems",
+            "",
+            "--judgements",
+            readings,
+            "--no-adjectives",
+            "--n-boot",
+            "100",
+            "--missing",
+            "wrong",
+        ]
+    )
     assert code == 0, err

@@ -96,8 +96,9 @@ print(json.dumps([a.tolist() for a in align(src * 30, trg * 30, cache=sys.argv[1
 
 
 def test_concurrent_runs_sharing_a_cache_agree_and_leave_a_valid_entry(tmp_path):
-    procs = [subprocess.Popen([sys.executable, "-c", _ALIGNER, str(tmp_path)], stdout=subprocess.PIPE, text=True)
-             for _ in range(3)]  # fmt: skip
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _ALIGNER, str(tmp_path)], stdout=subprocess.PIPE, text=True) for _ in range(3)
+    ]
     outputs = [p.communicate(timeout=300)[0] for p in procs]
     assert all(p.returncode == 0 for p in procs)
     assert outputs[0] == outputs[1] == outputs[2]
@@ -131,8 +132,21 @@ def test_unusable_directories_and_outputs_are_refused_before_work(tmp_path):
 def test_winomt_runs_killed_and_concurrent_on_one_cache_give_the_single_run_result(tmp_path, data_dir):
     cache = tmp_path / "cache"
     env = {**os.environ, "MTBIAS_CACHE": str(cache), "MTBIAS_DATA": str(data_dir)}
-    args = [sys.executable, "-m", "stats_mtbias.cli", "winomt", "--systems", "google", "--languages", "es",
-            "--no-adjectives", "--n-boot", "100", "--format", "json"]  # fmt: skip
+    args = [
+        sys.executable,
+        "-m",
+        "stats_mtbias.cli",
+        "winomt",
+        "--systems",
+        "google",
+        "--languages",
+        "es",
+        "--no-adjectives",
+        "--n-boot",
+        "100",
+        "--format",
+        "json",
+    ]
     rng = np.random.default_rng(1)
     # Killed at a random point of a cold run (alignment, reading or a cache write) ...
     for _ in range(2):

@@ -25,8 +25,24 @@ def test_2_ambiguous_reference_is_refused_and_consistent_one_accepted(tmp_path, 
     err = capsys.readouterr().err
     assert "ref.csv, line 2: female_share 0.9 disagrees with n_female/n_total = 30/100" in err
     ref.write_text("occupation,female_share,n_female,n_total\nnurse,0.3,30,100\n", "utf-8")
-    assert main(["optimal", "--reference", str(ref), "--judgements", str(judgements), "--n-boot", "100",
-                 "--view", "occupations", "--format", "json"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "optimal",
+                "--reference",
+                str(ref),
+                "--judgements",
+                str(judgements),
+                "--n-boot",
+                "100",
+                "--view",
+                "occupations",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
 
 
 def _wino_judgements(path, systems: dict[str, int]):
@@ -39,8 +55,23 @@ def _wino_judgements(path, systems: dict[str, int]):
 def test_3_winomt_missing_items_are_counted_and_comparisons_use_shared_items(tmp_path, capsys, data_dir):
     readings = tmp_path / "r.csv"
     _wino_judgements(readings, {"full": 3888, "part": 200})
-    assert main(["winomt", "--data-dir", str(data_dir), "--judgements", str(readings), "--n-boot", "100",
-                 "--format", "json", "--no-adjectives"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "winomt",
+                "--data-dir",
+                str(data_dir),
+                "--judgements",
+                str(readings),
+                "--n-boot",
+                "100",
+                "--format",
+                "json",
+                "--no-adjectives",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr()
     records = json.loads(out.out)
     assert {r["system"]: r["n"] for r in records} == {"full": 200, "part": 200}
@@ -48,8 +79,25 @@ def test_3_winomt_missing_items_are_counted_and_comparisons_use_shared_items(tmp
     # An empty translation file: refused, naming the system, not "Acc 0 [0, 0]" with exit 0.
     empty = tmp_path / "en-es.txt"
     empty.write_text("", "utf-8")
-    assert main(["winomt", "--data-dir", str(data_dir), "--systems", "", "--translations", str(empty), "--system",
-                 "mine", "--n-boot", "100", "--no-adjectives"]) == 65  # fmt: skip
+    assert (
+        main(
+            [
+                "winomt",
+                "--data-dir",
+                str(data_dir),
+                "--systems",
+                "",
+                "--translations",
+                str(empty),
+                "--system",
+                "mine",
+                "--n-boot",
+                "100",
+                "--no-adjectives",
+            ]
+        )
+        == 65
+    )
     assert "en-es.txt: mine/es: no WinoMT item is translated" in capsys.readouterr().err
 
 
@@ -66,8 +114,24 @@ def test_5_out_equal_to_an_input_is_refused_and_the_input_kept(tmp_path, capsys,
     mine = tmp_path / "mine.csv"
     text = "item,set,translation\n1,positive,She is kind\n"
     mine.write_text(text, "utf-8")
-    assert main(["tgbi", "--data-dir", str(data_dir), "--systems", "", "--translations", str(mine), "--out",
-                 str(mine), "--n-boot", "100"]) == 64  # fmt: skip
+    assert (
+        main(
+            [
+                "tgbi",
+                "--data-dir",
+                str(data_dir),
+                "--systems",
+                "",
+                "--translations",
+                str(mine),
+                "--out",
+                str(mine),
+                "--n-boot",
+                "100",
+            ]
+        )
+        == 64
+    )
     assert "would overwrite the input" in capsys.readouterr().err
     assert mine.read_text("utf-8") == text
 
@@ -76,8 +140,21 @@ def test_6_repeated_blocks_in_users_outputs_are_kept_unless_asked(tmp_path, caps
     rows = ["item,set,translation"] + [f"{i},formal,He is a person." for i in range(1, 497)]
     mine = tmp_path / "mine.csv"
     mine.write_text("\n".join(rows) + "\n", "utf-8")
-    base = ["tgbi", "--data-dir", str(data_dir), "--systems", "", "--translations", str(mine), "--system", "me",
-            "--n-boot", "100", "--format", "json"]  # fmt: skip
+    base = [
+        "tgbi",
+        "--data-dir",
+        str(data_dir),
+        "--systems",
+        "",
+        "--translations",
+        str(mine),
+        "--system",
+        "me",
+        "--n-boot",
+        "100",
+        "--format",
+        "json",
+    ]
     assert main(base) == 0
     out = capsys.readouterr()
     formal = next(r for r in json.loads(out.out) if r["subset"] == "formal")
@@ -99,22 +176,56 @@ def test_7_an_unusable_cache_is_refused_before_the_work(tmp_path, data_dir):
 def test_8_one_system_compare_and_duplicate_systems(tmp_path, capsys, data_dir):
     readings = tmp_path / "r.csv"
     _wino_judgements(readings, {"only": 3888})
-    assert main(["winomt", "--data-dir", str(data_dir), "--judgements", str(readings), "--compare", "--n-boot", "100",
-                 "--no-adjectives"]) == 64  # fmt: skip
+    assert (
+        main(
+            [
+                "winomt",
+                "--data-dir",
+                str(data_dir),
+                "--judgements",
+                str(readings),
+                "--compare",
+                "--n-boot",
+                "100",
+                "--no-adjectives",
+            ]
+        )
+        == 64
+    )
     assert "--compare needs at least two systems" in capsys.readouterr().err
     assert main(["winomt", "--data-dir", str(data_dir), "--systems", "google,google"]) == 64
     assert "google more than once" in capsys.readouterr().err
 
 
 def test_9_broken_pipe_n_boot_minimum_ignored_flags_and_strict(tmp_path, capsys, data_dir):
-    proc = subprocess.run(f"{sys.executable} -m stats_mtbias.cli prates --data-dir {data_dir} --view tests | head -1",
-                          shell=True, capture_output=True, text=True)  # fmt: skip
+    proc = subprocess.run(
+        f"{sys.executable} -m stats_mtbias.cli prates --data-dir {data_dir} --view tests | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+    )
     assert proc.stdout.count("\n") == 1 and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
     with pytest.raises(SystemExit) as exc:
         main(["tgbi", "--n-boot", "1"])
     assert exc.value.code == 64 and "at least 100 resamples" in capsys.readouterr().err
-    assert main(["tgbi", "--data-dir", str(data_dir), "--systems", "kakao", "--n-boot", "100", "--correction", "bh",
-                 "--format", "json"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "tgbi",
+                "--data-dir",
+                str(data_dir),
+                "--systems",
+                "kakao",
+                "--n-boot",
+                "100",
+                "--correction",
+                "bh",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     assert "--correction has no effect here: it applies only with --compare" in capsys.readouterr().err
     unknown = tmp_path / "unknown.csv"
     unknown.write_text("item,language,gender\nnurse,Malay,?\nwelder,Malay,?\n", "utf-8")

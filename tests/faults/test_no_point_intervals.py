@@ -53,8 +53,9 @@ def test_rates(ci, interval, a, b, n):
 @SLOW
 @given(a=PATTERNS, n=st.integers(5, 40))
 def test_prates(interval, a, n):
-    frame = pd.DataFrame([(f"occ{i}", "xx", "cat", g) for i, g in enumerate(_genders(a, n))],
-                         columns=["item", "language", "category", "gender"])  # fmt: skip
+    frame = pd.DataFrame(
+        [(f"occ{i}", "xx", "cat", g) for i, g in enumerate(_genders(a, n))], columns=["item", "language", "category", "gender"]
+    )
     _no_points(_quiet(smb.prates, frame, interval=interval).table, f"prates {interval}")
 
 
@@ -65,8 +66,9 @@ TEXT = {"female": "She is tired {}.", "male": "He is tired {}.", "neutral": "The
 @SLOW
 @given(a=PATTERNS, b=PATTERNS, n=st.integers(5, 40))
 def test_tgbi(ci, interval, a, b, n):
-    rows = [(s, "set_one", f"w{i}", TEXT[g].format(i) or "—") for s, p in (("a", a), ("b", b))
-            for i, g in enumerate(_genders(p, n))]  # fmt: skip
+    rows = [
+        (s, "set_one", f"w{i}", TEXT[g].format(i) or "—") for s, p in (("a", a), ("b", b)) for i, g in enumerate(_genders(p, n))
+    ]
     frame = pd.DataFrame(rows, columns=["system", "set", "item", "translation"])
     res = _quiet(smb.tgbi, outputs=frame, ci=ci, interval=interval, n_boot=200)
     table = res.table
@@ -78,8 +80,9 @@ def test_tgbi(ci, interval, a, b, n):
 @given(a=st.sampled_from(["male", "female", "neutral", "male+1 female"]), n=st.integers(4, 12))
 def test_optimal(interval, a, n):
     occupations = [f"Job{i}" for i in range(n)]
-    frame = pd.DataFrame([(o, "sv", "a", g) for o, g in zip(occupations, _genders(a, n))],
-                         columns=["occupation", "language", "system", "gender"])  # fmt: skip
+    frame = pd.DataFrame(
+        [(o, "sv", "a", g) for o, g in zip(occupations, _genders(a, n))], columns=["occupation", "language", "system", "gender"]
+    )
     reference = pd.DataFrame({"occupation": occupations, "female_share": np.linspace(0.1, 0.9, n)})
     _no_points(_quiet(smb.optimal, frame, reference=reference, n_boot=200, interval=interval).table, f"optimal {interval}")
 
@@ -96,8 +99,16 @@ def gold(data_dir):
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(a=st.sampled_from(["gold", "male", "female", "unknown"]), b=st.sampled_from(["gold", "male", "unknown"]))
 def test_winomt(gold, interval, a, b):
-    say = {"gold": gold, "male": np.full(len(gold), "male"), "female": np.full(len(gold), "female"),
-           "unknown": np.full(len(gold), "unknown")}  # fmt: skip
-    frame = pd.concat([pd.DataFrame({"item": np.arange(len(gold)), "system": s, "language": "es", "gender": say[p]})
-                       for s, p in (("a", a), ("b", b))])  # fmt: skip
+    say = {
+        "gold": gold,
+        "male": np.full(len(gold), "male"),
+        "female": np.full(len(gold), "female"),
+        "unknown": np.full(len(gold), "unknown"),
+    }
+    frame = pd.concat(
+        [
+            pd.DataFrame({"item": np.arange(len(gold)), "system": s, "language": "es", "gender": say[p]})
+            for s, p in (("a", a), ("b", b))
+        ]
+    )
     _no_points(_quiet(smb.winomt, judgements=frame, n_boot=200, interval=interval).table, f"winomt {interval}")

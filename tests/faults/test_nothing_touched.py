@@ -37,9 +37,11 @@ def _snapshot(root: Path, *, content: bool = True) -> dict[str, tuple]:
 
 
 def _changes(before: dict, after: dict) -> list[str]:
-    return ([f"created {p}" for p in after.keys() - before.keys()]
-            + [f"removed {p}" for p in before.keys() - after.keys()]
-            + [f"changed {p}" for p in before.keys() & after.keys() if before[p] != after[p]])  # fmt: skip
+    return (
+        [f"created {p}" for p in after.keys() - before.keys()]
+        + [f"removed {p}" for p in before.keys() - after.keys()]
+        + [f"changed {p}" for p in before.keys() & after.keys() if before[p] != after[p]]
+    )
 
 
 @pytest.fixture
@@ -53,17 +55,21 @@ def sentinel(tmp_path):
         (tmp_path / name).mkdir()
     work = tmp_path / "work"
     (work / "judgements.csv").write_text(
-        "item,system,gender\n" + "".join(f"{i},{s},{g}\n" for i in range(1, 13) for s, g in
-                                         (("a", "male" if i % 3 else "female"), ("b", "female" if i % 2 else "male"))),
+        "item,system,gender\n"
+        + "".join(
+            f"{i},{s},{g}\n"
+            for i in range(1, 13)
+            for s, g in (("a", "male" if i % 3 else "female"), ("b", "female" if i % 2 else "male"))
+        ),
         "utf-8",
-    )  # fmt: skip
+    )
     (work / "labels.csv").write_text("x,y\nmale,male\nfemale,male\nmale,female\nfemale,female\nmale,male\n", "utf-8")
     (work / "mapping.csv").write_text("male,male\nfemale,female\n", "utf-8")
     (work / "tgbi.csv").write_text("item,set,translation\n1,positive,She is kind.\n2,positive,He is kind.\n", "utf-8")
     (work / "wino.csv").write_text(
         "item,system,language,gender\n" + "".join(f"{i},mine,es,{'male' if i % 2 else 'female'}\n" for i in range(200)),
         "utf-8",
-    )  # fmt: skip
+    )
     return tmp_path
 
 
@@ -71,17 +77,60 @@ def sentinel(tmp_path):
 # leave nothing behind either (`model` once wrote font and warning caches into $HOME before refusing).
 COMMANDS = [
     (["tgbi", "--n-boot", "100", "--format", "csv", "--out", "{out}/tgbi.csv"], 0),
-    (["tgbi", "--systems", "", "--translations", "{work}/tgbi.csv", "--system", "me", "--n-boot", "100",
-      "--out", "{out}/tgbi-mine.json", "--format", "json"], 0),
-    (["winomt", "--judgements", "{work}/wino.csv", "--no-adjectives", "--n-boot", "100", "--out", "{out}/wino.csv",
-      "--format", "csv"], 0),
+    (
+        [
+            "tgbi",
+            "--systems",
+            "",
+            "--translations",
+            "{work}/tgbi.csv",
+            "--system",
+            "me",
+            "--n-boot",
+            "100",
+            "--out",
+            "{out}/tgbi-mine.json",
+            "--format",
+            "json",
+        ],
+        0,
+    ),
+    (
+        [
+            "winomt",
+            "--judgements",
+            "{work}/wino.csv",
+            "--no-adjectives",
+            "--n-boot",
+            "100",
+            "--out",
+            "{out}/wino.csv",
+            "--format",
+            "csv",
+        ],
+        0,
+    ),
     (["prates", "--n-boot", "100", "--out", "{out}/prates.txt"], 0),
     (["optimal", "--n-boot", "100", "--out", "{out}/optimal.txt"], 0),
     (["rates", "--judgements", "{work}/judgements.csv", "--n-boot", "100", "--out", "{out}/rates.txt"], 0),
     (["rates", "--judgements", "{work}/judgements.csv", "--compare", "--n-boot", "100", "--out", "/dev/null"], 0),
     (["agreement", "--labels", "{work}/labels.csv", "--a", "x", "--b", "y", "--out", "{out}/agreement.txt"], 0),
-    (["agreement", "--labels", "{work}/labels.csv", "--a", "x", "--b", "y", "--mapping", "{work}/mapping.csv",
-      "--out", "{work}/mapping.csv"], 64),
+    (
+        [
+            "agreement",
+            "--labels",
+            "{work}/labels.csv",
+            "--a",
+            "x",
+            "--b",
+            "y",
+            "--mapping",
+            "{work}/mapping.csv",
+            "--out",
+            "{work}/mapping.csv",
+        ],
+        64,
+    ),
     (["read", "tgbi", "--systems", "google", "--out", "{out}/read.csv"], 0),
     (["model", "--study", "winomt"], 64),  # the parser refuses the choice
     (["model", "--study", "prates", "--draws", "0"], 64),
@@ -90,7 +139,7 @@ COMMANDS = [
     (["data", "list"], 0),
     (["tgbi", "--n-boot", "100", "--out", "{data}/tgbi/output.csv"], 64),  # never into the data directory
     (["report", "--studies", "tgbi", "--n-boot", "100", "--out", "{out}/report", "--format", "md"], 0),
-]  # fmt: skip
+]
 
 DRIVER = textwrap.dedent("""
     import json, sys, warnings
@@ -113,10 +162,19 @@ DRIVER = textwrap.dedent("""
 
 
 def _environment(root: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("MPLCONFIGDIR", "NUMBA_CACHE_DIR", "PYTENSOR_FLAGS",
-                                                              "IPYTHONDIR", "JUPYTER_RUNTIME_DIR")}  # fmt: skip
-    env.update(TMPDIR=str(root / "tmp"), HOME=str(root / "home"), XDG_CACHE_HOME=str(root / "xdg"),
-               MTBIAS_CACHE=str(root / "cache"), COLUMNS="200", PYTHONDONTWRITEBYTECODE="1")  # fmt: skip
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("MPLCONFIGDIR", "NUMBA_CACHE_DIR", "PYTENSOR_FLAGS", "IPYTHONDIR", "JUPYTER_RUNTIME_DIR")
+    }
+    env.update(
+        TMPDIR=str(root / "tmp"),
+        HOME=str(root / "home"),
+        XDG_CACHE_HOME=str(root / "xdg"),
+        MTBIAS_CACHE=str(root / "cache"),
+        COLUMNS="200",
+        PYTHONDONTWRITEBYTECODE="1",
+    )
     return env
 
 
@@ -128,19 +186,46 @@ def test_every_command_the_report_and_the_docs_configuration_touch_only_their_ou
     before = {name: _snapshot(path) for name, path in watched.items()}
     data_before = _snapshot(data_dir, content=False)
     done = subprocess.run(
-        [sys.executable, "-c", DRIVER, json.dumps(commands), str(work / "judgements.csv"), str(root / "out" / "api"),
-         str(REPO / "docs" / "conf.py")],
-        cwd=work, env=_environment(root), capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            DRIVER,
+            json.dumps(commands),
+            str(work / "judgements.csv"),
+            str(root / "out" / "api"),
+            str(REPO / "docs" / "conf.py"),
+        ],
+        cwd=work,
+        env=_environment(root),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     codes = json.loads(done.stdout.strip().splitlines()[-1])
     assert codes == [code for _, code in COMMANDS], done.stderr[-3000:] + str(codes)
     # The same subprocess for `python -m stats_mtbias.reporting` (what `make report` runs), one quick study.
     report = subprocess.run(
-        [sys.executable, "-m", "stats_mtbias.reporting", "--studies", "tgbi", "--n-boot", "100", "--format", "md",
-         "--out", str(root / "out" / "reporting"), "--no-progress"],
-        cwd=work, env=_environment(root), capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "stats_mtbias.reporting",
+            "--studies",
+            "tgbi",
+            "--n-boot",
+            "100",
+            "--format",
+            "md",
+            "--out",
+            str(root / "out" / "reporting"),
+            "--no-progress",
+        ],
+        cwd=work,
+        env=_environment(root),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert report.returncode == 0, report.stderr[-3000:]
     changed = {name: _changes(before[name], _snapshot(path)) for name, path in watched.items()}
     assert changed == {name: [] for name in watched}

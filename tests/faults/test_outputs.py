@@ -70,8 +70,10 @@ def test_out_into_the_data_directory_or_onto_a_mapping_is_refused_before_the_wor
     labels, mapping = tmp_path / "labels.csv", tmp_path / "mapping.csv"
     labels.write_text("x,y\nmale,male\nfemale,female\n", "utf-8")
     mapping.write_text("male,male\nfemale,female\n", "utf-8")
-    assert main(["agreement", "--labels", str(labels), "--a", "x", "--b", "y", "--mapping", str(mapping),
-                 "--out", str(mapping)]) == 64  # fmt: skip
+    assert (
+        main(["agreement", "--labels", str(labels), "--a", "x", "--b", "y", "--mapping", str(mapping), "--out", str(mapping)])
+        == 64
+    )
     assert "would overwrite the input" in capsys.readouterr().err
     assert mapping.read_text("utf-8") == "male,male\nfemale,female\n"
 

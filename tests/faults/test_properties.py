@@ -31,8 +31,9 @@ JUNK = ["", " ", "-1", "3.5", "1e9", "None", '"', "\t", "∅", "0", "12", "item"
 # MTBIAS_HYPOTHESIS_EXAMPLES=200 for a longer hunt (the closing note's run); 30 in CI.
 _EXAMPLES = int(os.environ.get("MTBIAS_HYPOTHESIS_EXAMPLES", "30"))
 # Derandomised in CI (the same examples every run, so a red CI is reproducible); a longer hunt draws afresh.
-SETTINGS = settings(max_examples=_EXAMPLES, deadline=None, derandomize=_EXAMPLES <= 30,
-                    suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+SETTINGS = settings(
+    max_examples=_EXAMPLES, deadline=None, derandomize=_EXAMPLES <= 30, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _cell(pool):
@@ -83,11 +84,21 @@ def _run_table(table, argv: list[str]):
 
 
 PRATES = tables(
-    [["item", "language", "gender"], ["item", "language", "gender", "category"], ["item", "gender"],
-     ["item", "language", "translation"], ["language", "gender"]],
-    {"item": OCCUPATIONS, "language": LANGUAGES, "gender": GENDERS, "category": ["all", "Healthcare", ""],
-     "translation": ["She is a nurse.", "He works.", "They are a clerk", ""]},
-)  # fmt: skip
+    [
+        ["item", "language", "gender"],
+        ["item", "language", "gender", "category"],
+        ["item", "gender"],
+        ["item", "language", "translation"],
+        ["language", "gender"],
+    ],
+    {
+        "item": OCCUPATIONS,
+        "language": LANGUAGES,
+        "gender": GENDERS,
+        "category": ["all", "Healthcare", ""],
+        "translation": ["She is a nurse.", "He works.", "They are a clerk", ""],
+    },
+)
 
 
 @SETTINGS
@@ -101,12 +112,14 @@ def test_prates_any_table(data_dir, table):
 
 @st.composite
 def optimal_tables(draw):
-    header = draw(st.sampled_from([["occupation", "gender"], ["occupation", "gender", "system", "language"],
-                                   ["occupation"], ["gender", "system"]]))  # fmt: skip
+    header = draw(
+        st.sampled_from(
+            [["occupation", "gender"], ["occupation", "gender", "system", "language"], ["occupation"], ["gender", "system"]]
+        )
+    )
     pools = {"occupation": OCCUPATIONS, "gender": GENDERS, "system": ["a", "b", ""], "language": LANGUAGES}
     rows = draw(st.lists(st.tuples(*[_cell(pools[c]) for c in header]).map(list), max_size=12))
-    ref_rows = draw(st.lists(st.tuples(_cell(OCCUPATIONS), _cell(["0.3", "0.9", "1", "0", "73", "-0.1"])).map(list),
-                             max_size=5))  # fmt: skip
+    ref_rows = draw(st.lists(st.tuples(_cell(OCCUPATIONS), _cell(["0.3", "0.9", "1", "0", "73", "-0.1"])).map(list), max_size=5))
     return header, rows, ref_rows
 
 
@@ -120,8 +133,23 @@ def test_optimal_any_table(data_dir, table):
         ref = Path(tmp) / "ref.csv"
         ref.write_text(_csv(["occupation", "female_share"], ref_rows), "utf-8")
         for reference in ("bls", str(ref)):
-            code, out, err = _run(["optimal", "--data-dir", str(data_dir), "--judgements", str(path), "--reference",
-                                   reference, "--view", "occupations", "--n-boot", "100", "--format", "json"])  # fmt: skip
+            code, out, err = _run(
+                [
+                    "optimal",
+                    "--data-dir",
+                    str(data_dir),
+                    "--judgements",
+                    str(path),
+                    "--reference",
+                    reference,
+                    "--view",
+                    "occupations",
+                    "--n-boot",
+                    "100",
+                    "--format",
+                    "json",
+                ]
+            )
             if code:
                 assert code in (64, 65, 66) and "Traceback" not in err
                 assert err.strip().splitlines()[-1].startswith("stats-mtbias: error:")
@@ -131,32 +159,61 @@ def test_optimal_any_table(data_dir, table):
 
 WINOMT = tables(
     [["item", "system", "language", "gender"], ["item", "language", "gender"]],
-    {"item": ["0", "1", "3887", "3888", "-1", "x", "12"], "system": ["a", "b", ""], "language": ["es", "de", "xx", ""],
-     "gender": GENDERS}, max_size=10,
-)  # fmt: skip
+    {
+        "item": ["0", "1", "3887", "3888", "-1", "x", "12"],
+        "system": ["a", "b", ""],
+        "language": ["es", "de", "xx", ""],
+        "gender": GENDERS,
+    },
+    max_size=10,
+)
 
 
 @SETTINGS
 @given(WINOMT)
 def test_winomt_any_readings(data_dir, table):
-    out = _run_table(table, ["winomt", "--data-dir", str(data_dir), "--judgements", "{}", "--n-boot", "100",
-                             "--no-adjectives", "--format", "json"])  # fmt: skip
+    out = _run_table(
+        table,
+        ["winomt", "--data-dir", str(data_dir), "--judgements", "{}", "--n-boot", "100", "--no-adjectives", "--format", "json"],
+    )
     if out is not None:
         assert all(record["n"] <= 3888 for record in json.loads(out))
 
 
 TGBI = tables(
     [["item", "set", "translation"], ["item", "translation"], ["set", "translation"]],
-    {"item": ["1", "2", "496", "497", "0", "x"], "set": ["formal", "positive", "occupation", "nope", ""],
-     "translation": ["She is kind.", "He is kind.", "They are kind.", "None", ""]}, max_size=10,
-)  # fmt: skip
+    {
+        "item": ["1", "2", "496", "497", "0", "x"],
+        "set": ["formal", "positive", "occupation", "nope", ""],
+        "translation": ["She is kind.", "He is kind.", "They are kind.", "None", ""],
+    },
+    max_size=10,
+)
 
 
 @SETTINGS
 @given(TGBI)
 def test_tgbi_any_table(data_dir, table):
-    out = _run_table(table, ["tgbi", "--data-dir", str(data_dir), "--systems", "", "--translations", "{}", "--system",
-                             "me", "--n-boot", "100", "--ci", "analytic", "--format", "json"])  # fmt: skip
+    out = _run_table(
+        table,
+        [
+            "tgbi",
+            "--data-dir",
+            str(data_dir),
+            "--systems",
+            "",
+            "--translations",
+            "{}",
+            "--system",
+            "me",
+            "--n-boot",
+            "100",
+            "--ci",
+            "analytic",
+            "--format",
+            "json",
+        ],
+    )
     if out is not None:
         assert json.loads(out)
 

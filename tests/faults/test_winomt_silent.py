@@ -74,8 +74,12 @@ def test_repeated_sources_and_a_file_in_another_language_are_said(data_dir, tmp_
 
 
 def test_corrected_without_labels_names_what_is_needed(data_dir, capsys):
-    assert main(["winomt", "--data-dir", str(data_dir), "--languages", "pt", "--systems", "google", "--corrected",
-                 "--n-boot", "100"]) == 64  # fmt: skip
+    assert (
+        main(
+            ["winomt", "--data-dir", str(data_dir), "--languages", "pt", "--systems", "google", "--corrected", "--n-boot", "100"]
+        )
+        == 64
+    )
     err = capsys.readouterr().err
     assert "needs human labels of the translations, and none are shipped for pt" in err
     assert "--annotations FILE" in err and "a bug" not in err
@@ -83,10 +87,28 @@ def test_corrected_without_labels_names_what_is_needed(data_dir, capsys):
 
 def test_judgements_in_any_language_beside_shipped_systems(data_dir, tmp_path, capsys):
     path = tmp_path / "lt.csv"
-    pd.DataFrame({"item": range(3888), "system": "mine", "language": "lt",
-                  "gender": np.where(np.arange(3888) % 3, "male", "female")}).to_csv(path, index=False)  # fmt: skip
-    assert main(["winomt", "--data-dir", str(data_dir), "--systems", "google", "--judgements", str(path),
-                 "--no-adjectives", "--n-boot", "100", "--format", "csv"]) == 0  # fmt: skip
+    pd.DataFrame(
+        {"item": range(3888), "system": "mine", "language": "lt", "gender": np.where(np.arange(3888) % 3, "male", "female")}
+    ).to_csv(path, index=False)
+    assert (
+        main(
+            [
+                "winomt",
+                "--data-dir",
+                str(data_dir),
+                "--systems",
+                "google",
+                "--judgements",
+                str(path),
+                "--no-adjectives",
+                "--n-boot",
+                "100",
+                "--format",
+                "csv",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.splitlines()[1].startswith("mine,lt,3888,")
     result = smb.winomt(["google"], judgements=path, data_dir=data_dir, adjectives=False, n_boot=100, rng=0)
     assert result.systems == ["mine"] and "google/lt: no shipped translations (and no reader), skipped" in result.notes
@@ -96,8 +118,9 @@ def test_a_folder_of_unreadable_languages_names_its_files(data_dir, tmp_path, ca
     folder = tmp_path / "mine"
     folder.mkdir()
     (folder / "en-lv.txt").write_text("\n".join(_shipped_lines(data_dir, "es", 30)) + "\n", "utf-8")
-    assert main(["winomt", "--data-dir", str(data_dir), "--translations", str(folder), "--system", "mine",
-                 "--n-boot", "100"]) == 65  # fmt: skip
+    assert (
+        main(["winomt", "--data-dir", str(data_dir), "--translations", str(folder), "--system", "mine", "--n-boot", "100"]) == 65
+    )
     err = capsys.readouterr().err
     assert "no file in a language WinoMT can read: skipped en-lv.txt (lv)" in err
 
@@ -109,8 +132,19 @@ def test_a_shifted_file_end_to_end_is_flagged_in_every_view_and_the_report(data_
     path = tmp_path / "en-pt.txt"
     outputs = [*(t for _, _, t in lines[1:]), ""]
     path.write_text("\n".join(f"{s} ||| {t}" for (s, _, _), t in zip(lines, outputs, strict=True)) + "\n", "utf-8")
-    args = ["winomt", "--data-dir", str(data_dir), "--translations", str(path), "--system", "mine", "--languages",
-            "pt", "--n-boot", "100"]  # fmt: skip
+    args = [
+        "winomt",
+        "--data-dir",
+        str(data_dir),
+        "--translations",
+        str(path),
+        "--system",
+        "mine",
+        "--languages",
+        "pt",
+        "--n-boot",
+        "100",
+    ]
     assert main([*args, "--strict"]) == 65
     assert "mine/pt" in capsys.readouterr().err
     with warnings.catch_warnings():
@@ -126,8 +160,9 @@ def test_a_shifted_file_end_to_end_is_flagged_in_every_view_and_the_report(data_
 def test_readings_beside_translations_that_slipped_are_flagged(data_dir, tmp_path):
     lines = [line.partition(" ||| ") for line in _shipped_lines(data_dir, "es", 3888)]
     translations = [t for _, _, t in lines]
-    frame = pd.DataFrame({"item": range(len(lines)), "system": "mine", "language": "es", "gender": "male",
-                          "translation": translations})  # fmt: skip
+    frame = pd.DataFrame(
+        {"item": range(len(lines)), "system": "mine", "language": "es", "gender": "male", "translation": translations}
+    )
     path = tmp_path / "readings.csv"
     frame.assign(translation=["", *translations[:-1]]).to_csv(path, index=False)
     with warnings.catch_warnings(record=True) as caught:

@@ -28,13 +28,24 @@ RUN = {
 
 def _offline(tmp_path: Path) -> dict[str, str]:
     """No data directory, none beside the checkout, an empty cache, and every download refused at once."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MTBIAS_", "PYTEST_")) and k.lower() not in
-           ("http_proxy", "https_proxy", "all_proxy", "no_proxy")}  # fmt: skip
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("MTBIAS_", "PYTEST_")) and k.lower() not in ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
+    }
     refused = "http://127.0.0.1:9"
-    env.update(MTBIAS_NO_SHARED_DATA="1", MTBIAS_CACHE=str(tmp_path / "cache"), MTBIAS_MIRROR=refused + "/",
-               http_proxy=refused, https_proxy=refused, HTTP_PROXY=refused, HTTPS_PROXY=refused,
-               PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep),
-               OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")  # fmt: skip
+    env.update(
+        MTBIAS_NO_SHARED_DATA="1",
+        MTBIAS_CACHE=str(tmp_path / "cache"),
+        MTBIAS_MIRROR=refused + "/",
+        http_proxy=refused,
+        https_proxy=refused,
+        HTTP_PROXY=refused,
+        HTTPS_PROXY=refused,
+        PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        OMP_NUM_THREADS="1",
+        OPENBLAS_NUM_THREADS="1",
+    )
     return env
 
 
@@ -49,8 +60,21 @@ def test_without_the_datasets_what_needs_them_skips_with_the_reason_and_the_run_
         "tests/statistical/test_sampled_prates.py::test_optimal_one_sample_is_todays",
         "stats_mtbias/api.py",
     ]
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly",
-               f"--junitxml={report}", "-o", "junit_family=xunit2", *selection]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:xdist",
+        "-p",
+        "no:randomly",
+        f"--junitxml={report}",
+        "-o",
+        "junit_family=xunit2",
+        *selection,
+    ]
     done = subprocess.run(command, cwd=ROOT, env=_offline(tmp_path), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     outcomes = {}

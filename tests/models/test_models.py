@@ -39,10 +39,13 @@ def test_rate_model_recovers_group_rates():
     female = rng.binomial(per_group, _expit(truth))
     counts = np.column_stack([female, per_group - female])
     data = ModelData(
-        counts=counts, design=np.ones((n_groups, 1)), terms=["intercept"],
+        counts=counts,
+        design=np.ones((n_groups, 1)),
+        terms=["intercept"],
         groups=[Group("occupation", np.arange(n_groups), list(range(n_groups)))],
-        cells=pd.DataFrame({"occupation": range(n_groups)}), outcomes=("female", "male"),
-    )  # fmt: skip
+        cells=pd.DataFrame({"occupation": range(n_groups)}),
+        outcomes=("female", "male"),
+    )
     idata = fit(build.rate_model(data), draws=500, tune=500, chains=2, seed=1)
     beta = np.asarray(idata.posterior["beta"]).reshape(-1)
     effect = np.asarray(idata.posterior["z_occupation"] * idata.posterior["sd_occupation"]).reshape(beta.size, n_groups)
@@ -62,11 +65,15 @@ def test_rate_model_likelihood_is_the_multinomial():
     counts = rng.integers(0, 4, (12, 3))
     counts[0] = [1, 0, 0]
     data = ModelData(
-        counts=counts, design=np.eye(3)[np.arange(12) % 3], terms=["a", "b", "c"],
-        groups=[Group("category", np.arange(12) % 4, list(range(4)), zero_sum=True),
-                Group("occupation", np.arange(12), list(range(12)))],
+        counts=counts,
+        design=np.eye(3)[np.arange(12) % 3],
+        terms=["a", "b", "c"],
+        groups=[
+            Group("category", np.arange(12) % 4, list(range(4)), zero_sum=True),
+            Group("occupation", np.arange(12), list(range(12))),
+        ],
         cells=pd.DataFrame({"occupation": range(12)}),
-    )  # fmt: skip
+    )
     model = build.rate_model(data, centered=("category",))
     point = {k: v + rng.normal(0, 0.5, v.shape) for k, v in model.initial_point().items()}
     # The linear predictor at `point` (random variables replaced by their values, not drawn).
@@ -168,8 +175,25 @@ def test_models_are_offered_only_where_they_exist(capsys):
 @pytest.mark.slow
 def test_model_cli_calibration_records(capsys, data_dir, tmp_path):
     out = tmp_path / "fit.nc"
-    argv = ["model", "--study", "prates", "--model", "calibration", "--languages", "Hungarian,Finnish", "--draws", "300",
-            "--tune", "300", "--data-dir", str(data_dir), "--format", "json", "--out", str(out)]  # fmt: skip
+    argv = [
+        "model",
+        "--study",
+        "prates",
+        "--model",
+        "calibration",
+        "--languages",
+        "Hungarian,Finnish",
+        "--draws",
+        "300",
+        "--tune",
+        "300",
+        "--data-dir",
+        str(data_dir),
+        "--format",
+        "json",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     records = json.loads(capsys.readouterr().out)
     keys = ["parameter", "group", "mean", "sd", "hdi_low", "hdi_high", "r_hat", "ess_bulk"]
@@ -188,10 +212,13 @@ def test_loo_prefers_partial_pooling_to_complete_pooling():
     truth = -1.0 + rng.normal(0, 0.7, n_groups)
     female = rng.binomial(per_group, _expit(truth))
     data = ModelData(
-        counts=np.column_stack([female, per_group - female]), design=np.ones((n_groups, 1)), terms=["intercept"],
+        counts=np.column_stack([female, per_group - female]),
+        design=np.ones((n_groups, 1)),
+        terms=["intercept"],
         groups=[Group("occupation", np.arange(n_groups), list(range(n_groups)))],
-        cells=pd.DataFrame({"occupation": range(n_groups)}), outcomes=("female", "male"),
-    )  # fmt: skip
+        cells=pd.DataFrame({"occupation": range(n_groups)}),
+        outcomes=("female", "male"),
+    )
     models = {p: build.rate_model(data, pooling=p) for p in ("pooled", "unpooled", "hierarchical")}
     fits = {p: fit(m, draws=400, tune=400, chains=2, seed=9) for p, m in models.items()}
     table = compare_loo(models, fits).set_index("model")
@@ -233,16 +260,24 @@ def test_diagnose_equals_arviz_summary():
         "count": rng.poisson(2.0, (chains, draws, 2)).astype(float),
         "fixed": np.ones((chains, draws)),
     }
-    idata = az.from_dict(posterior=posterior, coords={"k": ["a", "b", "c", "d"], "j": ["x", "y"]},
-                         dims={"theta": ["k"], "count": ["j"]})  # fmt: skip
+    idata = az.from_dict(
+        posterior=posterior, coords={"k": ["a", "b", "c", "d"], "j": ["x", "y"]}, dims={"theta": ["k"], "count": ["j"]}
+    )
     table = diagnose(idata, level=0.9)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = az.summary(idata, hdi_prob=0.9, round_to="none")
     labels = [f"{p}[{g}]" if g else p for p, g in zip(table["parameter"], table["group"])]
     assert labels == list(expected.index)
-    pairs = {"mean": "mean", "sd": "sd", "hdi_low": "hdi_5%", "hdi_high": "hdi_95%", "r_hat": "r_hat",
-             "ess_bulk": "ess_bulk", "ess_tail": "ess_tail"}  # fmt: skip
+    pairs = {
+        "mean": "mean",
+        "sd": "sd",
+        "hdi_low": "hdi_5%",
+        "hdi_high": "hdi_95%",
+        "r_hat": "r_hat",
+        "ess_bulk": "ess_bulk",
+        "ess_tail": "ess_tail",
+    }
     for ours, theirs in pairs.items():
         np.testing.assert_allclose(table[ours], expected[theirs], rtol=1e-9, equal_nan=True, err_msg=ours)
     assert table.loc[3, "r_hat"] > 1.1 and table.loc[0, "ess_bulk"] > 1000 > table.loc[2, "ess_bulk"]
@@ -255,11 +290,15 @@ def test_parametrisation_is_chosen_from_the_data():
         category = np.arange(220) % 22
         counts = rng.multinomial(per_cell, [0.2, 0.1, 0.7], size=220)
         data = ModelData(
-            counts=counts, design=np.ones((220, 1)), terms=["intercept"],
-            groups=[Group("category", category, list(range(22)), zero_sum=True),
-                    Group("occupation", np.arange(220), list(range(220)), parent="category")],
+            counts=counts,
+            design=np.ones((220, 1)),
+            terms=["intercept"],
+            groups=[
+                Group("category", category, list(range(22)), zero_sum=True),
+                Group("occupation", np.arange(220), list(range(220)), parent="category"),
+            ],
             cells=pd.DataFrame({"occupation": range(220)}),
-        )  # fmt: skip
+        )
         model = build.rate_model(data)
         assert model.parametrisation == {"category": expected, "occupation": "non-centred"}
         assert ("category_effect" in model.named_vars) == (expected == "centred")

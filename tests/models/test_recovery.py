@@ -50,17 +50,22 @@ def test_rate_model_recovers_language_intercepts_and_occupations():
         eta = beta[lang] + cat_effect[category[occ]] + occ_effect[occ]
         counts = _softmax_counts(rng, eta, np.full(len(eta), 6))
         data = ModelData(
-            counts=counts, design=np.eye(n_lang)[lang], terms=[f"L{i}" for i in range(n_lang)],
-            groups=[Group("category", category[occ], list(range(n_cat)), zero_sum=True),
-                    Group("occupation", occ, list(range(n_occ)), parent="category")],
+            counts=counts,
+            design=np.eye(n_lang)[lang],
+            terms=[f"L{i}" for i in range(n_lang)],
+            groups=[
+                Group("category", category[occ], list(range(n_cat)), zero_sum=True),
+                Group("occupation", occ, list(range(n_occ)), parent="category"),
+            ],
             cells=pd.DataFrame({"language": lang}),
-        )  # fmt: skip
+        )
         idata = fit(build.rate_model(data), draws=500, tune=500, chains=2, seed=seed)
         table = diagnose(idata, ["beta"], level=LEVEL)
         hits.append(_inside(table, "beta", beta))
         # Each occupation's female log-odds in language 0.
         draws = np.asarray(idata.posterior["beta"])[..., 0, 0].reshape(-1, 1) + (
-            np.asarray(idata.posterior["z_occupation"] * idata.posterior["sd_occupation"])[..., 0].reshape(-1, n_occ))
+            np.asarray(idata.posterior["z_occupation"] * idata.posterior["sd_occupation"])[..., 0].reshape(-1, n_occ)
+        )
         cats = idata.posterior["category_effect" if "category_effect" in idata.posterior else "z_category"]
         if "z_category" in idata.posterior:
             cats = cats * idata.posterior["sd_category"]
@@ -76,9 +81,15 @@ def test_rate_model_recovers_language_intercepts_and_occupations():
 def test_tgbi_model_recovers_set_intercepts_and_item_spreads():
     """TGBI's form: per system and set an intercept, item effects per system with a spread per system and content."""
     hits = []
-    sets = {"informal": ("pronoun", "informal"), "formal": ("pronoun", "formal"), "impolite": ("politeness", "impolite"),
-            "polite": ("politeness", "polite"), "negative": ("content", "negative"),
-            "positive": ("content", "positive"), "occupation": ("content", "occupation")}  # fmt: skip
+    sets = {
+        "informal": ("pronoun", "informal"),
+        "formal": ("pronoun", "formal"),
+        "impolite": ("politeness", "impolite"),
+        "polite": ("politeness", "polite"),
+        "negative": ("content", "negative"),
+        "positive": ("content", "positive"),
+        "occupation": ("content", "occupation"),
+    }
     for seed in range(DATASETS):
         rng = np.random.default_rng(200 + seed)
         rows = []
@@ -125,12 +136,18 @@ def simulate_calibration(rng, n_lang: int = 6, n_occ: int = 120, n_cat: int = 8,
     p = 1 / (1 + np.exp(-(intercepts[lang] + slopes[lang] * x[occ] + cat_effect[category[occ]])))
     female = rng.binomial(1, p)
     data = ModelData(
-        counts=np.column_stack([female, 1 - female]), design=np.ones((lang.size, 1)), terms=["intercept"],
-        groups=[Group("language", lang, [f"L{i}" for i in range(n_lang)]),
-                Group("category", category[occ], list(range(n_cat)), zero_sum=True),
-                Group("occupation", occ, list(range(n_occ)), parent="category")],
-        cells=pd.DataFrame({"language": lang}), outcomes=("female", "male"), covariate=x[occ],
-    )  # fmt: skip
+        counts=np.column_stack([female, 1 - female]),
+        design=np.ones((lang.size, 1)),
+        terms=["intercept"],
+        groups=[
+            Group("language", lang, [f"L{i}" for i in range(n_lang)]),
+            Group("category", category[occ], list(range(n_cat)), zero_sum=True),
+            Group("occupation", occ, list(range(n_occ)), parent="category"),
+        ],
+        cells=pd.DataFrame({"language": lang}),
+        outcomes=("female", "male"),
+        covariate=x[occ],
+    )
     return data, slopes, intercepts
 
 

@@ -11,6 +11,7 @@ Each old name maps to the new mutant that makes the same diff to the function (i
 one function are paired in order). An entry whose diff no longer exists (its line was edited) is listed
 as unmapped: re-check that mutant by hand.
 """
+
 import ast
 import difflib
 import re
@@ -22,6 +23,7 @@ import tomllib
 
 PAT = re.compile(r"^(x.+)__mutmut_(\d+|orig)$")
 
+
 def functions(path):
     src = path.read_text()
     lines = src.splitlines()
@@ -31,8 +33,9 @@ def functions(path):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             m = PAT.match(node.name)
             if m:
-                out[(m.group(1), m.group(2))] = lines[node.lineno:node.end_lineno]
+                out[(m.group(1), m.group(2))] = lines[node.lineno : node.end_lineno]
     return out
+
 
 def _number(name):
     return int(name.rsplit("_", 1)[1])
@@ -51,6 +54,7 @@ def signatures(path, module):
         diff = tuple(line for line in lines if line[:1] in "+-" and line[:3] not in ("+++", "---"))
         sig[f"{module}.{fn}__mutmut_{num}"] = (fn, diff)
     return sig
+
 
 def main(argv: list[str]) -> None:
     old_root, new_root, eq_dir = map(Path, argv[:3])

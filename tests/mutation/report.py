@@ -19,8 +19,20 @@ from pathlib import Path
 
 import tomllib
 
-STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped", 36: "timeout",
-          24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}  # fmt: skip
+STATUS = {
+    1: "killed",
+    3: "killed",
+    0: "survived",
+    5: "no tests",
+    33: "no tests",
+    34: "skipped",
+    36: "timeout",
+    24: "timeout",
+    -24: "timeout",
+    152: "timeout",
+    255: "timeout",
+    None: "not checked",
+}
 COLUMNS = ("killed", "survived", "equivalent", "timeout", "no tests", "not checked", "other")
 
 
@@ -80,8 +92,7 @@ def main(argv=None) -> int:
     for name in survivors:
         print(f"  {name}")
     if args.json:
-        args.json.write_text(json.dumps({m: {**c, "score": score(c)} for m, c in [*table.items(), ("TOTAL", total)]},
-                                        indent=2))  # fmt: skip
+        args.json.write_text(json.dumps({m: {**c, "score": score(c)} for m, c in [*table.items(), ("TOTAL", total)]}, indent=2))
     if args.fail_under is not None and not score(total) >= args.fail_under:
         print(f"mutation score {score(total):.1%} is below {args.fail_under:.1%}")
         return 1

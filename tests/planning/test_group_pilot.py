@@ -20,8 +20,7 @@ def pilot(tmp_path_factory):
     group = np.where(np.arange(n) < 208, "G", "H")
     a = np.where(rng.random(n) < 0.4, "female", "male")
     b = np.where(rng.random(n) < 0.35, "female", "male")
-    frame = pd.concat([pd.DataFrame({"item": range(n), "system": s, "gender": g, "grp": group})
-                       for s, g in (("a", a), ("b", b))])  # fmt: skip
+    frame = pd.concat([pd.DataFrame({"item": range(n), "system": s, "gender": g, "grp": group}) for s, g in (("a", a), ("b", b))])
     path = tmp_path_factory.mktemp("pilot") / "pilot.csv"
     frame.to_csv(path, index=False)
     with warnings.catch_warnings():
@@ -43,8 +42,28 @@ def test_the_mde_of_a_group_rests_on_the_groups_items(pilot):
 
 def test_the_cli_plans_for_a_group(pilot, capsys):
     _, path = pilot
-    argv = ["power", "pilot", "--study", "rates", "--judgements", str(path), "--by", "grp", "--subset", "G",
-            "--metric", "female", "--n", "208", "--test", "wald", "--n-sim", "400", "--format", "json"]  # fmt: skip
+    argv = [
+        "power",
+        "pilot",
+        "--study",
+        "rates",
+        "--judgements",
+        str(path),
+        "--by",
+        "grp",
+        "--subset",
+        "G",
+        "--metric",
+        "female",
+        "--n",
+        "208",
+        "--test",
+        "wald",
+        "--n-sim",
+        "400",
+        "--format",
+        "json",
+    ]
     assert main(argv) == 0
     row = json.loads(capsys.readouterr().out)  # one plan: one record
     assert row["n"] == 208 and 0.1 < row["difference"] < 0.18

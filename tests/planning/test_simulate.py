@@ -37,8 +37,9 @@ def test_allocation_is_proportional_and_complete():
 @pytest.mark.parametrize("test", ["wald", "bootstrap"])
 def test_simulated_power_agrees_with_connor(pilot, test):
     n_sim = 2000 if test == "wald" else 1000
-    res = smb.power(pilot=pilot, systems=("a", "b"), metric="female", n=626, difference=0.05, test=test, n_sim=n_sim,
-                    n_boot=400, rng=1)  # fmt: skip
+    res = smb.power(
+        pilot=pilot, systems=("a", "b"), metric="female", n=626, difference=0.05, test=test, n_sim=n_sim, n_boot=400, rng=1
+    )
     connor = float(closed.paired_power(626, 0.05, 0.2))
     # The Wald/bootstrap test of the difference uses the unpooled variance: up to half a point above McNemar's.
     assert abs(res.power - connor) < 4 * np.sqrt(connor * (1 - connor) / n_sim) + 0.005
@@ -60,8 +61,9 @@ def test_simulated_sample_size_agrees_with_connor_and_is_reproducible(pilot):
     assert res.n == pytest.approx(626, rel=0.06)
     assert res.power == pytest.approx(0.8, abs=0.035)
     assert list(res.trace.columns) == ["n", "power"] and len(res.trace) == 5
-    again = smb.power(pilot=pilot, systems=("a", "b"), metric="female", difference=0.05, test="wald", n_sim=2000,
-                      rng=np.random.default_rng(4))  # fmt: skip
+    again = smb.power(
+        pilot=pilot, systems=("a", "b"), metric="female", difference=0.05, test="wald", n_sim=2000, rng=np.random.default_rng(4)
+    )
     assert again.n == res.n and again.power == res.power
     other = smb.power(pilot=pilot, systems=("a", "b"), metric="female", difference=0.05, test="wald", n_sim=2000, rng=5)
     assert other.trace["power"].tolist() != res.trace["power"].tolist()
@@ -73,8 +75,7 @@ def test_simulated_mde_agrees_with_connor(pilot):
 
 
 def test_single_system_half_width_agrees_with_wilson():
-    frame = pd.DataFrame({"item": np.arange(1000), "system": "a",
-                          "gender": ["female"] * 300 + ["male"] * 700})  # fmt: skip
+    frame = pd.DataFrame({"item": np.arange(1000), "system": "a", "gender": ["female"] * 300 + ["male"] * 700})
     one = smb.rates(frame, n_boot=100, rng=0)
     res = smb.power(pilot=one, metric="female", half_width=0.03, test="wald", n_sim=1000, rng=7)
     assert res.n == pytest.approx(int(closed.rate_sample_size(0.03, 0.3)), rel=0.05)
@@ -87,10 +88,10 @@ def test_clustered_pilot_carries_its_design_effect():
     prompts, m = 400, 5
     p_prompt = rng.beta(1.2, 2.8, size=prompts)  # ICC 1/(1.2+2.8+1) = 0.2, mean 0.3
     female = rng.random((prompts, m)) < p_prompt[:, None]
-    frame = pd.DataFrame({"item": np.repeat(np.arange(prompts), m), "system": "a",
-                          "gender": np.where(female.ravel(), "female", "male")})  # fmt: skip
-    res = smb.power(pilot=smb.rates(frame, n_boot=100, rng=0), metric="female", n=prompts, test="wald", n_sim=2000,
-                    rng=9)  # fmt: skip
+    frame = pd.DataFrame(
+        {"item": np.repeat(np.arange(prompts), m), "system": "a", "gender": np.where(female.ravel(), "female", "male")}
+    )
+    res = smb.power(pilot=smb.rates(frame, n_boot=100, rng=0), metric="female", n=prompts, test="wald", n_sim=2000, rng=9)
     share = female.mean()
     naive = float(closed.rate_half_width(prompts * m, share))
     assert res.half_width > 1.3 * naive  # clustering widens it (deff ≈ 1.8)
@@ -111,8 +112,7 @@ def test_winomt_bootstrap_and_wald_agree_on_german_delta_g(data_dir):
 
 
 def test_pilot_errors_name_what_is_there(data_dir):
-    pilot = smb.winomt(["google", "aws"], languages=["de", "fr"], data_dir=data_dir, adjectives=False, n_boot=100,
-                       rng=0)  # fmt: skip
+    pilot = smb.winomt(["google", "aws"], languages=["de", "fr"], data_dir=data_dir, adjectives=False, n_boot=100, rng=0)
     with pytest.raises(smb.UsageError, match="de, fr"):
         smb.power(pilot=pilot, difference=0.02)
     with pytest.raises(smb.UsageError, match="metric"):

@@ -24,9 +24,16 @@ pytestmark = pytest.mark.skipif(
 
 def _own_benchmark() -> smb.StudyResult:
     rng = np.random.default_rng(3)
-    rows = [{"item": i, "prompt_set": ["occupations", "adjectives"][i % 2], "system": system,
-             "gender": rng.choice(["female", "male", "neutral"], p=[p, 0.9 - p, 0.1])}
-            for i in range(200) for system, p in (("my-mt", 0.4), ("my-llm", 0.3), ("google", 0.2), ("aws", 0.25))]  # fmt: skip
+    rows = [
+        {
+            "item": i,
+            "prompt_set": ["occupations", "adjectives"][i % 2],
+            "system": system,
+            "gender": rng.choice(["female", "male", "neutral"], p=[p, 0.9 - p, 0.1]),
+        }
+        for i in range(200)
+        for system, p in (("my-mt", 0.4), ("my-llm", 0.3), ("google", 0.2), ("aws", 0.25))
+    ]
     return smb.rates(pd.DataFrame(rows), by="prompt_set", n_boot=200, rng=0, against=["my-mt", "my-llm"])
 
 

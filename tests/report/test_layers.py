@@ -20,12 +20,27 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "stats_mtbias"
 
 # significance.pvalues: the floor every p-value is shown against (`< 1e-300`).
-REPORT_ALLOWED = ("stats_mtbias.report", "stats_mtbias.result", "stats_mtbias.plotting", "stats_mtbias._files",
-                  "stats_mtbias._version", "stats_mtbias.provenance", "stats_mtbias.errors", "stats_mtbias._validation",
-                  "stats_mtbias.planning.closed", "stats_mtbias._data",
-                  "stats_mtbias.significance.pvalues")  # fmt: skip
-CLIENT_ALLOWED = ("stats_mtbias", "stats_mtbias.report", "stats_mtbias.reporting", "stats_mtbias.errors",
-                  "stats_mtbias._validation", "stats_mtbias._files")  # fmt: skip
+REPORT_ALLOWED = (
+    "stats_mtbias.report",
+    "stats_mtbias.result",
+    "stats_mtbias.plotting",
+    "stats_mtbias._files",
+    "stats_mtbias._version",
+    "stats_mtbias.provenance",
+    "stats_mtbias.errors",
+    "stats_mtbias._validation",
+    "stats_mtbias.planning.closed",
+    "stats_mtbias._data",
+    "stats_mtbias.significance.pvalues",
+)
+CLIENT_ALLOWED = (
+    "stats_mtbias",
+    "stats_mtbias.report",
+    "stats_mtbias.reporting",
+    "stats_mtbias.errors",
+    "stats_mtbias._validation",
+    "stats_mtbias._files",
+)
 
 
 def _imports(path: Path) -> list[str]:
@@ -40,7 +55,8 @@ def _imports(path: Path) -> list[str]:
             for alias in node.names:
                 sub = f"{node.module}.{alias.name}"
                 is_module = (PACKAGE.parent / Path(*sub.split("."))).with_suffix(".py").exists() or (
-                    PACKAGE.parent / Path(*sub.split("."))).is_dir()  # fmt: skip
+                    PACKAGE.parent / Path(*sub.split("."))
+                ).is_dir()
                 found.append(sub if is_module else node.module)
     return found
 
@@ -65,8 +81,9 @@ def test_the_full_report_uses_only_the_public_api(path):
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}: use stats_mtbias's public functions and stats_mtbias.report"
 
 
-@pytest.mark.parametrize("path", _files(PACKAGE / "report", PACKAGE / "reporting", ROOT / "analyses"),
-                         ids=lambda p: p.relative_to(ROOT).as_posix())  # fmt: skip
+@pytest.mark.parametrize(
+    "path", _files(PACKAGE / "report", PACKAGE / "reporting", ROOT / "analyses"), ids=lambda p: p.relative_to(ROOT).as_posix()
+)
 def test_no_private_study_object_is_read(path):
     tree = ast.parse(path.read_text("utf-8"))
     reads = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "details"]
@@ -74,7 +91,10 @@ def test_no_private_study_object_is_read(path):
 
 
 def test_nothing_below_the_api_imports_the_full_report():
-    users = [p.relative_to(ROOT).as_posix() for p in _files(PACKAGE) if "reporting" not in p.parts
-             and any(m.startswith("stats_mtbias.reporting") for m in _imports(p))]  # fmt: skip
+    users = [
+        p.relative_to(ROOT).as_posix()
+        for p in _files(PACKAGE)
+        if "reporting" not in p.parts and any(m.startswith("stats_mtbias.reporting") for m in _imports(p))
+    ]
     # The command line (above the API) may call it; nothing else in the package does.
     assert set(users) <= {"stats_mtbias/cli.py"} | {u for u in users if u.startswith("stats_mtbias/cli/")}

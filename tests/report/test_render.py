@@ -75,16 +75,24 @@ def test_table_markdown_and_latex_show_the_same_rounded_cells():
 
 def test_forest_heatmap_scatter_are_valid_reproducible_pngs():
     frame = pd.DataFrame(
-        {"label": ["x", "y", "x", "y"], "group": ["g1", "g1", "g2", "g2"], "panel": ["p", "p", "q", "q"],
-         "est": [0.1, 0.5, 0.2, 3.0], "lo": [0.0, 0.4, np.nan, 1.0], "hi": [0.2, 0.7, np.nan, 5000.0]}
-    )  # fmt: skip
-    png = figures.forest(frame, estimate="est", low="lo", high="hi", label="label", group="group", panel="panel",
-                         xscale="symlog", xmax=1000.0)  # fmt: skip
+        {
+            "label": ["x", "y", "x", "y"],
+            "group": ["g1", "g1", "g2", "g2"],
+            "panel": ["p", "p", "q", "q"],
+            "est": [0.1, 0.5, 0.2, 3.0],
+            "lo": [0.0, 0.4, np.nan, 1.0],
+            "hi": [0.2, 0.7, np.nan, 5000.0],
+        }
+    )
+    png = figures.forest(
+        frame, estimate="est", low="lo", high="hi", label="label", group="group", panel="panel", xscale="symlog", xmax=1000.0
+    )
     image = _png_array(png)
     assert image.shape[0] > 100 and image.shape[1] > 300
     assert image.std() > 0.05  # something is drawn, not a blank canvas
-    again = figures.forest(frame, estimate="est", low="lo", high="hi", label="label", group="group", panel="panel",
-                           xscale="symlog", xmax=1000.0)  # fmt: skip
+    again = figures.forest(
+        frame, estimate="est", low="lo", high="hi", label="label", group="group", panel="panel", xscale="symlog", xmax=1000.0
+    )
     assert again == png  # no timestamps or software tags in the file
     matrix = pd.DataFrame([[1.0, np.nan], [50.0, 90.0]], index=["r1", "r2"], columns=["c1", "c2"])
     assert _png_array(figures.heatmap(matrix, vmin=0)).std() > 0.05
@@ -92,11 +100,16 @@ def test_forest_heatmap_scatter_are_valid_reproducible_pngs():
 
 
 def test_forest_panels_share_one_x_axis_labelled_on_the_lowest_of_each_column():
-    frame = pd.DataFrame({"label": ["x", "y"] * 3, "panel": ["p", "p", "q", "q", "r", "r"],
-                          "est": [1.0, 2.0, 40.0, 50.0, 5.0, 6.0], "lo": [0.5, 1.5, 30.0, 45.0, 4.0, 5.0],
-                          "hi": [1.5, 2.5, 55.0, 60.0, 7.0, 8.0]})  # fmt: skip
-    fig = figures.forest_figure(frame, estimate="est", low="lo", high="hi", label="label", panel="panel", ncols=2,
-                                xlabel="Acc")  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "label": ["x", "y"] * 3,
+            "panel": ["p", "p", "q", "q", "r", "r"],
+            "est": [1.0, 2.0, 40.0, 50.0, 5.0, 6.0],
+            "lo": [0.5, 1.5, 30.0, 45.0, 4.0, 5.0],
+            "hi": [1.5, 2.5, 55.0, 60.0, 7.0, 8.0],
+        }
+    )
+    fig = figures.forest_figure(frame, estimate="est", low="lo", high="hi", label="label", panel="panel", ncols=2, xlabel="Acc")
     p, q, r, hidden = fig.axes
     assert p.get_xlim() == q.get_xlim() == r.get_xlim()
     lo, hi = p.get_xlim()
@@ -108,25 +121,51 @@ def test_forest_panels_share_one_x_axis_labelled_on_the_lowest_of_each_column():
 
 def _section() -> Section:
     png = figures.scatter_reference([10, 50], [5, 20], xlabel="x", ylabel="y")
-    headline = Table("headline", "Headline", FRAME, caption="head", cells=pd.DataFrame({"system": ["a_b", "c|d"],
-                     "Acc (%)": ["61.2 [59.7, 62.7]", "1.0 [0.0, 3.0]"]}), text=["system"], highlight=[True, False])  # fmt: skip
+    headline = Table(
+        "headline",
+        "Headline",
+        FRAME,
+        caption="head",
+        cells=pd.DataFrame({"system": ["a_b", "c|d"], "Acc (%)": ["61.2 [59.7, 62.7]", "1.0 [0.0, 3.0]"]}),
+        text=["system"],
+        highlight=[True, False],
+    )
     return Section(
-        "demo", "Demo <study>", lead="One line on what was measured.", headline=headline,
-        methods=["P_S = √(p_w·p_m + p_n)."], notes=["a note"],
-        body=[Table("shown", "Shown table", FRAME, ["system", "n", "p_s"], "caption & more", digits=3),
-              Figure("scatter", "A scatter", png, "dashed: y = x")],
-        appendix=[Table("accounting", "Every input accounted for", FRAME, ["system", "n"], digits=0),
-                  Table("csv_only", "", FRAME, list(FRAME.columns))],
+        "demo",
+        "Demo <study>",
+        lead="One line on what was measured.",
+        headline=headline,
+        methods=["P_S = √(p_w·p_m + p_n)."],
+        notes=["a note"],
+        body=[
+            Table("shown", "Shown table", FRAME, ["system", "n", "p_s"], "caption & more", digits=3),
+            Figure("scatter", "A scatter", png, "dashed: y = x"),
+        ],
+        appendix=[
+            Table("accounting", "Every input accounted for", FRAME, ["system", "n"], digits=0),
+            Table("csv_only", "", FRAME, list(FRAME.columns)),
+        ],
         provenance={"run": {"seed": 1, "data": {"x.txt": "ab" * 32}}},
         attachments={"items.csv": b"system,item,gender\na_b,1,female\n"},
-    )  # fmt: skip
+    )
 
 
 def test_write_section_writes_full_precision_csv_and_shown_tex(tmp_path):
     section = _section()
     written = {p.name for p in write_section(section, tmp_path)}
-    assert written == {"headline.csv", "headline.tex", "shown.csv", "shown.tex", "accounting.csv", "accounting.tex",
-                       "csv_only.csv", "scatter.png", "items.csv", "provenance.json", "report.md"}  # fmt: skip
+    assert written == {
+        "headline.csv",
+        "headline.tex",
+        "shown.csv",
+        "shown.tex",
+        "accounting.csv",
+        "accounting.tex",
+        "csv_only.csv",
+        "scatter.png",
+        "items.csv",
+        "provenance.json",
+        "report.md",
+    }
     back = pd.read_csv(tmp_path / "shown.csv")
     pd.testing.assert_frame_equal(back, FRAME)  # every column, to ten significant digits (these have fewer)
     assert (tmp_path / "scatter.png").read_bytes() == section.figures[0].png
@@ -149,17 +188,28 @@ def test_percent_columns_are_shown_as_percent_and_kept_as_shares_in_csv(tmp_path
 
 
 def test_whole_report_in_three_formats(tmp_path):
-    report = Report("Title", [_section()], {"n_boot": 10, "seed": 1, "level": 0.95}, {"package_version": "0"},
-                    lead="Your systems: a_b.")  # fmt: skip
+    report = Report(
+        "Title", [_section()], {"n_boot": 10, "seed": 1, "level": 0.95}, {"package_version": "0"}, lead="Your systems: a_b."
+    )
     html = render_html(report)
     assert "Demo &lt;study&gt;" in html  # escaped
     assert base64.b64encode(report.sections[0].figures[0].png).decode() in html
-    assert '<table id="demo-shown" data-table="demo/shown">' in html and "<td class=\"num\">0.123</td>" in html
+    assert '<table id="demo-shown" data-table="demo/shown">' in html and '<td class="num">0.123</td>' in html
     assert "csv_only" not in html
     # First the title, the lead, the section's one line and its headline; the appendix after every section.
-    order = [html.index(x) for x in ("<h1>Title</h1>", "Your systems: a_b.", "One line on what was measured.",
-                                      'data-table="demo/headline"', "a note", 'data-table="demo/shown"',
-                                      '<section id="appendix">', 'data-table="demo/accounting"')]  # fmt: skip
+    order = [
+        html.index(x)
+        for x in (
+            "<h1>Title</h1>",
+            "Your systems: a_b.",
+            "One line on what was measured.",
+            'data-table="demo/headline"',
+            "a note",
+            'data-table="demo/shown"',
+            '<section id="appendix">',
+            'data-table="demo/accounting"',
+        )
+    ]
     assert order == sorted(order)
     assert '<tr class="mine"><td class="text">a_b</td><td class="num">61.2 [59.7, 62.7]</td></tr>' in html
     md = render_markdown(report)
@@ -231,8 +281,14 @@ def test_methods_prose_comes_from_the_templates_with_the_settings():
     from stats_mtbias.reporting.sections import METHODS, STUDIES, common, methods
 
     assert sorted(p.name for p in METHODS.glob("*.md.j2")) == sorted(f"{s}.md.j2" for s in STUDIES)
-    tgbi = methods("tgbi", **common(Settings(n_boot=2000, seed=7, level=0.9)), correction="Holm", family="set",
-                   family_size=3, n_comparisons=24)  # fmt: skip
+    tgbi = methods(
+        "tgbi",
+        **common(Settings(n_boot=2000, seed=7, level=0.9)),
+        correction="Holm",
+        family="set",
+        family_size=3,
+        n_comparisons=24,
+    )
     assert len(tgbi) == 3 and "2,000 resamples, seed 7" in tgbi[2] and "Intervals (90%)" in tgbi[1]
 
 

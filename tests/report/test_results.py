@@ -30,8 +30,14 @@ def _benchmark(seed: int = 1, n: int = 240) -> pd.DataFrame:
     for item in range(n):
         for system, p_female in SYSTEMS:
             gender = rng.choice(["female", "male", "neutral", "unknown"], p=[p_female, 0.9 - p_female, 0.07, 0.03])
-            rows.append({"item": item, "prompt_set": ["occupations", "adjectives", "kinship"][item % 3],
-                         "system": system, "gender": gender})  # fmt: skip
+            rows.append(
+                {
+                    "item": item,
+                    "prompt_set": ["occupations", "adjectives", "kinship"][item % 3],
+                    "system": system,
+                    "gender": gender,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -97,8 +103,7 @@ def test_headline_is_first_in_percent_with_the_users_systems_first(rates_all_pai
     head = parsed.tables["rates/headline"]
     header, rows = head[0], head[1:]
     # 4 metrics × 4 groups is wider than MAX_COLUMNS: one row per group × system, the user's systems first.
-    assert header[:2] == ["group", "system"] and header[2:] == ["female (%)", "male (%)", "neutral (%)",
-                                                                 "male − female (pt)"]  # fmt: skip
+    assert header[:2] == ["group", "system"] and header[2:] == ["female (%)", "male (%)", "neutral (%)", "male − female (pt)"]
     assert [r[1] for r in rows[:4]] == ["my-llm", "my-mt", "google", "aws"]
     assert parsed.classes["rates/headline"][1:5] == ["mine", "mine", "", ""]
     # Each cell is 100 × the table's share and its interval, rounded to one decimal.
@@ -125,8 +130,9 @@ def test_comparisons_are_the_users_against_each_other_system_readjusted(rates_al
     assert set(shown["system_a"]) == {"my-llm"} and set(shown["system_b"]) == {"my-mt", "google", "aws"}
     full = res.compare()
     turned = full[full["system_b"] == "my-llm"].iloc[0]
-    row = shown[(shown["system_b"] == turned["system_a"]) & (shown["subset"] == turned["subset"])
-                & (shown["metric"] == turned["metric"])].iloc[0]  # fmt: skip
+    row = shown[
+        (shown["system_b"] == turned["system_a"]) & (shown["subset"] == turned["subset"]) & (shown["metric"] == turned["metric"])
+    ].iloc[0]
     assert row["diff"] == pytest.approx(-turned["diff"], rel=1e-9)
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((-turned["ci_high"], -turned["ci_low"]), rel=1e-9)
     # The baseline pairs are gone, so p_adjusted is Holm again over the 3 rows left in each family.
@@ -171,10 +177,16 @@ def test_a_figure_per_metric_and_a_forest_every_one_a_valid_png(rates_against, t
 def test_the_figure_marks_the_users_systems_by_shape_on_one_axis():
     from stats_mtbias import plotting
 
-    frame = pd.DataFrame({"system": ["mine", "base"] * 2, "panel": ["p", "p", "q", "q"], "est": [10.0, 20, 30, 40],
-                          "lo": [5.0, 15, 25, 35], "hi": [15.0, 25, 35, 45]})  # fmt: skip
-    fig = plotting.interval_figure(frame, estimate="est", low="lo", high="hi", label="system", panel="panel",
-                                   marked=["mine"])  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "system": ["mine", "base"] * 2,
+            "panel": ["p", "p", "q", "q"],
+            "est": [10.0, 20, 30, 40],
+            "lo": [5.0, 15, 25, 35],
+            "hi": [15.0, 25, 35, 45],
+        }
+    )
+    fig = plotting.interval_figure(frame, estimate="est", low="lo", high="hi", label="system", panel="panel", marked=["mine"])
     p, q = fig.axes[:2]
     assert p.get_xlim() == q.get_xlim()
     markers = {line.get_marker() for line in p.get_lines() if line.get_marker() not in ("|", "None", None)}
@@ -227,10 +239,12 @@ def test_reader_validity_beside_winomt_numbers(tmp_path):
     validity = parsed.tables["winomt/reader_validity"]
     header, row = validity[0], validity[1]
     agreement = report_results.reader_agreement().set_index("language").loc["de"]
-    assert row[header.index("agreement (%)")] == format_interval(agreement["agreement"], agreement["ci_low"],
-                                                                 agreement["ci_high"])  # fmt: skip
+    assert row[header.index("agreement (%)")] == format_interval(
+        agreement["agreement"], agreement["ci_low"], agreement["ci_high"]
+    )
     assert row[header.index("conflicts labelled by the pronoun")] == (
-        f"{int(agreement['n_conflict_pronoun'])} of {int(agreement['n_conflict'])}")
+        f"{int(agreement['n_conflict_pronoun'])} of {int(agreement['n_conflict'])}"
+    )
     est = res.frame("estimates").set_index("system")
     for system in ("mine", "google"):
         expected = f"{100 * est.loc[system, 'n_unknown'] / est.loc[system, 'n']:.1f} ({int(est.loc[system, 'n_unknown'])})"

@@ -39,21 +39,20 @@ def test_every_study_answers_with_one_rule(data_dir, tmp_path, quiet):
     named = smb.tgbi(["kakao"], translations={"google": mine}, data_dir=data_dir, n_boot=100, rng=0)
     assert your_systems(named) == ["google"]
     # against= wins over the inputs.
-    against = smb.tgbi(["kakao", "papago"], translations={"mine": mine}, data_dir=data_dir, n_boot=100, rng=0,
-                       against=["papago"])  # fmt: skip
+    against = smb.tgbi(["kakao", "papago"], translations={"mine": mine}, data_dir=data_dir, n_boot=100, rng=0, against=["papago"])
     assert your_systems(against) == ["papago"]
     # Only shipped systems: none is yours.
     assert your_systems(smb.tgbi(["kakao", "papago"], data_dir=data_dir, n_boot=100, rng=0)) == []
     # Every system yours (rates on an own benchmark): against=, else none.
-    frame = pd.DataFrame({"item": [1, 2, 3] * 2, "system": ["a"] * 3 + ["b"] * 3,
-                          "gender": ["male", "female", "male", "female", "female", "male"]})  # fmt: skip
+    frame = pd.DataFrame(
+        {"item": [1, 2, 3] * 2, "system": ["a"] * 3 + ["b"] * 3, "gender": ["male", "female", "male", "female", "female", "male"]}
+    )
     assert your_systems(smb.rates(frame, n_boot=100, rng=0)) == []
     assert your_systems(smb.rates(frame, n_boot=100, rng=0, against=["b"])) == ["b"]
     # WinoMT: readings of your own beside a shipped system.
     readings = tmp_path / "r.csv"
     pd.DataFrame({"item": range(3888), "system": "google", "language": "es", "gender": "male"}).to_csv(readings)
-    wino = smb.winomt(["aws"], judgements=readings, languages=["es"], data_dir=data_dir, adjectives=False, n_boot=100,
-                      rng=0)  # fmt: skip
+    wino = smb.winomt(["aws"], judgements=readings, languages=["es"], data_dir=data_dir, adjectives=False, n_boot=100, rng=0)
     assert your_systems(wino) == ["google"]
 
 

@@ -111,7 +111,7 @@ def test_every_study_is_a_section_of_one_shape(built):
         "optimal": {"figure_minority", "sector_b"},
         "winomt": {"figure_acc", "figure_delta_g", "figure_delta_s", "pro_anti", "power_delta_g"},
         "models": {"calibration_slopes", "tgbi_posterior"},
-    }  # fmt: skip
+    }
     assert {s.key: {f.name for f in s.figures} for s in report.sections} == expected_figures
     for name in ("report.html", "report.md", "report.tex"):
         assert (out / name).stat().st_size > 10_000
@@ -142,13 +142,18 @@ def test_tables_equal_the_api_before_rounding(built, data_dir, winomt_result):
     _same(_csv(out, "prates", "headline"), p.table)
     cells = smb.prates(data_dir=data_dir, by="language,category", rng=SEED)
     _same(_csv(out, "prates", "tests_by_category"), cells.frame("tests"))
-    _same(_csv(out, "prates", "calibration"), cells.frame("calibration"),
-          [c for c in cells.frame("calibration").columns if c != "note"])
+    _same(
+        _csv(out, "prates", "calibration"),
+        cells.frame("calibration"),
+        [c for c in cells.frame("calibration").columns if c != "note"],
+    )
     _same(_csv(out, "prates", "reference"), cells.frame("reference"))
     o = smb.optimal(data_dir=data_dir, n_boot=N_BOOT, rng=SEED)
     _same(_csv(out, "optimal", "sectors"), o.frame("sectors"))
-    _same(_csv(out, "optimal", "headline"), o.table[o.table["metric"].isin(
-        ["minority", "he_given_female_dominated", "she_given_male_dominated"])])  # fmt: skip
+    _same(
+        _csv(out, "optimal", "headline"),
+        o.table[o.table["metric"].isin(["minority", "he_given_female_dominated", "she_given_male_dominated"])],
+    )
     # The BLS scatter rests on the occupations Prates compares at the occupation level.
     from stats_mtbias.reporting.sections.prates import occupation_shares
 
@@ -175,8 +180,16 @@ def test_tables_equal_the_api_before_rounding(built, data_dir, winomt_result):
     # The planning table: the same simulation through smb.power, and every comparison carries its MDE.
     planned = _csv(out, "winomt", "planning")
     for row in planned.itertuples():
-        plan = smb.power(pilot=w, systems=("google", "aws"), language="de", metric="delta_g",
-                         difference=row.difference, test="wald", n_sim=2000, rng=SEED)  # fmt: skip
+        plan = smb.power(
+            pilot=w,
+            systems=("google", "aws"),
+            language="de",
+            metric="delta_g",
+            difference=row.difference,
+            test="wald",
+            n_sim=2000,
+            rng=SEED,
+        )
         assert row.n == plan.n and row.power == pytest.approx(plan.power, rel=1e-9)
     assert planned["n"].is_monotonic_decreasing  # larger differences need fewer items
     comparisons = _csv(out, "winomt", "comparisons")
@@ -247,17 +260,17 @@ def test_analyses_script_writes_the_same_section_files(built, tmp_path, data_dir
     env = {**os.environ, "MTBIAS_DATA": str(data_dir)}
     subprocess.run(
         [sys.executable, str(ROOT / "analyses" / "tgbi.py"), "--out", str(tmp_path), "--n-boot", str(N_BOOT)],
-        check=True, env=env, capture_output=True,
-    )  # fmt: skip
+        check=True,
+        env=env,
+        capture_output=True,
+    )
     mine = sorted(p.name for p in tmp_path.iterdir())
     assert mine == sorted(p.name for p in (out / "tgbi").iterdir())
     for name in mine:
         assert (tmp_path / name).read_bytes() == (out / "tgbi" / name).read_bytes(), name
 
 
-@pytest.mark.skipif(
-    find_browser() is None and not os.environ.get("MTBIAS_REQUIRE_BROWSER"), reason="no Chromium on this machine"
-)
+@pytest.mark.skipif(find_browser() is None and not os.environ.get("MTBIAS_REQUIRE_BROWSER"), reason="no Chromium on this machine")
 def test_html_renders_in_headless_chromium_with_the_headline_on_the_first_screen(built, tmp_path):
     out = built[0]
     png = screenshot(out / "report.html", tmp_path / "report.png", width=1280, height=2400)
@@ -273,8 +286,15 @@ def test_html_renders_in_headless_chromium_with_the_headline_on_the_first_screen
 def test_tgbi_model_predictive_check_is_reported(built):
     out = built[0]
     ppc = _csv(out, "models", "tgbi_predictive_check")
-    assert len(ppc) == 21 and set(ppc["subset"]) == {"informal", "formal", "impolite", "polite", "negative", "positive",
-                                                      "occupation"}  # fmt: skip
+    assert len(ppc) == 21 and set(ppc["subset"]) == {
+        "informal",
+        "formal",
+        "impolite",
+        "polite",
+        "negative",
+        "positive",
+        "occupation",
+    }
     assert ((ppc["pred_low"] <= ppc["predicted"]) & (ppc["predicted"] <= ppc["pred_high"])).all()
     # The fit's observed P_S are the study's (same outputs, both counted as neutral).
     tgbi_est = _csv(out, "tgbi", "headline").set_index(["system", "subset"])["estimate"]

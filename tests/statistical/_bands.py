@@ -67,8 +67,10 @@ class Band:
         """Assert ``value`` is in the band and that the band rejects a method off by ``off``; print and return the line."""
         wrong = self.wrong_pass()
         at = f"at {self.wrong[0]:.4f} or {self.wrong[1]:.4f}" if self.wrong else f"off by {self.off:.3g}"
-        line = (f"BAND {label or self.label}: {value:.4f} in [{self.low:.4f}, {self.high:.4f}] ({self.reps:,} reps, "
-                f"nominal {self.nominal:.3g}); a method {at} passes with p = {wrong:.3f}")  # fmt: skip
+        line = (
+            f"BAND {label or self.label}: {value:.4f} in [{self.low:.4f}, {self.high:.4f}] ({self.reps:,} reps, "
+            f"nominal {self.nominal:.3g}); a method {at} passes with p = {wrong:.3f}"
+        )
         print(line)
         assert wrong <= max_pass, f"{line}: the band is too loose (more than {max_pass} for a method {at})"
         assert self.contains(value), line
@@ -200,8 +202,9 @@ def method_band(reps: int, exact: float, k: float = K_SE, label: str = "") -> Ba
     """The simulation of a method whose exact coverage ``exact`` is known: ``exact ± k SE`` (its implementation, as
     simulated, is that method); a simulation 2 points from it passes with p <= 0.10 at 4,000 replications."""
     half = k * mc_se(exact, reps)
-    return Band(exact, reps, max(0.0, exact - half), min(1.0, exact + half), label,
-                wrong=(max(exact - OFF, 0.0), min(exact + OFF, 1.0)))  # fmt: skip
+    return Band(
+        exact, reps, max(0.0, exact - half), min(1.0, exact + half), label, wrong=(max(exact - OFF, 0.0), min(exact + OFF, 1.0))
+    )
 
 
 def check_method(exact: float, level: float, label: str, *, ceiling: float | None = None) -> str:
@@ -218,4 +221,3 @@ def check_method(exact: float, level: float, label: str, *, ceiling: float | Non
     print(line)
     assert level - METHOD_OFF <= exact <= high + 1e-9, line  # 1e-9: the same k's covered as the ceiling's, summed apart
     return line
-

@@ -90,8 +90,9 @@ class Row:
             if self.target == "discrete" and self.exact is not None:  # an exact conditional test: its enumerated size
                 return _bands.discrete_size_band(ALPHA, self.reps, self.exact, k, label)
             if self.target == "discrete":  # few events and no exact test to enumerate: conservative allowed
-                return replace(_bands.size_band(ALPHA, self.reps, k), low=0.0,
-                               label=label + " (discrete, no exact test: no lower limit)")  # fmt: skip
+                return replace(
+                    _bands.size_band(ALPHA, self.reps, k), low=0.0, label=label + " (discrete, no exact test: no lower limit)"
+                )
             return replace(_bands.size_band(ALPHA, self.reps, k), label=label)
         if self.method_exact is not None:  # the simulation against the method's enumerated coverage (check_method)
             return _bands.method_band(self.reps, self.method_exact, k, label + " (against its enumerated coverage)")
@@ -128,8 +129,10 @@ class Row:
         if self.target == "discrete" and self.exact is None and (band.high >= 1.0 or band.low <= 0.0):
             one = ">=" if self.kind == "coverage" else "<="
             limit = band.low if self.kind == "coverage" else band.high
-            line = (f"BAND {band.label}: {self.value:.4f} {one} {limit:.4f} ({self.reps:,} reps, nominal "
-                    f"{band.nominal:.3g}); {'lower' if self.kind == 'coverage' else 'upper'} limit only")  # fmt: skip
+            line = (
+                f"BAND {band.label}: {self.value:.4f} {one} {limit:.4f} ({self.reps:,} reps, nominal "
+                f"{band.nominal:.3g}); {'lower' if self.kind == 'coverage' else 'upper'} limit only"
+            )
             print(line)
             assert band.contains(self.value), line
             return [line]
@@ -137,10 +140,16 @@ class Row:
         if self.method_exact is not None:  # the method itself, no Monte-Carlo error: 0.95 ± 1.5 points, or up to exact's
             lines.append(_bands.check_method(self.method_exact, 0.95, band.label, ceiling=self.exact))
         if self.kind == "coverage" and self.target == "band" and self.below is not None and self.above is not None:
-            for tail, value, side in zip(_bands.tail_bands(0.95, self.reps), (self.below, self.above), ("below", "above"),
-                                         strict=True):  # fmt: skip
-                lines.append(tail.check(value, f"{band.label} misses with the truth {side} the interval",
-                                        max_pass=max_pass if tail_max_pass is None else tail_max_pass))  # fmt: skip
+            for tail, value, side in zip(
+                _bands.tail_bands(0.95, self.reps), (self.below, self.above), ("below", "above"), strict=True
+            ):
+                lines.append(
+                    tail.check(
+                        value,
+                        f"{band.label} misses with the truth {side} the interval",
+                        max_pass=max_pass if tail_max_pass is None else tail_max_pass,
+                    )
+                )
         return lines
 
     def as_dict(self) -> dict:
@@ -179,8 +188,11 @@ def sentences(p, n_items: int, per_item: int, reps: int, rng, concentration: flo
     correlation 1 / (concentration + 1)), or p itself when `concentration` is None (independent sentences).
     """
     p = np.asarray(p, float)
-    shares = np.broadcast_to(p, (n_items, reps, 3)) if concentration is None else rng.dirichlet(
-        concentration * p + 1e-9, size=(n_items, reps))  # fmt: skip
+    shares = (
+        np.broadcast_to(p, (n_items, reps, 3))
+        if concentration is None
+        else rng.dirichlet(concentration * p + 1e-9, size=(n_items, reps))
+    )
     counts = np.zeros((n_items, reps, 5))
     counts[..., :3] = rng.multinomial(per_item, shares / shares.sum(-1, keepdims=True))
     return counts
@@ -221,9 +233,21 @@ def tgbi_sets(reps: int, seed: int = 1, regimes=None, designs=None) -> list[Row]
             g_minority = min(truth**2, 1 - truth**2)
             exact = _bands.clopper_pearson_ceiling(n_items, g_minority) if target == "discrete" and per == 1 else None
             method = iid_exact_coverage(p_s_interval, p, n_items)[0] if per == 1 else None
-            rows.append(Row("tgbi", "P_S of a set", "score on g", f"{regime}, {design}", n_items * per, reps,
-                            "coverage", target=target, exact=exact, method_exact=method,
-                            **_tails(ci.low, ci.high, truth)))  # fmt: skip
+            rows.append(
+                Row(
+                    "tgbi",
+                    "P_S of a set",
+                    "score on g",
+                    f"{regime}, {design}",
+                    n_items * per,
+                    reps,
+                    "coverage",
+                    target=target,
+                    exact=exact,
+                    method_exact=method,
+                    **_tails(ci.low, ci.high, truth),
+                )
+            )
     return rows
 
 
@@ -245,8 +269,17 @@ def _statistic(totals: np.ndarray) -> np.ndarray:
     return np.concatenate([values, values.mean(axis=-1, keepdims=True)], axis=-1)
 
 
-def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps: int, fractions=(1.0, 0.3, 0.1),
-               seed: int = 5, bootstrap: bool = True, n_boot: int = 1000, chunk: int = 200) -> list[Row]:  # fmt: skip
+def tgbi_world(
+    counts: np.ndarray,
+    systems: list[str],
+    strata: np.ndarray,
+    reps: int,
+    fractions=(1.0, 0.3, 0.1),
+    seed: int = 5,
+    bootstrap: bool = True,
+    n_boot: int = 1000,
+    chunk: int = 200,
+) -> list[Row]:
     """Coverage of every set's and the index's interval, and size of the paired tests, in worlds like the shipped data.
 
     The population is the shipped lexicon items (``counts``: items x systems x sets x GENDERS); an evaluation
@@ -293,8 +326,9 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
                 ci, p = paired_difference_analytic(both[:, :, 0], both[:, :, 1])
                 ci_i, p_i = paired_difference_analytic(both[:, :, 0], both[:, :, 1], index=True)
                 null[a, b]["size"] += np.append((p <= ALPHA).sum(axis=0), np.sum(p_i <= ALPHA))
-                null[a, b]["cover"] += np.vstack([_misses(ci.low, ci.high, 0.0).sum(axis=0),
-                                                  _misses(ci_i.low, ci_i.high, 0.0).sum(axis=0)])  # fmt: skip
+                null[a, b]["cover"] += np.vstack(
+                    [_misses(ci.low, ci.high, 0.0).sum(axis=0), _misses(ci_i.low, ci_i.high, 0.0).sum(axis=0)]
+                )
         # Discrete: a tenth or more of the data sets hold ten or fewer minority outputs (there a set's interval takes
         # the worst-case design effect, by design), the median data set 25 or fewer (Wilson's coverage oscillates
         # with the count there: Brown, Cai and DasGupta 2001), or the set has twenty or fewer items with outputs.
@@ -303,21 +337,64 @@ def tgbi_world(counts: np.ndarray, systems: list[str], strata: np.ndarray, reps:
         for s, system in enumerate(systems):
             for k, name in enumerate(names):
                 discrete = k < 7 and discrete_set[s, k]
-                rows.append(Row("tgbi", f"P_S {name}", "score on g" if k < 7 else "MOVER", f"{system}, {n_items} items",
-                                n_items, reps, "coverage", target="discrete" if discrete else "band",
-                                **_tail_fields(cover[s, k], reps)))  # fmt: skip
+                rows.append(
+                    Row(
+                        "tgbi",
+                        f"P_S {name}",
+                        "score on g" if k < 7 else "MOVER",
+                        f"{system}, {n_items} items",
+                        n_items,
+                        reps,
+                        "coverage",
+                        target="discrete" if discrete else "band",
+                        **_tail_fields(cover[s, k], reps),
+                    )
+                )
             if bootstrap:
-                rows.append(Row("tgbi", "P_S TGBI", "bootstrap percentile (ci='bootstrap')", f"{system}, {n_items} items",
-                                n_items, reps, "coverage", boot_hits[s] / reps, "reference"))  # fmt: skip
+                rows.append(
+                    Row(
+                        "tgbi",
+                        "P_S TGBI",
+                        "bootstrap percentile (ci='bootstrap')",
+                        f"{system}, {n_items} items",
+                        n_items,
+                        reps,
+                        "coverage",
+                        boot_hits[s] / reps,
+                        "reference",
+                    )
+                )
         for (a, b), found in null.items():
             pair = f"null {systems[a]} ~ {systems[b]}, {n_items} items"
             for k, name in enumerate(names):
                 # Discrete (a set with few minority outputs): the interval may cover more, the test reject less.
                 target = "discrete" if k < 7 and (np.all(truth[[a, b], k] < 0.1) or discrete_set[[a, b], k].any()) else "band"
-                rows.append(Row("tgbi", f"paired P_S {name}", "t-test of g" if k < 7 else "MOVER", pair, n_items, reps,
-                                "size", found["size"][k] / reps, target))  # fmt: skip
-                rows.append(Row("tgbi", f"paired P_S {name}", "MOVER", pair, n_items, reps, "coverage", target=target,
-                                **_tail_fields(found["cover"][k], reps)))  # fmt: skip
+                rows.append(
+                    Row(
+                        "tgbi",
+                        f"paired P_S {name}",
+                        "t-test of g" if k < 7 else "MOVER",
+                        pair,
+                        n_items,
+                        reps,
+                        "size",
+                        found["size"][k] / reps,
+                        target,
+                    )
+                )
+                rows.append(
+                    Row(
+                        "tgbi",
+                        f"paired P_S {name}",
+                        "MOVER",
+                        pair,
+                        n_items,
+                        reps,
+                        "coverage",
+                        target=target,
+                        **_tail_fields(found["cover"][k], reps),
+                    )
+                )
     return rows
 
 
@@ -372,12 +449,11 @@ def _winomt_expected(*systems: tuple[float, float, float], shared: float = 0.5) 
         anti, female = divmod(stratum, 2)
         b1, b2 = (s[1 if anti else 0] + (-s[2] if female else s[2]) for s in (first, second))
         both = shared * min(b1, b2) + (1 - shared) * b1 * b2  # a shared draw u: right when u < base
-        right = {(True, True): both, (True, False): b1 - both, (False, True): b2 - both,
-                 (False, False): 1 - b1 - b2 + both}  # fmt: skip
+        right = {(True, True): both, (True, False): b1 - both, (False, True): b2 - both, (False, False): 1 - b1 - b2 + both}
         gold, other = (1, 0) if female else (0, 1)  # readings: 0 male, 1 female, 2 unknown
         for (r1, r2), p in right.items():
-            for read1, p1 in ([(gold, 1.0)] if r1 else [(other, 0.9), (2, 0.1)]):
-                for read2, p2 in ([(gold, 1.0)] if r2 else [(other, 0.9), (2, 0.1)]):
+            for read1, p1 in [(gold, 1.0)] if r1 else [(other, 0.9), (2, 0.1)]:
+                for read2, p2 in [(gold, 1.0)] if r2 else [(other, 0.9), (2, 0.1)]:
                     probs[(stratum * len(_READINGS) + read1) * len(_READINGS) + read2] += 0.25 * p * p1 * p2
     return probs
 
@@ -434,8 +510,16 @@ def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000,
                 boots = []
                 for r in batch:
                     seen = counts[r] > 0
-                    boots.append(cluster_bootstrap(prototypes[seen], winomt_metrics, n_boot=n_boot, rng=rng,
-                                                   strata=proto_strata[seen], frequency=counts[r, seen]))  # fmt: skip
+                    boots.append(
+                        cluster_bootstrap(
+                            prototypes[seen],
+                            winomt_metrics,
+                            n_boot=n_boot,
+                            rng=rng,
+                            strata=proto_strata[seen],
+                            frequency=counts[r, seen],
+                        )
+                    )
                 replicates = np.stack([b.replicates for b in boots], axis=1).reshape(n_boot, -1, n_metrics)
                 estimate = np.stack([b.estimate for b in boots]).reshape(-1, n_metrics)
                 percentile = BootstrapResult(estimate, replicates, None, 0.95, "percentile").confidence_interval()
@@ -457,21 +541,55 @@ def winomt(reps: int, sizes=(100, 496, 3888), seed: int = 3, n_boot: int = 1000,
             for j, metric in enumerate(wanted):
                 if null:
                     method = {"acc": "Wilson, Poisson ends", "delta_s": "Newcombe (Wilson limits)"}.get(
-                        metric, "bootstrap; score/MOVER if <= 10 errors")
-                    rows.append(Row("winomt", metric, method, f"{regime}, {n} items", n, reps, "coverage", target=single,
-                                    **_tail_fields(hits[j], reps)))  # fmt: skip
+                        metric, "bootstrap; score/MOVER if <= 10 errors"
+                    )
+                    rows.append(
+                        Row(
+                            "winomt",
+                            metric,
+                            method,
+                            f"{regime}, {n} items",
+                            n,
+                            reps,
+                            "coverage",
+                            target=single,
+                            **_tail_fields(hits[j], reps),
+                        )
+                    )
                 method = {"acc": "Tango", "delta_s": "MOVER of paired Tango"}.get(metric, "jackknife t")
                 label = f"null, {regime}" if null else regime
                 # The jackknife t of an F1 difference is conservative where a system makes 5% errors or fewer
                 # (0.979 at Acc .97 vs .93 on 3,888 items): the pseudo-values of a ratio of few errors are
                 # heavy-tailed. A lower limit there, and an upper one of 0.99 in the test.
                 jack = "discrete" if method == "jackknife t" and (first[0] + first[1]) / 2 >= 0.95 else discrete
-                rows.append(Row("winomt", f"paired {metric}", method, f"{label}, {n} items", n, reps, "coverage",
-                                target=jack, **_tail_fields(diff_hits[j], reps)))  # fmt: skip
+                rows.append(
+                    Row(
+                        "winomt",
+                        f"paired {metric}",
+                        method,
+                        f"{label}, {n} items",
+                        n,
+                        reps,
+                        "coverage",
+                        target=jack,
+                        **_tail_fields(diff_hits[j], reps),
+                    )
+                )
                 if null:
                     test = {"acc": "McNemar score", "delta_s": "MOVER p-value"}.get(metric, "jackknife t")
-                    rows.append(Row("winomt", f"paired {metric}", test, f"null, {regime}, {n} items", n, reps, "size",
-                                    float(rejected[j] / reps), jack))  # fmt: skip
+                    rows.append(
+                        Row(
+                            "winomt",
+                            f"paired {metric}",
+                            test,
+                            f"null, {regime}, {n} items",
+                            n,
+                            reps,
+                            "size",
+                            float(rejected[j] / reps),
+                            jack,
+                        )
+                    )
     return rows
 
 
@@ -501,17 +619,40 @@ def prates(reps: int, seed: int = 11) -> list[Row]:
                 # interval's own coverage is enumerated (the design effect is 1 there): the simulation is held to it.
                 exact = _bands.clopper_pearson_coverage(n_items, share) if per == 1 else None
                 method = _bands.enumerated_coverage(_rate_interval, n_items, share)[0] if per == 1 else None
-                rows.append(Row("prates", "female rate", "Wilson, design effect", f"{share:.0%} female, {per} per item",
-                                n_items, reps, "coverage", target=target, exact=exact, method_exact=method,
-                                **_tails(ci.low, ci.high, share)))  # fmt: skip
+                rows.append(
+                    Row(
+                        "prates",
+                        "female rate",
+                        "Wilson, design effect",
+                        f"{share:.0%} female, {per} per item",
+                        n_items,
+                        reps,
+                        "coverage",
+                        target=target,
+                        exact=exact,
+                        method_exact=method,
+                        **_tails(ci.low, ci.high, share),
+                    )
+                )
                 if share == 0.3:  # the null of the one-sided test: male as likely as female
                     null = sentences(np.array([0.3, 0.3, 0.4]), n_items, per, reps, rng, conc)
                     d = null[..., 1] - null[..., 0]
                     pv = sign_test_pvalue((d > 0).sum(0), (d < 0).sum(0), "greater")
                     # Exact conditional on the untied items, so its size is below 5% by discreteness: enumerated.
-                    rows.append(Row("prates", "male > female", "sign test (one-sided)", f"null, {per} per item",
-                                    n_items, reps, "size", float(np.mean(pv <= ALPHA)), "discrete",
-                                    exact=sign_test_size(n_items, per, conc)))  # fmt: skip
+                    rows.append(
+                        Row(
+                            "prates",
+                            "male > female",
+                            "sign test (one-sided)",
+                            f"null, {per} per item",
+                            n_items,
+                            reps,
+                            "size",
+                            float(np.mean(pv <= ALPHA)),
+                            "discrete",
+                            exact=sign_test_size(n_items, per, conc),
+                        )
+                    )
     return rows
 
 
@@ -588,9 +729,18 @@ def corrected_accuracy(reps: int, seed: int = 11, n_items: int = 3888, n_label: 
             truths.append(human_right.mean())
             rows.append({"system": name, "language": "xx", "n": n_items, "acc": auto_right.mean()})
             sample = rng.choice(n_items, n_label, replace=False)
-            pairs.append(pd.DataFrame({"system": name, "language": "xx", "item": sample, "gold": "male",
-                                       "human": np.where(human_right[sample], "male", "female"),
-                                       "automatic": np.where(auto_right[sample], "male", "female")}))  # fmt: skip
+            pairs.append(
+                pd.DataFrame(
+                    {
+                        "system": name,
+                        "language": "xx",
+                        "item": sample,
+                        "gold": "male",
+                        "human": np.where(human_right[sample], "male", "female"),
+                        "automatic": np.where(auto_right[sample], "male", "female"),
+                    }
+                )
+            )
         est = pd.DataFrame(rows)
         out = correct(est, pd.concat(pairs), n_draws=2000, rng=rep)
         own += _cover(out["ci_low"], out["ci_high"], np.array(truths))
@@ -598,11 +748,34 @@ def corrected_accuracy(reps: int, seed: int = 11, n_items: int = 3888, n_label: 
         above += np.array(truths) > out["ci_high"].to_numpy(float)
         wrong = correct(est, pairs[0].assign(system="read badly"), n_draws=2000, rng=rep).iloc[1]
         borrowed += bool(wrong["ci_low"] <= truths[1] <= wrong["ci_high"])
-    out_rows = [Row("winomt", "corrected Acc", "own labels, Jeffreys draws", f"{name}, {n_label} labels", n_items, reps,
-                    "coverage", float(own[i] / reps), below=float(below[i] / reps), above=float(above[i] / reps))
-                for i, name in enumerate(READERS)]  # fmt: skip
-    out_rows.append(Row("winomt", "corrected Acc", "another system's labels (refused now)", f"read badly, {n_label} labels",
-                        n_items, reps, "coverage", borrowed / reps, "reference"))  # fmt: skip
+    out_rows = [
+        Row(
+            "winomt",
+            "corrected Acc",
+            "own labels, Jeffreys draws",
+            f"{name}, {n_label} labels",
+            n_items,
+            reps,
+            "coverage",
+            float(own[i] / reps),
+            below=float(below[i] / reps),
+            above=float(above[i] / reps),
+        )
+        for i, name in enumerate(READERS)
+    ]
+    out_rows.append(
+        Row(
+            "winomt",
+            "corrected Acc",
+            "another system's labels (refused now)",
+            f"read badly, {n_label} labels",
+            n_items,
+            reps,
+            "coverage",
+            borrowed / reps,
+            "reference",
+        )
+    )
     return out_rows
 
 
@@ -642,17 +815,39 @@ def optimal(reps: int, seed: int = 0, interval: str = "gamma", regimes=None) -> 
         for r in range(reps):
             idx = rng.choice(n_pop, 150)
             table = pd.DataFrame(
-                {"system": "s", "language": "l", "sector": "S", "female_share": f[idx], "weight": w[idx], "b": b[idx],
-                 "n_female": she[idx] * 1.0, "n_male": (~she[idx]) * 1.0, "n_other": 0.0}
-            )  # fmt: skip
+                {
+                    "system": "s",
+                    "language": "l",
+                    "sector": "S",
+                    "female_share": f[idx],
+                    "weight": w[idx],
+                    "b": b[idx],
+                    "n_female": she[idx] * 1.0,
+                    "n_male": (~she[idx]) * 1.0,
+                    "n_other": 0.0,
+                }
+            )
             out = sector_b(table, n_boot=1000, rng=r, interval=interval).set_index("dominated")
             for d in hits:
                 hits[d] += out.loc[d, "ci_low"] <= truth[d] <= out.loc[d, "ci_high"]
                 below[d] += truth[d] < out.loc[d, "ci_low"]
                 above[d] += truth[d] > out.loc[d, "ci_high"]
-        rows += [Row("optimal", f"sector B, {d}-dominated", _OPTIMAL_METHOD[interval], regime, 150, reps, "coverage",
-                     hits[d] / reps, _OPTIMAL_TARGET[interval], below=float(below[d] / reps),
-                     above=float(above[d] / reps)) for d in hits]  # fmt: skip
+        rows += [
+            Row(
+                "optimal",
+                f"sector B, {d}-dominated",
+                _OPTIMAL_METHOD[interval],
+                regime,
+                150,
+                reps,
+                "coverage",
+                hits[d] / reps,
+                _OPTIMAL_TARGET[interval],
+                below=float(below[d] / reps),
+                above=float(above[d] / reps),
+            )
+            for d in hits
+        ]
     return rows
 
 
@@ -726,8 +921,17 @@ def _worst_sectors(coverage, table, reps: int, interval: str, quantity: str) -> 
     rows = []
     for language, cov in coverage.groupby(level="language"):
         worst = cov.idxmin()
-        rows.append(Row("optimal", quantity, _OPTIMAL_METHOD[interval],
-                        f"{language}: {worst[1]}, {worst[2]}-dominated (median over {len(cov)}: {cov.median():.3f})",
-                        len(table[table["language"] == language]), reps, "coverage", float(cov.min()),
-                        _OPTIMAL_TARGET[interval]))  # fmt: skip
+        rows.append(
+            Row(
+                "optimal",
+                quantity,
+                _OPTIMAL_METHOD[interval],
+                f"{language}: {worst[1]}, {worst[2]}-dominated (median over {len(cov)}: {cov.median():.3f})",
+                len(table[table["language"] == language]),
+                reps,
+                "coverage",
+                float(cov.min()),
+                _OPTIMAL_TARGET[interval],
+            )
+        )
     return rows

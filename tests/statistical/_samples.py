@@ -22,8 +22,9 @@ def winomt_gold(data_dir=None) -> pd.DataFrame:
     return winomt.read_items(open_store(data_dir))[["item", "gold", "stereotype"]]
 
 
-def sampled_winomt(gold: pd.DataFrame, systems: dict, *, k=10, rng, language: str = "es", spread: float = 1.5,
-                   unknown: float = 0.02) -> pd.DataFrame:  # fmt: skip
+def sampled_winomt(
+    gold: pd.DataFrame, systems: dict, *, k=10, rng, language: str = "es", spread: float = 1.5, unknown: float = 0.02
+) -> pd.DataFrame:
     """Judgements ``item, system, language, gender, sample`` of an LLM sampled `k` times per item.
 
     Parameters
@@ -52,12 +53,12 @@ def sampled_winomt(gold: pd.DataFrame, systems: dict, *, k=10, rng, language: st
         p = np.repeat(1 / (1 + np.exp(-logit)), sizes)
         right = rng.random(len(p)) < p
         gg = np.repeat(g, sizes)
-        wrong = np.where(gg == "male", "female", np.where(gg == "female", "male",
-                                                         np.where(rng.random(len(p)) < 0.5, "male", "female")))
+        wrong = np.where(
+            gg == "male", "female", np.where(gg == "female", "male", np.where(rng.random(len(p)) < 0.5, "male", "female"))
+        )
         gender = np.where(right, gg, wrong)
         gender = np.where(rng.random(len(p)) < unknown, "unknown", gender)
-        frames.append(pd.DataFrame({"item": item, "system": name, "language": language, "gender": gender,
-                                    "sample": sample}))
+        frames.append(pd.DataFrame({"item": item, "system": name, "language": language, "gender": gender, "sample": sample}))
     return pd.concat(frames, ignore_index=True)
 
 

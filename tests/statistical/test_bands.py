@@ -56,9 +56,17 @@ def test_the_bands_reject_a_method_two_points_off():
 
 # ----------------------------------------------------------------------------- TGBI: one set, exactly
 TGBI_GRID = [
-    (0.02, 0.97, 0.01), (0.1, 0.89, 0.01), (0.3, 0.5, 0.2), (0.45, 0.45, 0.1), (0.01, 0.01, 0.98),
-    (0.2, 0.7, 0.1), (0.05, 0.9, 0.05), (0.002, 0.993, 0.005), (0.1, 0.1, 0.8), (0.3, 0.3, 0.4),
-]  # fmt: skip
+    (0.02, 0.97, 0.01),
+    (0.1, 0.89, 0.01),
+    (0.3, 0.5, 0.2),
+    (0.45, 0.45, 0.1),
+    (0.01, 0.01, 0.98),
+    (0.2, 0.7, 0.1),
+    (0.05, 0.9, 0.05),
+    (0.002, 0.993, 0.005),
+    (0.1, 0.1, 0.8),
+    (0.3, 0.3, 0.4),
+]
 
 
 @pytest.mark.parametrize("n", [100, 150])
@@ -82,14 +90,18 @@ def test_tgbi_set_interval_exact_coverage_both_ends(n):
         rows.append((1 - below - above, below, above, minority))
         if minority <= FEW_EVENTS:
             exact = _bands.clopper_pearson_coverage(n, min(g, 1 - g))
-            print(f"BAND TGBI set n={n} p={p} (discrete): {1 - below - above:.4f} in [0.935, {exact + 0.005:.4f}] "
-                  "(exact, no Monte-Carlo error)")  # fmt: skip
+            print(
+                f"BAND TGBI set n={n} p={p} (discrete): {1 - below - above:.4f} in [0.935, {exact + 0.005:.4f}] "
+                "(exact, no Monte-Carlo error)"
+            )
             assert 0.935 <= 1 - below - above <= exact + 0.005, p
     r = np.array(rows)
     regular = r[:, 3] > FEW_EVENTS
     mean, below, above = r[regular, 0].mean(), r[regular, 1].mean(), r[regular, 2].mean()
-    print(f"BAND TGBI set n={n}: mean coverage {mean:.4f} in 0.95 ± 0.0175; tails {below:.4f} / {above:.4f} in (0.005, 0.045) "
-          "(exact: a method 2 points off fails)")  # fmt: skip
+    print(
+        f"BAND TGBI set n={n}: mean coverage {mean:.4f} in 0.95 ± 0.0175; tails {below:.4f} / {above:.4f} in (0.005, 0.045) "
+        "(exact: a method 2 points off fails)"
+    )
     assert abs(mean - 0.95) < 0.0175
     assert 0.005 < below < 0.045 and 0.005 < above < 0.045
     assert r[:, 0].min() >= 0.92
@@ -269,8 +281,9 @@ def _paired_delta_s(reps, seed):
 
     a, b, truth = _delta_s_pairs(reps, np.random.default_rng(seed))
     k = METRICS.index("delta_s")
-    out = np.array([[paired_comparison(a[:, r], b[:, r], LEVEL)[key][k] for key in ("low", "high", "p_value")]
-                    for r in range(reps)])  # fmt: skip
+    out = np.array(
+        [[paired_comparison(a[:, r], b[:, r], LEVEL)[key][k] for key in ("low", "high", "p_value")] for r in range(reps)]
+    )
     return out[:, 0], out[:, 1], out[:, 2], truth
 
 
@@ -298,8 +311,9 @@ def _paired_delta_s_at_once(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, n
         parts.append(paired_difference_interval(*table, level=LEVEL, method="tango"))
     pro, anti = parts
     stack = lambda *v: np.stack(v, axis=-1)  # noqa: E731
-    ds = mover_interval(stack(pro.estimate, anti.estimate), stack(pro.low, anti.low), stack(pro.high, anti.high),
-                        np.array([1.0, -1.0]), np.eye(2))  # fmt: skip
+    ds = mover_interval(
+        stack(pro.estimate, anti.estimate), stack(pro.low, anti.low), stack(pro.high, anti.high), np.array([1.0, -1.0]), np.eye(2)
+    )
     return ds.low, ds.high
 
 
@@ -334,7 +348,9 @@ def test_female_rate_interval_exact_coverage_over_every_rate(n):
     rates = np.linspace(0.001, 0.5, 1000)
     cover = np.array([_bands.enumerated_coverage(interval, n, p)[0] for p in rates])
     middle = cover[rates >= 0.1].mean()
-    print(f"BAND female rate n={n}: min coverage {cover.min():.4f} >= {LEVEL - _bands.METHOD_OFF:.3f} (at p = "
-          f"{rates[cover.argmin()]:.3f}); mean over p in [0.1, 0.5] {middle:.4f} in 0.95 ± 0.005 (exact)")  # fmt: skip
+    print(
+        f"BAND female rate n={n}: min coverage {cover.min():.4f} >= {LEVEL - _bands.METHOD_OFF:.3f} (at p = "
+        f"{rates[cover.argmin()]:.3f}); mean over p in [0.1, 0.5] {middle:.4f} in 0.95 ± 0.005 (exact)"
+    )
     assert cover.min() >= LEVEL - _bands.METHOD_OFF
     assert abs(middle - LEVEL) <= 0.005

@@ -94,8 +94,10 @@ def test_kappa_interval_covers_near_one_and_on_small_samples(accuracy, margins, 
         cover = float(np.mean((low[old][defined] <= kappa) & (kappa <= high[old][defined])))
         both = np.isfinite(low)
         below, above = np.mean(kappa < low[both]), np.mean(kappa > high[both])
-        print(f"{label}: left ({LEFT[accuracy, margins, n]}); 4,000 sets miss {below:.4f} below, {above:.4f} above; "
-              f"old check on 2,000: {cover:.4f} in [0.93, 0.995]")  # fmt: skip
+        print(
+            f"{label}: left ({LEFT[accuracy, margins, n]}); 4,000 sets miss {below:.4f} below, {above:.4f} above; "
+            f"old check on 2,000: {cover:.4f} in [0.93, 0.995]"
+        )
         assert 0.93 <= cover <= 0.995, (kappa, cover)
         return
     _check(kappa, p_o, n, low, high, label)
@@ -111,8 +113,9 @@ def test_kappa_interval_holds_where_wald_fails():
     low, high = low[np.isfinite(low)], high[np.isfinite(low)]
     cover = float(np.mean((low <= kappa) & (kappa <= high)))
     exact = _exact(p_o, 30)
-    _bands.discrete_band(LEVEL, low.size, exact).check(cover, f"κ interval κ = {kappa:.3f}, n = 30 (fast, discrete: "
-                                                       f"exact {exact:.4f})", max_pass=1.0)  # fmt: skip
+    _bands.discrete_band(LEVEL, low.size, exact).check(
+        cover, f"κ interval κ = {kappa:.3f}, n = 30 (fast, discrete: exact {exact:.4f})", max_pass=1.0
+    )
 
 
 def _table_coverage(accuracy, margins, n, reps, seed):

@@ -69,9 +69,18 @@ def test_same_seed_same_interval(interval):
     """The same seed gives the same sector-B table, another seed other bounds."""
     rng = np.random.default_rng(5)
     table = pd.DataFrame(
-        {"system": "s", "language": "l", "sector": rng.choice(["A", "B"], 40), "female_share": rng.uniform(0.1, 0.9, 40),
-         "weight": 1.0, "b": rng.exponential(1.0, 40), "n_female": 0.0, "n_male": 1.0, "n_other": 0.0}
-    )  # fmt: skip
+        {
+            "system": "s",
+            "language": "l",
+            "sector": rng.choice(["A", "B"], 40),
+            "female_share": rng.uniform(0.1, 0.9, 40),
+            "weight": 1.0,
+            "b": rng.exponential(1.0, 40),
+            "n_female": 0.0,
+            "n_male": 1.0,
+            "n_other": 0.0,
+        }
+    )
     one = sector_b(table, n_boot=300, rng=9, interval=interval)
     two = sector_b(table, n_boot=300, rng=9, interval=interval)
     three = sector_b(table, n_boot=300, rng=10, interval=interval)

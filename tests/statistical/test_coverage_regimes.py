@@ -151,10 +151,14 @@ def test_tgbi_worlds_like_the_shipped_data(data_dir):
 # left: measured at 2,500 data sets (seed 3). The percentile bootstrap of F1 and ΔG on 100 items (about 28 errors
 # per system) covers 1.4 points short; classed discrete (lower limit only), it misses that floor by 0.001.
 WINOMT_LEFT: dict[tuple[str, str], str] = {
-    ("f1_male [bootstrap; score/MOVER if <= 10 errors]", "middle (Acc .72, ΔG .03), 100 items: coverage"):
-        "0.9360 < 0.9369 (tails 0.042 / 0.022)",
-    ("delta_g [bootstrap; score/MOVER if <= 10 errors]", "middle (Acc .72, ΔG .03), 100 items: coverage"):
-        "0.9348 < 0.9369 (tails 0.025 / 0.040)",
+    (
+        "f1_male [bootstrap; score/MOVER if <= 10 errors]",
+        "middle (Acc .72, ΔG .03), 100 items: coverage",
+    ): "0.9360 < 0.9369 (tails 0.042 / 0.022)",
+    (
+        "delta_g [bootstrap; score/MOVER if <= 10 errors]",
+        "middle (Acc .72, ΔG .03), 100 items: coverage",
+    ): "0.9348 < 0.9369 (tails 0.025 / 0.040)",
 }
 
 
@@ -167,8 +171,11 @@ def test_winomt_intervals_and_tests():
     # Conservative, not useless: at the shipped size no paired interval covers more than 99%. Near 1 the item
     # jackknife of an F1 difference is conservative on fewer items (ΔG null near 1: 0.993 at 496 items, 1.000 at
     # 100, where two or three errors decide); docs/methods-differences.md says so.
-    wide = [f"{r.quantity} {r.regime}: {r.value:.3f}" for r in rows if r.kind == "coverage" and r.quantity.startswith("paired")
-            and r.n >= 3888 and r.value > 0.99]  # fmt: skip
+    wide = [
+        f"{r.quantity} {r.regime}: {r.value:.3f}"
+        for r in rows
+        if r.kind == "coverage" and r.quantity.startswith("paired") and r.n >= 3888 and r.value > 0.99
+    ]
     assert not wide, wide
 
 
@@ -218,8 +225,12 @@ def test_optimal_sector_b_in_worlds_like_the_shipped_data(data_dir):
     # Occupations resampled: a sector where one occupation carries most of the weight cannot be covered from a
     # sample that may miss it (documented); the gamma interval's worst sector per language stays >= 0.84, the
     # bootstrap-t's fell to 0.48-0.76, and the median sector is covered >= 0.95.
-    print("optimal worlds, worst sector per language: gamma", [round(r.value, 3) for r in gamma],
-          "bootstrap-t", [round(r.value, 3) for r in studentized])  # fmt: skip
+    print(
+        "optimal worlds, worst sector per language: gamma",
+        [round(r.value, 3) for r in gamma],
+        "bootstrap-t",
+        [round(r.value, 3) for r in studentized],
+    )
     assert all(r.value >= 0.84 for r in gamma)
     assert np.mean([r.value for r in gamma]) > np.mean([r.value for r in studentized]) + 0.2
     assert all(float(r.regime.split(": ")[-1].rstrip(")")) >= 0.95 for r in gamma)

@@ -73,8 +73,10 @@ def _check_with_control(ci, truth, control, exact, label):
     control_cover = ~(control_hits["below"] | control_hits["above"])
     cover = float(np.mean(cover_hits) - np.mean(control_cover) + exact[0])
     se = float(np.std(cover_hits.astype(float) - control_cover, ddof=1) / np.sqrt(low.size))
-    print(f"{label}: coverage {cover:.4f} with the control variate (its SE {se:.4f}; plain {np.mean(cover_hits):.4f}, "
-          f"SE {_bands.mc_se(LEVEL, low.size):.4f})")  # fmt: skip
+    print(
+        f"{label}: coverage {cover:.4f} with the control variate (its SE {se:.4f}; plain {np.mean(cover_hits):.4f}, "
+        f"SE {_bands.mc_se(LEVEL, low.size):.4f})"
+    )
     assert se <= _bands.mc_se(LEVEL, low.size), se
     _bands.coverage_band(LEVEL, low.size).check(cover, f"{label} coverage (control variate)")
     for band, side in zip(_bands.tail_bands(LEVEL, low.size), ("below", "above"), strict=True):

@@ -12,8 +12,9 @@ from . import _bands, _cases
 
 
 def _pairs(language, gold, human, automatic, system="s"):
-    return pd.DataFrame({"system": system, "language": language, "item": range(len(gold)), "gold": gold,
-                         "human": human, "automatic": automatic})  # fmt: skip
+    return pd.DataFrame(
+        {"system": system, "language": language, "item": range(len(gold)), "gold": gold, "human": human, "automatic": automatic}
+    )
 
 
 def test_corrected_accuracy_by_hand():

@@ -216,8 +216,14 @@ def test_paired_coverage_winomt_sizes(method, n):
     # so the bands (0.95 ± 0.0175 for the mean, ≥ 0.93 for each point here) are > 5 SE wide.
     rng = np.random.default_rng(20260 + n)
     m, covs = 20_000, []
-    for pi in [(0.97, 0.01, 0.01, 0.01), (0.95, 0.03, 0.01, 0.01), (0.6, 0.1, 0.05, 0.25), (0.45, 0.1, 0.1, 0.35),
-               (0.01, 0.01, 0.01, 0.97), (0.8, 0.005, 0.015, 0.18)]:  # fmt: skip
+    for pi in [
+        (0.97, 0.01, 0.01, 0.01),
+        (0.95, 0.03, 0.01, 0.01),
+        (0.6, 0.1, 0.05, 0.25),
+        (0.45, 0.1, 0.1, 0.35),
+        (0.01, 0.01, 0.01, 0.97),
+        (0.8, 0.005, 0.015, 0.18),
+    ]:
         t = rng.multinomial(n, pi, size=m).T
         ci = paired_difference_interval(*t, method=method)
         delta = pi[1] - pi[2]

@@ -22,8 +22,9 @@ def test_winomt_delta_g_power_equals_the_rejection_rate_of_the_real_analysis(dat
 
     # Independent evaluations: n items drawn within stereotype x gold from the pilot's items (both systems' readings
     # of an item kept together), each analysed by the study's own function with its own 500-resample bootstrap.
-    wide = judgements.pivot_table(index=["item", "gold", "stereotype"], columns="system", values="gender",
-                                  aggfunc="first").reset_index()  # fmt: skip
+    wide = judgements.pivot_table(
+        index=["item", "gold", "stereotype"], columns="system", values="gender", aggfunc="first"
+    ).reset_index()
     strata = wide["stereotype"].astype(str) + ":" + wide["gold"].astype(str)
     sizes = strata.value_counts()
     from stats_mtbias.planning.simulate import allocate
@@ -32,8 +33,7 @@ def test_winomt_delta_g_power_equals_the_rejection_rate_of_the_real_analysis(dat
     rng = np.random.default_rng(2)
     reps, rejected = 1000, 0
     for _ in range(reps):
-        parts = [part.iloc[rng.integers(0, len(part), size=alloc[label])]
-                 for label, part in wide.groupby(strata, sort=False)]  # fmt: skip
+        parts = [part.iloc[rng.integers(0, len(part), size=alloc[label])] for label, part in wide.groupby(strata, sort=False)]
         drawn = pd.concat(parts, ignore_index=True).assign(item=lambda f: np.arange(len(f)))
         long = pd.concat([drawn.assign(system=s, gender=drawn[s]) for s in ("google", "aws")], ignore_index=True)
         long = long.assign(language="de")[["system", "language", "item", "gold", "stereotype", "gender"]]

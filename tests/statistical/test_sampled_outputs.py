@@ -86,8 +86,9 @@ def test_duplicating_samples_narrows_nothing(gold):
 def test_the_duplication_check_can_fail():
     """Counting every output as its own unit (rates without a cluster) narrows under duplication: caught."""
     rng = np.random.default_rng(4)
-    rows = pd.DataFrame({"item": np.repeat(np.arange(200), 3), "system": "a",
-                         "gender": np.where(rng.random(600) < 0.4, "female", "male")})  # fmt: skip
+    rows = pd.DataFrame(
+        {"item": np.repeat(np.arange(200), 3), "system": "a", "gender": np.where(rng.random(600) < 0.4, "female", "male")}
+    )
     kw = dict(ci="analytic", cluster=None, rng=0)
     once = smb.rates(rows, **kw).table
     twice = smb.rates(pd.concat([rows, rows], ignore_index=True), **kw).table
@@ -96,8 +97,7 @@ def test_the_duplication_check_can_fail():
     for ci in ("analytic", "bootstrap"):
         clustered = dict(ci=ci, cluster="item", sample="sample", rng=0, n_boot=500)
         doubled = pd.concat([rows, rows.assign(sample=rows["sample"] + "b")], ignore_index=True)
-        assert not_narrower(smb.rates(rows, **clustered).table, smb.rates(doubled, **clustered).table,
-                            keys=TABLE_KEYS) == []  # fmt: skip
+        assert not_narrower(smb.rates(rows, **clustered).table, smb.rates(doubled, **clustered).table, keys=TABLE_KEYS) == []
 
 
 # ---------------------------------------------------------------- reading
@@ -129,8 +129,10 @@ def test_unequal_samples_are_averaged_with_a_warning(gold):
 def test_consistency_frame(gold):
     items = gold[gold["gold"] == "male"].head(4)["item"].to_numpy()
     genders = [["male", "male"], ["male", "female"], ["female", "female"], ["male", "unknown"]]
-    j = pd.DataFrame([(i, "llm", "es", g, s) for i, gs in zip(items, genders, strict=True) for s, g in enumerate(gs)],
-                     columns=["item", "system", "language", "gender", "sample"])  # fmt: skip
+    j = pd.DataFrame(
+        [(i, "llm", "es", g, s) for i, gs in zip(items, genders, strict=True) for s, g in enumerate(gs)],
+        columns=["item", "system", "language", "gender", "sample"],
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataQualityWarning)
         res = smb.winomt(judgements=j, sample="sample", n_boot=100, rng=0)
@@ -284,8 +286,9 @@ def test_tgbi_duplicating_samples_narrows_nothing(ci):
 def test_tgbi_one_sample_is_todays():
     frame = _tgbi_outputs(1, np.random.default_rng(9))
     kw = dict(systems=[], ci="analytic", rng=0)
-    pd.testing.assert_frame_equal(smb.tgbi(outputs=frame.drop(columns="sample"), **kw).table,
-                                  smb.tgbi(outputs=frame, sample="sample", **kw).table)  # fmt: skip
+    pd.testing.assert_frame_equal(
+        smb.tgbi(outputs=frame.drop(columns="sample"), **kw).table, smb.tgbi(outputs=frame, sample="sample", **kw).table
+    )
 
 
 def test_tgbi_unequal_samples_are_averaged():
@@ -297,8 +300,9 @@ def test_tgbi_unequal_samples_are_averaged():
 
 def test_rates_one_sample_is_todays():
     rng = np.random.default_rng(11)
-    rows = pd.DataFrame({"item": np.arange(300), "system": "a", "sample": "0",
-                         "gender": np.where(rng.random(300) < 0.3, "female", "male")})  # fmt: skip
+    rows = pd.DataFrame(
+        {"item": np.arange(300), "system": "a", "sample": "0", "gender": np.where(rng.random(300) < 0.3, "female", "male")}
+    )
     for ci in ("analytic", "bootstrap"):
         kw = dict(ci=ci, n_boot=300, rng=0)
         pd.testing.assert_frame_equal(smb.rates(rows, **kw).table, smb.rates(rows, sample="sample", **kw).table)

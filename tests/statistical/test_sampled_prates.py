@@ -36,9 +36,18 @@ def sampled_prates(*, n_items=60, k=5, rng, languages=("tr", "hu", "fi"), spread
         p = 1 / (1 + np.exp(-effect))
         u = rng.random(p.size)
         gender = np.where(u < 0.9 * p, "male", np.where(u < 0.9, "female", "neutral"))
-        frames.append(pd.DataFrame({"item": np.repeat([f"occ{i}" for i in range(n_items)], k), "language": language,
-                                    "system": "llm", "category": np.repeat([f"c{i % 4}" for i in range(n_items)], k),
-                                    "gender": gender, "sample": np.tile(np.arange(k), n_items).astype(str)}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "item": np.repeat([f"occ{i}" for i in range(n_items)], k),
+                    "language": language,
+                    "system": "llm",
+                    "category": np.repeat([f"c{i % 4}" for i in range(n_items)], k),
+                    "gender": gender,
+                    "sample": np.tile(np.arange(k), n_items).astype(str),
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -143,10 +152,18 @@ def test_sign_test_size_with_samples():
     assert size >= alpha - 0.04, (size, se)  # the exact sign test's discreteness keeps it a little under 5%
     # the study gives the same p-values as the direct computation (first 20 replicates)
     for r in range(20):
-        judgements = pd.DataFrame({"item": np.repeat(np.arange(n_items).astype(str), k), "language": "tr",
-                                   "system": "s", "category": "all", "variant": "", "reason": "",
-                                   "sample": np.tile(np.arange(k), n_items).astype(str),
-                                   "gender": np.where(samples[r].ravel(), "male", "female")})  # fmt: skip
+        judgements = pd.DataFrame(
+            {
+                "item": np.repeat(np.arange(n_items).astype(str), k),
+                "language": "tr",
+                "system": "s",
+                "category": "all",
+                "variant": "",
+                "reason": "",
+                "sample": np.tile(np.arange(k), n_items).astype(str),
+                "gender": np.where(samples[r].ravel(), "male", "female"),
+            }
+        )
         weighted = prates_study.sample_weights(judgements)
         _, tests, _ = prates_study.analyse(weighted)
         got = tests.query("comparison == 'male>female'")["p_value"].iloc[0]
@@ -167,8 +184,13 @@ def occupations(data_dir):
 
 def _optimal_frame(occupations, k, rng):
     p = np.repeat(rng.random(len(occupations)), k)
-    return pd.DataFrame({"occupation": np.repeat(occupations, k), "sample": np.tile(np.arange(k), len(occupations)).astype(str),
-                         "gender": np.where(rng.random(p.size) < p, "female", "male")})  # fmt: skip
+    return pd.DataFrame(
+        {
+            "occupation": np.repeat(occupations, k),
+            "sample": np.tile(np.arange(k), len(occupations)).astype(str),
+            "gender": np.where(rng.random(p.size) < p, "female", "male"),
+        }
+    )
 
 
 def test_optimal_one_sample_is_todays(occupations):
@@ -203,7 +225,8 @@ def test_optimal_cli_sample_is_the_api(occupations, tmp_path):
     frame = _optimal_frame(occupations, 3, np.random.default_rng(9))
     path = tmp_path / "llm.csv"
     frame.to_csv(path, index=False)
-    got = pd.DataFrame(_cli_json("optimal", "--judgements", path, "--sample", "sample", "--view", "headline",
-                                 "--n-boot", 300, "--seed", 1))  # fmt: skip
+    got = pd.DataFrame(
+        _cli_json("optimal", "--judgements", path, "--sample", "sample", "--view", "headline", "--n-boot", 300, "--seed", 1)
+    )
     want = smb.optimal(judgements=path, sample="sample", n_boot=300, rng=1).frames["headline"]
     np.testing.assert_allclose(got["minority_ci_low"].to_numpy(float), want["minority_ci_low"].to_numpy(float), atol=1e-12)

@@ -161,8 +161,13 @@ def comparison_many(fa: np.ndarray, fb: np.ndarray, level: float = LEVEL) -> dic
         table = [np.sum(x * y, 0), np.sum(x * (1 - y), 0), np.sum((1 - x) * y * on, 0), np.sum((1 - x) * (1 - y) * on, 0)]
         parts.append(paired_difference_interval(*table, level=level, method="tango"))
     pro, anti = parts
-    ds = mover_interval(np.stack([pro.estimate, anti.estimate], -1), np.stack([pro.low, anti.low], -1),
-                        np.stack([pro.high, anti.high], -1), np.array([1.0, -1.0]), np.eye(2))  # fmt: skip
+    ds = mover_interval(
+        np.stack([pro.estimate, anti.estimate], -1),
+        np.stack([pro.low, anti.low], -1),
+        np.stack([pro.high, anti.high], -1),
+        np.array([1.0, -1.0]),
+        np.eye(2),
+    )
     m = METRICS.index("delta_s")
     low[:, m], high[:, m] = ds.low, ds.high
     p[:, m] = _interval_pvalue(diff[:, m], ds, z)
@@ -340,8 +345,11 @@ def test_the_tgbi_study_says_where_the_paired_interval_undercovers():
     from stats_mtbias.errors import SmallExpectedCountWarning
 
     text = {"female": "She is tired {}.", "male": "He is tired {}.", "neutral": "They are tired {}."}
-    rows = [(system, "set_one", f"w{i}", text["male" if system == "a" or i % 3 else "female"].format(i))
-            for system in ("a", "b") for i in range(40)]  # fmt: skip
+    rows = [
+        (system, "set_one", f"w{i}", text["male" if system == "a" or i % 3 else "female"].format(i))
+        for system in ("a", "b")
+        for i in range(40)
+    ]
     outputs = pd.DataFrame(rows, columns=["system", "set", "item", "translation"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

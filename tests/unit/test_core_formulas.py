@@ -117,8 +117,11 @@ def test_tgbi_index_is_the_mean_over_the_set_axis():
 
 
 def test_proportion_interval_divides_by_the_design_effect():
-    for method, ref in (("wilson", an.modified_wilson_interval), ("jeffreys", an.jeffreys_interval),
-                        ("clopper-pearson", an.clopper_pearson_interval)):  # fmt: skip
+    for method, ref in (
+        ("wilson", an.modified_wilson_interval),
+        ("jeffreys", an.jeffreys_interval),
+        ("clopper-pearson", an.clopper_pearson_interval),
+    ):
         ci = an.proportion_interval(30, 100, method=method, deff=2.0, level=0.9)
         expected = ref(15.0, 50.0, 0.9)
         assert (float(ci.low), float(ci.high)) == pytest.approx((float(expected.low), float(expected.high)))
@@ -293,7 +296,8 @@ def test_mde_from_interval_reads_the_standard_error_off_the_width():
     assert float(closed.mde_from_interval(low, high)) == pytest.approx((Z975 + stats.norm.ppf(0.8)) * se)
     z90 = stats.norm.ppf(0.95)
     assert float(closed.mde_from_interval(-z90 * se, z90 * se, level=0.9, power=0.9)) == pytest.approx(
-        (Z975 + stats.norm.ppf(0.9)) * se)  # fmt: skip
+        (Z975 + stats.norm.ppf(0.9)) * se
+    )
     z_alpha10 = stats.norm.ppf(0.95)
     assert float(closed.mde_from_interval(low, high, alpha=0.1)) == pytest.approx((z_alpha10 + stats.norm.ppf(0.8)) * se)
 

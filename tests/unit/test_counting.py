@@ -20,12 +20,14 @@ KEYS = ["item", "system", "gender"]
 
 def _rows(n: int, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({
-        "item": rng.choice([f"prompt {i}" for i in range(40)], n),
-        "system": rng.choice(["a", "b", "c"], n),
-        "gender": rng.choice(["female", "male", "neutral", "", "F"], n, p=[0.3, 0.4, 0.1, 0.1, 0.1]),
-        "language": rng.choice(["de", "fr"], n),
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "item": rng.choice([f"prompt {i}" for i in range(40)], n),
+            "system": rng.choice(["a", "b", "c"], n),
+            "gender": rng.choice(["female", "male", "neutral", "", "F"], n, p=[0.3, 0.4, 0.1, 0.1, 0.1]),
+            "language": rng.choice(["de", "fr"], n),
+        }
+    )
 
 
 def _by_hand(frame: pd.DataFrame, keys=KEYS) -> pd.DataFrame:
@@ -37,8 +39,13 @@ def _by_hand(frame: pd.DataFrame, keys=KEYS) -> pd.DataFrame:
 
 
 def _write_all(frame: pd.DataFrame, tmp_path) -> dict:
-    paths = {"csv": tmp_path / "j.csv", "tsv": tmp_path / "j.tsv", "parquet": tmp_path / "j.parquet",
-             "arrow": tmp_path / "j.arrow", "feather": tmp_path / "j.feather"}  # fmt: skip
+    paths = {
+        "csv": tmp_path / "j.csv",
+        "tsv": tmp_path / "j.tsv",
+        "parquet": tmp_path / "j.parquet",
+        "arrow": tmp_path / "j.arrow",
+        "feather": tmp_path / "j.feather",
+    }
     frame.to_csv(paths["csv"], index=False)
     frame.to_csv(paths["tsv"], index=False, sep="\t")
     table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -70,7 +77,7 @@ def test_several_files_a_directory_and_a_glob(tmp_path):
     parts = tmp_path / "parts"
     parts.mkdir()
     for i, start in enumerate(range(0, 3_000, 1_000)):
-        frame.iloc[start:start + 1_000].to_parquet(parts / f"p{i}.parquet", index=False)
+        frame.iloc[start : start + 1_000].to_parquet(parts / f"p{i}.parquet", index=False)
     by_dir = count_rows(parts, KEYS)
     by_glob = count_rows(str(parts / "*.parquet"), KEYS)
     pd.testing.assert_frame_equal(by_dir, by_glob)
@@ -83,8 +90,9 @@ def test_several_files_a_directory_and_a_glob(tmp_path):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["x", "y", " x", "z "]), st.sampled_from(["f", "m", "", "?"])), min_size=1,
-                max_size=60))  # fmt: skip
+@given(
+    st.lists(st.tuples(st.sampled_from(["x", "y", " x", "z "]), st.sampled_from(["f", "m", "", "?"])), min_size=1, max_size=60)
+)
 def test_any_rows_are_counted_exactly(rows):
     frame = pd.DataFrame(rows, columns=["item", "gender"])
     got = count_rows(frame, ["item", "gender"])
@@ -163,8 +171,13 @@ def test_optimal_counts_equal_the_rows(tmp_path, data_dir):
     bls = reference.bls_reference(open_store(data_dir))
     names = bls.groupby("occupation").filter(lambda g: len(g) == 1)["occupation"].to_numpy()[:30]
     rng = np.random.default_rng(0)
-    frame = pd.DataFrame({"occupation": rng.choice(names, 3_000), "gender": rng.choice(["Female", "Male", "?"], 3_000),
-                          "system": rng.choice(["x", "y"], 3_000)})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "occupation": rng.choice(names, 3_000),
+            "gender": rng.choice(["Female", "Male", "?"], 3_000),
+            "system": rng.choice(["x", "y"], 3_000),
+        }
+    )
     path = tmp_path / "j.parquet"
     frame.to_parquet(path, index=False)
     res = smb.optimal(path, n_boot=200, rng=2)
@@ -185,15 +198,22 @@ def test_prates_reads_parquet_and_arrow_as_its_csv(tmp_path, data_dir):
 
     shipped = prates_data.read_judgements(open_store(data_dir)).query("language in ['Finnish', 'Turkish'] and variant == ''")
     labels = {"female": "Female", "male": "Male", "neutral": "Neutral", "both": "Neutral", "unknown": "?"}
-    frame = pd.DataFrame({"item": shipped["occupation"], "language": shipped["language"],
-                          "category": shipped["category"], "gender": shipped["gender"].astype(str).map(labels)})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "item": shipped["occupation"],
+            "language": shipped["language"],
+            "category": shipped["category"],
+            "gender": shipped["gender"].astype(str).map(labels),
+        }
+    )
     frame.to_csv(tmp_path / "mine.csv", index=False)
     frame.to_parquet(tmp_path / "mine.parquet", index=False)
     table = pa.Table.from_pandas(frame, preserve_index=False)
     with pa.ipc.new_file(tmp_path / "mine.arrow", table.schema) as writer:
         writer.write_table(table)
-    results = {suffix: smb.prates(tmp_path / f"mine.{suffix}", data_dir=data_dir, rng=0)
-               for suffix in ("csv", "parquet", "arrow")}  # fmt: skip
+    results = {
+        suffix: smb.prates(tmp_path / f"mine.{suffix}", data_dir=data_dir, rng=0) for suffix in ("csv", "parquet", "arrow")
+    }
     for suffix in ("parquet", "arrow"):
         pd.testing.assert_frame_equal(results[suffix].table, results["csv"].table)
     # The system is named after the file, and the provenance holds the file's own sha256.
@@ -207,8 +227,11 @@ def test_user_columns_named_like_the_count_tables_own(tmp_path):
     # 'row' and '__row' are the user's keys, not Arrow's bookkeeping; 'n', 'line' and 'part' are refused by name.
     frame = pd.DataFrame({"row": ["1", "2", "2"], "__row": ["x", "x", "y"], "gender": ["female", "male", "male"]})
     counts = count_rows(frame, ["row", "__row", "gender"])
-    assert counts[["row", "__row", "gender", "n"]].values.tolist() == [["1", "x", "female", 1], ["2", "x", "male", 1],
-                                                                      ["2", "y", "male", 1]]  # fmt: skip
+    assert counts[["row", "__row", "gender", "n"]].values.tolist() == [
+        ["1", "x", "female", 1],
+        ["2", "x", "male", 1],
+        ["2", "y", "male", 1],
+    ]
     path = tmp_path / "j.csv"
     frame.rename(columns={"row": "line"}).to_csv(path, index=False)
     with pytest.raises(UsageError, match="'line' cannot be counted by under that name"):

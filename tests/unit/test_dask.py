@@ -16,8 +16,10 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:  # fmt: skip
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         yield client
 
 
@@ -31,15 +33,18 @@ def partitions(tmp_path_factory, data_dir):
     names = bls.groupby("occupation").filter(lambda g: len(g) == 1)["occupation"].to_numpy()[:80]
     rng = np.random.default_rng(7)
     n = 60_000
-    frame = pd.DataFrame({
-        "occupation": rng.choice(names, n), "system": rng.choice(["llm-a", "llm-b", "mt"], n),
-        "language": rng.choice(["de", "es"], n),
-        "gender": rng.choice(["female", "male", "neutral", "?"], n, p=[.3, .6, .05, .05]),
-    })  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "occupation": rng.choice(names, n),
+            "system": rng.choice(["llm-a", "llm-b", "mt"], n),
+            "language": rng.choice(["de", "es"], n),
+            "gender": rng.choice(["female", "male", "neutral", "?"], n, p=[0.3, 0.6, 0.05, 0.05]),
+        }
+    )
     frame["item"] = frame["occupation"]
     directory = tmp_path_factory.mktemp("parts")
     for i, start in enumerate(range(0, n, 10_000)):
-        frame.iloc[start:start + 10_000].to_parquet(directory / f"part-{i}.parquet", index=False)
+        frame.iloc[start : start + 10_000].to_parquet(directory / f"part-{i}.parquet", index=False)
     return directory, frame
 
 
@@ -110,8 +115,9 @@ def test_winomt_reads_on_the_cluster_what_it_reads_here(client, tmp_path, data_d
         pd.testing.assert_frame_equal(table, here)
         assert 45 <= (table["gender"] != "unknown").sum() <= 60  # 60 lines given, most read
     with pytest.raises(DataError, match=r"en-es\.txt"):  # a worker's error is raised here, file named
-        winomt.reading.judge_all(store, items, [("mine", "es", False, tmp_path / "none" / "en-es.txt")], progress=None,
-                          engine="dask", **options)  # fmt: skip
+        winomt.reading.judge_all(
+            store, items, [("mine", "es", False, tmp_path / "none" / "en-es.txt")], progress=None, engine="dask", **options
+        )
 
 
 def test_winomt_readings_from_the_cluster_are_cached_here(client, tmp_path, monkeypatch, data_dir):
@@ -128,8 +134,10 @@ def test_winomt_readings_from_the_cluster_are_cached_here(client, tmp_path, monk
     monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path / "cache"))  # this process only: the workers keep theirs
     jobs = [("google", "es", False, None), ("google", "es", True, None)]
     options = {"aligner": "fastalign", "use_pronoun": False, "explain": False}
-    paths = [winomt_reading.readings_path(store, "es", f"winomt/translations/google/{a}en-es.txt", adj, "fastalign",
-                                           False) for a, adj in (("", False), ("adj.", True))]  # fmt: skip
+    paths = [
+        winomt_reading.readings_path(store, "es", f"winomt/translations/google/{a}en-es.txt", adj, "fastalign", False)
+        for a, adj in (("", False), ("adj.", True))
+    ]
     assert not any(p.exists() for p in paths)
     on_cluster = winomt.reading.judge_all(store, items, jobs, progress=None, engine="dask", **options)
     assert all(p.exists() for p in paths)
@@ -152,8 +160,19 @@ def test_the_cli_reads_and_counts_on_a_scheduler(client, capsys, tmp_path, data_
     shipped = (data_dir / "winomt/translations/google/en-es.txt").read_text("utf-8").splitlines()
     mine = tmp_path / "en-es.txt"
     mine.write_text("\n".join(shipped[:60]) + "\n", "utf-8")
-    args = ["winomt", "--data-dir", str(data_dir), "--translations", str(mine), "--system", "mine", "--n-boot", "200",
-            "--format", "json"]  # fmt: skip
+    args = [
+        "winomt",
+        "--data-dir",
+        str(data_dir),
+        "--translations",
+        str(mine),
+        "--system",
+        "mine",
+        "--n-boot",
+        "200",
+        "--format",
+        "json",
+    ]
     assert main([*args, "--scheduler", address]) == 0
     on_cluster = json.loads(capsys.readouterr().out)
     assert main(args) == 0
@@ -161,8 +180,19 @@ def test_the_cli_reads_and_counts_on_a_scheduler(client, capsys, tmp_path, data_
     # One rule for untranslated items (issue 34): a file of 60 lines is analysed on its 60 items, its coverage said.
     assert on_cluster[0]["system"] == "mine" and on_cluster[0]["n"] == 60
     directory, _ = partitions
-    args = ["optimal", "--data-dir", str(data_dir), "--judgements", str(directory / "*.parquet"), "--n-boot", "200",
-            "--format", "json", "--view", "sectors"]  # fmt: skip
+    args = [
+        "optimal",
+        "--data-dir",
+        str(data_dir),
+        "--judgements",
+        str(directory / "*.parquet"),
+        "--n-boot",
+        "200",
+        "--format",
+        "json",
+        "--view",
+        "sectors",
+    ]
     assert main([*args, "--scheduler", address]) == 0
     on_cluster = json.loads(capsys.readouterr().out)
     assert main(args) == 0

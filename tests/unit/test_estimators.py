@@ -102,9 +102,13 @@ def test_wide_counts_count_every_row():
     from stats_mtbias.tables import wide_counts
 
     table = pd.DataFrame(
-        {"system": "s", "item": ["a", "a", "b", "a", "b"], "language": ["x", "x", "x", "y", "y"],
-         "gender": ["female", "male", "unknown", "both", "male"]}
-    )  # fmt: skip
+        {
+            "system": "s",
+            "item": ["a", "a", "b", "a", "b"],
+            "language": ["x", "x", "x", "y", "y"],
+            "gender": ["female", "male", "unknown", "both", "male"],
+        }
+    )
     wide = wide_counts(table, ["language", "item"]).set_index(["language", "item"])
     assert wide.loc[("x", "a"), ["female", "male", "m"]].tolist() == [1, 1, 2]
     assert wide.loc[("x", "b"), "unknown"] == 1 and wide.loc[("y", "a"), "both"] == 1

@@ -158,8 +158,7 @@ HELDOUT = {
         ("De bakker bedankte de verpleegster omdat ze hem had geholpen.", "F", "de verpleegster"),
         ("De advocaat belde de loodgieter omdat hij te laat was.", "M", "de loodgieter"),
         ("De leraar ontmoette de boekhouder en gaf haar de documenten.", "M", "de boekhouder"),  # boekhoudster
-        ("De manager nam de schoonmaker/schoonmaakster aan omdat ze betrouwbaar was.", "B",
-         "de schoonmaker/schoonmaakster"),
+        ("De manager nam de schoonmaker/schoonmaakster aan omdat ze betrouwbaar was.", "B", "de schoonmaker/schoonmaakster"),
         ("De chauffeur wachtte op de arts omdat hij vertraagd was.", "N", "de arts"),
         ("De secretaresse waarschuwde de bewaker dat ze een dief had gezien.", "F", "De secretaresse"),
         ("De kok klaagde bij de boer omdat hij slechte groenten verkocht.", "M", "de boer"),

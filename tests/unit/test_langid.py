@@ -31,20 +31,28 @@ def test_another_language_is_flagged_only_when_confident():
     assert not wrong_language(["Oui."], "fr")[0].any()
 
 
-@pytest.mark.parametrize("language, line", [
-    ("pt", "O mecânico deu um presente ao funcionário porque era o seu aniversário."),
-    ("nl", "De monteur gaf de receptioniste een appel omdat ze jarig was."),
-    ("cs", "Mechanik dal úředníkovi dárek, protože měl narozeniny."),
-    ("pl", "Mechanik dał urzędnikowi prezent, ponieważ miał urodziny."),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "language, line",
+    [
+        ("pt", "O mecânico deu um presente ao funcionário porque era o seu aniversário."),
+        ("nl", "De monteur gaf de receptioniste een appel omdat ze jarig was."),
+        ("cs", "Mechanik dal úředníkovi dárek, protože měl narozeniny."),
+        ("pl", "Mechanik dał urzędnikowi prezent, ponieważ miał urodziny."),
+    ],
+)
 def test_lines_of_the_new_languages_are_their_language(language, line):
     assert not wrong_language([line], language)[0].any()
 
 
 def test_marked_in_the_table_with_a_warning_naming_the_lines(tmp_path, monkeypatch):
     monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path))
-    table = pd.DataFrame({"translation": FRENCH, "gender": ["male", "male", "male", "unknown", "male", "unknown", "unknown"],
-                          "reason": ["", "", "", "no_reading", "", "no_reading", "empty"]})  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "translation": FRENCH,
+            "gender": ["male", "male", "male", "unknown", "male", "unknown", "unknown"],
+            "reason": ["", "", "", "no_reading", "", "no_reading", "empty"],
+        }
+    )
     with pytest.warns(DataQualityWarning, match=r"google/fr: 2 line\(s\) in another language .*line 13 \(it\), 14 \(en\)"):
         mark_wrong_language(table, "fr", "google/fr", line_numbers=np.arange(11, 18))
     assert table["reason"].tolist() == ["", "", "wrong_language", "wrong_language", "", "no_reading", "empty"]
@@ -87,11 +95,14 @@ def test_a_directory_with_a_language_without_reader_and_a_wrong_language_line(da
         res = smb.winomt(translations={"mine": str(folder)}, n_boot=200, rng=0, data_dir=data_dir, adjectives=False)
     messages = [str(w.message) for w in caught]
     assert any("no gender reader for sv: skipped" in m for m in messages)
-    assert any(issubclass(w.category, DataQualityWarning) and "mine/pt: 1 line(s)" in str(w.message)
-               and "line 4 (it)" in str(w.message) for w in caught)  # fmt: skip
+    assert any(
+        issubclass(w.category, DataQualityWarning) and "mine/pt: 1 line(s)" in str(w.message) and "line 4 (it)" in str(w.message)
+        for w in caught
+    )
     assert set(res.frames["estimates"]["language"]) == {"pt"}
     accounting = res.frames["accounting"].set_index("outcome")["n"]
     assert accounting["wrong_language"] == 1 and accounting.sum() == 3888
-    code = main(["winomt", "--data-dir", str(data_dir), "--translations", str(folder), "--system", "mine", "--n-boot",
-                 "100", "--strict"])  # fmt: skip
+    code = main(
+        ["winomt", "--data-dir", str(data_dir), "--translations", str(folder), "--system", "mine", "--n-boot", "100", "--strict"]
+    )
     assert code == 65

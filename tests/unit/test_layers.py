@@ -79,8 +79,11 @@ def test_the_layer_list_names_every_module_once():
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_import_points_upward(module):
     own = layer_of(module)
-    upward = [f"{target} (line {line}, layer {LAYERS[layer_of(target)][0]})" for target, line in imports(module)
-              if layer_of(target) > own]  # fmt: skip
+    upward = [
+        f"{target} (line {line}, layer {LAYERS[layer_of(target)][0]})"
+        for target, line in imports(module)
+        if layer_of(target) > own
+    ]
     assert not upward, f"{MODULES[module].relative_to(ROOT)} (layer of {LAYERS[own][0]}) imports upward: {upward}"
 
 

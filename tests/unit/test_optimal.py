@@ -116,8 +116,7 @@ def test_sector_b_and_headline_by_hand(files):
 
 def test_worked_examples_through_the_cli(files, capsys):
     ref, judg = files
-    assert main(["optimal", "--reference", str(ref), "--judgements", str(judg), "--view", "occupations", "--format",
-                 "json"]) == 0  # fmt: skip
+    assert main(["optimal", "--reference", str(ref), "--judgements", str(judg), "--view", "occupations", "--format", "json"]) == 0
     records = json.loads(capsys.readouterr().out)
     occupations = smb.optimal(judg, reference=ref).frames["occupations"]
     assert [list(r) for r in records] == [list(occupations.columns)] * 6  # the public frame, every column
@@ -125,8 +124,19 @@ def test_worked_examples_through_the_cli(files, capsys):
     by_name = {r["occupation"]: r for r in records}
     assert by_name["surgeon"]["b"] == pytest.approx(1.7037, abs=1e-4) and by_name["surgeon"]["gender"] == "male"
     assert by_name["teller"]["b"] == pytest.approx(0.381, abs=1e-3) and by_name["mystery"]["b"] is None
-    argv = ["optimal", "--reference", str(ref), "--judgements", str(judg), "--view", "categories", "--format", "json",
-            "--n-boot", "300"]  # fmt: skip
+    argv = [
+        "optimal",
+        "--reference",
+        str(ref),
+        "--judgements",
+        str(judg),
+        "--view",
+        "categories",
+        "--format",
+        "json",
+        "--n-boot",
+        "300",
+    ]
     assert main(argv) == 0
     cats = {r["category"]: r for r in json.loads(capsys.readouterr().out)}
     assert cats["B"]["b"] == pytest.approx(0.1905, abs=1e-4)

@@ -14,8 +14,11 @@ def test_every_subpackage_and_template_folder_is_listed():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(config["packages"])
     source = ROOT / "stats_mtbias"
-    found = {"stats_mtbias." + ".".join(d.relative_to(source).parts) if d != source else "stats_mtbias"
-             for d in source.rglob("*") if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py"))}  # fmt: skip
+    found = {
+        "stats_mtbias." + ".".join(d.relative_to(source).parts) if d != source else "stats_mtbias"
+        for d in source.rglob("*")
+        if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py"))
+    }
     found.add("stats_mtbias")
     # Folders of data files (templates) are packages too, or setuptools warns and may leave them out.
     found |= {"stats_mtbias." + ".".join(d.relative_to(source).parts) for d in source.rglob("templates") if d.is_dir()}

@@ -54,8 +54,9 @@ PLANNING = [
 CASES = [(f, kw, name, bad) for f, kw, names in PLANNING for name in names for bad in (NAN, INF, -INF)]
 
 
-@pytest.mark.parametrize(("function", "kwargs", "name", "bad"), CASES,
-                         ids=[f"{f.__name__}-{name}-{bad}" for f, _, name, bad in CASES])  # fmt: skip
+@pytest.mark.parametrize(
+    ("function", "kwargs", "name", "bad"), CASES, ids=[f"{f.__name__}-{name}-{bad}" for f, _, name, bad in CASES]
+)
 def test_every_planning_function_refuses_nan_and_inf_by_name(function, kwargs, name, bad):
     function(**kwargs)  # the plan itself is fine
     with pytest.raises(UsageError, match=f"`{name}`"):
@@ -125,8 +126,14 @@ FLOAT_OPTIONS = _float_options()
 
 def test_the_float_options_are_found():
     options = {(" ".join(path), option) for path, option in FLOAT_OPTIONS}
-    assert {("tgbi", "--level"), ("prates", "--alpha"), ("power paired", "--discordance"), ("power rate", "--icc"),
-            ("power normal", "--se"), ("power pilot", "--half-width")} <= options  # fmt: skip
+    assert {
+        ("tgbi", "--level"),
+        ("prates", "--alpha"),
+        ("power paired", "--discordance"),
+        ("power rate", "--icc"),
+        ("power normal", "--se"),
+        ("power pilot", "--half-width"),
+    } <= options
 
 
 @pytest.mark.parametrize(("path", "option"), FLOAT_OPTIONS, ids=[" ".join((*p, o)) for p, o in FLOAT_OPTIONS])

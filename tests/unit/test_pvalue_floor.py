@@ -29,8 +29,13 @@ def _p_columns(res) -> dict[str, pd.Series]:
         frames["comparisons"] = res.comparisons
         frames["compare()"] = res.compare()
         frames["compare(family='all')"] = res.compare(family="all")
-    return {f"{name}.{c}": frame[c] for name, frame in frames.items() if isinstance(frame, pd.DataFrame)
-            for c in frame.columns if str(c).startswith("p_") and pd.api.types.is_float_dtype(frame[c])}  # fmt: skip
+    return {
+        f"{name}.{c}": frame[c]
+        for name, frame in frames.items()
+        if isinstance(frame, pd.DataFrame)
+        for c in frame.columns
+        if str(c).startswith("p_") and pd.api.types.is_float_dtype(frame[c])
+    }
 
 
 def _never_zero(res) -> int:
@@ -122,8 +127,12 @@ def test_no_p_value_of_any_study_is_exactly_zero_on_the_shipped_data(data_dir, m
     monkeypatch.setenv("MTBIAS_DATA", str(data_dir))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        results = [smb.tgbi(n_boot=200), smb.prates(), smb.optimal(n_boot=200),
-                   smb.winomt(["bing", "systran"], languages=["de"], n_boot=200, adjectives=False)]  # fmt: skip
+        results = [
+            smb.tgbi(n_boot=200),
+            smb.prates(),
+            smb.optimal(n_boot=200),
+            smb.winomt(["bing", "systran"], languages=["de"], n_boot=200, adjectives=False),
+        ]
     checked = {res.study: _never_zero(res) for res in results}
     assert checked["prates"] and checked["winomt"] and checked["tgbi"]
     independence = results[1].frame("independence")

@@ -14,12 +14,14 @@ def _frame(n: int, seed: int) -> pd.DataFrame:
     """n judgements of three systems in two splits and two strata, every label spelling and outcome."""
     rng = np.random.default_rng(seed)
     labels = np.array(["female", "male", "neutral", "both", "unknown", "F", "m", "?"])
-    return pd.DataFrame({
-        "system": rng.choice(["a", "b", "c"], size=n),
-        "split": rng.choice(["x", "y"], size=n),
-        "half": rng.choice(["h1", "h2"], size=n, p=[0.3, 0.7]),
-        "gender": labels[rng.choice(len(labels), size=n, p=[0.25, 0.35, 0.1, 0.05, 0.05, 0.08, 0.1, 0.02])],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "system": rng.choice(["a", "b", "c"], size=n),
+            "split": rng.choice(["x", "y"], size=n),
+            "half": rng.choice(["h1", "h2"], size=n, p=[0.3, 0.7]),
+            "gender": labels[rng.choice(len(labels), size=n, p=[0.25, 0.35, 0.1, 0.05, 0.05, 0.08, 0.1, 0.02])],
+        }
+    )
 
 
 def _per_row(frame: pd.DataFrame) -> pd.DataFrame:
@@ -62,8 +64,7 @@ def test_frequency_bootstrap_has_the_row_bootstrap_variance():
     frequency = np.array([ones[0], n_h[0] - ones[0], ones[1], n_h[1] - ones[1]])
     strata = np.array([0, 0, 1, 1])
     n_boot = 40_000
-    res = cluster_bootstrap(data, lambda t: t[:, 0] / n_h.sum(), frequency=frequency, strata=strata, n_boot=n_boot,
-                            rng=5)  # fmt: skip
+    res = cluster_bootstrap(data, lambda t: t[:, 0] / n_h.sum(), frequency=frequency, strata=strata, n_boot=n_boot, rng=5)
     p = ones / n_h
     var = float(np.sum((n_h / n_h.sum()) ** 2 * p * (1 - p) / n_h))
     assert float(res.estimate) == pytest.approx(ones.sum() / n_h.sum())
@@ -108,8 +109,13 @@ def test_frequency_must_be_positive_integers():
 def test_a_parquet_of_many_rows_stays_a_table_of_cells(tmp_path):
     rng = np.random.default_rng(9)
     n = 300_000
-    frame = pd.DataFrame({"system": rng.choice(["a", "b"], size=n), "lang": rng.choice(["de", "fr", "es"], size=n),
-                          "gender": rng.choice(["female", "male", "neutral"], size=n, p=[0.3, 0.6, 0.1])})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "system": rng.choice(["a", "b"], size=n),
+            "lang": rng.choice(["de", "fr", "es"], size=n),
+            "gender": rng.choice(["female", "male", "neutral"], size=n, p=[0.3, 0.6, 0.1]),
+        }
+    )
     path = tmp_path / "j.parquet"
     frame.to_parquet(path)
     res = smb.rates(path, cluster=None, by="lang", ci="analytic", rng=0)

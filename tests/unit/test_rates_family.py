@@ -15,9 +15,12 @@ def test_group_differences_are_adjusted_within_the_family_asked_for():
     rng = np.random.default_rng(4)
     n = 300
     group = np.array(["x", "y", "z"])[np.arange(n) % 3]
-    frame = pd.concat([pd.DataFrame({"item": range(n), "system": s, "grp": group,
-                                     "gender": np.where(rng.random(n) < p, "female", "male")})
-                       for s, p in (("a", 0.3), ("b", 0.4))])  # fmt: skip
+    frame = pd.concat(
+        [
+            pd.DataFrame({"item": range(n), "system": s, "grp": group, "gender": np.where(rng.random(n) < p, "female", "male")})
+            for s, p in (("a", 0.3), ("b", 0.4))
+        ]
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         per_metric = smb.rates(frame, by="grp", n_boot=300, rng=0).frame("group_differences")
@@ -32,8 +35,11 @@ def test_group_differences_are_adjusted_within_the_family_asked_for():
 def test_with_samples_n_outputs_and_n_unknown_count_outputs():
     """Issue 45: with `sample=`, n_outputs and n_unknown count the outputs given (were item-equivalents, floored)."""
     rng = np.random.default_rng(0)
-    rows = [(item, "a", s, rng.choice(["female", "male", "unknown"], p=[0.4, 0.5, 0.1]), "g1" if item < 20 else "g2")
-            for item in range(40) for s in range(3 if item % 2 else 5)]  # fmt: skip
+    rows = [
+        (item, "a", s, rng.choice(["female", "male", "unknown"], p=[0.4, 0.5, 0.1]), "g1" if item < 20 else "g2")
+        for item in range(40)
+        for s in range(3 if item % 2 else 5)
+    ]
     frame = pd.DataFrame(rows, columns=["item", "system", "k", "gender", "grp"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -23,8 +23,9 @@ def _frame(seed: int = 1, n: int = 500, keep_b: int = 300) -> pd.DataFrame:
     p = np.where(items < n // 2, 0.5, 0.2)
     a = np.where(rng.random(n) < p, "female", "male")
     b = np.where(rng.random(n) < p - 0.05, "female", "male")
-    frame = pd.concat([pd.DataFrame({"item": items, "system": "a", "gender": a}),
-                       pd.DataFrame({"item": items, "system": "b", "gender": b})])  # fmt: skip
+    frame = pd.concat(
+        [pd.DataFrame({"item": items, "system": "a", "gender": a}), pd.DataFrame({"item": items, "system": "b", "gender": b})]
+    )
     return frame[~((frame["system"] == "b") & (frame["item"] >= keep_b))].reset_index(drop=True)
 
 
@@ -37,16 +38,19 @@ def test_a_pair_is_compared_on_the_items_both_have(ci):
     row = result.compare().set_index("metric").loc["female"]
     shared = frame[frame["item"] < 300]
     by_hand = ((shared["system"] == "a") & (shared["gender"] == "female")).sum() / 300 - (
-        (shared["system"] == "b") & (shared["gender"] == "female")).sum() / 300  # fmt: skip
+        (shared["system"] == "b") & (shared["gender"] == "female")
+    ).sum() / 300
     assert row["diff"] == pytest.approx(by_hand, abs=1e-12) and row["n"] == 300
     assert row["ci_low"] < row["diff"] < row["ci_high"]
     # The systems' own estimates keep all their items.
     own = result.table.set_index(["system", "metric"])["estimate"]
     assert own["a", "female"] == pytest.approx((frame[frame["system"] == "a"]["gender"] == "female").mean())
     said = [str(w.message) for w in caught if issubclass(w.category, DataQualityWarning)]
-    assert said == ["systems cover different clusters: a lacks 0 of b's clusters and b 200 of a's (300 shared). "
-                    "Each pair is compared on the clusters both have — its difference, interval and test alike; the "
-                    "estimates per system use all of theirs."]  # fmt: skip
+    assert said == [
+        "systems cover different clusters: a lacks 0 of b's clusters and b 200 of a's (300 shared). "
+        "Each pair is compared on the clusters both have — its difference, interval and test alike; the "
+        "estimates per system use all of theirs."
+    ]
 
 
 def test_systems_on_the_same_items_are_compared_as_before_without_a_word():
@@ -88,8 +92,9 @@ def test_the_shared_items_comparison_covers_its_level_in_both_tails():
         shared = counts[:keep]
         estimate = rates._statistic(shared.sum(axis=0)[None])[0]
         present = shared[..., :4].sum(axis=-1) > 0
-        _, low, high, *_ = rates._paired(shared, 0, 1, estimate, None, np.zeros(keep, int), None, present,
-                                         "percentile", 1.959963984540054)  # fmt: skip
+        _, low, high, *_ = rates._paired(
+            shared, 0, 1, estimate, None, np.zeros(keep, int), None, present, "percentile", 1.959963984540054
+        )
         lows[r], highs[r] = low[0, 0], high[0, 0]
     _bands.check_interval(lows, highs, truth, 0.95, "rates: shared-items difference (analytic)")
 

@@ -19,8 +19,9 @@ from stats_mtbias.errors import DataQualityWarning
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, cluster_bootstrap, tail_resolution
 
 
-@pytest.mark.parametrize(("n", "level", "needed"), [(200, 0.9999, 50_000), (200, 0.99, 500), (1000, 0.999, 5000),
-                                                    (99, 0.95, 100), (9, 0.5, 10)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("n", "level", "needed"), [(200, 0.9999, 50_000), (200, 0.99, 500), (1000, 0.999, 5000), (99, 0.95, 100), (9, 0.5, 10)]
+)
 def test_unresolved_tails_warn_naming_the_resamples_needed(n, level, needed):
     with pytest.warns(DataQualityWarning, match=f"n_boot ≥ {needed:,} resolves it") as record:
         tail_resolution(n, level)

@@ -52,8 +52,15 @@ def test_analyse_and_mcnemar(tmp_path):
 
 
 def test_adjective_transitions_by_hand():
-    base = pd.DataFrame({"system": "g", "language": "es", "item": range(4), "gold": ["male", "female", "female", "male"],
-                         "gender": ["male", "male", "female", "female"]})  # fmt: skip
+    base = pd.DataFrame(
+        {
+            "system": "g",
+            "language": "es",
+            "item": range(4),
+            "gold": ["male", "female", "female", "male"],
+            "gender": ["male", "male", "female", "female"],
+        }
+    )
     adj = base.assign(gender=["male", "female", "male", "male"], reason="")
     table = winomt.adjective_effect(base, adj).iloc[0]
     # Right->right item 0, wrong->right items 1 and 3, right->wrong item 2.
@@ -84,9 +91,15 @@ def test_reader_on_the_shipped_files(data_dir):
 
 def test_reader_errors(tmp_path):
     items = pd.DataFrame(
-        {"item": [0], "gold": ["male"], "entity_index": [1], "sentence": ["The doctor ran."], "entity": ["doctor"],
-         "stereotype": ["pro"]}
-    )  # fmt: skip
+        {
+            "item": [0],
+            "gold": ["male"],
+            "entity_index": [1],
+            "sentence": ["The doctor ran."],
+            "entity": ["doctor"],
+            "stereotype": ["pro"],
+        }
+    )
     bad = tmp_path / "en-xx.txt"
     bad.write_text("The doctor ran. ||| Der Arzt lief.\nno separator here\n", "utf-8")
     with pytest.raises(DataError, match=r"en-xx\.txt, line 2: has no '\|\|\|' separator"):
@@ -140,8 +153,7 @@ def test_labels_are_attributed_to_the_system_that_produced_them(data_dir):
 def _loo_by_loop(a, b):
     """The jackknife of a metric difference by an explicit loop (independent of the vectorised code)."""
     n = len(a)
-    values = np.array([winomt_metrics(np.delete(a, i, 0).sum(0)) - winomt_metrics(np.delete(b, i, 0).sum(0))
-                       for i in range(n)])  # fmt: skip
+    values = np.array([winomt_metrics(np.delete(a, i, 0).sum(0)) - winomt_metrics(np.delete(b, i, 0).sum(0)) for i in range(n)])
     return np.sqrt((n - 1) / n * ((values - values.mean(0)) ** 2).sum(0))
 
 
@@ -186,8 +198,8 @@ def test_paired_comparisons_are_never_a_point_and_agree_with_their_tests():
         n = rng.integers(30, 300)
         gold = rng.choice(["male", "female"], n)
         stereo = rng.choice(["pro", "anti"], n)
-        x = item_features(gold, np.where(rng.random(n) < rng.uniform(.3, .99), gold, "unknown"), stereo)
-        y = item_features(gold, np.where(rng.random(n) < rng.uniform(.3, .99), gold, "unknown"), stereo)
+        x = item_features(gold, np.where(rng.random(n) < rng.uniform(0.3, 0.99), gold, "unknown"), stereo)
+        y = item_features(gold, np.where(rng.random(n) < rng.uniform(0.3, 0.99), gold, "unknown"), stereo)
         res = winomt.paired_comparison(x, y, 0.95)
         excludes = (res["low"] > 0) | (res["high"] < 0)
         # One method each: the interval excludes 0 exactly when p < 1 - level (issue 34).
@@ -203,8 +215,9 @@ def _labelled_run(data_dir, tmp_path):
 
     items = data.read_items(open_store(data_dir))
     gold = items["gold"].to_numpy()
-    readings = pd.DataFrame({"item": items["item"], "system": "mine", "language": "es",
-                             "gender": np.where(items["item"] < 3000, gold, "")})  # fmt: skip
+    readings = pd.DataFrame(
+        {"item": items["item"], "system": "mine", "language": "es", "gender": np.where(items["item"] < 3000, gold, "")}
+    )
     other = {"male": "F", "female": "M", "neutral": "M"}
     short = {"male": "M", "female": "F", "neutral": "N"}
     rows = [(i, "a", short[gold[i]] if i < 8 else other[gold[i]]) for i in range(10)]  # a: 8 of 10 as gold

@@ -62,11 +62,23 @@ def _cold_readings(data_dir, tmp_path, hash_seeds, *, languages=(), subset="", l
     for seed in hash_seeds:
         cache = tmp_path / f"cache-{seed}"
         cache.mkdir()
-        env = {**os.environ, "PYTHONHASHSEED": str(seed), "MTBIAS_CACHE": str(cache), "MTBIAS_DATA": str(data_dir),
-               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}  # fmt: skip
-        started.append(subprocess.Popen([sys.executable, "-c", _READ, str(data_dir), ",".join(languages), subset,
-                                         str(lines)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        env=env, cwd=tmp_path))  # fmt: skip
+        env = {
+            **os.environ,
+            "PYTHONHASHSEED": str(seed),
+            "MTBIAS_CACHE": str(cache),
+            "MTBIAS_DATA": str(data_dir),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        }
+        started.append(
+            subprocess.Popen(
+                [sys.executable, "-c", _READ, str(data_dir), ",".join(languages), subset, str(lines)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+                cwd=tmp_path,
+            )
+        )
     readings = []
     for process in started:
         out, err = process.communicate()
@@ -82,7 +94,7 @@ def _same_readings(a: dict, b: dict) -> None:
         name: [(item, a[name][item], b[name][item]) for item in a[name] if a[name][item] != b[name][item]]
         for name in a
         if name not in ("links", "subset")
-    }  # fmt: skip
+    }
     assert not any(differ.values()), {name: rows for name, rows in differ.items() if rows}
     if "subset" in a:
         assert a["subset"] == b["subset"]
@@ -164,8 +176,7 @@ def _reads_as_shipped(data_dir, tmp_path, language: str) -> None:
     unchanged = [item for item in shipped.index if lines[item] - 1 not in edited]
     assert len(unchanged) == len(shipped) - len(edited)
     different = [item for item in unchanged if shipped.at[item, "gender"] != mine.at[item, "gender"]]
-    assert not different, shipped.loc[different, ["gender"]].join(mine.loc[different, ["translation", "gender"]],
-                                                                  rsuffix="_mine")  # fmt: skip
+    assert not different, shipped.loc[different, ["gender"]].join(mine.loc[different, ["translation", "gender"]], rsuffix="_mine")
     # ... and the comparison with the shipped system finds no difference.
     res = smb.winomt(systems=["google"], translations={"mine": path}, languages=[language], n_boot=500, rng=0)
     compared = res.compare()

@@ -139,8 +139,9 @@ def test_unread_entity_falls_back_to_its_usual_translation():
     comma = "The mechanic gave the clerk, a present because it was his birthday ."
     assert read_pairs([comma], [4], [one], "it", alignments=links[:1], lexicon=lexicon) == ["male"]
     # The pronoun reading: "his" is linked to nothing gendered here, "lui" would be.
-    entity, pronoun = read_entity_and_pronoun([source], [4], [one.replace("il suo", "lui")], "it",
-                                              alignments=[np.array([[4, 2], [10, 10]])], lexicon=lexicon)  # fmt: skip
+    entity, pronoun = read_entity_and_pronoun(
+        [source], [4], [one.replace("il suo", "lui")], "it", alignments=[np.array([[4, 2], [10, 10]])], lexicon=lexicon
+    )
     assert entity == ["male"] and pronoun == ["male"]
 
 
@@ -199,10 +200,15 @@ def test_validation_against_native_speakers(data_dir):
     assert int(spanish["confusion"].to_numpy().sum()) == 99
     assert spanish["agreement"] >= 0.95  # alguien is neutral to the annotator and to the reader
     floors = {
-        "aws.de.in__de.in.csv": 0.59, "fr.in__fr.in.csv": 0.75, "ru.google__ru.in.csv": 0.9, "uk.google.gold__uk.in.csv": 0.95,
-        "aws.ar.in__ar.in.csv": 0.9, "he.in.csv__he.in.csv": 0.95, "google.it.in__it.in.csv": 0.85,
+        "aws.de.in__de.in.csv": 0.59,
+        "fr.in__fr.in.csv": 0.75,
+        "ru.google__ru.in.csv": 0.9,
+        "uk.google.gold__uk.in.csv": 0.95,
+        "aws.ar.in__ar.in.csv": 0.9,
+        "he.in.csv__he.in.csv": 0.95,
+        "google.it.in__it.in.csv": 0.85,
         "google.it.in.2__it.in.csv": 0.79,
-    }  # fmt: skip
+    }
     results = {name: validate(store, folder / name, items) for name in floors}
     for name, floor in floors.items():
         assert results[name]["agreement"] >= floor, name
@@ -411,8 +417,9 @@ def test_czech_and_polish_are_aligned_on_stems(monkeypatch):
 
     monkeypatch.setattr(winomt_reading, "align", fake_align)
     extra = ([tokenize("The doctor slept .")], [tokenize("Lekarz spał .")])
-    got = winomt_reading.read_pairs(["The doctor called the nurse ."], [1], ["Lekarka zadzwoniła do pielęgniarza ."],
-                                    "pl", extra=extra, cache=False)  # fmt: skip
+    got = winomt_reading.read_pairs(
+        ["The doctor called the nurse ."], [1], ["Lekarka zadzwoniła do pielęgniarza ."], "pl", extra=extra, cache=False
+    )
     assert seen["trg"] == [["lekar", "zadzw", "do", "pielę", "."]] and seen["extra"][1] == [["lekar", "spał", "."]]
     assert got == ["unknown"]  # position 1 (zadzwoniła) is a verb: no reading, and no lexicon to fall back on
     winomt_reading.read_pairs(["The doctor called ."], [1], ["El médico llamó ."], "es", cache=False)
@@ -442,8 +449,9 @@ def test_reading_lexicon_needs_fewer_links_in_a_small_file():
     links = [np.array([[1, 0], [2, 1]])] * 3 + [np.array([[0, 0]])] * 240
     assert reading_lexicon(src, trg, links, ["auditor"], "pl") == {"auditor": frozenset({"audyt"})}  # 3 links: stems
     many = SMALL_FILE // len(src) + 1
-    assert reading_lexicon(src * many, trg * many, links * many, ["auditor"], "es") == {"auditor": frozenset(
-        {"audytor", "audytorka"})}  # fmt: skip
+    assert reading_lexicon(src * many, trg * many, links * many, ["auditor"], "es") == {
+        "auditor": frozenset({"audytor", "audytorka"})
+    }
     assert len(src * many) >= SMALL_FILE
     assert reading_lexicon(src, trg, links, ["auditor"], "es") == {"auditor": frozenset({"audytor"})}  # 2 of 3
 

@@ -59,7 +59,8 @@ def test_worker_count_follows_cpus_languages_and_the_cap(monkeypatch):
 def test_a_script_without_a_main_guard_reads_in_parallel(store_items, tmp_path, data_dir):
     # multiprocessing's spawn would re-run such a script in every child; the worker interpreters do not.
     script = tmp_path / "plain.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import json
         import os
         os.environ["MTBIAS_WORKERS"] = "2"
@@ -72,7 +73,8 @@ def test_a_script_without_a_main_guard_reads_in_parallel(store_items, tmp_path, 
         tables = winomt.judge_all(store, items, jobs, aligner="fastalign", use_pronoun=False, explain=False, progress=None)
         print(json.dumps({{"genders": [t["gender"].astype(str).tolist() for t in tables],
                           "workers": winomt.reading_workers(2)}}))
-    """))
+    """)
+    )
     for language in ("es", "it"):
         (tmp_path / language).mkdir()
         shipped = store_items[0].path(f"winomt/translations/google/en-{language}.txt").read_text("utf-8")
@@ -82,7 +84,7 @@ def test_a_script_without_a_main_guard_reads_in_parallel(store_items, tmp_path, 
     reply = json.loads(done.stdout.strip().splitlines()[-1])
     assert reply["workers"] == min(2, len(os.sched_getaffinity(0)))
     store, items = store_items
-    for (language, genders) in zip(("es", "it"), reply["genders"], strict=True):
+    for language, genders in zip(("es", "it"), reply["genders"], strict=True):
         job = ("google", language, False, tmp_path / language / f"en-{language}.txt")
         here = winomt.reading.judge_language(store, items, [job], **OPTIONS)[0][0]
         assert genders == here["gender"].astype(str).tolist()

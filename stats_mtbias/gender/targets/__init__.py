@@ -39,11 +39,50 @@ INDEFINITE = {
     "uk": frozenset({"хтось", "когось", "комусь", "кимось", "будь-хто"}),
     "pt": frozenset({"alguém", "pessoa", "criança", "testemunha", "vítima", "indivíduo", "cônjuge"}),
     "nl": frozenset({"iemand", "persoon"}),
-    "cs": frozenset({"někdo", "někoho", "někomu", "někým", "někom", "kdosi", "osoba", "osoby", "osobě", "osobu", "osobou",
-                     "dítě", "dítěte", "dítěti", "dítětem", "oběť", "oběti"}),
-    "pl": frozenset({"ktoś", "kogoś", "komuś", "kimś", "osoba", "osoby", "osobie", "osobę", "osobą", "dziecko", "dziecka",
-                     "dziecku", "dzieckiem", "ofiara", "ofiary", "ofierze", "ofiarę", "ofiarą"}),
-}  # fmt: skip
+    "cs": frozenset(
+        {
+            "někdo",
+            "někoho",
+            "někomu",
+            "někým",
+            "někom",
+            "kdosi",
+            "osoba",
+            "osoby",
+            "osobě",
+            "osobu",
+            "osobou",
+            "dítě",
+            "dítěte",
+            "dítěti",
+            "dítětem",
+            "oběť",
+            "oběti",
+        }
+    ),
+    "pl": frozenset(
+        {
+            "ktoś",
+            "kogoś",
+            "komuś",
+            "kimś",
+            "osoba",
+            "osoby",
+            "osobie",
+            "osobę",
+            "osobą",
+            "dziecko",
+            "dziecka",
+            "dziecku",
+            "dzieckiem",
+            "ofiara",
+            "ofiary",
+            "ofierze",
+            "ofiarę",
+            "ofiarą",
+        }
+    ),
+}
 
 
 def reader(language: str) -> Callable[[Sequence[str], Sequence[int]], str]:

@@ -75,8 +75,11 @@ def compound_head(words: Sequence[str], head: int, articles: dict[str, str], lin
     determiner and ending decide, not N2's ("ménage" is masculine).
     """
     # N1 must have a determiner of its own right before it: "a fourni de nouveaux outils" is a verb, no N1.
-    if head >= 3 and words[head - 1] in linkers and _nounlike(words[head - 2], articles) and (
-        words[head - 3] in articles or _is_elided(words[head - 3])
+    if (
+        head >= 3
+        and words[head - 1] in linkers
+        and _nounlike(words[head - 2], articles)
+        and (words[head - 3] in articles or _is_elided(words[head - 3]))
     ):
         return head - 2
     return head

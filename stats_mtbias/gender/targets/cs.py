@@ -102,8 +102,9 @@ def _tag_gender(genders: frozenset) -> str:
 
 # Person nouns whose gender is their meaning, in all their case forms (dcera would look like manažera).
 LEXICAL = {
-    **dict.fromkeys("sestra sestry sestře sestru sestrou žena ženy ženě ženu ženou dcera dcery dceři dceru dcerou "
-                    "paní".split(), "female"),
+    **dict.fromkeys(
+        "sestra sestry sestře sestru sestrou žena ženy ženě ženu ženou dcera dcery dceři dceru dcerou paní".split(), "female"
+    ),
     **dict.fromkeys("muž muže muži mužem mužovi syn syna synovi synem".split(), "male"),
 }
 
@@ -196,8 +197,12 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     heads = []
     for j in content:
         if (
-            tags[j][0] in ("NOUN", "PROPN") and "Gen" in tags[j][2] and j > 0 and j - 1 not in content
-            and tags[j - 1][0] in ("NOUN", "PROPN") and _person(tokens[j - 1], tags[j - 1])
+            tags[j][0] in ("NOUN", "PROPN")
+            and "Gen" in tags[j][2]
+            and j > 0
+            and j - 1 not in content
+            and tags[j - 1][0] in ("NOUN", "PROPN")
+            and _person(tokens[j - 1], tags[j - 1])
             and _rule_gender(words[j]) is None
         ):
             j = j - 1  # "správce domácnosti": only the complement was aligned

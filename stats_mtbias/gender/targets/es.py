@@ -31,5 +31,4 @@ LEXICAL = {"mujer": "female", "señora": "female", "ama": "female", "hombre": "m
 
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned Spanish entity."""
-    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS,
-                              lexical=LEXICAL)  # fmt: skip
+    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS, lexical=LEXICAL)

@@ -26,18 +26,31 @@ ARTICLES = {
     **dict.fromkeys("la une cette sa ma ta".split(), "female"),
 }
 ENDINGS = (
-    *[(e, "female") for e in "euse euses rice rices ière ières ienne iennes enne aine aines ante antes ente entes ée ées "
-      "esse esses ère ères ive ives onne onnes oise oises aise aises ate ates eure eures cheffe cheffes".split()],
-    *[(e, "male") for e in "eur eurs ier iers ien iens ain ains ant ants ent ents é és er ers if ifs on ons ois ais at "
-      "ats ot".split()],
-)  # fmt: skip
+    *[
+        (e, "female")
+        for e in "euse euses rice rices ière ières ienne iennes enne aine aines ante antes ente entes ée ées "
+        "esse esses ère ères ive ives onne onnes oise oises aise aises ate ates eure eures cheffe cheffes".split()
+    ],
+    *[
+        (e, "male")
+        for e in "eur eurs ier iers ien iens ain ains ant ants ent ents é és er ers if ifs on ons ois ais at ats ot".split()
+    ],
+)
 FUNCTION = frozenset(
     "les des aux ces ses mes tes nos vos leurs leur que qui quoi dont pour par avec sans dans sur sous chez entre vers "
     "mais donc car est sont était étaient ont avait avaient été elle elles ils lui eux cela ceci très plus aussi".split()
 )
 LINKERS = frozenset({"de", "d'"})
-LEXICAL = {"femme": "female", "dame": "female", "fille": "female", "mère": "female",
-           "homme": "male", "monsieur": "male", "garçon": "male", "père": "male"}  # fmt: skip
+LEXICAL = {
+    "femme": "female",
+    "dame": "female",
+    "fille": "female",
+    "mère": "female",
+    "homme": "male",
+    "monsieur": "male",
+    "garçon": "male",
+    "père": "male",
+}
 EPICENE = ("iste", "istes", "aire", "aires", "logue", "logues", "e", "es", "enfant", "enfants", "diplomate", "bureaucrate")
 
 
@@ -73,5 +86,6 @@ def _tagger(tokens: Sequence[str], positions: Sequence[int]) -> str:
 
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned French entity."""
-    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, fallback=_tagger, function=FUNCTION,
-                              linkers=LINKERS, lexical=LEXICAL)  # fmt: skip
+    return read_with_articles(
+        tokens, positions, ARTICLES, ENDINGS, EPICENE, fallback=_tagger, function=FUNCTION, linkers=LINKERS, lexical=LEXICAL
+    )

@@ -48,18 +48,55 @@ from functools import lru_cache
 # Separators between a stem and its feminine ending. "." only in French (the point médian's stand-in) and ":" in
 # German; "(" needs a closing ")".
 SEPARATORS: dict[str, frozenset[str]] = {
-    "pt": frozenset("/("), "es": frozenset("/("), "it": frozenset("/("),
-    "fr": frozenset({"·", "•", "⋅", "‧", ".", "(", "/"}), "de": frozenset({"*", ":", "/", "(", "·"}),
-    "nl": frozenset("/("), "cs": frozenset("/("), "pl": frozenset("/("), "ru": frozenset("/("), "uk": frozenset("/("),
-    "he": frozenset("/("), "ar": frozenset("/("),
-}  # fmt: skip
+    "pt": frozenset("/("),
+    "es": frozenset("/("),
+    "it": frozenset("/("),
+    "fr": frozenset({"·", "•", "⋅", "‧", ".", "(", "/"}),
+    "de": frozenset({"*", ":", "/", "(", "·"}),
+    "nl": frozenset("/("),
+    "cs": frozenset("/("),
+    "pl": frozenset("/("),
+    "ru": frozenset("/("),
+    "uk": frozenset("/("),
+    "he": frozenset("/("),
+    "ar": frozenset("/("),
+}
 # Feminine endings (and feminine article tails: "o/a", "un·e", "ein/e") written after a separator.
 SUFFIXES: dict[str, frozenset[str]] = {
     "pt": frozenset({"a", "as", "ra", "ras", "ã", "ãs", "na"}),
     "es": frozenset({"a", "as", "ra", "ras", "na"}),
     "it": frozenset({"a", "e", "essa", "esse", "trice", "trici", "rice", "ice"}),
-    "fr": frozenset({"e", "es", "ne", "nes", "se", "ses", "rice", "rices", "ice", "ices", "trice", "trices", "ère", "ères",
-                     "ière", "ières", "euse", "euses", "eure", "eures", "ve", "ves", "te", "tes", "le", "lle", "sse"}),
+    "fr": frozenset(
+        {
+            "e",
+            "es",
+            "ne",
+            "nes",
+            "se",
+            "ses",
+            "rice",
+            "rices",
+            "ice",
+            "ices",
+            "trice",
+            "trices",
+            "ère",
+            "ères",
+            "ière",
+            "ières",
+            "euse",
+            "euses",
+            "eure",
+            "eures",
+            "ve",
+            "ves",
+            "te",
+            "tes",
+            "le",
+            "lle",
+            "sse",
+        }
+    ),
     "de": frozenset({"in", "innen", "e", "n", "r"}),
     "nl": frozenset({"e", "es", "ster", "ice", "rice", "euse", "ière", "in"}),
     "cs": frozenset({"ka", "ky", "ku", "kou", "ce", "ice", "yně", "kyně", "á"}),
@@ -68,27 +105,42 @@ SUFFIXES: dict[str, frozenset[str]] = {
     "uk": frozenset({"ка", "иця", "ниця", "иня", "а"}),
     "he": frozenset({"ת", "ה", "ית"}),
     "ar": frozenset({"ة", "ه"}),
-}  # fmt: skip
+}
 # "or" and "and": "o médico ou a médica", "Lehrerin oder Lehrer", "le ou la médecin".
 CONJUNCTIONS: dict[str, frozenset[str]] = {
-    "pt": frozenset({"ou", "e"}), "es": frozenset({"o", "u", "y", "e"}), "it": frozenset({"o", "e", "od", "ed"}),
-    "fr": frozenset({"ou", "et"}), "de": frozenset({"oder", "und", "bzw"}), "nl": frozenset({"of", "en"}),
-    "cs": frozenset({"nebo", "či", "a", "i"}), "pl": frozenset({"lub", "albo", "czy", "i", "oraz"}),
-    "ru": frozenset({"или", "и", "либо"}), "uk": frozenset({"або", "чи", "і", "й", "та"}),
-    "he": frozenset({"או"}), "ar": frozenset({"أو", "او"}),
-}  # fmt: skip
+    "pt": frozenset({"ou", "e"}),
+    "es": frozenset({"o", "u", "y", "e"}),
+    "it": frozenset({"o", "e", "od", "ed"}),
+    "fr": frozenset({"ou", "et"}),
+    "de": frozenset({"oder", "und", "bzw"}),
+    "nl": frozenset({"of", "en"}),
+    "cs": frozenset({"nebo", "či", "a", "i"}),
+    "pl": frozenset({"lub", "albo", "czy", "i", "oraz"}),
+    "ru": frozenset({"или", "и", "либо"}),
+    "uk": frozenset({"або", "чи", "і", "й", "та"}),
+    "he": frozenset({"או"}),
+    "ar": frozenset({"أو", "او"}),
+}
 # Letters of a gender note in parentheses: "(m/w/d)", "(H/F)", "(k/m)".
 NOTE_LETTERS: dict[str, frozenset[str]] = {
-    "de": frozenset("mwdx"), "nl": frozenset("mvx"), "fr": frozenset("hfx"), "es": frozenset("hmx"),
-    "pt": frozenset("mfhx"), "it": frozenset("mfx"), "cs": frozenset({"m", "ž", "z", "x"}), "pl": frozenset("kmx"),
-}  # fmt: skip
+    "de": frozenset("mwdx"),
+    "nl": frozenset("mvx"),
+    "fr": frozenset("hfx"),
+    "es": frozenset("hmx"),
+    "pt": frozenset("mfhx"),
+    "it": frozenset("mfx"),
+    "cs": frozenset({"m", "ž", "z", "x"}),
+    "pl": frozenset("kmx"),
+}
 # Determiners of a doublet ("o/a", "el/la", "der/die"), where the language reader has no article table.
 DETERMINERS: dict[str, dict[str, str]] = {
-    "de": {**dict.fromkeys(("der", "den", "dem", "des", "ein", "einen", "einem", "eines", "jeder", "jeden"), "male"),
-           **dict.fromkeys(("die", "eine", "einer", "jede"), "female")},
+    "de": {
+        **dict.fromkeys(("der", "den", "dem", "des", "ein", "einen", "einem", "eines", "jeder", "jeden"), "male"),
+        **dict.fromkeys(("die", "eine", "einer", "jede"), "female"),
+    },
     "cs": {"pan": "male", "pana": "male", "panu": "male", "panem": "male", "paní": "female"},
     "pl": {"pan": "male", "pana": "male", "panu": "male", "panem": "male", "pani": "female", "panią": "female"},
-}  # fmt: skip
+}
 _BINNEN_I = re.compile(r"^[A-ZÄÖÜ][a-zäöüß]+(?:In|Innen)$")
 _GAP = re.compile(r"^\w+_(?:in|innen)$", re.IGNORECASE)
 _FR_HYPHEN = re.compile(r"^\w+-(?:e|es|ne|nes|se|ses|rice|rices|ice|ices|ère|ères|euse|euses|eure|eures|ve|ves|te|tes)$")
@@ -189,8 +241,10 @@ def _pair_span(tokens, j, language, read, articles) -> int | None:
         return None
     a = tokens[j].lower()
     starts = [j + 2]
-    if joint in CONJUNCTIONS.get(language, ()) and j + 3 < n and (
-        tokens[j + 2].lower() in articles or tokens[j + 2].endswith(("'", "’"))
+    if (
+        joint in CONJUNCTIONS.get(language, ())
+        and j + 3 < n
+        and (tokens[j + 2].lower() in articles or tokens[j + 2].endswith(("'", "’")))
     ):
         starts.append(j + 3)  # "o médico ou a médica", "l'infermiere o l'infermiera"
     for k in starts:

@@ -38,5 +38,4 @@ LEXICAL = {"donna": "female", "signora": "female", "uomo": "male", "signore": "m
 
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned Italian entity."""
-    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS,
-                              lexical=LEXICAL)  # fmt: skip
+    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS, lexical=LEXICAL)

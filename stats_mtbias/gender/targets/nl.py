@@ -75,13 +75,63 @@ MASCULINE = frozenset(
     "man meneer heer broer vader zoon jongen knecht kok boer held koning graaf god waard baas piloot monnik "
     "bruidegom weduwnaar".split()
 )
-FEMININE_SUFFIXES = ("ster", "sters", "ares", "eres", "esse", "essen", "rice", "rices", "euse", "euses", "iere", "ieres",
-                     "vrouw", "vrouwen", "zuster", "dame", "meid", "moeder", "dochter")  # fmt: skip
+FEMININE_SUFFIXES = (
+    "ster",
+    "sters",
+    "ares",
+    "eres",
+    "esse",
+    "essen",
+    "rice",
+    "rices",
+    "euse",
+    "euses",
+    "iere",
+    "ieres",
+    "vrouw",
+    "vrouwen",
+    "zuster",
+    "dame",
+    "meid",
+    "moeder",
+    "dochter",
+)
 NOT_FEMININE = ("meester", "priester", "minister", "monster", "venster", "klooster", "register", "orkester")
 # Agent suffixes whose feminine the language has (-ster, -es, -e, -rice …).
-MASCULINE_SUFFIXES = ("er", "ers", "aar", "aars", "ier", "iers", "ien", "man", "mannen", "ent", "enten",
-                      "ant", "anten", "ist", "isten", "aat", "aten", "oog", "ogen", "eut", "euten", "icus", "aris",
-                      "tect", "meester", "priester", "knecht", "jongen", "zoon", "vader", "broer", "heer")  # fmt: skip
+MASCULINE_SUFFIXES = (
+    "er",
+    "ers",
+    "aar",
+    "aars",
+    "ier",
+    "iers",
+    "ien",
+    "man",
+    "mannen",
+    "ent",
+    "enten",
+    "ant",
+    "anten",
+    "ist",
+    "isten",
+    "aat",
+    "aten",
+    "oog",
+    "ogen",
+    "eut",
+    "euten",
+    "icus",
+    "aris",
+    "tect",
+    "meester",
+    "priester",
+    "knecht",
+    "jongen",
+    "zoon",
+    "vader",
+    "broer",
+    "heer",
+)
 # -eur and -or: masculine only with a feminine in use (EUR_WITH_FEMININE), else one form for both.
 EUR_SUFFIXES = ("eur", "eurs", "or", "ors")
 # Masculine bases whose feminine adds -e: assistent -> assistente, advocaat -> advocate.

@@ -42,12 +42,32 @@ FUNCTION = frozenset(
     "który która które którego której jego jej ich on ona ono oni mu jemu go ją to ten ta tę tego tej jak też już nie".split()
 )
 CLAUSE_BREAKS = frozenset("a i oraz ale że bo ponieważ aby żeby gdy kiedy lub albo czy który która które którego której".split())
-TITLES = {"pani": "female", "panią": "female", "paniom": "female", "pan": "male", "pana": "male", "panu": "male",
-          "panem": "male"}  # fmt: skip
+TITLES = {"pani": "female", "panią": "female", "paniom": "female", "pan": "male", "pana": "male", "panu": "male", "panem": "male"}
 _MALE_GENDERS = frozenset({"m1", "m2", "m3"})
 FEMININE_SUFFIXES = ("ka", "ki", "ce", "kę", "ką", "czyni", "czynię", "czynią", "ini", "yni", "owa", "ową", "owej")
-MASCULINE_SUFFIXES = ("arz", "erz", "nik", "ista", "or", "er", "ant", "ent", "log", "ca", "arza", "erza", "nika", "isty",
-                      "ora", "era", "anta", "enta", "loga", "cy", "owi")  # fmt: skip
+MASCULINE_SUFFIXES = (
+    "arz",
+    "erz",
+    "nik",
+    "ista",
+    "or",
+    "er",
+    "ant",
+    "ent",
+    "log",
+    "ca",
+    "arza",
+    "erza",
+    "nika",
+    "isty",
+    "ora",
+    "era",
+    "anta",
+    "enta",
+    "loga",
+    "cy",
+    "owi",
+)
 
 
 @lru_cache(maxsize=1)

@@ -34,15 +34,23 @@ ARTICLES = {**dict.fromkeys(_MALE.split(), "male"), **dict.fromkeys(_FEMALE.spli
 ENDINGS = (
     *[(e, "female") for e in "a as ora oras eira eiras triz trizes ã ãs ona onas esa esas isa isas essa essas".split()],
     *[(e, "male") for e in "o os or ores eiro eiros ão ões ês eses".split()],
-)  # fmt: skip
+)
 EPICENE = ("ista", "istas", "ante", "antes", "ente", "entes", "e", "es", "guarda", "colega", "atleta", "agente", "jovem")
 FUNCTION = frozenset(
     "que quem cujo cuja com por para sem sobre entre até mas porque como quando onde ele ela eles elas lhe lhes não foi "
     "era estava está ser seja muito mais também isso isto aquilo".split()
 )
 LINKERS = frozenset({"de"})
-LEXICAL = {"mulher": "female", "senhora": "female", "dona": "female", "moça": "female", "homem": "male",
-           "senhor": "male", "moço": "male", "rapaz": "male"}  # fmt: skip
+LEXICAL = {
+    "mulher": "female",
+    "senhora": "female",
+    "dona": "female",
+    "moça": "female",
+    "homem": "male",
+    "senhor": "male",
+    "moço": "male",
+    "rapaz": "male",
+}
 
 
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
@@ -55,5 +63,4 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     >>> read(tokens, [1]), read(tokens, [6]), read(tokens, [5, 6])
     ('male', 'female', 'female')
     """
-    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS,
-                              lexical=LEXICAL)  # fmt: skip
+    return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS, lexical=LEXICAL)

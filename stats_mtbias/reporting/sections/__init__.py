@@ -37,16 +37,21 @@ def methods(study: str, **params) -> list[str]:
     """
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(METHODS), undefined=jinja2.StrictUndefined,
-                             autoescape=False, keep_trailing_newline=False)  # fmt: skip
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(METHODS), undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
+    )
     text = env.get_template(f"{study}.md.j2").render(**params)
     return [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
 
 
 def common(settings: Settings) -> dict:
     """The template parameters every study's methods share."""
-    return {"level_pct": f"{100 * settings.level:g}%", "alpha": f"{1 - settings.level:.2g}", "n_boot": f"{settings.n_boot:,}",
-            "seed": settings.seed}  # fmt: skip
+    return {
+        "level_pct": f"{100 * settings.level:g}%",
+        "alpha": f"{1 - settings.level:.2g}",
+        "n_boot": f"{settings.n_boot:,}",
+        "seed": settings.seed,
+    }
 
 
 def add(section: Section, *blocks: Table | Figure) -> None:
@@ -72,5 +77,10 @@ def builders() -> dict[str, Callable[[Settings], Section]]:
     """``{study: builder}``, imported on demand (the models section pulls in PyMC only when asked)."""
     from stats_mtbias.reporting.sections import models, optimal, prates, tgbi, winomt
 
-    return {"tgbi": tgbi.section, "prates": prates.section, "optimal": optimal.section, "winomt": winomt.section,
-            "models": models.section}  # fmt: skip
+    return {
+        "tgbi": tgbi.section,
+        "prates": prates.section,
+        "optimal": optimal.section,
+        "winomt": winomt.section,
+        "models": models.section,
+    }

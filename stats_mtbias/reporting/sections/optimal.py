@@ -25,26 +25,58 @@ def section(settings: Settings) -> Section:
     out.notes = _condensed([*notes, *out.notes])
     occupations = result.frame("occupations")
     per_occupation = occupations.drop_duplicates("item")
-    out.methods = methods("optimal", **common(s), n_reference=int(per_occupation["female_share"].notna().sum()),
-                          n_occupations=len(per_occupation))  # fmt: skip
+    out.methods = methods(
+        "optimal", **common(s), n_reference=int(per_occupation["female_share"].notna().sum()), n_occupations=len(per_occupation)
+    )
     categories = result.frame("categories")
-    cells = pd.DataFrame([{"language": str(r.language), "category": str(r.category), "n": str(int(r.n)),
-                           "B": format_interval(r.b, r.ci_low, r.ci_high, scale=1, digits=2)}
-                          for r in categories.itertuples()])  # fmt: skip
-    add(out, Table("categories", "Category B (mean over the category's occupations)", categories,
-                          caption=f"{common(s)['level_pct']} gamma intervals, as for the sectors.", cells=cells,
-                          text=["language", "category"]))  # fmt: skip
-    sectors = result.frame("sectors").astype({"language": str, "sector": str, "dominated": str})
-    sectors = sectors.assign(sector=sectors["sector"].str.replace(", ", ",\n", regex=False),
-                             dominated=sectors["dominated"] + "-dominated occupations")  # fmt: skip
+    cells = pd.DataFrame(
+        [
+            {
+                "language": str(r.language),
+                "category": str(r.category),
+                "n": str(int(r.n)),
+                "B": format_interval(r.b, r.ci_low, r.ci_high, scale=1, digits=2),
+            }
+            for r in categories.itertuples()
+        ]
+    )
     add(
         out,
-        Figure("sector_b", "Sector B: female- and male-dominated occupations side by side",
-               figures.forest(sectors, estimate="b", low="ci_low", high="ci_high", label="sector", group="dominated",
-                              panel="language", xscale="symlog", xmax=1000.0, xlabel="B (symmetric log scale)", ncols=4),
-               f"Points: weighted mean B; bars: {common(s)['level_pct']} gamma intervals (arrow: the interval goes beyond "
-               "1000; the exact ends are in sectors.csv).")
-    )  # fmt: skip
+        Table(
+            "categories",
+            "Category B (mean over the category's occupations)",
+            categories,
+            caption=f"{common(s)['level_pct']} gamma intervals, as for the sectors.",
+            cells=cells,
+            text=["language", "category"],
+        ),
+    )
+    sectors = result.frame("sectors").astype({"language": str, "sector": str, "dominated": str})
+    sectors = sectors.assign(
+        sector=sectors["sector"].str.replace(", ", ",\n", regex=False), dominated=sectors["dominated"] + "-dominated occupations"
+    )
+    add(
+        out,
+        Figure(
+            "sector_b",
+            "Sector B: female- and male-dominated occupations side by side",
+            figures.forest(
+                sectors,
+                estimate="b",
+                low="ci_low",
+                high="ci_high",
+                label="sector",
+                group="dominated",
+                panel="language",
+                xscale="symlog",
+                xmax=1000.0,
+                xlabel="B (symmetric log scale)",
+                ncols=4,
+            ),
+            f"Points: weighted mean B; bars: {common(s)['level_pct']} gamma intervals (arrow: the interval goes beyond "
+            "1000; the exact ends are in sectors.csv).",
+        ),
+    )
     out.provenance = {"optimal": result.provenance}
     return out
 
@@ -61,5 +93,7 @@ def _condensed(notes: list[str]) -> list[str]:
             grouped.setdefault(found.group(4), []).append(f"{found.group(2)} {found.group(3)}")
         else:
             other.append(note)
-    return other + [f"Occupations without B ({reason}): {', '.join(counts)}; see the accounting in the appendix."
-                    for reason, counts in grouped.items()]  # fmt: skip
+    return other + [
+        f"Occupations without B ({reason}): {', '.join(counts)}; see the accounting in the appendix."
+        for reason, counts in grouped.items()
+    ]

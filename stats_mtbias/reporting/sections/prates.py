@@ -37,46 +37,105 @@ def section(settings: Settings) -> Section:
             elif step == "adjectives":
                 runs[step] = smb.prates(**base, items="adjectives")
             else:  # the optimal section's result: its per-occupation frame has the BLS shares
-                runs[step] = s.cached("optimal", lambda: smb.optimal(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed,
-                                                                     level=s.level))  # fmt: skip
+                runs[step] = s.cached(
+                    "optimal", lambda: smb.optimal(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level)
+                )
     per_language, cells, per_category = runs["per language"], runs["per language and category"], runs["per category"]
     authors, adjectives = runs["authors' convention"], runs["adjectives"]
     out = result_section(per_language, "prates", title=TITLE, compress_items=True, items_drop=ITEMS_DROP)
     out.notes = _notes([*notes, *out.notes])
-    out.methods = methods("prates", **common(s), correction="Holm",
-                          n_languages=per_language.table["language"].nunique())  # fmt: skip
+    out.methods = methods("prates", **common(s), correction="Holm", n_languages=per_language.table["language"].nunique())
     reference = cells.frame("reference")
     calibration = cells.frame("calibration")
     independence = cells.frame("independence")
     add(
         out,
         headline_table(per_category, name="rates_category", title="Per category (all languages)"),
-        Table("independence", "Tests of independence", independence,
-              [c for c in ("language", "table", "n", "statistic", "dof", "p_value", "p_adjusted", "cramers_v", "method")
-               if c in independence],
-              "Gender × category within each language and language × gender overall; Holm over the per-language tests.",
-              digits=3),
-        Table("reference", "Translated female share against BLS participation", reference,
-              [c for c in ("language", "level", "n", "n_excluded", "translated", "reference", "diff", "diff_ci_low",
-                           "diff_ci_high", "p_value", "r", "r_ci_low", "r_ci_high") if c in reference],
-              "Shares in percent (differences in points); occupations without a BLS share or an identified output are "
-              "left out and counted in n_excluded.",
-              digits=1, percent=("translated", "reference", "diff", "diff_ci_low", "diff_ci_high"),
-              headers={"translated": "translated (%)", "reference": "BLS (%)", "diff": "diff (pt)",
-                       "diff_ci_low": "low", "diff_ci_high": "high"}),
-        Table("calibration", "Calibration: logit P(female) = intercept + slope · logit(BLS share)", calibration,
-              [c for c in ("language", "n_cells", "intercept", "intercept_ci_low", "intercept_ci_high", "slope",
-                           "slope_ci_low", "slope_ci_high", "female_at_parity", "note") if c in calibration],
-              "Standard errors clustered by category; female at parity: the translated female share where BLS says 50%.",
-              digits=3, percent=("female_at_parity",), headers={"female_at_parity": "female at parity (%)"}),
-        headline_table(authors, name="rates_authors_convention",
-                       title="The authors' convention (all rows; paired t-test, no correction)"),
+        Table(
+            "independence",
+            "Tests of independence",
+            independence,
+            [
+                c
+                for c in ("language", "table", "n", "statistic", "dof", "p_value", "p_adjusted", "cramers_v", "method")
+                if c in independence
+            ],
+            "Gender × category within each language and language × gender overall; Holm over the per-language tests.",
+            digits=3,
+        ),
+        Table(
+            "reference",
+            "Translated female share against BLS participation",
+            reference,
+            [
+                c
+                for c in (
+                    "language",
+                    "level",
+                    "n",
+                    "n_excluded",
+                    "translated",
+                    "reference",
+                    "diff",
+                    "diff_ci_low",
+                    "diff_ci_high",
+                    "p_value",
+                    "r",
+                    "r_ci_low",
+                    "r_ci_high",
+                )
+                if c in reference
+            ],
+            "Shares in percent (differences in points); occupations without a BLS share or an identified output are "
+            "left out and counted in n_excluded.",
+            digits=1,
+            percent=("translated", "reference", "diff", "diff_ci_low", "diff_ci_high"),
+            headers={
+                "translated": "translated (%)",
+                "reference": "BLS (%)",
+                "diff": "diff (pt)",
+                "diff_ci_low": "low",
+                "diff_ci_high": "high",
+            },
+        ),
+        Table(
+            "calibration",
+            "Calibration: logit P(female) = intercept + slope · logit(BLS share)",
+            calibration,
+            [
+                c
+                for c in (
+                    "language",
+                    "n_cells",
+                    "intercept",
+                    "intercept_ci_low",
+                    "intercept_ci_high",
+                    "slope",
+                    "slope_ci_low",
+                    "slope_ci_high",
+                    "female_at_parity",
+                    "note",
+                )
+                if c in calibration
+            ],
+            "Standard errors clustered by category; female at parity: the translated female share where BLS says 50%.",
+            digits=3,
+            percent=("female_at_parity",),
+            headers={"female_at_parity": "female at parity (%)"},
+        ),
+        headline_table(
+            authors, name="rates_authors_convention", title="The authors' convention (all rows; paired t-test, no correction)"
+        ),
         headline_table(adjectives, name="rates_adjectives", title="Adjectives: “he/she is <adjective>”"),
-    )  # fmt: skip
+    )
     out.appendix.append(Table("tests_by_category", "", cells.frame("tests"), list(cells.frame("tests").columns)))
     add(out, _heatmap(cells), _scatter(runs["BLS"], reference))
-    out.provenance = {"main": per_language.provenance, "by_category": cells.provenance,
-                      "authors_convention": authors.provenance, "adjectives": adjectives.provenance}  # fmt: skip
+    out.provenance = {
+        "main": per_language.provenance,
+        "by_category": cells.provenance,
+        "authors_convention": authors.provenance,
+        "adjectives": adjectives.provenance,
+    }
     return out
 
 
@@ -89,9 +148,12 @@ def _heatmap(result: smb.StudyResult) -> Figure:
     cells = rates[rates["category"].astype(str) != "all"]
     matrix = 100 * cells.pivot_table(index="category", columns="language", values="female", sort=False)
     matrix.index = [str(c).removesuffix(" occupations") for c in matrix.index]
-    return Figure("heatmap_female_share", "Female share by category and language",
-                  figures.heatmap(matrix, colorbar="% female among identified outputs", vmin=0),
-                  "Percent of identified outputs that are female; blank: no identified output.")  # fmt: skip
+    return Figure(
+        "heatmap_female_share",
+        "Female share by category and language",
+        figures.heatmap(matrix, colorbar="% female among identified outputs", vmin=0),
+        "Percent of identified outputs that are female; blank: no identified output.",
+    )
 
 
 def occupation_shares(optimal: smb.StudyResult) -> pd.DataFrame:
@@ -107,8 +169,14 @@ def occupation_shares(optimal: smb.StudyResult) -> pd.DataFrame:
 
 def _scatter(optimal: smb.StudyResult, reference: pd.DataFrame) -> Figure:
     shares = occupation_shares(optimal)
-    return Figure("translated_vs_bls", "Translated against BLS female share per occupation",
-                  figures.scatter_reference(100 * shares["reference"], 100 * shares["translated"],
-                                            xlabel="BLS women's participation (%)",
-                                            ylabel="female share of translations (%, mean over languages)"),
-                  f"{len(shares)} occupations with a BLS share and an identified output; dashed: translated = reference.")
+    return Figure(
+        "translated_vs_bls",
+        "Translated against BLS female share per occupation",
+        figures.scatter_reference(
+            100 * shares["reference"],
+            100 * shares["translated"],
+            xlabel="BLS women's participation (%)",
+            ylabel="female share of translations (%, mean over languages)",
+        ),
+        f"{len(shares)} occupations with a BLS share and an identified output; dashed: translated = reference.",
+    )

@@ -38,26 +38,46 @@ def section(settings: Settings) -> Section:
     out = result_section(main, "tgbi", title=TITLE, compress_items=True, items_drop=ITEMS_DROP)
     out.notes = [*notes, *(n for n in out.notes if n not in notes)]
     n_comparisons = 0 if main.comparisons is None else len(main.comparisons)
-    out.methods = methods("tgbi", **common(s), correction=_correction(main), family=main.provenance["options"]["family"],
-                          family_size=_family_size(main), n_comparisons=n_comparisons)  # fmt: skip
+    out.methods = methods(
+        "tgbi",
+        **common(s),
+        correction=_correction(main),
+        family=main.provenance["options"]["family"],
+        family_size=_family_size(main),
+        n_comparisons=n_comparisons,
+    )
     # The variant's warning says which lines it keeps; its advice on other options is for the main run's user.
     kept = "; ".join(n.split(";")[0] for n in variant_notes["authors' rules"])
     variants = [
         headline_table(boot, name="estimates_bootstrap", title="P_S with cluster-bootstrap intervals"),
-        headline_table(authors, name="estimates_authors_rules",
-                       title="The authors' rules: cho2019 cue lists, the repeated block kept"),
-    ]  # fmt: skip
-    variants[0] = _recaption(variants[0], "The same estimates with cluster-bootstrap intervals over lexicon items "
-                             "(percentile), for comparison with the score intervals of the headline.")
-    variants[1] = _recaption(variants[1], "What the published numbers used: the authors' cue lists, and Papago's "
-                             "defective repeated block kept as translations rather than counted as unknown"
-                             + (f" ({kept})" if kept else "") + ".")  # fmt: skip
+        headline_table(
+            authors, name="estimates_authors_rules", title="The authors' rules: cho2019 cue lists, the repeated block kept"
+        ),
+    ]
+    variants[0] = _recaption(
+        variants[0],
+        "The same estimates with cluster-bootstrap intervals over lexicon items "
+        "(percentile), for comparison with the score intervals of the headline.",
+    )
+    variants[1] = _recaption(
+        variants[1],
+        "What the published numbers used: the authors' cue lists, and Papago's "
+        "defective repeated block kept as translations rather than counted as unknown" + (f" ({kept})" if kept else "") + ".",
+    )
     add(out, *variants)
     rule_changes = main.frame("rule_changes")
     changes = rule_changes.rename_axis("cho2019").reset_index()
     out.appendix = [t for t in out.appendix if t.name != "rule_changes"]
-    out.appendix.append(Table("rule_changes", "Outputs by gender rule (rows: cho2019, columns: default)", changes,
-                              list(changes.columns), "How many outputs each rule reads differently.", digits=0))  # fmt: skip
+    out.appendix.append(
+        Table(
+            "rule_changes",
+            "Outputs by gender rule (rows: cho2019, columns: default)",
+            changes,
+            list(changes.columns),
+            "How many outputs each rule reads differently.",
+            digits=0,
+        )
+    )
     out.provenance = {"analytic": main.provenance, "bootstrap": boot.provenance, "authors_rules": authors.provenance}
     return out
 

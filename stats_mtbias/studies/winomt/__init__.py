@@ -76,21 +76,56 @@ from stats_mtbias.studies.winomt.reading import READING_ENGINES, judge, judge_al
 from stats_mtbias.studies.winomt.validation import VALIDATION_COLUMNS, validation
 
 __all__ = [
-    "ABSENT", "ANNOTATION_COLUMNS", "BETWEEN_COLUMNS", "ESTIMATE_COLUMNS", "FEATURES", "FEATURE_INDEX", "FEW_DISCORDANT",
-    "MCNEMAR_METRICS", "METRICS", "MIN_CONFLICTS", "MIN_COVERAGE", "MISSING_RULES", "PAIRED_ACCURACY", "PREDICTED",
-    "READING_ENGINES", "UNREAD_COLUMNS", "VALIDATION_COLUMNS", "WinoMTResult", "adjective_effect", "analyse",
-    "annotation_agreement", "check_samples", "consistency", "corrected_accuracy", "coverage", "evaluate", "judge",
-    "judge_all", "language_arrays", "paired_comparison", "pilot", "pilot_design", "read_annotations",
-    "read_user_judgements", "reading_workers", "run",
-    "score_bounds", "shared_items", "unread_flags", "user_files", "validation",
-]  # fmt: skip
+    "ABSENT",
+    "ANNOTATION_COLUMNS",
+    "BETWEEN_COLUMNS",
+    "ESTIMATE_COLUMNS",
+    "FEATURES",
+    "FEATURE_INDEX",
+    "FEW_DISCORDANT",
+    "MCNEMAR_METRICS",
+    "METRICS",
+    "MIN_CONFLICTS",
+    "MIN_COVERAGE",
+    "MISSING_RULES",
+    "PAIRED_ACCURACY",
+    "PREDICTED",
+    "READING_ENGINES",
+    "UNREAD_COLUMNS",
+    "VALIDATION_COLUMNS",
+    "WinoMTResult",
+    "adjective_effect",
+    "analyse",
+    "annotation_agreement",
+    "check_samples",
+    "consistency",
+    "corrected_accuracy",
+    "coverage",
+    "evaluate",
+    "judge",
+    "judge_all",
+    "language_arrays",
+    "paired_comparison",
+    "pilot",
+    "pilot_design",
+    "read_annotations",
+    "read_user_judgements",
+    "reading_workers",
+    "run",
+    "score_bounds",
+    "shared_items",
+    "unread_flags",
+    "user_files",
+    "validation",
+]
 
 # ---------------------------------------------------------------- the study, wired once
 
 ESTIMATE_COLUMNS = (
     ["system", "language", "n", "n_unknown", "coverage"]
-    + [c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high")] + ["flag"]
-)  # fmt: skip
+    + [c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high")]
+    + ["flag"]
+)
 
 
 @dataclass(frozen=True)
@@ -134,8 +169,6 @@ class WinoMTResult:
     consistency: pd.DataFrame | None = None
 
 
-
-
 def _check_language(language: str) -> str:
     from stats_mtbias.gender.targets import LANGUAGES
 
@@ -145,22 +178,6 @@ def _check_language(language: str) -> str:
             "(see the docs, 'Adding a target language')."
         )
     return language
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def labelled_languages() -> set[str]:
@@ -175,9 +192,11 @@ def _check_labels(languages: list[str]) -> None:
     """``corrected`` without ``annotations`` needs shipped labels in at least one language evaluated."""
     shipped = labelled_languages()
     if not set(languages) & shipped:
-        raise UsageError(f"`corrected` (--corrected) needs human labels of the translations, and none are shipped for "
-                         f"{', '.join(languages)} (shipped for {', '.join(sorted(shipped))}): give your own labels "
-                         "with `annotations` (--annotations FILE: item, system, language, gender), or leave it out.")
+        raise UsageError(
+            f"`corrected` (--corrected) needs human labels of the translations, and none are shipped for "
+            f"{', '.join(languages)} (shipped for {', '.join(sorted(shipped))}): give your own labels "
+            "with `annotations` (--annotations FILE: item, system, language, gender), or leave it out."
+        )
 
 
 def run(
@@ -284,9 +303,12 @@ def run(
         import warnings
 
         skipped = "; ".join(f"{lang}: {', '.join(files)}" for lang, files in sorted(without_reader.items()))
-        warnings.warn(f"WinoMT has no gender reader for {', '.join(sorted(without_reader))}: skipped {skipped} (the "
-                      f"other languages are evaluated; readers exist for {', '.join(sorted(LANGUAGES))})",
-                      DataQualityWarning, stacklevel=2)  # fmt: skip
+        warnings.warn(
+            f"WinoMT has no gender reader for {', '.join(sorted(without_reader))}: skipped {skipped} (the "
+            f"other languages are evaluated; readers exist for {', '.join(sorted(LANGUAGES))})",
+            DataQualityWarning,
+            stacklevel=2,
+        )
     if systems is None:
         systems = [] if (translations or judgements is not None) else list(winomt_data.SYSTEMS)
     systems = list(systems)
@@ -324,8 +346,9 @@ def run(
     base, adj_tables, data = [], [], {}
     origin: dict[tuple[str, str], str] = {}  # (system, language) -> the user's file, for messages
     misaligned: dict[tuple[str, str], list[str]] = {}  # (system, language) -> flags of files that look shifted
-    tables = judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=explain, progress=progress,
-                        engine=engine)  # fmt: skip
+    tables = judge_all(
+        store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=explain, progress=progress, engine=engine
+    )
     for (system, language, is_adj, src), table in zip(jobs, tables, strict=True):
         path = None if src is None else as_source(src, system)
         if table.attrs.get("line_check"):
@@ -343,8 +366,11 @@ def run(
         found = sorted(set(given["language"]))
         given = given[given["language"].isin(languages)] if languages else given
         if given.empty:
-            raise DataError(f"has readings only for {', '.join(found)}, none for the languages evaluated "
-                            f"({', '.join(languages)}; supported: {', '.join(sorted(LANGUAGES))})", source)  # fmt: skip
+            raise DataError(
+                f"has readings only for {', '.join(found)}, none for the languages evaluated "
+                f"({', '.join(languages)}; supported: {', '.join(sorted(LANGUAGES))})",
+                source,
+            )
         for key, flag in given_judgements.attrs.get("line_flags", {}).items():
             misaligned.setdefault(key, []).append(flag)
         base.append(given)
@@ -353,8 +379,10 @@ def run(
     if not base:
         if without_reader:
             files = "; ".join(f"{', '.join(f)} ({lang})" for lang, f in sorted(without_reader.items()))
-            raise DataError(f"no file in a language WinoMT can read: skipped {files}; readers exist for "
-                            f"{', '.join(sorted(LANGUAGES))} (or give the readings as judgements, in any language)")  # fmt: skip
+            raise DataError(
+                f"no file in a language WinoMT can read: skipped {files}; readers exist for "
+                f"{', '.join(sorted(LANGUAGES))} (or give the readings as judgements, in any language)"
+            )
         raise UsageError("no system/language pair to evaluate: give shipped `systems`, `translations` or `judgements`.")
     table = pd.concat(base, ignore_index=True)
     if "sample" not in table:
@@ -364,14 +392,26 @@ def run(
         raise UsageError("two inputs give the same system and language; name user systems uniquely.")
     present = table[~table["reason"].isin(ABSENT)]
     text = present["translation"] if "translation" in present else pd.Series(None, index=present.index, dtype=object)
-    integrity(present.assign(value=text.where(text.notna(), present["gender"].astype(str))),
-              units=["language", "item", "sample"],
-              groups=[], value="value", source={s: f for (s, _), f in origin.items()}, what="items")  # fmt: skip
+    integrity(
+        present.assign(value=text.where(text.notna(), present["gender"].astype(str))),
+        units=["language", "item", "sample"],
+        groups=[],
+        value="value",
+        source={s: f for (s, _), f in origin.items()},
+        what="items",
+    )
     analysed = shared_items(table, notes, origin, missing=missing, n_items=len(items))
     samples = check_samples(analysed, notes)
-    estimates, comparisons = analyse(analysed, n_boot=n_boot, rng=rng, level=level, correction=correction,
-                                     interval=interval, against=check_systems(against, "against"),
-                                     family=family)  # fmt: skip
+    estimates, comparisons = analyse(
+        analysed,
+        n_boot=n_boot,
+        rng=rng,
+        level=level,
+        correction=correction,
+        interval=interval,
+        against=check_systems(against, "against"),
+        family=family,
+    )
     covered = coverage(table, len(items)).set_index(["system", "language"])["coverage"]
     estimates.insert(4, "coverage", covered.reindex(pd.MultiIndex.from_frame(estimates[["system", "language"]])).to_numpy())
     estimates["flag"] = unread_flags(estimates)
@@ -386,8 +426,7 @@ def run(
     user_pairs = pd.DataFrame(columns=["system", "language", "item", "gold", "human", "automatic"])
     if annotations is not None:
         source = as_source(annotations, "annotations")
-        agree, between, user_pairs = annotation_agreement(read_annotations(source, items), table, level=level,
-                                                          source=source)  # fmt: skip
+        agree, between, user_pairs = annotation_agreement(read_annotations(source, items), table, level=level, source=source)
         annotated = {"agreement": agree, "between": between}
         data[str(source)] = source_sha256(source)
     if validate or corrected:
@@ -396,8 +435,9 @@ def run(
         pairs = pd.concat([found["pairs"], user_pairs], ignore_index=True) if corrected else user_pairs
         # Without the shipped labels only the systems the user labelled are corrected.
         target = estimates if corrected else estimates.merge(user_pairs[["system", "language"]].drop_duplicates())
-        corrected_frame = corrected_accuracy(target, pairs, n_draws=n_draws, rng=rng, level=level,
-                                             construct="pronoun" if use_pronoun else "entity")  # fmt: skip
+        corrected_frame = corrected_accuracy(
+            target, pairs, n_draws=n_draws, rng=rng, level=level, construct="pronoun" if use_pronoun else "entity"
+        )
         no_labels = sorted(set(estimates["language"]) - set(corrected_frame.get("language", ())))
         if no_labels:
             notes.append(f"no human labels for {', '.join(no_labels)}: no corrected Acc")
@@ -405,63 +445,119 @@ def run(
             unlabelled = corrected_frame[corrected_frame["n_labelled"] == 0]
             if len(unlabelled):
                 names = ", ".join(f"{r.system}/{r.language}" for r in unlabelled.itertuples())
-                notes.append(f"not corrected (no labels of their own translations; another system's labels would "
-                             f"not apply): {names}")  # fmt: skip
+                notes.append(
+                    f"not corrected (no labels of their own translations; another system's labels would not apply): {names}"
+                )
             other = corrected_frame[corrected_frame["labels"].str.contains("another construct", regex=False)]
             if len(other):
                 names = ", ".join(f"{r.system}/{r.language}" for r in other.itertuples())
-                notes.append(f"not corrected (their labels follow the {'translated pronoun' if not use_pronoun else 'entity'} "
-                             f"in most conflicts, not what the metric reads): {names}")  # fmt: skip
-    accounting = common_accounting(table.assign(outcome=table["reason"].replace("", "read")), ["system", "language"],
-                                   "outcome")  # fmt: skip
+                notes.append(
+                    f"not corrected (their labels follow the {'translated pronoun' if not use_pronoun else 'entity'} "
+                    f"in most conflicts, not what the metric reads): {names}"
+                )
+    accounting = common_accounting(table.assign(outcome=table["reason"].replace("", "read")), ["system", "language"], "outcome")
     data = {**dict(sorted(store.used.items())), **data}
-    rule = ("items every system of a language translated" if missing == "shared"
-            else "every item, an untranslated one counted as wrong (the paper's rule)")  # fmt: skip
+    rule = (
+        "items every system of a language translated"
+        if missing == "shared"
+        else "every item, an untranslated one counted as wrong (the paper's rule)"
+    )
     provenance = record_provenance(
         f"{aligner} word alignment (grow-diag-final-and) + stats_mtbias.gender.targets readers; Acc, F1, ΔG, ΔS as "
         f"shares over the {rule}; Acc, Acc_pro, Acc_anti: Wilson intervals with exact Poisson ends (<= 10 errors), "
         f"ΔS: Newcombe's hybrid score interval; F1, ΔG: bootstrap over items stratified by stereotype × gold gender, "
         f"{interval}; differences between systems, test and interval from one method: Tango score interval and McNemar "
         f"score test (accuracies), MOVER of the Tango intervals (ΔS), item jackknife t (F1, ΔG)"
-        + ("; several samples per item: an item's metrics the means over its samples, items the unit of resampling "
-           "and pairing; Wilson on the effective sample size (cluster-robust design effect), Tango/McNemar on the "
-           "table deflated by Durkalski's clustered design effect" if samples else ""),
-        data, rng=seed, level=level, n_boot=n_boot, correction=correction, family=family,
-        options={"aligner": aligner, "languages": list(languages), "readers": "stats_mtbias.gender.targets",
-                 "use_pronoun": use_pronoun, "systems": list(dict.fromkeys(table["system"].astype(str))),
-                 "interval": interval, "missing": missing, "against": against, "sample": sample,
-                 # The systems of the user's inputs (the report's "your systems"), never guessed from names.
-                 "yours": list(dict.fromkeys([*translations, *([] if given_judgements is None
-                                                               else given_judgements["system"].astype(str))]))},
-    )  # fmt: skip
-    return WinoMTResult(estimates, comparisons, adj_frame, corrected_frame, accounting, provenance, table, notes, found,
-                        annotated, consistency(analysed, level=level) if samples else None)  # fmt: skip
+        + (
+            "; several samples per item: an item's metrics the means over its samples, items the unit of resampling "
+            "and pairing; Wilson on the effective sample size (cluster-robust design effect), Tango/McNemar on the "
+            "table deflated by Durkalski's clustered design effect"
+            if samples
+            else ""
+        ),
+        data,
+        rng=seed,
+        level=level,
+        n_boot=n_boot,
+        correction=correction,
+        family=family,
+        options={
+            "aligner": aligner,
+            "languages": list(languages),
+            "readers": "stats_mtbias.gender.targets",
+            "use_pronoun": use_pronoun,
+            "systems": list(dict.fromkeys(table["system"].astype(str))),
+            "interval": interval,
+            "missing": missing,
+            "against": against,
+            "sample": sample,
+            # The systems of the user's inputs (the report's "your systems"), never guessed from names.
+            "yours": list(
+                dict.fromkeys([*translations, *([] if given_judgements is None else given_judgements["system"].astype(str))])
+            ),
+        },
+    )
+    return WinoMTResult(
+        estimates,
+        comparisons,
+        adj_frame,
+        corrected_frame,
+        accounting,
+        provenance,
+        table,
+        notes,
+        found,
+        annotated,
+        consistency(analysed, level=level) if samples else None,
+    )
 
 
 # What ``explain=True`` shows of each unread WinoMT item.
 UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligned", "reason", "why"]
 
 
-def evaluate(systems=None, *, translations=None, correction: str = "holm", family: str | list[str] = "metric",
-             explain: bool = False, **options) -> StudyResult:  # fmt: skip
+def evaluate(
+    systems=None,
+    *,
+    translations=None,
+    correction: str = "holm",
+    family: str | list[str] = "metric",
+    explain: bool = False,
+    **options,
+) -> StudyResult:
     """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.winomt` returns)."""
     notes: list[str] = []
     with noted(notes):
-        result = run(check_systems(systems), translations=dict(translations or {}), correction=correction, family=family,
-                     explain=explain, **options)  # fmt: skip
+        result = run(
+            check_systems(systems),
+            translations=dict(translations or {}),
+            correction=correction,
+            family=family,
+            explain=explain,
+            **options,
+        )
     notes = list(dict.fromkeys([*result.notes, *notes]))
     est = result.estimates
     parts = []
     for metric in METRICS:
-        part = melt(est, {metric: (metric, f"{metric}_ci_low", f"{metric}_ci_high")},
-                    keys={"system": "system", "language": "language"}, defaults={"subset": "all"}, n=f"{metric}_n")  # fmt: skip
+        part = melt(
+            est,
+            {metric: (metric, f"{metric}_ci_low", f"{metric}_ci_high")},
+            keys={"system": "system", "language": "language"},
+            defaults={"subset": "all"},
+            n=f"{metric}_n",
+        )
         parts.append(part)
     table = pd.concat(parts, ignore_index=True)
     order = {m: i for i, m in enumerate(METRICS)}
-    table = table.sort_values(["language", "system", "metric"], key=lambda c: c.map(order) if c.name == "metric" else c,
-                              kind="stable").reset_index(drop=True)  # fmt: skip
-    table = table.set_index(["system", "language"]).loc[
-        pd.MultiIndex.from_frame(est[["system", "language"]])].reset_index()[TABLE_COLUMNS]
+    table = table.sort_values(
+        ["language", "system", "metric"], key=lambda c: c.map(order) if c.name == "metric" else c, kind="stable"
+    ).reset_index(drop=True)
+    table = (
+        table.set_index(["system", "language"])
+        .loc[pd.MultiIndex.from_frame(est[["system", "language"]])]
+        .reset_index()[TABLE_COLUMNS]
+    )
     flags = zip(zip(est["system"].astype(str), est["language"].astype(str), strict=True), est["flag"], strict=True)
     table = with_flags(table, dict(flags), ["system", "language"])
     comparisons = result.comparisons if len(result.comparisons) else None
@@ -474,10 +570,14 @@ def evaluate(systems=None, *, translations=None, correction: str = "holm", famil
         frames["corrected"] = result.corrected
     if result.validation is not None:
         frames["validation"] = result.validation["validation"]
-        confusions = [c.stack().rename("n").reset_index().assign(file=file)
-                      for file, c in result.validation["confusions"].items()]  # fmt: skip
-        frames["confusions"] = (pd.concat(confusions, ignore_index=True)[["file", "human", "automatic", "n"]]
-                                if confusions else pd.DataFrame(columns=["file", "human", "automatic", "n"]))  # fmt: skip
+        confusions = [
+            c.stack().rename("n").reset_index().assign(file=file) for file, c in result.validation["confusions"].items()
+        ]
+        frames["confusions"] = (
+            pd.concat(confusions, ignore_index=True)[["file", "human", "automatic", "n"]]
+            if confusions
+            else pd.DataFrame(columns=["file", "human", "automatic", "n"])
+        )
         frames["inter_annotator"] = result.validation["annotators"]
     if explain:
         j = result.judgements
@@ -486,15 +586,17 @@ def evaluate(systems=None, *, translations=None, correction: str = "holm", famil
     if result.annotations is not None:
         frames["annotations"] = result.annotations["agreement"]
         frames["annotators"] = result.annotations["between"]
-    return StudyResult("winomt", table, comparisons, result.provenance.to_dict(), frames, correction, notes,
-                       family, details=result)  # fmt: skip
+    return StudyResult(
+        "winomt", table, comparisons, result.provenance.to_dict(), frames, correction, notes, family, details=result
+    )
 
 
 READ_COLUMNS = ["system", "language", "item", "entity", "gold", "translation", "gender", "reason", "aligned", "why"]
 
 
-def read(translations, *, name: str = "system", languages=None, data_dir=None, aligner: str = "fastalign",
-         use_pronoun: bool = False) -> pd.DataFrame:  # fmt: skip
+def read(
+    translations, *, name: str = "system", languages=None, data_dir=None, aligner: str = "fastalign", use_pronoun: bool = False
+) -> pd.DataFrame:
     """Every translated WinoMT item of a system read, with the target words read and why: ``winomt(judgements=...)``'s table.
 
     `translations`: an ``en-XX.txt`` file, a directory of them, ``{language: file or frame}`` or a frame
@@ -504,8 +606,11 @@ def read(translations, *, name: str = "system", languages=None, data_dir=None, a
 
     store = open_store(data_dir)
     items = winomt_data.read_items(store)
-    jobs = [(name, _check_language(lang), False, src) for lang, src, adj in user_files(name, translations, languages)
-            if not adj and (not languages or lang in languages)]  # fmt: skip
+    jobs = [
+        (name, _check_language(lang), False, src)
+        for lang, src, adj in user_files(name, translations, languages)
+        if not adj and (not languages or lang in languages)
+    ]
     if not jobs:
         raise UsageError(f"no translations of {name} to read in the languages asked ({', '.join(languages or [])}).")
     tables = judge_all(store, items, jobs, aligner=aligner, use_pronoun=use_pronoun, explain=True, progress=None)

@@ -58,8 +58,9 @@ def _arrays(part: pd.DataFrame):
     first = part.drop_duplicates("item").set_index("item").reindex(items)
     strata = (first["stereotype"].astype(str) + ":" + first["gold"].astype(str)).to_numpy()
     rows = item_features(part["gold"].to_numpy(), part["gender"].to_numpy(), part["stereotype"].to_numpy())
-    cell = np.searchsorted(items, part["item"].to_numpy()) * len(systems) + pd.Categorical(
-        part["system"], categories=systems).codes  # fmt: skip
+    cell = (
+        np.searchsorted(items, part["item"].to_numpy()) * len(systems) + pd.Categorical(part["system"], categories=systems).codes
+    )
     size = len(items) * len(systems)
     samples = np.bincount(cell, minlength=size).astype(float)
     if (samples == 0).any():
@@ -87,8 +88,14 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], language: s
         raise UsageError(f"{', '.join(missing)} has no {language} judgements in the pilot; it has {', '.join(have) or 'none'}.")
     order, _, strata, data = language_arrays(part)
     data = data[:, [order.index(s) for s in systems]]
-    return PairedDesign(data, winomt_metrics, (METRICS.index(metric),), strata,
-                        label=f"{language} {metric}: {systems[0]} − {systems[1]}", unit="items")  # fmt: skip
+    return PairedDesign(
+        data,
+        winomt_metrics,
+        (METRICS.index(metric),),
+        strata,
+        label=f"{language} {metric}: {systems[0]} − {systems[1]}",
+        unit="items",
+    )
 
 
 ABSENT = ("missing", "not_in_file")  # reasons of an item a file does not translate at all
@@ -103,15 +110,25 @@ MIN_COVERAGE = 0.99  # below this share of the items translated, a file is named
 def coverage(table: pd.DataFrame, n_items: int) -> pd.DataFrame:
     """Items each (system, language) translated: ``system, language, translated, coverage`` (of `n_items`)."""
     present = table.loc[~table["reason"].isin(ABSENT), ["system", "language", "item"]].drop_duplicates()
-    out = (present.groupby(["system", "language"], sort=False).size().rename("translated")
-           .reindex(table[["system", "language"]].drop_duplicates().set_index(["system", "language"]).index,
-                    fill_value=0).reset_index())  # fmt: skip
+    out = (
+        present.groupby(["system", "language"], sort=False)
+        .size()
+        .rename("translated")
+        .reindex(table[["system", "language"]].drop_duplicates().set_index(["system", "language"]).index, fill_value=0)
+        .reset_index()
+    )
     out["coverage"] = out["translated"] / n_items
     return out
 
 
-def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: dict | None = None, *,
-                 missing: str = "shared", n_items: int | None = None) -> pd.DataFrame:  # fmt: skip
+def shared_items(
+    table: pd.DataFrame,
+    notes: list[str] | None = None,
+    origin: dict | None = None,
+    *,
+    missing: str = "shared",
+    n_items: int | None = None,
+) -> pd.DataFrame:
     """The items each language is analysed on: one rule, whether a file stands alone, beside others, or is judgements.
 
     ``missing="shared"`` (default): the items every system of the language
@@ -133,20 +150,28 @@ def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: di
     parts = []
     for language, part in table.groupby("language", sort=False):
         present = ~part["reason"].isin(ABSENT)
-        covered = part.loc[present].groupby("system", sort=False)["item"].nunique().reindex(
-            part["system"].unique(), fill_value=0)  # items, not rows: an item may have several samples
+        covered = (
+            part.loc[present].groupby("system", sort=False)["item"].nunique().reindex(part["system"].unique(), fill_value=0)
+        )  # items, not rows: an item may have several samples
         empty = covered[covered == 0]
         if len(empty):
             system = str(empty.index[0])
-            raise DataError(f"{system}/{language}: no WinoMT item is translated (an empty file, or none of its lines "
-                            "is a WinoMT sentence)", (origin or {}).get((system, language)))  # fmt: skip
+            raise DataError(
+                f"{system}/{language}: no WinoMT item is translated (an empty file, or none of its lines is a WinoMT sentence)",
+                (origin or {}).get((system, language)),
+            )
         for system, n in covered.items():
             if n < MIN_COVERAGE * n_items:
                 where = (origin or {}).get((system, language))
-                rule = ("analysed on the items every system of the language translated" if missing == "shared"
-                        else "its untranslated items count as wrong (missing='wrong')")  # fmt: skip
-                message = (f"WinoMT {system}/{language}{f' ({where})' if where else ''}: {int(n):,} of {n_items:,} items "
-                           f"translated ({n / n_items:.1%}); {rule}")  # fmt: skip
+                rule = (
+                    "analysed on the items every system of the language translated"
+                    if missing == "shared"
+                    else "its untranslated items count as wrong (missing='wrong')"
+                )
+                message = (
+                    f"WinoMT {system}/{language}{f' ({where})' if where else ''}: {int(n):,} of {n_items:,} items "
+                    f"translated ({n / n_items:.1%}); {rule}"
+                )
                 warnings.warn(message, DataQualityWarning, stacklevel=3)
                 if notes is not None:
                     notes.append(message)
@@ -158,10 +183,12 @@ def shared_items(table: pd.DataFrame, notes: list[str] | None = None, origin: di
         if not keep:  # nothing to compare them on: said, not an empty table that breaks further down
             systems = [str(s) for s in part["system"].unique()]
             files = {f for f in ((origin or {}).get((s, language)) for s in systems) if f}
-            raise DataError(f"{language}: the systems {', '.join(systems)} translated no WinoMT item in common, so "
-                            "there is nothing to analyse them on; evaluate them separately, or count untranslated "
-                            "items as wrong (missing='wrong', --missing wrong)",
-                            files.pop() if len(files) == 1 else None)  # fmt: skip
+            raise DataError(
+                f"{language}: the systems {', '.join(systems)} translated no WinoMT item in common, so "
+                "there is nothing to analyse them on; evaluate them separately, or count untranslated "
+                "items as wrong (missing='wrong', --missing wrong)",
+                files.pop() if len(files) == 1 else None,
+            )
         parts.append(part[part["item"].isin(keep)])
     return pd.concat(parts, ignore_index=True)
 
@@ -185,16 +212,31 @@ def check_samples(table: pd.DataFrame, notes: list[str] | None = None) -> bool:
         return False
     spread = per_item.groupby(level=["system", "language"], sort=False).agg(["min", "max"])
     for (system, language), row in spread[spread["min"] != spread["max"]].iterrows():
-        message = (f"WinoMT {system}/{language}: items have {row['min']}–{row['max']} samples; each item's samples "
-                   "are averaged (every item weighs the same)")  # fmt: skip
+        message = (
+            f"WinoMT {system}/{language}: items have {row['min']}–{row['max']} samples; each item's samples "
+            "are averaged (every item weighs the same)"
+        )
         warnings.warn(message, DataQualityWarning, stacklevel=3)
         if notes is not None:
             notes.append(message)
     return True
 
 
-CONSISTENCY_COLUMNS = ["system", "language", "gold", "n", "samples", "disagree", "disagree_ci_low", "disagree_ci_high",
-                       "female", "female_ci_low", "female_ci_high", "icc_female", "icc_correct"]  # fmt: skip
+CONSISTENCY_COLUMNS = [
+    "system",
+    "language",
+    "gold",
+    "n",
+    "samples",
+    "disagree",
+    "disagree_ci_low",
+    "disagree_ci_high",
+    "female",
+    "female_ci_low",
+    "female_ci_high",
+    "icc_female",
+    "icc_correct",
+]
 
 
 def icc_anova(means: np.ndarray, sizes: np.ndarray) -> float:
@@ -238,11 +280,20 @@ def consistency(judgements: pd.DataFrame, *, level: float = 0.95) -> pd.DataFram
     from stats_mtbias.uncertainty.clustered import effective_counts
 
     present = judgements[~judgements["reason"].isin(ABSENT)]
-    keyed = present.assign(_female=(present["gender"] == "female").astype(float),
-                           _correct=(present["gender"] == present["gold"]).astype(float))  # fmt: skip
-    items = keyed.groupby(["system", "language", "item"], sort=False).agg(
-        gold=("gold", "first"), k=("gender", "size"), kinds=("gender", "nunique"), female=("_female", "mean"),
-        correct=("_correct", "mean")).reset_index()  # fmt: skip
+    keyed = present.assign(
+        _female=(present["gender"] == "female").astype(float), _correct=(present["gender"] == present["gold"]).astype(float)
+    )
+    items = (
+        keyed.groupby(["system", "language", "item"], sort=False)
+        .agg(
+            gold=("gold", "first"),
+            k=("gender", "size"),
+            kinds=("gender", "nunique"),
+            female=("_female", "mean"),
+            correct=("_correct", "mean"),
+        )
+        .reset_index()
+    )
     rows = []
     for (system, language), part in items.groupby(["system", "language"], sort=False):
         for gold in ("all", "male", "female", "neutral"):
@@ -255,13 +306,23 @@ def consistency(judgements: pd.DataFrame, *, level: float = 0.95) -> pd.DataFram
             x, n = effective_counts(sub["female"].to_numpy(), np.ones(len(sub)), level=level)
             fci = modified_wilson_interval(x, n, level)
             k = sub["k"].to_numpy()
-            rows.append({"system": system, "language": language, "gold": gold, "n": len(sub),
-                         "samples": float(k.mean()), "disagree": d / len(several) if len(several) else np.nan,
-                         "disagree_ci_low": float(ci.low) if len(several) else np.nan,
-                         "disagree_ci_high": float(ci.high) if len(several) else np.nan,
-                         "female": float(sub["female"].mean()), "female_ci_low": float(fci.low),
-                         "female_ci_high": float(fci.high), "icc_female": icc_anova(sub["female"].to_numpy(), k),
-                         "icc_correct": icc_anova(sub["correct"].to_numpy(), k)})  # fmt: skip
+            rows.append(
+                {
+                    "system": system,
+                    "language": language,
+                    "gold": gold,
+                    "n": len(sub),
+                    "samples": float(k.mean()),
+                    "disagree": d / len(several) if len(several) else np.nan,
+                    "disagree_ci_low": float(ci.low) if len(several) else np.nan,
+                    "disagree_ci_high": float(ci.high) if len(several) else np.nan,
+                    "female": float(sub["female"].mean()),
+                    "female_ci_low": float(fci.low),
+                    "female_ci_high": float(fci.high),
+                    "icc_female": icc_anova(sub["female"].to_numpy(), k),
+                    "icc_correct": icc_anova(sub["correct"].to_numpy(), k),
+                }
+            )
     return pd.DataFrame(rows, columns=CONSISTENCY_COLUMNS)
 
 
@@ -289,8 +350,10 @@ def score_bounds(data: np.ndarray, bounds, level: float, replicates: np.ndarray 
     low, high = np.array(bounds.low, dtype=float), np.array(bounds.high, dtype=float)
     totals = data.sum(axis=0)  # (systems, FEATURES)
     # Samples (item means between 0 and 1): effective counts of each proportion; 0/1 means give the counts.
-    eff = {metric: effective_counts(data[..., FEATURE_INDEX[k]], data[..., FEATURE_INDEX[n]], level=level)
-           for metric, (k, n) in _PROPORTIONS.items()}  # fmt: skip
+    eff = {
+        metric: effective_counts(data[..., FEATURE_INDEX[k]], data[..., FEATURE_INDEX[n]], level=level)
+        for metric, (k, n) in _PROPORTIONS.items()
+    }
     with np.errstate(invalid="ignore", divide="ignore"):
         for metric, (x, n) in eff.items():
             ok = n > 0
@@ -322,8 +385,9 @@ def _few_error_f1(totals: np.ndarray, low: np.ndarray, high: np.ndarray, level: 
         trials = 2 * tp + errors
         ok = trials > 0
         ci = modified_wilson_interval(2 * tp, np.where(ok, trials, 1), level)
-        parts.append((np.where(ok, 2 * tp / np.where(ok, trials, 1), np.nan), np.where(ok, ci.low, np.nan),
-                      np.where(ok, ci.high, np.nan)))  # an undefined F1 (no item of the gender) has no interval
+        parts.append(
+            (np.where(ok, 2 * tp / np.where(ok, trials, 1), np.nan), np.where(ok, ci.low, np.nan), np.where(ok, ci.high, np.nan))
+        )  # an undefined F1 (no item of the gender) has no interval
         few |= ok & (errors <= FEW_EVENTS)
     # A bootstrap interval that is a point (a system that always says one gender: its F1s are the same in every
     # replicate, the strata fixing the gold genders) gets the score intervals too.
@@ -390,9 +454,13 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
         inside = x[:, 0, scope] > 0
         a, b = x[inside, 0, k], x[inside, 1, k]
         # n counts the items a metric is computed on; the evaluation has n / share of them in all.
-        return "paired", dict(discordance=float(np.mean(a != b)), observed=float(np.mean(a) - np.mean(b)),
-                              metric=f"{language} {metric}", comparison=f"{systems[0]} − {systems[1]}",
-                              unit_scale=float(inside.mean()))  # fmt: skip
+        return "paired", dict(
+            discordance=float(np.mean(a != b)),
+            observed=float(np.mean(a) - np.mean(b)),
+            metric=f"{language} {metric}",
+            comparison=f"{systems[0]} − {systems[1]}",
+            unit_scale=float(inside.mean()),
+        )
     return "simulate", design
 
 
@@ -469,8 +537,13 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
     method[m] = "MOVER of the Tango intervals (pro, anti)"
     if "acc_pro" in parts and "acc_anti" in parts:
         (pro_est, pro_low, pro_high), (anti_est, anti_low, anti_high) = parts["acc_pro"], parts["acc_anti"]
-        ds = mover_interval(np.array([pro_est, anti_est]), np.array([pro_low, anti_low]), np.array([pro_high, anti_high]),
-                            np.array([1.0, -1.0]), np.eye(2))  # fmt: skip
+        ds = mover_interval(
+            np.array([pro_est, anti_est]),
+            np.array([pro_low, anti_low]),
+            np.array([pro_high, anti_high]),
+            np.array([1.0, -1.0]),
+            np.eye(2),
+        )
         low[m], high[m] = float(ds.low), float(ds.high)
         pvalue[m] = float(_interval_pvalue(np.asarray(diff[m]), ds, z))
     discordant = int(np.sum(np.any(a != b, axis=1)))
@@ -482,8 +555,10 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
     # jackknife a spread, so that the interval is never a point nor p exactly 0.
     flat = se == 0
     if flat.any():
-        pseudo = [item_features(np.array(["male", "female"]), np.array(p), np.array(["pro", "anti"]))
-                  for p in (["male", "male"], ["female", "female"])]  # fmt: skip
+        pseudo = [
+            item_features(np.array(["male", "female"]), np.array(p), np.array(["pro", "anti"]))
+            for p in (["male", "male"], ["female", "female"])
+        ]
         se = np.where(flat, _jackknife_se(np.concatenate([a, pseudo[0]]), np.concatenate([b, pseudo[1]])), se)
     t = stats.t.ppf(0.5 + level / 2, dof)
     for metric in ("f1_male", "f1_female", "delta_g"):
@@ -549,9 +624,12 @@ def analyse(
         point = boot.estimate
         bounds = score_bounds(data, boot.confidence_interval(), level, boot.replicates)
         totals = data.sum(axis=0)
-        per_metric_n = {"acc": totals[:, FEATURE_INDEX["n"]], "acc_pro": totals[:, FEATURE_INDEX["pro"]],
-                        "acc_anti": totals[:, FEATURE_INDEX["anti"]],
-                        "delta_s": totals[:, FEATURE_INDEX["pro"]] + totals[:, FEATURE_INDEX["anti"]]}  # fmt: skip
+        per_metric_n = {
+            "acc": totals[:, FEATURE_INDEX["n"]],
+            "acc_pro": totals[:, FEATURE_INDEX["pro"]],
+            "acc_anti": totals[:, FEATURE_INDEX["anti"]],
+            "delta_s": totals[:, FEATURE_INDEX["pro"]] + totals[:, FEATURE_INDEX["anti"]],
+        }
         for s, system in enumerate(systems):
             row = {
                 "system": system,
@@ -560,18 +638,34 @@ def analyse(
                 "n_unknown": int(data[:, s, FEATURE_INDEX["unknown"]].sum()),
             }
             for m, metric in enumerate(METRICS):
-                row.update({metric: point[s, m], f"{metric}_ci_low": bounds.low[s, m], f"{metric}_ci_high": bounds.high[s, m],
-                            f"{metric}_n": int(per_metric_n.get(metric, totals[:, FEATURE_INDEX["n"]])[s])})  # fmt: skip
+                row.update(
+                    {
+                        metric: point[s, m],
+                        f"{metric}_ci_low": bounds.low[s, m],
+                        f"{metric}_ci_high": bounds.high[s, m],
+                        f"{metric}_n": int(per_metric_n.get(metric, totals[:, FEATURE_INDEX["n"]])[s]),
+                    }
+                )
             estimate_rows.append(row)
         for a, b in system_pairs(systems, against):
             res = paired_comparison(data[:, a], data[:, b], level)
             for m, metric in enumerate(METRICS):
                 compare_rows.append(
-                    {"language": language, "system_a": systems[a], "system_b": systems[b], "subset": "all",
-                     "metric": metric, "diff": res["diff"][m], "ci_low": res["low"][m], "ci_high": res["high"][m],
-                     "p_value": float(res["p_value"][m]), "method": res["method"][m], "ci_method": res["method"][m],
-                     "n": int(res["n"][m])}
-                )  # fmt: skip
+                    {
+                        "language": language,
+                        "system_a": systems[a],
+                        "system_b": systems[b],
+                        "subset": "all",
+                        "metric": metric,
+                        "diff": res["diff"][m],
+                        "ci_low": res["low"][m],
+                        "ci_high": res["high"][m],
+                        "p_value": float(res["p_value"][m]),
+                        "method": res["method"][m],
+                        "ci_method": res["method"][m],
+                        "n": int(res["n"][m]),
+                    }
+                )
     estimates = pd.DataFrame(estimate_rows)
     comparisons = adjust(comparison_frame(compare_rows), correction, family)
     return estimates, comparisons
@@ -627,10 +721,21 @@ def adjective_effect(base: pd.DataFrame, adjective: pd.DataFrame, *, level: floa
         # Difference after - before on the same items: "first" = after, "second" = before.
         effect = paired_difference_interval(rr, wr, rw, ww, level=level, method=PAIRED_ACCURACY)
         rows.append(
-            {"system": system, "language": language, "n": len(part), "acc": before.mean(), "acc_adj": after.mean(),
-             "change": float(effect.estimate), "change_ci_low": float(effect.low),
-             "change_ci_high": float(effect.high), "right_right": rr, "right_wrong": rw, "wrong_right": wr,
-             "wrong_wrong": ww, "p_value": float(paired_difference_test(rr, wr, rw, ww, method=PAIRED_ACCURACY).pvalue),
-             "method": "Tango score interval, McNemar score test"}
-        )  # fmt: skip
+            {
+                "system": system,
+                "language": language,
+                "n": len(part),
+                "acc": before.mean(),
+                "acc_adj": after.mean(),
+                "change": float(effect.estimate),
+                "change_ci_low": float(effect.low),
+                "change_ci_high": float(effect.high),
+                "right_right": rr,
+                "right_wrong": rw,
+                "wrong_right": wr,
+                "wrong_wrong": ww,
+                "p_value": float(paired_difference_test(rr, wr, rw, ww, method=PAIRED_ACCURACY).pvalue),
+                "method": "Tango score interval, McNemar score test",
+            }
+        )
     return pd.DataFrame(rows)

@@ -11,12 +11,33 @@ from stats_mtbias._validation import check_choice, check_level, check_positive_i
 from stats_mtbias.errors import UsageError
 from stats_mtbias.uncertainty.bootstrap import tail_resolution
 
-ANNOTATION_COLUMNS = ["system", "language", "annotator", "n_labelled", "agreement", "ci_low", "ci_high", "kappa",
-                      "kappa_ci_low", "kappa_ci_high"]  # fmt: skip
+ANNOTATION_COLUMNS = [
+    "system",
+    "language",
+    "annotator",
+    "n_labelled",
+    "agreement",
+    "ci_low",
+    "ci_high",
+    "kappa",
+    "kappa_ci_low",
+    "kappa_ci_high",
+]
 
 
-BETWEEN_COLUMNS = ["system", "language", "annotator_a", "annotator_b", "n_both", "agreement", "ci_low", "ci_high",
-                   "kappa", "kappa_ci_low", "kappa_ci_high"]  # fmt: skip
+BETWEEN_COLUMNS = [
+    "system",
+    "language",
+    "annotator_a",
+    "annotator_b",
+    "n_both",
+    "agreement",
+    "ci_low",
+    "ci_high",
+    "kappa",
+    "kappa_ci_low",
+    "kappa_ci_high",
+]
 
 
 def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *, level: float = 0.95, source=None):
@@ -32,18 +53,27 @@ def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *,
     """
     from stats_mtbias.significance.agreement import agreement, agreement_table, kappa_interval
 
-    merged = annotations.merge(judgements[["system", "language", "item", "gold", "gender"]],
-                               on=["system", "language", "item"], how="left")  # fmt: skip
+    merged = annotations.merge(
+        judgements[["system", "language", "item", "gold", "gender"]], on=["system", "language", "item"], how="left"
+    )
     unknown = merged["gold"].isna()
     if unknown.any():
         pairs = sorted({f"{r.system}/{r.language}" for r in merged[unknown].itertuples()})
         where = ""
         if source is not None:
             where = f"{source}" + (f", line {int(merged.loc[unknown, 'line'].min())}" if "line" in merged else "") + ": "
-        raise UsageError(f"{where}annotations for {', '.join(pairs)}, which this run does not evaluate: add the "
-                         "system's translations or readings, or its language.")  # fmt: skip
-    by_annotator, _ = agreement_table(merged.assign(gender=merged["gender"].astype(object)), "human", "gender",
-                               ["system", "language", "annotator"], level=level, overall=False)  # fmt: skip
+        raise UsageError(
+            f"{where}annotations for {', '.join(pairs)}, which this run does not evaluate: add the "
+            "system's translations or readings, or its language."
+        )
+    by_annotator, _ = agreement_table(
+        merged.assign(gender=merged["gender"].astype(object)),
+        "human",
+        "gender",
+        ["system", "language", "annotator"],
+        level=level,
+        overall=False,
+    )
     by_annotator = by_annotator.rename(columns={"n": "n_labelled"})
     between = []
     for (system, language), part in merged.groupby(["system", "language"], sort=False):
@@ -54,10 +84,21 @@ def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *,
                 continue
             kappa, k_low, k_high = kappa_interval(both[x].to_numpy(dtype=object), both[y].to_numpy(dtype=object), level)
             agree = agreement(both[x].to_numpy(dtype=object), both[y].to_numpy(dtype=object))
-            between.append({"system": system, "language": language, "annotator_a": x, "annotator_b": y,
-                            "n_both": len(both), "agreement": agree["agreement"], "ci_low": agree["ci_low"],
-                            "ci_high": agree["ci_high"], "kappa": kappa, "kappa_ci_low": k_low,
-                            "kappa_ci_high": k_high})  # fmt: skip
+            between.append(
+                {
+                    "system": system,
+                    "language": language,
+                    "annotator_a": x,
+                    "annotator_b": y,
+                    "n_both": len(both),
+                    "agreement": agree["agreement"],
+                    "ci_low": agree["ci_low"],
+                    "ci_high": agree["ci_high"],
+                    "kappa": kappa,
+                    "kappa_ci_low": k_low,
+                    "kappa_ci_high": k_high,
+                }
+            )
     # One label per item for the correction: the annotators' majority (a tie says nothing and is left out).
     counts = merged.groupby(["system", "language", "item", "gold", "gender", "human"]).size().rename("n").reset_index()
     top = counts.sort_values("n", ascending=False).groupby(["system", "language", "item"], sort=False)
@@ -176,8 +217,10 @@ def corrected_accuracy(
             point = low = high = np.nan
         elif n_conflict >= MIN_CONFLICTS and 2 * followed > n_conflict:
             other = "translated pronoun" if construct == "entity" else "entity's own words"
-            labels = (f"{len(sample)} of {est['system']}'s translations, labelled by the {other} in {followed} of "
-                      f"{n_conflict} conflicts (another construct): not corrected")  # fmt: skip
+            labels = (
+                f"{len(sample)} of {est['system']}'s translations, labelled by the {other} in {followed} of "
+                f"{n_conflict} conflicts (another construct): not corrected"
+            )
             point = low = high = np.nan
         elif n1 and n0:
             labels = f"{len(sample)} of {est['system']}'s translations"
@@ -191,9 +234,20 @@ def corrected_accuracy(
             labels = f"{len(sample)} of {est['system']}'s translations, all read {'right' if n1 else 'wrong'}: not corrected"
             point = low = high = np.nan
         rows.append(
-            {"system": est["system"], "language": language, "n": n, "acc": acc, "acc_corrected": point,
-             "ci_low": low, "ci_high": high, "n_labelled": len(sample),
-             "human_correct_given_auto_correct": p1, "human_correct_given_auto_wrong": p0,
-             "n_conflict": n_conflict, "n_conflict_pronoun": n_pronoun, "labels": labels}
-        )  # fmt: skip
+            {
+                "system": est["system"],
+                "language": language,
+                "n": n,
+                "acc": acc,
+                "acc_corrected": point,
+                "ci_low": low,
+                "ci_high": high,
+                "n_labelled": len(sample),
+                "human_correct_given_auto_correct": p1,
+                "human_correct_given_auto_wrong": p0,
+                "n_conflict": n_conflict,
+                "n_conflict_pronoun": n_pronoun,
+                "labels": labels,
+            }
+        )
     return pd.DataFrame(rows)

@@ -39,24 +39,29 @@ def read_labels(paths) -> pd.DataFrame:
     for path in [Path(p) for p in ([paths] if isinstance(paths, (str, Path)) else paths)]:
         from stats_mtbias.datasets._io import read_frame
 
-        _, frame = read_frame(path, required=("language", "system", "item", "gender", "found"), lower=True,
-                              keys=("annotator",))  # fmt: skip
+        _, frame = read_frame(path, required=("language", "system", "item", "gender", "found"), lower=True, keys=("annotator",))
         found = frame["found"].str.strip().str.upper() != "N"
         human = frame["gender"].str.strip().str.lower().map(LABELS)
         bad = found & human.isna()
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
-            raise DataError(f"gender {frame['gender'].iloc[row]!r} is not one of M, F, N, B", path,
-                            int(frame["line"].iloc[row]))  # fmt: skip
+            raise DataError(f"gender {frame['gender'].iloc[row]!r} is not one of M, F, N, B", path, int(frame["line"].iloc[row]))
         bad = ~frame["item"].str.fullmatch(r"[+-]?\d+")
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
             raise DataError(f"item {frame['item'].iloc[row]!r} is not a whole number", path, int(frame["line"].iloc[row]))
-        frames.append(pd.DataFrame({
-            "language": frame["language"].str.strip(), "system": frame["system"].str.strip(),
-            "item": frame["item"].astype(int), "annotator": frame.get("annotator", pd.Series("", index=frame.index)),
-            "human": human.where(found, "unknown"), "evidence": frame.get("evidence", pd.Series("", index=frame.index)),
-        }))  # fmt: skip
+        frames.append(
+            pd.DataFrame(
+                {
+                    "language": frame["language"].str.strip(),
+                    "system": frame["system"].str.strip(),
+                    "item": frame["item"].astype(int),
+                    "annotator": frame.get("annotator", pd.Series("", index=frame.index)),
+                    "human": human.where(found, "unknown"),
+                    "evidence": frame.get("evidence", pd.Series("", index=frame.index)),
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -66,8 +71,16 @@ def _row(part: pd.DataFrame, **keys) -> dict:
     human, auto = part["human"].to_numpy(dtype=object), part["automatic"].to_numpy(dtype=object)
     agree = agreement(human, auto)
     kappa, low, high = kappa_interval(human, auto) if len(part) else (np.nan, np.nan, np.nan)
-    return {**keys, "n": len(part), "agreement": agree["agreement"], "ci_low": agree["ci_low"], "ci_high": agree["ci_high"],
-            "kappa": kappa, "kappa_low": low, "kappa_high": high}  # fmt: skip
+    return {
+        **keys,
+        "n": len(part),
+        "agreement": agree["agreement"],
+        "ci_low": agree["ci_low"],
+        "ci_high": agree["ci_high"],
+        "kappa": kappa,
+        "kappa_low": low,
+        "kappa_high": high,
+    }
 
 
 def agreement_table(labels: pd.DataFrame, readings: pd.DataFrame) -> pd.DataFrame:
@@ -88,8 +101,11 @@ def agreement_table(labels: pd.DataFrame, readings: pd.DataFrame) -> pd.DataFram
     """
     from stats_mtbias.errors import DataError
 
-    merged = labels.merge(readings.rename(columns={"gender": "automatic"})[["language", "system", "item", "automatic"]],
-                          on=["language", "system", "item"], how="left")  # fmt: skip
+    merged = labels.merge(
+        readings.rename(columns={"gender": "automatic"})[["language", "system", "item", "automatic"]],
+        on=["language", "system", "item"],
+        how="left",
+    )
     if merged["automatic"].isna().any():
         first = merged[merged["automatic"].isna()].iloc[0]
         raise DataError(f"{first['language']}/{first['system']} item {first['item']}: labelled but not read")

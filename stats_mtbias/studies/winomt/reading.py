@@ -84,8 +84,9 @@ def judge(
         _warn_repeated(table, label, source_file)
     if path is not None:  # a user's file: do its translations belong to the sources beside them? (issue 49)
         in_file = table[table["line"] > 0].sort_values("line")
-        line_check = check_lines(in_file["source"].tolist(), in_file["translation"].tolist(), label=label,
-                                 path=source_file, stacklevel=2).flag()  # fmt: skip
+        line_check = check_lines(
+            in_file["source"].tolist(), in_file["translation"].tolist(), label=label, path=source_file, stacklevel=2
+        ).flag()
     ok = (table["reason"] == "").to_numpy()
     merged = items.merge(table[["item", "source", "translation", "reason"]], on="item")
     sources = merged.loc[ok, "source"].tolist()
@@ -95,16 +96,29 @@ def judge(
     genders = np.full(len(merged), "unknown", dtype=object)
     cached = readings_path(store, language, relpath, adjectives, method, use_pronoun) if path is None else None
     n_ok = int(ok.sum())
-    hit = None if cached is None or explain else read_cache(
-        cached, lambda v: isinstance(v, list) and len(v) == n_ok and all(g in _READINGS for g in v))
+    hit = (
+        None
+        if cached is None or explain
+        else read_cache(cached, lambda v: isinstance(v, list) and len(v) == n_ok and all(g in _READINGS for g in v))
+    )
     details: list[dict] | None = [] if explain else None
     if hit is not None:
         genders[ok] = hit
     else:
         links, lexicon = reading_alignments(store, language, items, sources, translations, method)
         extra = bitext(store, language, items, skip=relpath) if links is None else None
-        genders[ok] = read_pairs(sources, indices, translations, language, extra=extra, method=method,
-                                 use_pronoun=use_pronoun, alignments=links, lexicon=lexicon, details=details)  # fmt: skip
+        genders[ok] = read_pairs(
+            sources,
+            indices,
+            translations,
+            language,
+            extra=extra,
+            method=method,
+            use_pronoun=use_pronoun,
+            alignments=links,
+            lexicon=lexicon,
+            details=details,
+        )
         if cached is not None:
             _write_readings(cached, genders[ok])
     merged["gender"] = genders
@@ -117,9 +131,17 @@ def judge(
     mark_wrong_language(merged, language, label, line_numbers=table["line"].to_numpy())
     other = merged.attrs.pop("wrong_language", None)
     if other and other["lines"] >= WRONG_FILE_SHARE * other["of"]:
-        line_check = "; ".join(filter(None, [line_check, f"{other['lines'] / other['of']:.0%} of its lines are in "
-                                             f"{'/'.join(other['languages'])}, not {language}: the wrong file or "
-                                             "language?"]))  # fmt: skip
+        line_check = "; ".join(
+            filter(
+                None,
+                [
+                    line_check,
+                    f"{other['lines'] / other['of']:.0%} of its lines are in "
+                    f"{'/'.join(other['languages'])}, not {language}: the wrong file or "
+                    "language?",
+                ],
+            )
+        )
     merged["system"], merged["language"] = system, language
     merged.attrs["line_check"] = f"{'+Adj file: ' if adjectives else ''}{line_check}" if line_check else ""
     return merged
@@ -135,14 +157,16 @@ def _warn_repeated(table: pd.DataFrame, label: str, path) -> None:
 
     surplus = table.attrs["surplus_lines"]
     kept = dict(zip(table["source"], zip(table["translation"], table["line"], strict=True), strict=True))
-    differ = [(line, kept[source][1]) for line, source, _ in surplus
-              if source in kept and kept[source][0] != ""]  # fmt: skip
+    differ = [(line, kept[source][1]) for line, source, _ in surplus if source in kept and kept[source][0] != ""]
     shown = ", ".join(f"line {line} (source first on line {first})" for line, first in differ[:5])
     more = f" and {len(differ) - 5} more" if len(differ) > 5 else ""
-    warnings.warn(f"{label} ({path}): {len(surplus)} line(s) repeat a source already translated as often as "
-                  f"WinoMT has it — {shown or f'line {surplus[0][0]}'}{more}; the first translation of each is "
-                  "scored, the repeats are not counted. Remove the repeats, or check the file for a duplicated block.",
-                  DataQualityWarning, stacklevel=3)  # fmt: skip
+    warnings.warn(
+        f"{label} ({path}): {len(surplus)} line(s) repeat a source already translated as often as "
+        f"WinoMT has it — {shown or f'line {surplus[0][0]}'}{more}; the first translation of each is "
+        "scored, the repeats are not counted. Remove the repeats, or check the file for a duplicated block.",
+        DataQualityWarning,
+        stacklevel=3,
+    )
 
 
 def _write_readings(path: Path, genders) -> None:
@@ -150,11 +174,13 @@ def _write_readings(path: Path, genders) -> None:
     write_cache(path, json.dumps([str(g) for g in genders]))
 
 
-def remember(store: DataStore, system: str, language: str, table: pd.DataFrame, *, adjectives: bool, method: str,
-             use_pronoun: bool) -> None:  # fmt: skip
+def remember(
+    store: DataStore, system: str, language: str, table: pd.DataFrame, *, adjectives: bool, method: str, use_pronoun: bool
+) -> None:
     """Cache here the readings of a shipped file that :func:`judge` returned from elsewhere (a Dask worker's disk)."""
-    path = readings_path(store, language, winomt_data.translation_path(system, language, adjectives), adjectives,
-                          method, use_pronoun)  # fmt: skip
+    path = readings_path(
+        store, language, winomt_data.translation_path(system, language, adjectives), adjectives, method, use_pronoun
+    )
     if not path.exists():
         # The lines the reader saw are those judge gave no other reason (an unread one: "no_reading").
         # (wrong_language lines too: they had a translation; their cached reading is then "unknown", re-marked anyway)
@@ -232,8 +258,7 @@ def reading_alignments(store, language, items, sources, translations, method):
         src = [tokenize(sources[k]) for k in missing]
         trg = [tokenize(translations[k]) if translations[k] else [] for k in missing]
         extra_src, extra_trg = bitext(store, language, items)
-        new = align(src, aligner_tokens(trg, language), method=method,
-                    extra=(extra_src, aligner_tokens(extra_trg, language)))  # fmt: skip
+        new = align(src, aligner_tokens(trg, language), method=method, extra=(extra_src, aligner_tokens(extra_trg, language)))
         for k, links in zip(missing, new, strict=True):
             found[k] = links
     return found, language_lexicon(store, language, items, method)
@@ -264,11 +289,12 @@ def readings_path(store: DataStore, language: str, relpath: str, adjectives: boo
     from stats_mtbias.datasets.registry import manifest
 
     inputs = sorted(
-        p for p in manifest()
+        p
+        for p in manifest()
         if p == winomt_data.ITEMS
         or (p.startswith("winomt/translations/") and p.endswith(f"en-{language}.txt"))
         or (p.startswith("winomt/data/human_annotations/") and annotation_language(Path(p).name) == language)
-    )  # fmt: skip
+    )
     for relpath_ in inputs:
         if relpath_ not in store.used:
             store.path(relpath_)  # records the file's sha256
@@ -289,8 +315,19 @@ def judge_language(store, items: pd.DataFrame, jobs: list, *, aligner: str, use_
         warnings.simplefilter("always")
         for system, language, is_adj, src in jobs:
             path = None if src is None else as_source(src, system)
-            tables.append(judge(store, system, language, items, adjectives=is_adj, method=aligner,
-                                               use_pronoun=use_pronoun, path=path, explain=explain and not is_adj))  # fmt: skip
+            tables.append(
+                judge(
+                    store,
+                    system,
+                    language,
+                    items,
+                    adjectives=is_adj,
+                    method=aligner,
+                    use_pronoun=use_pronoun,
+                    path=path,
+                    explain=explain and not is_adj,
+                )
+            )
     return tables, dict(store.used), [(w.category, str(w.message)) for w in caught]
 
 
@@ -314,11 +351,11 @@ def _judge_in_process(store, items: pd.DataFrame, jobs: list, options: dict):
 
     env = dict(os.environ)
     # The child imports this very package, installed or not.
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[3]),
-                                                      env.get("PYTHONPATH")]))  # fmt: skip
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[3]), env.get("PYTHONPATH")]))
     request = pickle.dumps({"args": (store, items, jobs), "kwargs": options}, protocol=pickle.HIGHEST_PROTOCOL)
-    done = subprocess.run([sys.executable, "-m", "stats_mtbias.studies._reading_worker"], input=request,
-                          capture_output=True, env=env, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "stats_mtbias.studies._reading_worker"], input=request, capture_output=True, env=env, check=False
+    )
     try:
         status, value = pickle.loads(done.stdout)
     except Exception:
@@ -356,15 +393,21 @@ def _judge_on_dask(store, items: pd.DataFrame, jobs: list, groups: list[list[int
         import dask
     except ImportError:
         raise UsageError("engine='dask' needs dask: pip install 'stats_mtbias[all]'") from None
-    tasks = [dask.delayed(judge_language, pure=False)(store, items, [jobs[i] for i in group], **options)
-             for group in groups]  # fmt: skip
+    tasks = [dask.delayed(judge_language, pure=False)(store, items, [jobs[i] for i in group], **options) for group in groups]
     return list(dask.compute(*tasks))
 
 
 def judge_all(
-    store, items: pd.DataFrame, jobs: list, *, aligner: str, use_pronoun: bool, explain: bool, progress,
+    store,
+    items: pd.DataFrame,
+    jobs: list,
+    *,
+    aligner: str,
+    use_pronoun: bool,
+    explain: bool,
+    progress,
     engine: str = "auto",
-):  # fmt: skip
+):
     """The judgement table of every job, in job order.
 
     Languages whose readings are not all cached are read in parallel, one
@@ -404,8 +447,7 @@ def judge_all(
                 tables[i] = table
                 system, language, is_adj, src = jobs[i]
                 if src is None and not explain:  # a remote worker cached them on its own disk: here too
-                    remember(store, system, language, table, adjectives=is_adj, method=aligner,
-                                            use_pronoun=use_pronoun)  # fmt: skip
+                    remember(store, system, language, table, adjectives=is_adj, method=aligner, use_pronoun=use_pronoun)
         workers = len(groups)
     elif workers > 1:
         from concurrent.futures import ThreadPoolExecutor
@@ -419,8 +461,10 @@ def judge_all(
             shares[k].append(lang)
             loads[k] += sum(_job_bytes(store, jobs[i]) for i in by_language[lang])
         with ThreadPoolExecutor(workers) as pool:
-            futures = [pool.submit(_judge_in_process, store, items, [jobs[i] for lang in share for i in by_language[lang]],
-                                   options) for share in shares]  # fmt: skip
+            futures = [
+                pool.submit(_judge_in_process, store, items, [jobs[i] for lang in share for i in by_language[lang]], options)
+                for share in shares
+            ]
             label = f"WinoMT: align and read ({workers} processes)"
             for share, future in progress(list(zip(shares, futures)), label) if progress else zip(shares, futures):
                 result, used, caught = future.result()

@@ -15,9 +15,20 @@ from stats_mtbias.significance.agreement import agreement
 from stats_mtbias.studies.winomt.reading import bitext, reading_alignments
 
 VALIDATION_COLUMNS = [
-    "file", "language", "n_rows", "n_labelled", "agreement", "ci_low", "ci_high", "kappa", "n_conflict",
-    "n_conflict_pronoun", "agreement_outside", "ci_low_outside", "ci_high_outside",
-]  # fmt: skip
+    "file",
+    "language",
+    "n_rows",
+    "n_labelled",
+    "agreement",
+    "ci_low",
+    "ci_high",
+    "kappa",
+    "n_conflict",
+    "n_conflict_pronoun",
+    "agreement_outside",
+    "ci_low_outside",
+    "ci_high_outside",
+]
 
 
 def validation(store, items: pd.DataFrame, *, aligner: str = "fastalign", use_pronoun: bool = False, progress=None) -> dict:
@@ -27,9 +38,12 @@ def validation(store, items: pd.DataFrame, *, aligner: str = "fastalign", use_pr
     "pairs": DataFrame (labelled_pairs), "annotators": DataFrame (inter_annotator)}``.
     """
     from stats_mtbias.datasets.registry import manifest
+
     files = sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/"))
-    results = [validate(store, store.path(relpath), items, method=aligner, use_pronoun=use_pronoun)
-               for relpath in (progress(files, "WinoMT: human labels") if progress else files)]  # fmt: skip
+    results = [
+        validate(store, store.path(relpath), items, method=aligner, use_pronoun=use_pronoun)
+        for relpath in (progress(files, "WinoMT: human labels") if progress else files)
+    ]
     table = pd.DataFrame([{k: v for k, v in r.items() if k not in ("confusion", "pairs")} for r in results])
     return {
         "validation": table,
@@ -65,8 +79,16 @@ def attribute_pairs(store: DataStore, items: pd.DataFrame, pairs: pd.DataFrame) 
             continue
         table = winomt_data.read_translations(store.path(relpath), items, adjectives=False)
         ok = table["reason"] == ""
-        shipped.append(pd.DataFrame({"system": system, "language": language, "item": table.loc[ok, "item"],
-                                     "key": table.loc[ok, "translation"].astype(str).str.strip()}))  # fmt: skip
+        shipped.append(
+            pd.DataFrame(
+                {
+                    "system": system,
+                    "language": language,
+                    "item": table.loc[ok, "item"],
+                    "key": table.loc[ok, "translation"].astype(str).str.strip(),
+                }
+            )
+        )
     out = pairs.assign(system="")
     if not shipped:
         return out
@@ -110,18 +132,24 @@ def validate(
     rows, labelled = annotation_rows(path, items)
     result = {"file": path.name, "language": language, "n_rows": len(rows), "n_labelled": len(labelled)}
     if not labelled or language is None:
-        empty = dict.fromkeys(["agreement", "ci_low", "ci_high", "kappa", "agreement_outside", "ci_low_outside",
-                               "ci_high_outside"], np.nan)  # fmt: skip
+        empty = dict.fromkeys(
+            ["agreement", "ci_low", "ci_high", "kappa", "agreement_outside", "ci_low_outside", "ci_high_outside"], np.nan
+        )
         # Counts over no labelled translation are 0 (and stay integers in every table); agreements are undefined.
         return {**result, **empty, "n_conflict": 0, "n_conflict_pronoun": 0, "confusion": None, "pairs": None}
     index, sentences, human = zip(*labelled)
     src = items.set_index("item").loc[list(index)]
     links, lexicon = reading_alignments(store, language, items, src["sentence"].tolist(), list(sentences), method)
     entity, pronoun = read_entity_and_pronoun(
-        src["sentence"].tolist(), src["entity_index"].to_numpy(), list(sentences), language,
-        extra=bitext(store, language, items) if links is None else None, method=method, alignments=links,
+        src["sentence"].tolist(),
+        src["entity_index"].to_numpy(),
+        list(sentences),
+        language,
+        extra=bitext(store, language, items) if links is None else None,
+        method=method,
+        alignments=links,
         lexicon=lexicon,
-    )  # fmt: skip
+    )
     entity, pronoun = np.array(entity, dtype=object), np.array(pronoun, dtype=object)
     auto = np.array(pronoun_decides(entity, pronoun), dtype=object) if use_pronoun and language in PRONOUN_LANGUAGES else entity
     human = np.array(human, dtype=object)
@@ -129,12 +157,28 @@ def validate(
     conflict = np.isin(entity, gendered) & np.isin(pronoun, gendered) & (entity != pronoun)
     overall, outside = agreement(human, auto), agreement(human[~conflict], auto[~conflict])
     confusion = pd.crosstab(pd.Series(human, name="human"), pd.Series(auto, name="automatic"))
-    pairs = pd.DataFrame({"item": list(index), "translation": list(sentences), "gold": src["gold"].to_numpy(),
-                          "human": human, "automatic": auto, "entity": entity, "pronoun": pronoun})  # fmt: skip
-    return {**result, **overall, "n_conflict": int(conflict.sum()),
-            "n_conflict_pronoun": int(np.sum(human[conflict] == pronoun[conflict])),
-            "agreement_outside": outside["agreement"], "ci_low_outside": outside["ci_low"],
-            "ci_high_outside": outside["ci_high"], "confusion": confusion, "pairs": pairs}  # fmt: skip
+    pairs = pd.DataFrame(
+        {
+            "item": list(index),
+            "translation": list(sentences),
+            "gold": src["gold"].to_numpy(),
+            "human": human,
+            "automatic": auto,
+            "entity": entity,
+            "pronoun": pronoun,
+        }
+    )
+    return {
+        **result,
+        **overall,
+        "n_conflict": int(conflict.sum()),
+        "n_conflict_pronoun": int(np.sum(human[conflict] == pronoun[conflict])),
+        "agreement_outside": outside["agreement"],
+        "ci_low_outside": outside["ci_low"],
+        "ci_high_outside": outside["ci_high"],
+        "confusion": confusion,
+        "pairs": pairs,
+    }
 
 
 def inter_annotator(store: DataStore, items: pd.DataFrame) -> pd.DataFrame:

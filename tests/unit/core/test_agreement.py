@@ -195,11 +195,13 @@ def test_agreement_keys_and_values():
 
 def _agreement_frame():
     """Two raters on 14 units in two languages, "fr" listed first, with four labels (one unused by a group)."""
-    return pd.DataFrame({
-        "lang": ["fr"] * 8 + ["de"] * 6,
-        "human": ["m", "f", "f", "m", "n", "m", "f", "m", "m", "m", "f", "n", "f", "m"],
-        "llm": ["m", "f", "m", "m", "n", "f", "f", "m", "m", "f", "f", "n", "m", "m"],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "lang": ["fr"] * 8 + ["de"] * 6,
+            "human": ["m", "f", "f", "m", "n", "m", "f", "m", "m", "m", "f", "n", "f", "m"],
+            "llm": ["m", "f", "m", "m", "n", "f", "f", "m", "m", "f", "f", "n", "m", "m"],
+        }
+    )
 
 
 def _hand_row(x, y, level):
@@ -367,11 +369,14 @@ def test_agreement_table_names_five_sparse_groups_then_counts_the_rest(n_sparse,
     5 times are not named."""
     message = _sparse_message(_groups(n_sparse), ["g"], overall=False)
     named = "; ".join(f"g{i}: 'n' ({1 + i % 4} and {1 + i % 4} times)" for i in range(5))
-    assert message.startswith(f"agreement of 'human' and 'llm': Cohen's kappa with a category one labelling uses "
-                              f"fewer than 5 times ({named}{more}): ")  # fmt: skip
+    assert message.startswith(
+        f"agreement of 'human' and 'llm': Cohen's kappa with a category one labelling uses fewer than 5 times ({named}{more}): "
+    )
     assert "g5:" not in message  # the sixth sparse group (or, with five, the group that is not sparse)
-    assert message.endswith("): its interval may cover less than its level (0.85 to 0.92 simulated for 95% at low kappa "
-                            "on 30 items); label more items or merge the rare category.")  # fmt: skip
+    assert message.endswith(
+        "): its interval may cover less than its level (0.85 to 0.92 simulated for 95% at low kappa "
+        "on 30 items); label more items or merge the rare category."
+    )
 
 
 def test_agreement_table_names_groups_of_two_columns_and_the_whole():

@@ -387,7 +387,6 @@ def test_interval_pvalue_by_hand(diff, low, high, expected):
     assert float(p) == pytest.approx(expected, rel=1e-12, abs=1e-300)
 
 
-
 def test_minority_count_is_about_the_outputs_off_the_majority():
     """``minority_count``: min(g, 1 − g) · n_eff with the design effect as estimated (not the worst case).
 

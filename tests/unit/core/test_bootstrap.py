@@ -34,15 +34,18 @@ def _reference_bca(estimate, replicates, jackknife, level):
 def _skewed_columns():
     """Discrete replicates (ties with the estimate) and skewed jackknife values, four columns."""
     rng = np.random.default_rng(7)
-    replicates = np.column_stack([
-        rng.poisson(4.0, 301) / 2.0,  # estimate 2.0 is hit often: ties
-        rng.gamma(2.0, 1.0, 301) + 5.0,  # every replicate above the estimate (0.0)
-        -rng.gamma(2.0, 1.0, 301),  # every replicate below the estimate (1.0)
-        rng.normal(0.0, 1.0, 301) ** 2,  # constant jackknife: no acceleration
-    ])  # fmt: skip
+    replicates = np.column_stack(
+        [
+            rng.poisson(4.0, 301) / 2.0,  # estimate 2.0 is hit often: ties
+            rng.gamma(2.0, 1.0, 301) + 5.0,  # every replicate above the estimate (0.0)
+            -rng.gamma(2.0, 1.0, 301),  # every replicate below the estimate (1.0)
+            rng.normal(0.0, 1.0, 301) ** 2,  # constant jackknife: no acceleration
+        ]
+    )
     estimate = np.array([2.0, 0.0, 1.0, 0.5])
-    jack = np.array([[0.0, 1.0, 1.0, 3.0], [0.2, 0.3, 2.5, 3.0], [1.0, 1.1, 1.2, 3.0],
-                     [9.0, 0.1, 0.4, 3.0], [0.5, 4.0, 0.9, 3.0]])  # fmt: skip
+    jack = np.array(
+        [[0.0, 1.0, 1.0, 3.0], [0.2, 0.3, 2.5, 3.0], [1.0, 1.1, 1.2, 3.0], [9.0, 0.1, 0.4, 3.0], [0.5, 4.0, 0.9, 3.0]]
+    )
     return estimate, replicates, jack
 
 
@@ -200,8 +203,7 @@ def test_cluster_bootstrap_frequency_rows_with_strata_and_bca():
     data = np.array([[1.0, 0.0, 2.0, 1.0], [1.0, 0.0, 5.0, 1.0], [0.0, 1.0, 1.0, 1.0]])
     frequency = np.array([2, 1, 3])
     strata = np.array(["x", "x", "y"])
-    res = cluster_bootstrap(data, lambda t: t, frequency=frequency, strata=strata, n_boot=300, rng=4,
-                            level=0.9, method="bca")  # fmt: skip
+    res = cluster_bootstrap(data, lambda t: t, frequency=frequency, strata=strata, n_boot=300, rng=4, level=0.9, method="bca")
     assert_allclose(res.estimate, [3.0, 3.0, 2 * 2 + 5 + 3 * 1, 6.0])
     assert res.replicates.shape == (300, 4) and np.all(res.replicates[:, 3] == 6)
     assert np.all(res.replicates[:, 0] == 3) and np.all(res.replicates[:, 1] == 3)  # 3 clusters per stratum

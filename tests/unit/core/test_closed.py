@@ -136,9 +136,14 @@ def _exact_power_by_enumeration(n, d, psi, alpha, alternative, test):
 @pytest.mark.parametrize("test", ["exact", "asymptotic"])
 def test_exact_power_is_the_enumerated_rejection_probability(test):
     """paired_power_exact = enumeration over (discordant m, first-favouring k) of the sign test / chi-square decision."""
-    cases = [(12, 0.1, 0.5, 0.0625, "two-sided"), (12, 0.1, 0.5, 0.0625, "greater"), (9, 0.05, 0.3, 0.2, "two-sided"),
-             (5, 0.1, 0.2, 0.5, "two-sided"), (10, 0.2, 0.6, 0.05, "greater"),
-             (8, 0.0, 0.7, 2 * stats.norm.sf(2.0), "two-sided")]  # fmt: skip
+    cases = [
+        (12, 0.1, 0.5, 0.0625, "two-sided"),
+        (12, 0.1, 0.5, 0.0625, "greater"),
+        (9, 0.05, 0.3, 0.2, "two-sided"),
+        (5, 0.1, 0.2, 0.5, "two-sided"),
+        (10, 0.2, 0.6, 0.05, "greater"),
+        (8, 0.0, 0.7, 2 * stats.norm.sf(2.0), "two-sided"),
+    ]
     for n, d, psi, alpha, alt in cases:
         got = float(closed.paired_power_exact(n, d, psi, alpha=alpha, alternative=alt, test=test))
         assert got == pytest.approx(_exact_power_by_enumeration(n, d, psi, alpha, alt, test), abs=1e-12), (n, alpha, alt)
@@ -223,9 +228,13 @@ def test_rates_of_0_and_1_are_accepted_and_others_outside_refused():
 
 @pytest.mark.parametrize(
     ("d", "psi", "alpha", "power", "alt", "test"),
-    [(0.3, 0.5, 0.05, 0.8, "two-sided", "exact"), (0.25, 0.4, 0.05, 0.9, "greater", "exact"),
-     (0.2, 0.3, 0.1, 0.8, "two-sided", "asymptotic"), (0.2, 0.4, 0.05, 0.7, "two-sided", "exact")],
-)  # fmt: skip
+    [
+        (0.3, 0.5, 0.05, 0.8, "two-sided", "exact"),
+        (0.25, 0.4, 0.05, 0.9, "greater", "exact"),
+        (0.2, 0.3, 0.1, 0.8, "two-sided", "asymptotic"),
+        (0.2, 0.4, 0.05, 0.7, "two-sided", "exact"),
+    ],
+)
 def test_exact_sample_size_is_the_first_n_whose_power_holds_over_the_next_five_percent(d, psi, alpha, power, alt, test):
     """The smallest n with power >= target at n and at every size up to n + max(2, 5% of n) (powers by enumeration
     through paired_power_exact, itself checked against scipy's binomtest above)."""

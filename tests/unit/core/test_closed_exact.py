@@ -63,9 +63,7 @@ def test_exact_power_one_sided_rejects_in_the_direction_of_the_difference():
         # the mirror plan: a < b by the same amount, tested with "less"
         mirror = _mcnemar_power(n, -d, psi, alpha, "less")
         assert mirror == pytest.approx(expected, rel=1e-9)
-        assert float(closed.paired_power_exact(n, -d, psi, alpha=alpha, alternative="less")) == pytest.approx(
-            mirror, rel=1e-9
-        )
+        assert float(closed.paired_power_exact(n, -d, psi, alpha=alpha, alternative="less")) == pytest.approx(mirror, rel=1e-9)
 
 
 def test_exact_power_rejects_at_a_tail_equal_to_alpha():
@@ -94,15 +92,9 @@ def test_asymptotic_power_is_the_enumerated_chi_square_test():
 def test_exact_power_broadcasts_each_argument():
     """An array in any one of n, difference, discordance gives the power at each of its values."""
     ns, ds, psis = [10, 30, 50], [0.05, 0.1, -0.2], [0.25, 0.4, 0.6]
-    np.testing.assert_allclose(
-        closed.paired_power_exact(ns, 0.1, 0.3), [_mcnemar_power(k, 0.1, 0.3) for k in ns], rtol=1e-9
-    )
-    np.testing.assert_allclose(
-        closed.paired_power_exact(30, ds, 0.3), [_mcnemar_power(30, d, 0.3) for d in ds], rtol=1e-9
-    )
-    np.testing.assert_allclose(
-        closed.paired_power_exact(30, 0.1, psis), [_mcnemar_power(30, 0.1, p) for p in psis], rtol=1e-9
-    )
+    np.testing.assert_allclose(closed.paired_power_exact(ns, 0.1, 0.3), [_mcnemar_power(k, 0.1, 0.3) for k in ns], rtol=1e-9)
+    np.testing.assert_allclose(closed.paired_power_exact(30, ds, 0.3), [_mcnemar_power(30, d, 0.3) for d in ds], rtol=1e-9)
+    np.testing.assert_allclose(closed.paired_power_exact(30, 0.1, psis), [_mcnemar_power(30, 0.1, p) for p in psis], rtol=1e-9)
 
 
 def test_exact_power_on_a_grid_of_sizes_and_plans():
@@ -155,10 +147,18 @@ def test_exact_power_refuses_impossible_plans():
 
 def test_exact_sample_size_steps_over_the_saw_tooth():
     """With ψ = 1 (every item discordant) the power saw-tooths; the answer is the first n stable over the next 5%."""
-    for d, power, alpha, top in [(0.3, 0.8, 0.05, 200), (0.4, 0.9, 0.05, 200), (0.25, 0.8, 0.05, 200), (0.1, 0.8, 0.01, 1300),
-                                 (0.26, 0.5, 0.05, 120), (0.33, 0.8, 0.05, 120), (0.14, 0.9, 0.05, 700),
-                                 # a dip between the points a sampled look-ahead probed (it answered 1,505 and 672)
-                                 (0.1, 0.9, 0.01, 1700), (0.15, 0.9, 0.01, 800)]:  # fmt: skip
+    for d, power, alpha, top in [
+        (0.3, 0.8, 0.05, 200),
+        (0.4, 0.9, 0.05, 200),
+        (0.25, 0.8, 0.05, 200),
+        (0.1, 0.8, 0.01, 1300),
+        (0.26, 0.5, 0.05, 120),
+        (0.33, 0.8, 0.05, 120),
+        (0.14, 0.9, 0.05, 700),
+        # a dip between the points a sampled look-ahead probed (it answered 1,505 and 672)
+        (0.1, 0.9, 0.01, 1700),
+        (0.15, 0.9, 0.01, 800),
+    ]:
         expected = _smallest_stable_n(d, 1.0, alpha, power=power, top=top)
         got = closed.paired_sample_size_exact(d, 1.0, power=power, alpha=alpha)
         assert got == expected
@@ -287,9 +287,13 @@ def test_exact_sample_size_is_the_first_stable_n_where_a_search_could_land_later
     """ψ = 1 (every item discordant) with the chi-square test: the power crosses the target several times. The
     answer is the first n stable over the next 5% by enumeration; a search started elsewhere (from n = 1, from
     Connor's n at α = 5%, or at the default power) answered 121, 76, 25, 75 and 2 here."""
-    for d, psi, alpha, alt, power in [(0.2, 1.0, 0.2, "two-sided", 0.8), (0.3, 1.0, 0.2, "two-sided", 0.9),
-                                      (0.2, 1.0, 0.2, "greater", 0.5), (0.2, 1.0, 0.05, "greater", 0.5),
-                                      (0.4, 0.6, 0.2, "greater", 0.5)]:  # fmt: skip
+    for d, psi, alpha, alt, power in [
+        (0.2, 1.0, 0.2, "two-sided", 0.8),
+        (0.3, 1.0, 0.2, "two-sided", 0.9),
+        (0.2, 1.0, 0.2, "greater", 0.5),
+        (0.2, 1.0, 0.05, "greater", 0.5),
+        (0.4, 0.6, 0.2, "greater", 0.5),
+    ]:
         got = closed.paired_sample_size_exact(d, psi, alpha=alpha, alternative=alt, power=power, test="asymptotic")
         assert got == _smallest_stable_n(d, psi, alpha, power=power, alternative=alt, test="asymptotic", top=200)
 
@@ -324,6 +328,7 @@ def test_exact_sample_size_where_the_window_and_the_curve_matter():
     """The 5% window (at least 2 items) is checked at its far end too (δ = 0.8: 4, not 8), grows with n (δ = 0.05:
     a 2-item window would stop at an earlier crossing), and a curve that first holds no stable n is extended."""
     assert closed.paired_sample_size_exact(0.8, 1.0, power=0.5, test="asymptotic") == _smallest_stable_n(
-        0.8, 1.0, power=0.5, test="asymptotic", top=40)
+        0.8, 1.0, power=0.5, test="asymptotic", top=40
+    )
     got = closed.paired_sample_size_exact(0.05, 1.0, power=0.5, alternative="greater", test="asymptotic")
     assert got == _smallest_stable_n(0.05, 1.0, power=0.5, alternative="greater", test="asymptotic", top=1250)

@@ -48,8 +48,11 @@ def test_noted_keeps_subclasses_and_skips_other_warnings():
             warnings.warn("copied", _Copied, stacklevel=1)
             warnings.warn("overflow", RuntimeWarning, stacklevel=1)
     assert notes == ["copied"]
-    assert [(w.category, str(w.message)) for w in record] == [(UserWarning, "plain"), (_Copied, "copied"),
-                                                              (RuntimeWarning, "overflow")]  # fmt: skip
+    assert [(w.category, str(w.message)) for w in record] == [
+        (UserWarning, "plain"),
+        (_Copied, "copied"),
+        (RuntimeWarning, "overflow"),
+    ]
 
 
 def test_noted_does_not_append_a_note_twice():

@@ -12,8 +12,22 @@ import pytest
 from stats_mtbias.errors import DataQualityWarning, UsageError
 from stats_mtbias.studies._common import check_systems, comparison_frame, integrity, provenance, unreachable_significance
 
-COLUMNS = ["system_a", "system_b", "language", "subset", "metric", "diff", "ci_low", "ci_high", "p_value",
-           "p_adjusted", "method", "ci_method", "n", "family"]  # fmt: skip
+COLUMNS = [
+    "system_a",
+    "system_b",
+    "language",
+    "subset",
+    "metric",
+    "diff",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+    "method",
+    "ci_method",
+    "n",
+    "family",
+]
 
 
 def _integrity(table, **kwargs):
@@ -63,6 +77,7 @@ def test_integrity_empty_table_gives_no_message():
 
 def test_integrity_copy_threshold_is_inclusive_at_99_percent():
     """99 of 100 shared items identical (= IDENTICAL) is flagged, with 99.0%; 98 of 100 is not."""
+
     def pair(n_same):
         rows = [("a", i, f"t{i}") for i in range(100)]
         rows += [("b", i, f"t{i}" if i < n_same else "other") for i in range(100)]
@@ -83,8 +98,14 @@ def test_integrity_pairs_without_shared_items_are_skipped_not_the_end():
 
 def test_integrity_units_with_missing_keys_are_distinct_units():
     """Rows of two sentences whose item is missing are two units: a and b share 2 units and agree on 1 (50%)."""
-    table = pd.DataFrame({"system": ["a", "a", "b", "b"], "sentence": ["s1", "s2", "s1", "s2"],
-                          "item": [np.nan, np.nan, np.nan, np.nan], "value": ["x", "y", "x", "z"]})  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "system": ["a", "a", "b", "b"],
+            "sentence": ["s1", "s2", "s1", "s2"],
+            "item": [np.nan, np.nan, np.nan, np.nan],
+            "value": ["x", "y", "x", "z"],
+        }
+    )
     assert _integrity(table, units=["sentence", "item"], groups=[], value="value") == []
 
 
@@ -108,9 +129,14 @@ def test_integrity_different_sizes_one_group_column():
 
 def test_integrity_different_sizes_two_group_columns_in_table_order():
     """Two group columns: the label joins them with ' / '; groups and systems in the table's order."""
-    rows = ([("b", i, "v", "fr", "dev") for i in range(2)] + [("a", i, "w", "fr", "dev") for i in range(1)]
-            + [("b", i, "v", "de", "test") for i in range(4)] + [("a", i, "w", "de", "test") for i in range(3)]
-            + [("b", i, "v", "en", "test") for i in range(2)] + [("a", i, "w", "en", "test") for i in range(2)])  # fmt: skip
+    rows = (
+        [("b", i, "v", "fr", "dev") for i in range(2)]
+        + [("a", i, "w", "fr", "dev") for i in range(1)]
+        + [("b", i, "v", "de", "test") for i in range(4)]
+        + [("a", i, "w", "de", "test") for i in range(3)]
+        + [("b", i, "v", "en", "test") for i in range(2)]
+        + [("a", i, "w", "en", "test") for i in range(2)]
+    )
     table = pd.DataFrame(rows, columns=["system", "item", "value", "language", "set"])
     messages = _integrity(table, units=["language", "set", "item"], groups=["language", "set"], value="value")
     assert [_sizes_message(m) for m in messages] == [("fr / dev", {"b": 2, "a": 1}), ("de / test", {"b": 4, "a": 3})]
@@ -127,8 +153,14 @@ def test_integrity_three_systems_two_sizes_and_equal_sizes():
 
 def test_integrity_sizes_ignore_categories_a_system_does_not_have():
     """Categorical groups: a language only one system has is no size difference (no zero count for the other)."""
-    table = pd.DataFrame({"system": ["a", "a", "b"], "item": [1, 2, 1], "value": ["x", "y", "z"],
-                          "language": pd.Categorical(["de", "fr", "de"], categories=["de", "fr", "it"])})  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "system": ["a", "a", "b"],
+            "item": [1, 2, 1],
+            "value": ["x", "y", "z"],
+            "language": pd.Categorical(["de", "fr", "de"], categories=["de", "fr", "it"]),
+        }
+    )
     assert _integrity(table, units=["item"], groups=["language"], value="value") == []
 
 
@@ -151,8 +183,15 @@ def _blanks(spec, line=True):
     rows = []
     for system, n in spec:
         for i in range(2 + n):
-            rows.append({"system": system, "item": i, "value": "" if i >= 2 else f"v{i}{system}",
-                         "reason": "empty" if i >= 2 else "ok", "line": 10 + i})  # fmt: skip
+            rows.append(
+                {
+                    "system": system,
+                    "item": i,
+                    "value": "" if i >= 2 else f"v{i}{system}",
+                    "reason": "empty" if i >= 2 else "ok",
+                    "line": 10 + i,
+                }
+            )
     table = pd.DataFrame(rows)
     return table if line else table.drop(columns="line")
 
@@ -222,9 +261,20 @@ def test_unreachable_holm_counts_families_and_suggests_resamples():
     frame = _frame(["x", "x", "y", "y", "y", "z"])
     floor = [0.01] * 5 + [0.001]
     message = _unreachable(frame, floor, alpha=0.01, correction="holm", resamples=("n_perm", 99))
-    assert _numbers(message) == {"out": 2, "total": 3, "attainable": 0.02, "alpha": 0.01, "sizes": "2–3",
-                                 "lowest": 0.01, "floor_of": "n_perm", "floor": 0.01, "option": "n_perm",
-                                 "B": "99", "suggest": 5000, "by_data": 0}  # fmt: skip
+    assert _numbers(message) == {
+        "out": 2,
+        "total": 3,
+        "attainable": 0.02,
+        "alpha": 0.01,
+        "sizes": "2–3",
+        "lowest": 0.01,
+        "floor_of": "n_perm",
+        "floor": 0.01,
+        "option": "n_perm",
+        "B": "99",
+        "suggest": 5000,
+        "by_data": 0,
+    }
 
 
 def test_unreachable_equal_sizes_and_the_boundary():
@@ -262,15 +312,13 @@ def test_unreachable_skips_families_without_p_values_and_goes_on():
 
 def test_unreachable_data_floor_counts_families_out_of_reach_by_the_data():
     """BH floors 0.1 (m = 4); data floors 0.02 reach 0.05 under BH (0.02) though Holm would not (0.08)."""
-    message = _unreachable(_frame(["x"] * 4), 0.1, alpha=0.05, correction="bh", data_floor=0.02,
-                           resamples=("n_perm", 9))  # fmt: skip
+    message = _unreachable(_frame(["x"] * 4), 0.1, alpha=0.05, correction="bh", data_floor=0.02, resamples=("n_perm", 9))
     assert _numbers(message)["by_data"] == 0 and _numbers(message)["suggest"] == 200
 
 
 def test_unreachable_data_floor_at_alpha_is_out_of_reach():
     """Holm, data floors 0.125 for 2 comparisons: 0.25 = α, so one family is out of reach by the data."""
-    message = _unreachable(_frame(["x", "x"]), 0.25, alpha=0.25, correction="holm", data_floor=0.125,
-                           resamples=("n_perm", 3))  # fmt: skip
+    message = _unreachable(_frame(["x", "x"]), 0.25, alpha=0.25, correction="holm", data_floor=0.125, resamples=("n_perm", 3))
     got = _numbers(message)
     assert got["by_data"] == 1 and got["suggest"] is None
 
@@ -278,8 +326,9 @@ def test_unreachable_data_floor_at_alpha_is_out_of_reach():
 def test_unreachable_data_floor_one_of_two_families():
     """Two families out of reach, one of them also by the data: by_data 1 and resamples still suggested."""
     frame = _frame(["x", "x", "y", "y"])
-    message = _unreachable(frame, 0.5, alpha=0.05, correction="holm", data_floor=[0.5, 0.5, 0.001, 0.001],
-                           resamples=("n_perm", 1))  # fmt: skip
+    message = _unreachable(
+        frame, 0.5, alpha=0.05, correction="holm", data_floor=[0.5, 0.5, 0.001, 0.001], resamples=("n_perm", 1)
+    )
     got = _numbers(message)
     assert (got["out"], got["total"], got["by_data"], got["suggest"]) == (2, 2, 1, 500)
 
@@ -309,10 +358,23 @@ def test_unreachable_suggests_a_smaller_family_by_metric_only_when_not_already()
 
 def test_provenance_records_every_argument():
     """Method, data, resamples, seed, level, correction and family label all land in the record."""
-    record = provenance("P_S; bootstrap", {"a.txt": "0" * 64}, rng=7, level=0.9, n_boot=499,
-                        options={"lexicon": "x"}, family=["language", "metric"], correction="bh")  # fmt: skip
+    record = provenance(
+        "P_S; bootstrap",
+        {"a.txt": "0" * 64},
+        rng=7,
+        level=0.9,
+        n_boot=499,
+        options={"lexicon": "x"},
+        family=["language", "metric"],
+        correction="bh",
+    )
     assert (record.method, record.data, record.n_boot, record.seed, record.level) == (
-        "P_S; bootstrap", {"a.txt": "0" * 64}, 499, 7, 0.9)
+        "P_S; bootstrap",
+        {"a.txt": "0" * 64},
+        499,
+        7,
+        0.9,
+    )
     assert record.options == {"lexicon": "x", "correction": "bh", "family": "language × metric"}
 
 
@@ -335,9 +397,18 @@ def test_check_systems():
 
 def test_comparison_frame_columns_defaults_and_missing():
     """All COMPARE_COLUMNS in order; a default fills only an absent column; other absent ones are NaN floats."""
-    rows = pd.DataFrame({"system_a": ["a", "b"], "system_b": ["c", "c"], "language": ["de", "fr"],
-                         "subset": ["all", "all"], "metric": ["acc", "acc"], "diff": [0.1, 0.2],
-                         "method": ["z", "z"]}, index=[5, 9])  # fmt: skip
+    rows = pd.DataFrame(
+        {
+            "system_a": ["a", "b"],
+            "system_b": ["c", "c"],
+            "language": ["de", "fr"],
+            "subset": ["all", "all"],
+            "metric": ["acc", "acc"],
+            "diff": [0.1, 0.2],
+            "method": ["z", "z"],
+        },
+        index=[5, 9],
+    )
     frame = comparison_frame(rows, method="default", family="metric")
     assert list(frame.columns) == COLUMNS
     assert list(frame.index) == [0, 1]
@@ -347,8 +418,14 @@ def test_comparison_frame_columns_defaults_and_missing():
 
 def test_integrity_missing_unit_keys_of_one_system_only():
     """b lacks the unit (s2, missing item): a and b share 2 units, both the same, so 100.0% of 2 is flagged."""
-    table = pd.DataFrame({"system": ["a", "a", "a", "b", "b"], "sentence": ["s1", "s2", "s3", "s1", "s3"],
-                          "item": [np.nan, np.nan, "i", np.nan, "i"], "value": ["x", "y", "z", "x", "z"]})  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "system": ["a", "a", "a", "b", "b"],
+            "sentence": ["s1", "s2", "s3", "s1", "s3"],
+            "item": [np.nan, np.nan, "i", np.nan, "i"],
+            "value": ["x", "y", "z", "x", "z"],
+        }
+    )
     (message,) = _integrity(table, units=["sentence", "item"], groups=[], value="value")
     assert "systems a and b" in message and "100.0%" in message and " 2 " in message
 
@@ -363,7 +440,6 @@ def test_unreachable_a_row_with_no_family_label_is_in_no_family():
 
 def test_integrity_different_sizes_one_numeric_group_column():
     """A single group column of numbers (rates' by=['year']): the label is the number, not a TypeError."""
-    table = pd.DataFrame({"system": ["a", "a", "b"], "item": [1, 2, 1], "value": ["x", "y", "z"],
-                          "by:year": [2020, 2020, 2020]})  # fmt: skip
+    table = pd.DataFrame({"system": ["a", "a", "b"], "item": [1, 2, 1], "value": ["x", "y", "z"], "by:year": [2020, 2020, 2020]})
     (message,) = _integrity(table, units=["item"], groups=["by:year"], value="value")
     assert _sizes_message(message) == ("2020", {"a": 2, "b": 1})

@@ -105,10 +105,17 @@ def test_system_pairs_against_named_systems_each_pair_once():
 
 def test_melt_long_table_with_defaults_scale_missing_bounds_and_counts():
     """melt: one row per (group, metric) on a fresh 0..k−1 index, estimates and bounds scaled, defaults filled in."""
-    wide = pd.DataFrame({
-        "sys": ["a", "b"], "set": ["s1", "s2"], "acc": [50.0, 80.0], "lo": [40.0, 70.0], "hi": [60.0, 90.0],
-        "bias": ["1.5", "2"], "size": [10, 20],
-    })  # fmt: skip
+    wide = pd.DataFrame(
+        {
+            "sys": ["a", "b"],
+            "set": ["s1", "s2"],
+            "acc": [50.0, 80.0],
+            "lo": [40.0, 70.0],
+            "hi": [60.0, 90.0],
+            "bias": ["1.5", "2"],
+            "size": [10, 20],
+        }
+    )
     metrics = {"accuracy": ("acc", "lo", "hi"), "bias": ("bias", None, None)}
     keys = {"system": "sys", "subset": "set"}
     long = melt(wide, metrics, keys=keys, defaults={"language": "ko"}, n="size", scale=0.01)
@@ -200,14 +207,16 @@ def _outputs(system, units, texts, **columns):
 def test_integrity_flags_copies_at_the_threshold_and_names_the_files():
     """Two systems equal on ≥ 99% of their shared units (even one unit) are flagged, each pair once, naming the files."""
     units = [("s1", i) for i in range(100)]
-    table = pd.concat([
-        _outputs("X", [("s9", i) for i in range(5)], ["x"] * 5),  # shares nothing with anyone
-        _outputs("A", units, [f"a{i}" for i in range(100)]),
-        _outputs("B", units, ["b0"] + [f"a{i}" for i in range(1, 100)]),  # 99 of 100 equal: 0.99
-        _outputs("C", [("s2", 0)], ["same"]),
-        _outputs("D", [("s2", 0)], ["same"]),  # one shared unit, equal
-        _outputs("E", units, [f"e{i}" for i in range(100)]),  # shares with A and B, equal on none
-    ])  # fmt: skip
+    table = pd.concat(
+        [
+            _outputs("X", [("s9", i) for i in range(5)], ["x"] * 5),  # shares nothing with anyone
+            _outputs("A", units, [f"a{i}" for i in range(100)]),
+            _outputs("B", units, ["b0"] + [f"a{i}" for i in range(1, 100)]),  # 99 of 100 equal: 0.99
+            _outputs("C", [("s2", 0)], ["same"]),
+            _outputs("D", [("s2", 0)], ["same"]),  # one shared unit, equal
+            _outputs("E", units, [f"e{i}" for i in range(100)]),  # shares with A and B, equal on none
+        ]
+    )
     with pytest.warns(DataQualityWarning):
         messages = integrity(table, units=["set", "item"], groups=[], value="text", source={"A": "a.tsv", "B": "b.tsv"})
     assert len(messages) == 2 and all(isinstance(m, str) for m in messages)
@@ -238,10 +247,13 @@ def test_integrity_flags_groups_where_systems_have_different_sizes_in_order():
 
 def test_integrity_counts_blank_outputs_per_system_in_order():
     """Blank outputs (reason "empty") are counted per system in order of appearance, with or without a line column."""
-    table = pd.concat([
-        _outputs("B", [("s", i) for i in range(4)], ["", "", "x", ""], reason=["empty", "empty", "ok", "empty"]),
-        _outputs("A", [("s", i) for i in range(4)], ["", "y", "z", "w"], reason=["empty", "ok", "ok", "ok"]),
-    ], ignore_index=True)  # fmt: skip
+    table = pd.concat(
+        [
+            _outputs("B", [("s", i) for i in range(4)], ["", "", "x", ""], reason=["empty", "empty", "ok", "empty"]),
+            _outputs("A", [("s", i) for i in range(4)], ["", "y", "z", "w"], reason=["empty", "ok", "ok", "ok"]),
+        ],
+        ignore_index=True,
+    )
     for with_lines in (True, False):
         frame = table.assign(line=range(1, 9)) if with_lines else table
         with pytest.warns(DataQualityWarning):
@@ -253,10 +265,15 @@ def test_integrity_counts_blank_outputs_per_system_in_order():
 
 def test_integrity_gives_the_same_verdict_for_categorical_groups():
     """A categorical group column (with an unused category) flags the same groups as plain strings: none here."""
-    table = pd.DataFrame({
-        "system": ["A", "A", "B"], "set": ["s", "s", "s"], "item": ["fr0", "de0", "fr1"], "text": ["x", "y", "z"],
-        "lang": ["fr", "de", "fr"],
-    })  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "system": ["A", "A", "B"],
+            "set": ["s", "s", "s"],
+            "item": ["fr0", "de0", "fr1"],
+            "text": ["x", "y", "z"],
+            "lang": ["fr", "de", "fr"],
+        }
+    )
     as_category = table.assign(lang=pd.Categorical(table["lang"], categories=["fr", "de", "it"]))
     with warnings.catch_warnings():
         warnings.simplefilter("error")

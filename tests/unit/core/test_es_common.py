@@ -9,11 +9,13 @@ from stats_mtbias.studies._common import accounting
 
 def _frame():
     """Six rows: system b first, a categorical system column with an unused category."""
-    return pd.DataFrame({
-        "system": pd.Categorical(["b", "b", "a", "b", "a", "a"], categories=["a", "b", "zzz"]),
-        "reason": ["ok", "bad", "ok", "ok", "ok", "bad"],
-        "w": [2, 5, 1, 3, 4, 10],
-    })
+    return pd.DataFrame(
+        {
+            "system": pd.Categorical(["b", "b", "a", "b", "a", "a"], categories=["a", "b", "zzz"]),
+            "reason": ["ok", "bad", "ok", "ok", "ok", "bad"],
+            "w": [2, 5, 1, 3, 4, 10],
+        }
+    )
 
 
 def test_accounting_counts_rows_in_order_of_appearance():

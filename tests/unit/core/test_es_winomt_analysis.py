@@ -55,8 +55,7 @@ def test_icc_is_clipped_at_one():
 
 def test_shared_items_wrong_rule_keeps_every_language():
     """missing='wrong' keeps the rows of every language, not only of the first."""
-    table = frame([(s, lang, i, "male", "pro", "male", "", 0) for lang in ("de", "fr", "es") for s in ("a", "b")
-                   for i in (1, 2)])  # fmt: skip
+    table = frame([(s, lang, i, "male", "pro", "male", "", 0) for lang in ("de", "fr", "es") for s in ("a", "b") for i in (1, 2)])
     got = A.shared_items(table, missing="wrong")
     assert len(got) == len(table) == 12
     assert sorted(got["language"].unique()) == ["de", "es", "fr"]
@@ -68,10 +67,14 @@ def test_check_samples_two_samples_each_and_order_of_notes():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert A.check_samples(even) is True
-    rows = [("z", "fr", 1, "male", "pro", "male", "", 0), ("z", "fr", 1, "male", "pro", "male", "", 1),
-            ("z", "fr", 2, "male", "pro", "male", "", 0),
-            ("a", "de", 1, "male", "pro", "male", "", 0), ("a", "de", 1, "male", "pro", "male", "", 1),
-            ("a", "de", 2, "male", "pro", "male", "", 0)]  # fmt: skip
+    rows = [
+        ("z", "fr", 1, "male", "pro", "male", "", 0),
+        ("z", "fr", 1, "male", "pro", "male", "", 1),
+        ("z", "fr", 2, "male", "pro", "male", "", 0),
+        ("a", "de", 1, "male", "pro", "male", "", 0),
+        ("a", "de", 1, "male", "pro", "male", "", 1),
+        ("a", "de", 2, "male", "pro", "male", "", 0),
+    ]
     notes = []
     with pytest.warns(DataQualityWarning):
         assert A.check_samples(frame(rows), notes) is True

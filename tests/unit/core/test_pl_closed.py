@@ -10,8 +10,7 @@ from stats_mtbias.errors import UsageError
 from stats_mtbias.planning import closed
 
 
-@pytest.mark.parametrize(("difference", "expected"), [(-0.1, "less"), (0.0, "greater"), (0.1, "greater"),
-                                                      (None, "greater")])  # fmt: skip
+@pytest.mark.parametrize(("difference", "expected"), [(-0.1, "less"), (0.0, "greater"), (0.1, "greater"), (None, "greater")])
 def test_one_sided_is_read_as_the_direction_of_the_difference(difference, expected):
     """The deprecated 'one-sided' becomes 'less' only for a negative difference (0 and None give 'greater')."""
     with pytest.warns(FutureWarning):
@@ -78,8 +77,6 @@ def test_difference_equal_to_discordance_is_a_plan_and_above_it_is_refused():
         closed.paired_sample_size(0.2 + 1e-9, 0.2)
     with pytest.raises(UsageError, match="at most"):
         closed.paired_power(100, -0.3, 0.2)
-
-
 
 
 def test_every_item_one_way_is_a_plan_without_warnings():

@@ -7,17 +7,20 @@ from stats_mtbias.errors import UsageError
 from stats_mtbias.planning import simulate as sim
 
 
-@pytest.mark.parametrize(("n", "sizes", "expected"), [
-    (10, [50, 30, 20], [5, 3, 2]),  # exact shares
-    (10, [14, 33, 53], [2, 3, 5]),  # shares 1.4, 3.3, 5.3: the one left over goes to the largest remainder (0.4)
-    (10, [1, 1, 1], [4, 3, 3]),  # equal remainders: the earlier stratum first
-    (11, [1, 1, 1], [4, 4, 3]),
-    (4, [1, 1, 1], [2, 1, 1]),
-    (3, [1, 1, 1], [1, 1, 1]),  # exactly one per stratum is allowed
-    (5, [100, 1, 1], [3, 1, 1]),  # the minimum of one per stratum comes out of the large one
-    (6, [50, 30, 1, 1, 1], [2, 1, 1, 1, 1]),  # 3 left for shares 50:30 → 1.875, 1.125 → 2, 1
-    (9, [50, 30, 1, 1, 1], [4, 2, 1, 1, 1]),  # 6 left for 50:30 → 3.75, 2.25 → 4, 2
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("n", "sizes", "expected"),
+    [
+        (10, [50, 30, 20], [5, 3, 2]),  # exact shares
+        (10, [14, 33, 53], [2, 3, 5]),  # shares 1.4, 3.3, 5.3: the one left over goes to the largest remainder (0.4)
+        (10, [1, 1, 1], [4, 3, 3]),  # equal remainders: the earlier stratum first
+        (11, [1, 1, 1], [4, 4, 3]),
+        (4, [1, 1, 1], [2, 1, 1]),
+        (3, [1, 1, 1], [1, 1, 1]),  # exactly one per stratum is allowed
+        (5, [100, 1, 1], [3, 1, 1]),  # the minimum of one per stratum comes out of the large one
+        (6, [50, 30, 1, 1, 1], [2, 1, 1, 1, 1]),  # 3 left for shares 50:30 → 1.875, 1.125 → 2, 1
+        (9, [50, 30, 1, 1, 1], [4, 2, 1, 1, 1]),  # 6 left for 50:30 → 3.75, 2.25 → 4, 2
+    ],
+)
 def test_allocate_by_hand(n, sizes, expected):
     """Largest remainders with at least one cluster per stratum, worked by hand."""
     assert sim.allocate(n, sizes).tolist() == expected
@@ -163,5 +166,3 @@ def test_sample_size_steps_past_a_fitted_n_whose_check_falls_short():
     assert float(final.power(0.3)[0]) >= 0.8
     below = [p for size, p in trace if fitted <= size < n]
     assert below and max(below) < 0.8  # every size tried between the fitted n and the answer fell short
-
-

@@ -27,8 +27,9 @@ def _wald(estimates, se, alternative="two-sided", alpha=0.05):
     """A Wald Simulation whose pilot difference is 0, so the power at δ tests estimates + δ."""
     design = _design([0.0, 1.0])  # a == b: observed difference 0
     est = np.asarray(estimates, float)
-    return sim.Simulation(design, 10, est, np.broadcast_to(np.asarray(se, float), est.shape).copy(), None, "wald",
-                          alpha, alternative)  # fmt: skip
+    return sim.Simulation(
+        design, 10, est, np.broadcast_to(np.asarray(se, float), est.shape).copy(), None, "wald", alpha, alternative
+    )
 
 
 @pytest.mark.parametrize("k", [5, 70])  # 5: multinomial resampling; 70 (> 64 patterns): index draws
@@ -195,13 +196,15 @@ def test_sample_size_first_guess_scales_the_pilot_spread_by_one_over_root_n():
     design = _paired_binary()
     for alternative, alpha, power in [("greater", 0.05, 0.8), ("two-sided", 0.1, 0.9)]:
         # The first batch is a Wald simulation at the pilot's size drawn first from the generator.
-        first = sim.simulate(design, design.n_pilot, n_sim=50, rng=np.random.default_rng(3), test="wald", alpha=alpha,
-                             alternative=alternative)  # fmt: skip
+        first = sim.simulate(
+            design, design.n_pilot, n_sim=50, rng=np.random.default_rng(3), test="wald", alpha=alpha, alternative=alternative
+        )
         spread = np.std(first.estimates)
         za = stats.norm.ppf(1 - alpha) if alternative == "greater" else stats.norm.ppf(1 - alpha / 2)
         guess = design.n_pilot * ((za + stats.norm.ppf(power)) * spread / 0.1) ** 2
-        _, _, trace = sim.sample_size(design, 0.1, power=power, n_sim=50, rng=np.random.default_rng(3), test="wald",
-                                      alpha=alpha, alternative=alternative)  # fmt: skip
+        _, _, trace = sim.sample_size(
+            design, 0.1, power=power, n_sim=50, rng=np.random.default_rng(3), test="wald", alpha=alpha, alternative=alternative
+        )
         assert [s for s, _ in trace[:4]] == sorted({max(2, round(guess * f)) for f in (0.6, 0.85, 1.15, 1.5)})
 
 
@@ -317,8 +320,15 @@ def _boot_p(col, alternative):
 def test_bootstrap_reject_is_the_p_value_at_most_alpha():
     """The bootstrap test rejects when (1 + #far side)/(B + 1) (two-sided: doubled) <= alpha; ties, NaN, exact alpha."""
     pos = np.arange(1.0, 40.0)  # 39 positive replicates
-    cols = [pos, -pos, np.r_[0.0, pos[1:]], np.r_[-1.0, pos[1:]], np.r_[np.nan, np.nan, pos[2:]], np.r_[pos[:20], -pos[:19]],
-            np.r_[np.zeros(3), pos[3:]]]  # fmt: skip
+    cols = [
+        pos,
+        -pos,
+        np.r_[0.0, pos[1:]],
+        np.r_[-1.0, pos[1:]],
+        np.r_[np.nan, np.nan, pos[2:]],
+        np.r_[pos[:20], -pos[:19]],
+        np.r_[np.zeros(3), pos[3:]],
+    ]
     reps = np.stack(cols, axis=1)
     for alternative in ("two-sided", "greater", "less"):
         ps = np.array([_boot_p(reps[:, j], alternative) for j in range(reps.shape[1])])
@@ -466,7 +476,7 @@ def test_search_steps_up_by_a_quarter_when_nothing_larger_passed(monkeypatch):
     steps = [fitted]
     while steps[-1] < 3000:
         steps.append(int(np.ceil(1.25 * steps[-1])))
-    assert asked[:4 + len(steps)] == [*FIRST, *steps]
+    assert asked[: 4 + len(steps)] == [*FIRST, *steps]
     assert 3000 <= n <= 3000 + int(0.02 * n) and curve(n) == 0.8
     assert all(curve(size) < 0.8 for size in asked if size < 3000)
 

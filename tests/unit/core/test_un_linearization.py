@@ -51,8 +51,10 @@ def test_ratio_influence_silent_for_an_infinite_theta():
 
 def _sums(num, den, weights):
     """The five weighted sums Σw·num, Σw·den, Σw·num², Σw·num·den, Σw·den² by plain Python."""
-    return [sum(w * f(x, y) for x, y, w in zip(num, den, weights, strict=True))
-            for f in (lambda x, y: x, lambda x, y: y, lambda x, y: x * x, lambda x, y: x * y, lambda x, y: y * y)]  # fmt: skip
+    return [
+        sum(w * f(x, y) for x, y, w in zip(num, den, weights, strict=True))
+        for f in (lambda x, y: x, lambda x, y: y, lambda x, y: x * x, lambda x, y: x * y, lambda x, y: y * y)
+    ]
 
 
 def test_ratio_se_from_sums_by_hand():

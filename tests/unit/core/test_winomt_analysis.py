@@ -48,15 +48,17 @@ def strict():
 
 def _two_systems_with_samples():
     """System b listed first; items unsorted; item 2 of b has two samples (one right, one wrong)."""
-    return frame([
-        ("b", "de", 3, "female", "anti", "female"),
-        ("b", "de", 1, "male", "pro", "male"),
-        ("b", "de", 2, "female", "pro", "male"),
-        ("b", "de", 2, "female", "pro", "female"),
-        ("a", "de", 1, "male", "pro", "unknown"),
-        ("a", "de", 2, "female", "pro", "female"),
-        ("a", "de", 3, "female", "anti", "male"),
-    ])  # fmt: skip
+    return frame(
+        [
+            ("b", "de", 3, "female", "anti", "female"),
+            ("b", "de", 1, "male", "pro", "male"),
+            ("b", "de", 2, "female", "pro", "male"),
+            ("b", "de", 2, "female", "pro", "female"),
+            ("a", "de", 1, "male", "pro", "unknown"),
+            ("a", "de", 2, "female", "pro", "female"),
+            ("a", "de", 3, "female", "anti", "male"),
+        ]
+    )
 
 
 def test_language_arrays_order_systems_by_appearance_and_items_by_value():
@@ -128,8 +130,11 @@ def _pilot_table():
     c = ["female", "female", "female", "male"]
     for (item, gold, st), ga, gb, gc in zip(de, a, b, c):
         rows += [("a", "de", item, gold, st, ga), ("b", "de", item, gold, st, gb), ("c", "de", item, gold, st, gc)]
-    rows += [("a", "fr", 9, "male", "pro", "female"), ("b", "fr", 9, "male", "pro", "male"),
-             ("d", "fr", 9, "male", "pro", "male")]  # fmt: skip
+    rows += [
+        ("a", "fr", 9, "male", "pro", "female"),
+        ("b", "fr", 9, "male", "pro", "male"),
+        ("d", "fr", 9, "male", "pro", "male"),
+    ]
     return frame(rows)
 
 
@@ -248,17 +253,19 @@ def test_pilot_of_f1_of_two_systems_is_simulated():
 
 def test_coverage_counts_items_not_rows_and_not_absent_ones():
     """translated: distinct items with a reason other than missing/not_in_file; 0 for a file with none; in table order."""
-    table = frame([
-        ("b", "de", 1, "male", "pro", "male"),
-        ("b", "de", 1, "male", "pro", "female"),  # a second sample: still one item
-        ("b", "de", 2, "male", "pro", "unknown", "missing"),
-        ("b", "de", 3, "male", "pro", "unknown", "not_in_file"),
-        ("a", "de", 1, "male", "pro", "male"),
-        ("a", "de", 2, "male", "pro", "male", "garbled"),  # read, but unread: translated all the same
-        ("a", "de", 3, "male", "pro", "male"),
-        ("c", "de", 1, "male", "pro", "unknown", "not_in_file"),
-        ("a", "fr", 1, "male", "pro", "male"),
-    ])  # fmt: skip
+    table = frame(
+        [
+            ("b", "de", 1, "male", "pro", "male"),
+            ("b", "de", 1, "male", "pro", "female"),  # a second sample: still one item
+            ("b", "de", 2, "male", "pro", "unknown", "missing"),
+            ("b", "de", 3, "male", "pro", "unknown", "not_in_file"),
+            ("a", "de", 1, "male", "pro", "male"),
+            ("a", "de", 2, "male", "pro", "male", "garbled"),  # read, but unread: translated all the same
+            ("a", "de", 3, "male", "pro", "male"),
+            ("c", "de", 1, "male", "pro", "unknown", "not_in_file"),
+            ("a", "fr", 1, "male", "pro", "male"),
+        ]
+    )
     out = A.coverage(table, 4)
     assert list(out.columns) == ["system", "language", "translated", "coverage"]
     assert list(zip(out["system"], out["language"])) == [("b", "de"), ("a", "de"), ("c", "de"), ("a", "fr")]
@@ -276,8 +283,12 @@ def _items(system, language, items, reason="", samples=1):
 
 def test_shared_items_keep_the_items_every_system_translated(strict):
     """missing='shared': b lacks item 4, so de keeps items 1-3 of both; fr is kept whole; index renumbered."""
-    table = frame(_items("fr", "fr", [1, 2, 3, 4]) + _items("a", "de", [1, 2, 3, 4]) + _items("b", "de", [1, 2, 3])
-                  + _items("b", "de", [4], reason="missing"))  # fmt: skip
+    table = frame(
+        _items("fr", "fr", [1, 2, 3, 4])
+        + _items("a", "de", [1, 2, 3, 4])
+        + _items("b", "de", [1, 2, 3])
+        + _items("b", "de", [4], reason="missing")
+    )
     notes = ["earlier"]
     with pytest.warns(DataQualityWarning) as record:
         out = A.shared_items(table, notes)
@@ -291,8 +302,12 @@ def test_shared_items_keep_the_items_every_system_translated(strict):
 
 def test_shared_items_drop_an_item_two_of_three_systems_translated(strict):
     """Item 3 translated by a and b but not c is dropped for all three; c (2 of 3 items) is the only file named."""
-    table = frame(_items("a", "de", [1, 2, 3]) + _items("b", "de", [1, 2, 3]) + _items("c", "de", [1, 2])
-                  + _items("c", "de", [3], reason="not_in_file"))  # fmt: skip
+    table = frame(
+        _items("a", "de", [1, 2, 3])
+        + _items("b", "de", [1, 2, 3])
+        + _items("c", "de", [1, 2])
+        + _items("c", "de", [3], reason="not_in_file")
+    )
     with pytest.warns(DataQualityWarning, match=r"c/de: 2 of 3 items"):
         out = A.shared_items(table)
     assert sorted(set(out["item"])) == [1, 2]
@@ -305,8 +320,7 @@ def test_shared_items_wrong_rule_keeps_every_row_and_says_so():
     notes = []
     with pytest.warns(DataQualityWarning) as record:
         out = A.shared_items(table, notes, {("b", "de"): "b.de.txt"}, missing="wrong")
-    message = ("WinoMT b/de (b.de.txt): 3 of 4 items translated (75.0%); its untranslated items count as wrong "
-               "(missing='wrong')")  # fmt: skip
+    message = "WinoMT b/de (b.de.txt): 3 of 4 items translated (75.0%); its untranslated items count as wrong (missing='wrong')"
     assert [str(w.message) for w in record] == [message]
     assert notes == [message]
     pd.testing.assert_frame_equal(out, table)
@@ -319,8 +333,10 @@ def test_shared_items_coverage_threshold_is_strictly_below_99_percent(strict):
     assert len(out) == 198
     with pytest.warns(DataQualityWarning) as record:
         A.shared_items(table, n_items=101)
-    assert [str(w.message).split(";")[0] for w in record] == ["WinoMT a/de: 99 of 101 items translated (98.0%)",
-                                                              "WinoMT b/de: 99 of 101 items translated (98.0%)"]  # fmt: skip
+    assert [str(w.message).split(";")[0] for w in record] == [
+        "WinoMT a/de: 99 of 101 items translated (98.0%)",
+        "WinoMT b/de: 99 of 101 items translated (98.0%)",
+    ]
     with pytest.warns(DataQualityWarning) as record:
         A.shared_items(table, n_items=1000)
     assert str(record[0].message).startswith("WinoMT a/de: 99 of 1,000 items translated (9.9%); ")
@@ -433,11 +449,14 @@ def test_icc_matches_the_anova_of_the_raw_data_of_unbalanced_groups():
     assert type(_icc(groups)) is float
 
 
-@pytest.mark.parametrize("groups", [
-    [[1, 0], [1, 1, 1, 0, 0, 0, 1], [0, 0, 1]],
-    [[1, 1, 1, 1, 1, 1, 1, 0], [0], [0, 1]],
-    [[0, 1], [1]],  # two items, three samples: the least that gives a value
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "groups",
+    [
+        [[1, 0], [1, 1, 1, 0, 0, 0, 1], [0, 0, 1]],
+        [[1, 1, 1, 1, 1, 1, 1, 0], [0], [0, 1]],
+        [[0, 1], [1]],  # two items, three samples: the least that gives a value
+    ],
+)
 def test_icc_matches_the_hand_anova_on_more_tables(groups):
     """Other unbalanced tables, including sizes of 1 and the smallest table with a value, against the hand ANOVA."""
     icc, _, _ = anova_icc(groups)
@@ -510,11 +529,22 @@ def _consistency_table():
 def test_consistency_columns_rows_and_counts():
     """Columns in order; rows b:all, b:male (no female gold), a:all, a:male, a:female; n and mean samples per row."""
     out = A.consistency(_consistency_table())
-    assert list(out.columns) == ["system", "language", "gold", "n", "samples", "disagree", "disagree_ci_low",
-                                 "disagree_ci_high", "female", "female_ci_low", "female_ci_high", "icc_female",
-                                 "icc_correct"]  # fmt: skip
-    assert list(zip(out["system"], out["gold"])) == [("b", "all"), ("b", "male"), ("a", "all"), ("a", "male"),
-                                                     ("a", "female")]  # fmt: skip
+    assert list(out.columns) == [
+        "system",
+        "language",
+        "gold",
+        "n",
+        "samples",
+        "disagree",
+        "disagree_ci_low",
+        "disagree_ci_high",
+        "female",
+        "female_ci_low",
+        "female_ci_high",
+        "icc_female",
+        "icc_correct",
+    ]
+    assert list(zip(out["system"], out["gold"])) == [("b", "all"), ("b", "male"), ("a", "all"), ("a", "male"), ("a", "female")]
     assert (out["language"] == "de").all()
     assert out["n"].tolist() == [2, 2, 4, 2, 2]
     np.testing.assert_allclose(out["samples"], [1.0, 1.0, 9 / 4, 5 / 2, 2.0])
@@ -536,8 +566,13 @@ def test_consistency_disagreement_and_its_interval():
 def test_consistency_female_share_and_its_interval():
     """female: mean over items of the share read female; interval on the items (few female readings: no clustering gain)."""
     out = A.consistency(_consistency_table()).set_index(["system", "gold"])
-    shares = {("a", "all"): [0, 0.5, 2 / 3, 1], ("a", "male"): [0, 0.5], ("a", "female"): [2 / 3, 1],
-              ("b", "all"): [1, 0], ("b", "male"): [1, 0]}  # fmt: skip
+    shares = {
+        ("a", "all"): [0, 0.5, 2 / 3, 1],
+        ("a", "male"): [0, 0.5],
+        ("a", "female"): [2 / 3, 1],
+        ("b", "all"): [1, 0],
+        ("b", "male"): [1, 0],
+    }
     for key, y in shares.items():
         row = out.loc[key]
         assert row["female"] == pytest.approx(np.mean(y), rel=1e-12)

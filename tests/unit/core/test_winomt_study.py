@@ -18,8 +18,22 @@ METRICS = ["acc", "f1_male", "f1_female", "delta_g", "acc_pro", "acc_anti", "del
 ESTIMATE_COLUMNS = ["system", "language", "n", "n_unknown"] + [
     c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high", f"{m}_n")
 ]
-COMPARE_COLUMNS = ["system_a", "system_b", "language", "subset", "metric", "diff", "ci_low", "ci_high", "p_value",
-                   "p_adjusted", "method", "ci_method", "n", "family"]  # fmt: skip
+COMPARE_COLUMNS = [
+    "system_a",
+    "system_b",
+    "language",
+    "subset",
+    "metric",
+    "diff",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+    "method",
+    "ci_method",
+    "n",
+    "family",
+]
 TANGO = "Tango score interval, McNemar score test"
 OPPOSITE = {"male": "female", "female": "male", "neutral": "male"}
 
@@ -28,9 +42,21 @@ def _judgements(readings: dict, gold, stereotype, language: str = "de") -> pd.Da
     """One language's judgements: `readings` maps a system to its gender read for every item."""
     gold, stereotype = np.asarray(gold), np.asarray(stereotype)
     return pd.concat(
-        [pd.DataFrame({"system": system, "language": language, "item": np.arange(len(gold)), "gold": gold,
-                       "stereotype": stereotype, "gender": np.asarray(read)})
-         for system, read in readings.items()], ignore_index=True)  # fmt: skip
+        [
+            pd.DataFrame(
+                {
+                    "system": system,
+                    "language": language,
+                    "item": np.arange(len(gold)),
+                    "gold": gold,
+                    "stereotype": stereotype,
+                    "gender": np.asarray(read),
+                }
+            )
+            for system, read in readings.items()
+        ],
+        ignore_index=True,
+    )
 
 
 def _read(gold, correct, wrong=None):
@@ -98,9 +124,15 @@ def test_estimates_columns_counts_and_metrics_by_hand():
             precision, recall = tp / pred, tp / gold_g
             f1[g] = 2 * precision * recall / (precision + recall)
         acc_pro, acc_anti = ok[:10].mean(), ok[10:18].mean()
-        expected = {"acc": ok.mean(), "f1_male": f1["male"], "f1_female": f1["female"],
-                    "delta_g": f1["male"] - f1["female"], "acc_pro": acc_pro, "acc_anti": acc_anti,
-                    "delta_s": acc_pro - acc_anti}  # fmt: skip
+        expected = {
+            "acc": ok.mean(),
+            "f1_male": f1["male"],
+            "f1_female": f1["female"],
+            "delta_g": f1["male"] - f1["female"],
+            "acc_pro": acc_pro,
+            "acc_anti": acc_anti,
+            "delta_s": acc_pro - acc_anti,
+        }
         for metric, value in expected.items():
             assert getattr(row, metric) == pytest.approx(value, abs=1e-12), metric
     assert est.loc[0, "n_unknown"] == 3
@@ -211,10 +243,18 @@ def _before_after(before, after, reasons=None, system="S", language="de"):
     """Base and "+Adj" judgements of one system from the items' right (True) / wrong readings before and after."""
     n = len(before)
     gold = np.where(np.arange(n) % 2 == 0, "male", "female")
-    base = pd.DataFrame({"system": system, "language": language, "item": np.arange(n), "gold": gold,
-                         "gender": _read(gold, before)})  # fmt: skip
-    adj = pd.DataFrame({"system": system, "language": language, "item": np.arange(n), "gender": _read(gold, after),
-                        "reason": "ok" if reasons is None else reasons})  # fmt: skip
+    base = pd.DataFrame(
+        {"system": system, "language": language, "item": np.arange(n), "gold": gold, "gender": _read(gold, before)}
+    )
+    adj = pd.DataFrame(
+        {
+            "system": system,
+            "language": language,
+            "item": np.arange(n),
+            "gender": _read(gold, after),
+            "reason": "ok" if reasons is None else reasons,
+        }
+    )
     return base, adj
 
 
@@ -227,9 +267,22 @@ def _transitions(rr, rw, wr, ww):
 def test_adjective_effect_on_cavo_2012():
     """Transitions 59/16/6/80 (after = Cavo's first): change −10/161, Tango's published limits, McNemar p, columns."""
     out = adjective_effect(*_before_after(*_transitions(rr=59, rw=16, wr=6, ww=80)))
-    assert list(out.columns) == ["system", "language", "n", "acc", "acc_adj", "change", "change_ci_low",
-                                 "change_ci_high", "right_right", "right_wrong", "wrong_right", "wrong_wrong",
-                                 "p_value", "method"]  # fmt: skip
+    assert list(out.columns) == [
+        "system",
+        "language",
+        "n",
+        "acc",
+        "acc_adj",
+        "change",
+        "change_ci_low",
+        "change_ci_high",
+        "right_right",
+        "right_wrong",
+        "wrong_right",
+        "wrong_wrong",
+        "p_value",
+        "method",
+    ]
     row = out.iloc[0]
     assert (row["system"], row["language"], row["n"]) == ("S", "de", 161)
     assert (row["right_right"], row["right_wrong"], row["wrong_right"], row["wrong_wrong"]) == (59, 16, 6, 80)
@@ -303,8 +356,9 @@ def _f1s(gold, read):
 def _jackknife_se(gold, read_a, read_b):
     """The item jackknife's standard error of F1m, F1f and ΔG of A − B, leaving out one item at a time."""
     n = len(gold)
-    loo = np.array([_f1s(np.delete(gold, i), np.delete(read_a, i)) - _f1s(np.delete(gold, i), np.delete(read_b, i))
-                    for i in range(n)])  # fmt: skip
+    loo = np.array(
+        [_f1s(np.delete(gold, i), np.delete(read_a, i)) - _f1s(np.delete(gold, i), np.delete(read_b, i)) for i in range(n)]
+    )
     return np.sqrt((n - 1) / n * np.sum((loo - loo.mean(axis=0)) ** 2, axis=0))
 
 
@@ -315,8 +369,9 @@ def _pair(n, changed, stereotype=None):
     read_a = _read(gold, np.arange(n) % 3 != 0)
     read_b = read_a.copy()
     flip = np.asarray(changed, dtype=int)
-    read_b[flip] = np.where(read_a[flip] == gold[flip], np.where(flip % 4 == 0, "unknown", [OPPOSITE[g] for g in gold[flip]]),
-                            gold[flip])  # fmt: skip
+    read_b[flip] = np.where(
+        read_a[flip] == gold[flip], np.where(flip % 4 == 0, "unknown", [OPPOSITE[g] for g in gold[flip]]), gold[flip]
+    )
     return gold, stereotype, read_a, read_b
 
 
@@ -430,8 +485,9 @@ def test_paired_comparison_of_float32_item_means_is_that_of_their_values():
     rng = np.random.default_rng(0)
 
     def means(p):  # three samples per item, averaged
-        return np.mean([item_features(gold, np.where(rng.random(30) < p, gold, "unknown"), stereotype)
-                        for _ in range(3)], axis=0).astype(np.float32)  # fmt: skip
+        return np.mean(
+            [item_features(gold, np.where(rng.random(30) < p, gold, "unknown"), stereotype) for _ in range(3)], axis=0
+        ).astype(np.float32)
 
     from stats_mtbias.studies.winomt.analysis import paired_comparison
 
@@ -459,8 +515,7 @@ def test_an_undefined_f1_has_no_p_value():
 
 def _pseudo_se(gold, read_a, read_b):
     """The jackknife's standard error with two pseudo-items appended: a male item only A reads right, a female one only B."""
-    return _jackknife_se(np.r_[gold, ["male", "female"]], np.r_[read_a, ["male", "male"]],
-                         np.r_[read_b, ["female", "female"]])  # fmt: skip
+    return _jackknife_se(np.r_[gold, ["male", "female"]], np.r_[read_a, ["male", "male"]], np.r_[read_b, ["female", "female"]])
 
 
 def test_items_read_differently_but_alike_for_f1_get_the_pseudo_items():
@@ -552,8 +607,9 @@ def _score_bounds_of(data, level, boot_low=-5.0, boot_high=5.0, replicates=None,
     from stats_mtbias.uncertainty.intervals import ConfidenceInterval
 
     shape = (data.shape[1], len(METRICS))
-    bounds = ConfidenceInterval(np.broadcast_to(np.asarray(boot_low, dtype), shape).copy(),
-                                np.broadcast_to(np.asarray(boot_high, dtype), shape).copy())  # fmt: skip
+    bounds = ConfidenceInterval(
+        np.broadcast_to(np.asarray(boot_low, dtype), shape).copy(), np.broadcast_to(np.asarray(boot_high, dtype), shape).copy()
+    )
     return score_bounds(data, bounds, level, replicates)
 
 
@@ -569,8 +625,7 @@ def test_score_bounds_of_the_accuracies_and_delta_s_by_hand():
     for s, read in enumerate((many, few)):
         ok = read == gold
         limits = {}
-        for metric, on in {"acc": np.ones(n, bool), "acc_pro": stereotype == "pro",
-                           "acc_anti": stereotype == "anti"}.items():  # fmt: skip
+        for metric, on in {"acc": np.ones(n, bool), "acc_pro": stereotype == "pro", "acc_anti": stereotype == "anti"}.items():
             m = METRICS.index(metric)
             limits[metric] = (ok[on].mean(), *_wilson_poisson(int(ok[on].sum()), int(on.sum()), level))
             assert ci.low[s, m] == pytest.approx(limits[metric][1], abs=1e-9), (s, metric)
@@ -733,7 +788,7 @@ def test_few_errors_of_one_gender_only(female_errors):
     stereotype = np.array(["pro", "anti"] * 30)
     one = gold.copy()
     one[[0, 2]] = "unknown"  # male FN
-    one[1:1 + 2 * female_errors:2] = "unknown"  # female FN
+    one[1 : 1 + 2 * female_errors : 2] = "unknown"  # female FN
     other = _read(gold, np.arange(60) % 4 > 1)  # 30 errors: the bootstrap stays
     ci = _score_bounds([one, other], gold, stereotype, 0.95)
     for g in ("male", "female"):

@@ -1,4 +1,4 @@
-"""WinoMT metrics (METHODS.md §3) as pure functions of per-item sufficient statistics.
+"""WinoMT metrics (docs/methods.md, "WinoMT") as pure functions of per-item sufficient statistics.
 
 Each item contributes a vector of indicators (:data:`FEATURES`); sums over
 items (or bootstrap-weighted sums) give every metric, as shares in [0, 1] (differences of shares for ΔG, ΔS):

@@ -92,7 +92,7 @@ def read_pairs(
 ) -> list[str]:
     """The entity's gender in every translation (``unknown`` where it is empty).
 
-    By default the entity's own words decide, as METHODS.md §3 and the original
+    By default the entity's own words decide, as docs/methods.md ("WinoMT") and the original
     WinoMT scripts define the metric. With `use_pronoun`, for German and French an
     explicitly gendered target pronoun aligned to the English pronoun (which
     WinoMT makes refer to the entity) overrides the noun, as those languages'

@@ -1,4 +1,4 @@
-"""Target-language gender readers on hand-written sentences; alignment; validation against people."""
+"""Tokens, word spans, the translation lexicon and the aligner's links (cached, keyed on the training text)."""
 
 import numpy as np
 import pytest

@@ -1,3 +1,5 @@
+"""Count tables (contingency, count cube, wide counts) against counts by hand."""
+
 import numpy as np
 import pandas as pd
 import pytest

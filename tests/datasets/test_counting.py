@@ -334,7 +334,7 @@ def test_a_damaged_arrow_batch_is_an_error_not_a_crash(tmp_path):
             assert "cannot be read as Arrow IPC" in str(exc) and "\n" not in str(exc)
 
 
-# --- from tests/unit/test_dask.py
+# -----------------------------------------------------------------------------
 # Judgements counted on a Dask cluster (issue 21): a LocalCluster of 2 workers gives the local result, exactly.
 
 

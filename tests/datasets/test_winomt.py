@@ -1,4 +1,4 @@
-"""WinoMT: metrics by hand, McNemar against statsmodels, reader on the shipped files, bootstrap coverage."""
+"""The WinoMT reader: the shipped files, and bad translation files named by file and line."""
 
 import pandas as pd
 import pytest

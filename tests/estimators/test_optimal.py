@@ -49,7 +49,7 @@ def test_dominance_weights_by_hand():
     assert np.allclose(male, [0.0, 8.0, 0.0], rtol=1e-12, atol=0)
 
 
-# --- from tests/unit/core/test_optimal_core.py
+# -----------------------------------------------------------------------------
 # The survey reference share of the optimal estimator, checked against its weighting formula by hand.
 
 

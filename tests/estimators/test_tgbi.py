@@ -115,7 +115,7 @@ def test_p_s_bounds_and_maximum_for_fixed_neutral(counts):
     assert value <= np.sqrt(half * half + shares[2]) + 1e-12
 
 
-# --- from tests/unit/test_core_formulas.py
+# -----------------------------------------------------------------------------
 # Hand formulas and independent implementations for the parts of the statistics core that mutation testing
 # showed no fast test would miss (issue 38; docs/testing.md). Every expected value is computed here, from the
 # formula or by scipy/statsmodels, never by the package function under test.

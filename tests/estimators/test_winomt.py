@@ -45,7 +45,7 @@ def test_missing_gold_and_prediction_never_correct():
     assert col["correct_pro"].tolist() == [1.0, 0.0]
 
 
-# --- from tests/unit/test_winomt.py
+# -----------------------------------------------------------------------------
 # WinoMT: metrics by hand, McNemar against statsmodels, reader on the shipped files, bootstrap coverage.
 
 

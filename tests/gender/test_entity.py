@@ -1,4 +1,4 @@
-"""Target-language gender readers on hand-written sentences; alignment; validation against people."""
+"""Reading the entity's gender through the alignment: usual translations, repairs, stems, reading lexicons."""
 
 import numpy as np
 import pytest

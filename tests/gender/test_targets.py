@@ -221,7 +221,7 @@ def test_new_languages_are_registered_and_read_nothing_as_unknown():
         assert reader(language)(tokenize("Nada ."), []) == "unknown"
 
 
-# --- from tests/unit/test_heldout_new_readers.py
+# -----------------------------------------------------------------------------
 # A held-out check of the issue-36 readers (cs, pl, nl): 40 sentences each, written, translated and labelled by hand.
 #
 # The validation sample's labels (``data/validation/labels_<language>.csv``) were seen while the readers were fixed,
@@ -482,7 +482,7 @@ def test_whole_reading(language, data_dir):
     assert agreement >= FLOORS["pipeline"][language], wrong
 
 
-# --- from tests/unit/test_winomt_reading.py
+# -----------------------------------------------------------------------------
 # Target-language gender readers on hand-written sentences; alignment; validation against people.
 
 
@@ -633,7 +633,7 @@ def test_german_determiner_paradigm(sentence, noun, expected):
     assert _read_unchecked("de", sentence, noun) == expected
 
 
-# --- from tests/slow/test_reader_agreement.py
+# -----------------------------------------------------------------------------
 # data/validation/agreement.csv (what the report prints beside WinoMT's numbers) is what tools/reader_agreement.py
 # computes from the labels with today's readers: a change of a reader that moves the agreement fails here until the
 # table is written again (``python tools/reader_agreement.py --csv data/validation/agreement.csv``).

@@ -185,7 +185,7 @@ def test_to_dict_is_json_ready():
     assert record["method"].startswith("Connor")
 
 
-# --- from tests/unit/core/test_closed.py
+# -----------------------------------------------------------------------------
 # Closed-form power, sample size and MDE against hand formulas written with scipy.stats (mutation kills).
 
 
@@ -433,7 +433,7 @@ def test_exact_sample_size_is_the_first_n_whose_power_holds_over_the_next_five_p
     assert all(not holds(m) for m in range(first, got))
 
 
-# --- from tests/unit/core/test_closed_exact.py
+# -----------------------------------------------------------------------------
 # Exact McNemar power and sample size, Wilson half-widths and rate checks against enumeration and hand formulas.
 
 
@@ -762,7 +762,7 @@ def test_exact_sample_size_where_the_window_and_the_curve_matter():
     assert got == _smallest_stable_n(0.05, 1.0, power=0.5, alternative="greater", test="asymptotic", top=1250)
 
 
-# --- from tests/unit/core/test_pl_closed.py
+# -----------------------------------------------------------------------------
 # Argument checks and small helpers of planning.closed against their stated contracts (mutation kills).
 
 
@@ -847,7 +847,7 @@ def test_every_item_one_way_is_a_plan_without_warnings():
         assert closed.paired_sample_size_exact(1.0, 1.0) == 6
 
 
-# --- from tests/unit/test_core_formulas.py
+# -----------------------------------------------------------------------------
 # Hand formulas and independent implementations for the parts of the statistics core that mutation testing
 # showed no fast test would miss (issue 38; docs/testing.md). Every expected value is computed here, from the
 # formula or by scipy/statsmodels, never by the package function under test.

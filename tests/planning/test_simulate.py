@@ -155,7 +155,7 @@ def test_prates_and_optimal_pilots(data_dir):
     assert plan.difference == pytest.approx(2.8016 * se, rel=1e-3)
 
 
-# --- from tests/unit/core/test_simulate.py
+# -----------------------------------------------------------------------------
 # Simulated power from a pilot: inner bootstrap, interval half-width and MDE on designs whose answer is known.
 
 
@@ -733,7 +733,7 @@ def test_least_size_is_the_first_n_that_gives_every_stratum_two(monkeypatch):
     assert sim.sample_size(design, 100.0, n_sim=100, rng=0, test="wald")[0] == 17
 
 
-# --- from tests/unit/core/test_pl_simulate.py
+# -----------------------------------------------------------------------------
 # Allocation of clusters over strata and the simulation's argument checks, by hand and by invariants (mutation kills).
 
 

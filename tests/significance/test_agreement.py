@@ -427,7 +427,7 @@ def test_sparse_categories_refuses_labels_that_do_not_fit_the_table():
         sparse_categories(np.array([[20, 2], [1, 2]]), ["a"])
 
 
-# --- from tests/unit/test_core_formulas.py
+# -----------------------------------------------------------------------------
 # Hand formulas and independent implementations for the parts of the statistics core that mutation testing
 # showed no fast test would miss (issue 38; docs/testing.md). Every expected value is computed here, from the
 # formula or by scipy/statsmodels, never by the package function under test.
@@ -451,7 +451,7 @@ def test_kappa_is_undefined_for_no_item_and_for_one_shared_category():
     assert all(np.isnan(v) for v in agreement(np.array([]), np.array([])).values())
 
 
-# --- from tests/unit/test_winomt_reading.py
+# -----------------------------------------------------------------------------
 # Target-language gender readers on hand-written sentences; alignment; validation against people.
 
 

@@ -128,7 +128,7 @@ def test_difference_in_proportions_accepts_single_item_samples():
     assert float(difference_in_proportions(0, 4, 1, 1).estimate) == -1.0
 
 
-# --- from tests/unit/test_core_formulas.py
+# -----------------------------------------------------------------------------
 # Hand formulas and independent implementations for the parts of the statistics core that mutation testing
 # showed no fast test would miss (issue 38; docs/testing.md). Every expected value is computed here, from the
 # formula or by scipy/statsmodels, never by the package function under test.
@@ -200,7 +200,7 @@ def test_odds_ratio_without_correction_is_zero_or_infinite_and_its_interval_open
     assert float(res.estimate) == 0.0 and float(res.low) == 0.0 and float(res.high) == np.inf
 
 
-# --- from tests/unit/test_significance.py
+# -----------------------------------------------------------------------------
 # The significance layer against hand computations and independent library calls.
 
 

@@ -137,7 +137,7 @@ def test_monte_carlo_default_draws_9999_tables():
     assert res.pvalue * 10_000 == pytest.approx(round(res.pvalue * 10_000), abs=1e-6)
 
 
-# --- from tests/unit/test_significance.py
+# -----------------------------------------------------------------------------
 # The significance layer against hand computations and independent library calls.
 
 

@@ -34,7 +34,7 @@ def test_adjusted_pvalues_never_exceed_one(method):
     assert got[1] == 1.0
 
 
-# --- from tests/unit/test_significance.py
+# -----------------------------------------------------------------------------
 # The significance layer against hand computations and independent library calls.
 
 

@@ -41,7 +41,7 @@ def test_sign_test_refuses_fractional_counts_and_takes_whole_floats():
     assert float(sign_test_pvalue(7.0, 1.0)) == pytest.approx(stats.binomtest(7, 8, 0.5, alternative="greater").pvalue)
 
 
-# --- from tests/unit/test_core_formulas.py
+# -----------------------------------------------------------------------------
 # Hand formulas and independent implementations for the parts of the statistics core that mutation testing
 # showed no fast test would miss (issue 38; docs/testing.md). Every expected value is computed here, from the
 # formula or by scipy/statsmodels, never by the package function under test.
@@ -87,7 +87,7 @@ def test_paired_exact_test_is_the_sign_test_and_refuses_bad_shapes():
     assert np.isnan(paired_test([], []).mean_difference)
 
 
-# --- from tests/unit/test_significance.py
+# -----------------------------------------------------------------------------
 # The significance layer against hand computations and independent library calls.
 
 

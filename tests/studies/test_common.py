@@ -108,7 +108,7 @@ def test_noted_lets_an_exception_through_after_noting():
     assert notes == ["early"]
 
 
-# --- from tests/unit/core/test_common_integrity.py
+# -----------------------------------------------------------------------------
 # The studies' shared wiring: integrity warnings, unreachable significance, provenance, systems, the comparison frame.
 
 
@@ -545,7 +545,7 @@ def test_integrity_different_sizes_one_numeric_group_column():
     assert _sizes_message(message) == ("2020", {"a": 2, "b": 1})
 
 
-# --- from tests/unit/core/test_common_wiring.py
+# -----------------------------------------------------------------------------
 # Helpers of the studies' shared wiring, checked against their definitions by enumeration.
 
 
@@ -820,7 +820,7 @@ def test_integrity_keeps_units_with_a_missing_key_part_apart():
     assert integrity(different, units=["set", "item"], groups=[], value="text") == []
 
 
-# --- from tests/unit/core/test_es_common.py
+# -----------------------------------------------------------------------------
 # The accounting table of the studies, counted by hand.
 
 

@@ -8,6 +8,9 @@ import pytest
 
 from stats_mtbias.studies import prates
 
+# A full run on the shipped data (20 s on two cores): the slow tier.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def result(data_dir):

@@ -1,4 +1,4 @@
-"""WinoMT: metrics by hand, McNemar against statsmodels, reader on the shipped files, bootstrap coverage."""
+"""The WinoMT study: analyse and McNemar, adjectives, paired comparisons by hand, the user's own labels."""
 
 import numpy as np
 import pandas as pd

@@ -421,7 +421,7 @@ def test_minority_count_is_about_the_outputs_off_the_majority():
     assert 3 <= float(minority_count(clusters([(5, 0, 0, 0)] * 4 + [(0, 5, 0, 0)] * 196))) <= 5
 
 
-# --- from tests/unit/test_core_formulas.py
+# -----------------------------------------------------------------------------
 # Hand formulas and independent implementations for the parts of the statistics core that mutation testing
 # showed no fast test would miss (issue 38; docs/testing.md). Every expected value is computed here, from the
 # formula or by scipy/statsmodels, never by the package function under test.
@@ -579,7 +579,7 @@ def test_defaults_and_levels_reach_the_formulas():
     assert int(closed.normal_sample_size(mde / 2, 0.1, 100)) == 400
 
 
-# --- from tests/unit/test_significance.py
+# -----------------------------------------------------------------------------
 # The significance layer against hand computations and independent library calls.
 
 

@@ -346,7 +346,7 @@ def test_multinomial_weights_without_strata_draw_every_cluster_count():
     assert rep[:, 0].mean() == pytest.approx(18.0, abs=4 * np.sqrt(9 * 4 * 1.25 * 0.75) / np.sqrt(2000))
 
 
-# --- from tests/unit/core/test_un_bootstrap.py
+# -----------------------------------------------------------------------------
 # Bootstrap-t limits by hand and the float32 guard of :mod:`stats_mtbias.uncertainty.bootstrap`.
 
 
@@ -540,7 +540,7 @@ def test_permutation_p_value_matches_exact_enumeration():
     assert p_more == p
 
 
-# --- from tests/unit/test_tail_resolution.py
+# -----------------------------------------------------------------------------
 # A level whose tails the resamples cannot resolve is said (issue 49, item 4: parameters).
 #
 # ``--level 0.9999 --n-boot 200`` read a percentile interval off the two most extreme of 200 resamples — about a

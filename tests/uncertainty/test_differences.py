@@ -278,7 +278,7 @@ def test_pvalue_from_interval_of_a_point_interval():
     assert float(D.pvalue_from_interval(_wald_mean, 0.3, 0.0)) == np.finfo(float).epsneg
 
 
-# --- from tests/unit/core/test_un_differences.py
+# -----------------------------------------------------------------------------
 # Paired-difference intervals and tests against hand formulas (Tango by brentq, Wald), level validation.
 
 

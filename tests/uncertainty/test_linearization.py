@@ -79,7 +79,7 @@ def test_no_clusters_gives_nan_silently():
     assert np.all(np.isnan(var))
 
 
-# --- from tests/unit/core/test_un_linearization.py
+# -----------------------------------------------------------------------------
 # More hand checks of :func:`weighted_sum` and :func:`ratio_influence` (frequencies, small totals, overflow).
 
 

@@ -704,7 +704,7 @@ def test_unread_flags_keep_languages_apart():
     assert _unread(["x", "y", "x", "y"], [0, 30, 0, 30]) == ["", "", "", ""]
 
 
-# --- from tests/unit/core/test_winomt_study.py
+# -----------------------------------------------------------------------------
 # WinoMT study: analyse's estimates and comparisons, and adjective_effect, against hand values (mutation kills).
 #
 # Expected values are independent of the package: WinoMT metrics counted by hand
@@ -1588,7 +1588,7 @@ def test_an_f1_on_a_single_trial():
     assert np.isfinite(ci.low[0, STUDY_METRICS.index("delta_g")])
 
 
-# --- from tests/unit/core/test_es_winomt_analysis.py
+# -----------------------------------------------------------------------------
 # WinoMT analysis helpers on small synthetic tables: expected values by eye, by the ANOVA formula or by scipy.
 
 

@@ -233,7 +233,7 @@ def test_only_the_lines_no_shipped_file_holds_are_aligned_anew(monkeypatch):
     assert reading.reading_alignments(None, "de", None, sources, translations, "fastalign") == (None, None)
 
 
-# --- from tests/unit/test_winomt_workers.py
+# -----------------------------------------------------------------------------
 # WinoMT readings in worker interpreters (issue 21): the same tables as here, errors and warnings carried back.
 
 
@@ -313,7 +313,7 @@ def test_a_script_without_a_main_guard_reads_in_parallel(store_items, tmp_path, 
         assert 30 <= sum(g != "unknown" for g in genders) <= 40  # 40 lines given, most read
 
 
-# --- from tests/unit/test_winomt_reading.py
+# -----------------------------------------------------------------------------
 # Target-language gender readers on hand-written sentences; alignment; validation against people.
 
 

@@ -1,4 +1,4 @@
-"""WinoMT: metrics by hand, McNemar against statsmodels, reader on the shipped files, bootstrap coverage."""
+"""WinoMT validation: labels attributed to their system, readings against native speakers and annotators."""
 
 import importlib.util
 
@@ -31,7 +31,7 @@ def test_labels_are_attributed_to_the_system_that_produced_them(data_dir):
     assert set(attribute_pairs(store, items, half)["system"]) == {""}
 
 
-# --- from tests/unit/test_winomt_reading.py
+# -----------------------------------------------------------------------------
 # Target-language gender readers on hand-written sentences; alignment; validation against people.
 
 

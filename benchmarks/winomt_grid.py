@@ -132,11 +132,12 @@ def reader_rates(languages=("cs", "pl", "pt", "nl", "es", "fr", "de", "ru")) -> 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' sentences, run from any directory
     from stats_mtbias.alignment import tokenize
     from stats_mtbias.gender.targets import reader
-    from tests.unit import test_targets_new as new
-    from tests.unit import test_winomt_reading as old
+    from tests.gender import test_targets as sentences
 
-    cases = {"cs": new.CZECH, "pl": new.POLISH, "pt": new.PORTUGUESE, "nl": new.DUTCH}
-    for language, sentence, words, _ in old.test_readers_on_hand_written_sentences.pytestmark[0].args[1]:
+    cases = {"cs": sentences.CZECH, "pl": sentences.POLISH, "pt": sentences.PORTUGUESE, "nl": sentences.DUTCH}
+    marks = sentences.test_readers_on_hand_written_sentences.pytestmark
+    (parametrize,) = [m for m in marks if m.name == "parametrize"]
+    for language, sentence, words, _ in parametrize.args[1]:
         cases.setdefault(language, []).append((sentence, words, None))
     rows = []
     for language in languages:

@@ -11,7 +11,7 @@ generator with shares set below, so the example is small, reproducible and free 
   ``language, system, item, human, llm`` (160 rows).
 
 Regenerate (and check nothing else changed) with ``python -m tests.own_benchmark_example``;
-``tests/unit/test_own_benchmark_example.py`` fails when the shipped files differ.
+``tests/test_own_benchmark_example.py`` fails when the shipped files differ.
 """
 
 from __future__ import annotations

@@ -307,7 +307,7 @@ def test_provenance_quiet_width_and_usage_exit(capsys, data_dir, monkeypatch):
 
 
 def test_winomt_users_own_labels(capsys, data_dir, tmp_path):
-    from tests.unit.test_winomt import _labelled_run
+    from tests.studies.test_winomt import _labelled_run
 
     _, readings, labels = _labelled_run(data_dir, tmp_path)
     records, _ = run_json(

@@ -7,7 +7,7 @@ entity's aligned words or right beside them, and the readers then answer
 ``both`` (never equal to WinoMT's gold gender, so it counts as wrong for Acc,
 and as neither gender for F1).
 
-The forms, by kind (every one has a test in ``tests/unit/test_inclusive.py``):
+The forms, by kind (every one has a test in ``tests/gender/targets/test_inclusive.py``):
 
 1. **A feminine ending after a separator** (``SEPARATORS``, ``SUFFIXES``): pt "médico/a",
    "enfermeiro(a)", "o/a"; es "profesor/a", "médico(a)"; it "maestro/a",

@@ -401,3 +401,17 @@ def test_power_of_the_accuracy_gap_matches_the_comparisons_mde():
     plan = smb.power(pilot=res, metric="accuracy_gap", n=300, test="wald", n_sim=400, rng=0)
     assert plan.n == 300
     assert plan.difference == pytest.approx(mde, rel=0.2)
+
+
+def test_power_cli_takes_the_gold_column(tmp_path, capsys):
+    """``stats-mtbias power pilot --study rates --gold`` plans the accuracy gap as the API does (same seed, same plan)."""
+    path = tmp_path / "pilot.csv"
+    FRAME.to_csv(path, index=False)
+    argv = ["power", "pilot", "--study", "rates", "--judgements", path, "--gold", "gold", "--metric", "accuracy"]
+    argv += ["--n", "40", "--test", "wald", "--n-sim", "200", "--format", "json"]
+    capsys.readouterr()
+    assert main([str(a) for a in argv]) == 0
+    row = json.loads(capsys.readouterr().out)
+    res = _quiet(FRAME, gold="gold", n_boot=200, rng=0)
+    plan = smb.power(pilot=res, metric="accuracy", n=40, test="wald", n_sim=200, rng=0)
+    assert row["n"] == 40 and row["difference"] == pytest.approx(plan.difference)

@@ -566,7 +566,9 @@ def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, inte
         # Newcombe's MOVER with the correlation of the paired outputs left out (0): wider than a paired interval.
         m_low = diff - np.sqrt((ea - s_low[0]) ** 2 + (s_high[1] - eb) ** 2)
         m_high = diff + np.sqrt((s_high[0] - ea) ** 2 + (eb - s_low[1]) ** 2)
-        low, high = np.where(point, np.maximum(m_low, -1.0), low), np.where(point, np.minimum(m_high, 1.0), high)
+        reach = np.ones(diff.shape[-1])
+        reach[_ACCURACY_GAP : _ACCURACY_GAP + 1] = 2.0  # a difference of two accuracy gaps spans [-2, 2]
+        low, high = np.where(point, np.maximum(m_low, -reach), low), np.where(point, np.minimum(m_high, reach), high)
     return (diff, low, high, *found[3:])
 
 

@@ -545,8 +545,10 @@ def rates(
     against: Sequence[str] | None = None,
     engine: str = "auto",
     sample: str | None = None,
+    gold: str | None = None,
 ) -> StudyResult:
-    """Female, male and neutral shares and the male − female gap of any gender judgement table.
+    """Female, male and neutral shares and the male − female gap of any gender judgement table; with a gold
+    gender, the accuracy too.
 
     Parameters
     ----------
@@ -577,6 +579,16 @@ def rates(
         analytic design effect may then fall below 1 (averaged samples are worth
         more than one output). Without it the outputs of a cluster are pooled,
         weighted by their number, and the design effect is at least 1.
+    gold : str or None
+        Column of the gender each output should have (``female``, ``male`` or
+        ``neutral``, with the outcome's aliases): an accuracy benchmark
+        (MT-GenEval, MuST-SHE, Translate-with-Care's reasoning items). Adds
+        ``accuracy`` (identified outputs of the gold gender; a neutral or both
+        output is right only against a gold neutral; ``unknown`` is counted in
+        ``n_unknown`` and left out), ``accuracy_female`` and ``accuracy_male``
+        (over the items of that gold gender) and ``accuracy_gap``
+        (``accuracy_male − accuracy_female``), with intervals, comparisons and
+        power like the shares. A row without a gold gender is an error.
     n_boot : int
         Bootstrap resamples (at least 100).
     rng : int or Generator
@@ -584,7 +596,8 @@ def rates(
     level : float
         Confidence level.
     ci : {"bootstrap", "analytic"}
-        Cluster bootstrap, or Wilson on the effective sample size (gap: cluster-robust normal).
+        Cluster bootstrap, or Wilson on the effective sample size (gap: cluster-robust normal; accuracy_gap: MOVER
+        of its two accuracies' intervals).
     interval : {"percentile", "bca"}
     correction : {"holm", "bh", "none"}
         Multiplicity adjustment of ``p_adjusted`` within each family.
@@ -602,7 +615,9 @@ def rates(
     Returns
     -------
     StudyResult
-        ``table`` metrics ``female, male, neutral, gap`` per system and group
+        ``table`` metrics ``female, male, neutral, gap`` (with `gold` also
+        ``accuracy, accuracy_female, accuracy_male, accuracy_gap``; ``n``,
+        ``n_outputs`` and ``n_unknown`` of an accuracy count its gold genders' items) per system and group
         (``subset``; a ``language`` grouping column is the table's ``language``,
         and every grouping column keeps its own name too; ``n`` the clusters with an
         identified output); ``compare()`` pairs systems on shared clusters;
@@ -639,6 +654,7 @@ def rates(
         against=against,
         family=family,
         sample=sample,
+        gold=gold,
     )
 
 

@@ -107,7 +107,8 @@ def power(
     metric, language, subset : str, optional
         ``pilot``: which estimate — WinoMT ``acc, f1_male, f1_female, delta_g,
         acc_pro, acc_anti, delta_s`` and a language; TGBI ``p_s`` of a ``subset``
-        (a set or ``"TGBI"``); rates ``female, male, neutral, gap`` of a group.
+        (a set or ``"TGBI"``); rates ``female, male, neutral, gap`` (with ``gold``
+        also ``accuracy, accuracy_female, accuracy_male, accuracy_gap``) of a group.
     method : {"connor", "exact"}
         ``paired`` design: Connor's normal approximation or the exact McNemar power.
     test : {"bootstrap", "wald"}

@@ -87,6 +87,11 @@ def _pilot_options(design) -> None:
         "(--subset names one group; n then counts that group's items)",
     )
     design.add_argument(
+        "--gold",
+        metavar="COL",
+        help="rates: the pilot's column of gold genders (--metric accuracy, accuracy_female, accuracy_male, accuracy_gap)",
+    )
+    design.add_argument(
         "--translations",
         action="append",
         default=[],
@@ -132,7 +137,7 @@ def _pilot(args: argparse.Namespace, language: str | None):
     if args.study == "rates":
         if not args.judgements:
             raise UsageError("a rates pilot needs --judgements (a CSV or Parquet with item, system, gender).")
-        return smb.rates(args.judgements, by=_options.names(args.by) or (), n_boot=200, rng=args.seed)
+        return smb.rates(args.judgements, by=_options.names(args.by) or (), gold=args.gold or None, n_boot=200, rng=args.seed)
     if args.study == "prates":
         return smb.prates(
             args.judgements,

@@ -58,6 +58,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="column of the gender found: female, male, neutral, both, unknown (or f/m/n/?) (default gender)",
     )
     parser.add_argument(
+        "--gold",
+        type=_column,
+        default=None,
+        metavar="COL",
+        help="column of the gender each output should have (female, male, neutral): adds accuracy, "
+        "accuracy_female, accuracy_male and accuracy_gap (male − female)",
+    )
+    parser.add_argument(
         "--by",
         default="",
         metavar="COLS",
@@ -130,6 +138,7 @@ def run(args: argparse.Namespace) -> Output:
             interval=args.interval,
             engine=_options.engine(args),
             sample=args.sample,
+            gold=args.gold,
             **_views.comparisons(args),
         )
     notes = _views.accounting_notes(res, ("female", "male", "neutral", "both"), "{system}: {n} judgements {outcome} (not in n)")

@@ -7,13 +7,24 @@ into ``cluster × system × group × gender`` and turned into, per system and gr
 
 - ``female``, ``male``, ``neutral``: shares of the identified outputs (``both``
   counts as neutral; ``unknown`` is counted and left out of the denominators);
-- ``gap``: ``male − female``, the male-default gap (0: balance).
+- ``gap``: ``male − female``, the male-default gap (0: balance);
+- with a ``gold`` column (the gender the output should have: MT-GenEval,
+  MuST-SHE, Translate-with-Care's reasoning items), ``accuracy``: the share of
+  identified outputs whose gender is the gold one (a ``neutral`` or ``both``
+  output against a gold female or male is wrong; against a gold ``neutral`` it
+  is right; ``unknown`` is counted in ``n_unknown`` and left out, as MuST-SHE's
+  accuracy leaves out the words it did not find), ``accuracy_female`` and
+  ``accuracy_male`` over the items of that gold gender, and ``accuracy_gap``:
+  ``accuracy_male − accuracy_female`` (0: both genders translated as well).
 
 Intervals: the cluster bootstrap (resampling the ``cluster`` units — prompts,
 templates, occupations — with every judgement they hold, within ``strata`` when
 given) through the one engine of :mod:`stats_mtbias.uncertainty`, or analytic
 intervals: Wilson on the effective sample size (cluster design effect) for the
-shares and a cluster-robust normal interval for the gap. Comparisons of systems
+shares and accuracies, a cluster-robust normal interval for the gap and a MOVER
+interval for the accuracy gap (its two accuracies' Wilson intervals, with their
+cluster-robust correlation: the two rest on different items, which may share
+clusters). Comparisons of systems
 are paired on the clusters both judged (same weights, or the cluster-robust
 linearisation of the difference); differences between groups of one system
 resample the clusters jointly, so groups sharing clusters are handled.
@@ -50,6 +61,8 @@ from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, clus
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
 
 METRICS = ("female", "male", "neutral", "gap")
+ACCURACY = ("accuracy", "accuracy_female", "accuracy_male", "accuracy_gap")
+GOLDS = ("female", "male", "neutral")
 ALL = "all"
 CI_KINDS = ("bootstrap", "analytic")
 _ALIASES = {
@@ -67,15 +80,53 @@ _ALIASES = {
 }
 # Per metric, the weights of (female, male, neutral, both) in its numerator (denominator: all four).
 _NUMERATORS = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1], [-1, 1, 0, 0]], dtype=float)
+# With a gold column the cell axis holds the five genders, then per gold gender (female, male, neutral) its
+# correct, identified and unknown outputs: 14 cells. The first five stay what they are without gold.
+CELLS = len(GENDERS) + 3 * len(GOLDS)
+
+
+def _gold_cells(kind: int, golds: tuple[int, ...]) -> np.ndarray:
+    """Weights over the cells of `kind` (0 correct, 1 identified, 2 unknown) of the given gold genders."""
+    w = np.zeros(CELLS)
+    for g in golds:
+        w[len(GENDERS) + 3 * g + kind] = 1.0
+    return w
+
+
+_GENDERED = (0, 1)  # the gold genders of the accuracy gap's parts
+_ACCURACY_PARTS = {  # the ratio accuracies: gold genders over which correct / identified are summed
+    "accuracy": (0, 1, 2),
+    "accuracy_female": (0,),
+    "accuracy_male": (1,),
+}
+_ACC_NUM = np.array([_gold_cells(0, g) for g in _ACCURACY_PARTS.values()])
+_ACC_DEN = np.array([_gold_cells(1, g) for g in _ACCURACY_PARTS.values()])
+_BASE_IDENTIFIED, _BASE_UNKNOWN = np.zeros(CELLS), np.zeros(CELLS)
+_BASE_IDENTIFIED[:4], _BASE_UNKNOWN[4] = 1.0, 1.0
+# Per metric (with gold), the cells that count its identified and its unknown outputs (``n_outputs``, ``n_unknown``).
+_IDENTIFIED = np.array([_BASE_IDENTIFIED] * len(METRICS) + [_gold_cells(1, g) for g in (*_ACCURACY_PARTS.values(), _GENDERED)])
+_UNKNOWN = np.array([_BASE_UNKNOWN] * len(METRICS) + [_gold_cells(2, g) for g in (*_ACCURACY_PARTS.values(), _GENDERED)])
+
+
+def metrics_of(cells: int) -> tuple[str, ...]:
+    """The metrics of a count array whose last axis has `cells` cells: the shares and gap, and with gold the accuracies."""
+    return METRICS + ACCURACY if cells == CELLS else METRICS
 
 
 def _statistic(totals: np.ndarray) -> np.ndarray:
-    """``(r, system, group, gender) -> (r, system, group, metric)``: shares and the gap over identified outputs."""
+    """``(r, system, group, cell) -> (r, system, group, metric)``: shares and the gap over identified outputs, and with
+    gold cells (:data:`CELLS`) the accuracies and their gap (male − female)."""
     identified = totals[..., :4]
     den = identified.sum(axis=-1, keepdims=True)
     num = identified @ _NUMERATORS.T
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        shares = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        if totals.shape[-1] != CELLS:
+            return shares
+        num, den = totals @ _ACC_NUM.T, totals @ _ACC_DEN.T
+        accuracy = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    gap = accuracy[..., 2:3] - accuracy[..., 1:2]
+    return np.concatenate([shares, accuracy, gap], axis=-1)
 
 
 def _with_all(counts: np.ndarray, add_all: bool) -> np.ndarray:
@@ -93,8 +144,9 @@ def read_judgements(
     strata: str | None,
     engine: str = "auto",
     sample: str | None = None,
+    gold: str | None = None,
 ) -> pd.DataFrame:
-    """Count a judgement source into ``system, cluster, by:<column>…, stratum, gender, n, line``.
+    """Count a judgement source into ``system, cluster, by:<column>…, stratum, gender, n, line`` (and ``gold``).
 
     The source (CSV/Parquet/Arrow file, directory or glob of them, DataFrame or
     dask DataFrame) is counted as it streams (:func:`stats_mtbias.datasets.counting.count_rows`):
@@ -113,13 +165,20 @@ def read_judgements(
     system (an item's samples averaged), and ``outputs`` keeps the judgements;
     clusters with unequal numbers of samples are named in a
     :class:`~stats_mtbias.errors.DataQualityWarning`.
+
+    With `gold` (the column of the gender each output should have), every cell
+    keeps its gold gender too (``gold``: female, male or neutral, read with the
+    outcome's aliases); a row without one, or with another label, is an error
+    naming its first line (no row is silently left out of the accuracies).
     """
     from stats_mtbias.datasets.counting import as_counting_source, count_rows, first_location
 
     source = as_counting_source(source)
     if sample and not cluster:
         raise UsageError("`sample` needs `cluster` (the item whose samples it tells apart).")
-    needed = list(dict.fromkeys(c for c in (outcome, system, cluster, strata, *by, sample) if c))
+    if gold is not None and gold == outcome:
+        raise UsageError(f"`gold` and `outcome` name the same column {gold!r}; the gold gender needs its own.")
+    needed = list(dict.fromkeys(c for c in (outcome, system, cluster, strata, *by, sample, gold) if c))
     counts = count_rows(source, needed, required=needed, engine=engine)
     if counts.attrs["rows"] == 0:
         raise DataError("has a header but no judgements", source, 2)
@@ -134,6 +193,21 @@ def read_judgements(
         where, line = first_location(counts, bad, source)
         value = counts.loc[bad.to_numpy(), outcome].iloc[0]
         raise DataError(f"column {outcome!r}: {value!r} is not a gender (one of {', '.join(GENDERS)}, or f/m/n/?)", where, line)
+    target = None
+    if gold is not None:
+        raw_gold = counts[gold].str.lower()
+        target = raw_gold.map(lambda v: _ALIASES.get(v, v))
+        bad = ~target.isin(GOLDS)
+        if bad.any():
+            where, line = first_location(counts, bad, source)
+            value = counts.loc[bad.to_numpy(), gold].iloc[0]
+            said = "is empty" if not str(value).strip() or str(value).lower() == "nan" else f"has {value!r}"
+            raise DataError(
+                f"column {gold!r} {said}: every judgement needs its gold gender, one of {', '.join(GOLDS)} "
+                "(or f/m/n); leave out the rows without one",
+                where,
+                line,
+            )
     out = pd.DataFrame(
         {
             "system": counts[system] if system else "system",
@@ -142,14 +216,16 @@ def read_judgements(
             **{f"by:{column}": counts[column].to_numpy() for column in by},
             "stratum": counts[strata].to_numpy() if strata else ALL,
             "gender": pd.Categorical(gender, categories=GENDERS),
+            **({"gold": pd.Categorical(target, categories=GOLDS)} if gold is not None else {}),
             "n": counts["n"].to_numpy(),
             "line": counts["line"].to_numpy(),
         }
     )
-    keys = ["system", "cluster", *[f"by:{c}" for c in by], "stratum", "gender"]
+    keys = ["system", "cluster", *[f"by:{c}" for c in by], "stratum", "gender", *(["gold"] if gold is not None else [])]
     if sample:
         out = _average_samples(out.assign(_sample=counts[sample].astype(str).to_numpy()), keys, source)
-    if raw.nunique() != gender.nunique():  # labels that mean one gender ("f", "Female") merged
+    merged = raw.nunique() != gender.nunique() or (gold is not None and raw_gold.nunique() != target.nunique())
+    if merged:  # labels that mean one gender ("f", "Female") merged
         sums = {"n": ("n", "sum"), **({"outputs": ("outputs", "sum")} if "outputs" in out else {}), "line": ("line", "min")}
         out = out.groupby(keys, sort=False, observed=True).agg(**sums).reset_index()  # samples' outputs kept too
         out = out.sort_values("line", kind="stable").reset_index(drop=True)
@@ -218,9 +294,41 @@ class RatesResult:
 
 
 def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per-cluster numerator ``y`` and denominator ``m`` of a metric: ``(clusters, ...)`` each."""
+    """Per-cluster numerator ``y`` and denominator ``m`` of a ratio metric: ``(clusters, ...)`` each."""
+    if metric >= len(METRICS):  # an accuracy: correct over identified outputs of its gold genders
+        cells = counts.astype(float)
+        return cells @ _ACC_NUM[metric - len(METRICS)], cells @ _ACC_DEN[metric - len(METRICS)]
     identified = counts[..., :4].astype(float)
     return identified @ _NUMERATORS[metric], identified.sum(axis=-1)
+
+
+_ACCURACY_GAP = len(METRICS) + ACCURACY.index("accuracy_gap")
+_ACCURACY_MALE, _ACCURACY_FEMALE = (
+    len(METRICS) + ACCURACY.index("accuracy_male"),
+    len(METRICS) + ACCURACY.index("accuracy_female"),
+)
+
+
+def _few_accuracy_events(totals: np.ndarray) -> np.ndarray:
+    """``(systems, groups, metrics)``: an accuracy with at most ``FEW_EVENTS`` right or wrong identified outputs (the
+    accuracy gap: either of its parts); False for the shares and the gap, and without gold."""
+    few = np.zeros((*totals.shape[:-1], len(metrics_of(totals.shape[-1]))), dtype=bool)
+    if totals.shape[-1] != CELLS:
+        return few
+    right, identified = totals @ _ACC_NUM.T, totals @ _ACC_DEN.T
+    events = (identified > 0) & (np.minimum(right, identified - right) <= FEW_EVENTS)
+    few[..., len(METRICS) : _ACCURACY_GAP] = events
+    few[..., _ACCURACY_GAP] = events[..., 1] | events[..., 2]
+    return few
+
+
+def _influence(counts: np.ndarray, metric: int, estimate: np.ndarray, frequency: np.ndarray | None) -> np.ndarray:
+    """Per-cluster linearised values of a metric (`estimate`: ``(..., metrics)``): a ratio's, or for the accuracy gap
+    (a difference of two ratios over different items) the male accuracy's minus the female's."""
+    if metric == _ACCURACY_GAP:
+        return _influence(counts, _ACCURACY_MALE, estimate, frequency) - _influence(counts, _ACCURACY_FEMALE, estimate, frequency)
+    y, m = _linear_parts(counts, metric)
+    return ratio_influence(y, m, estimate[..., metric], frequency)
 
 
 def design_arrays(
@@ -237,13 +345,19 @@ def design_arrays(
 
     keys = [f"by:{c}" for c in by]
     table = judgements.assign(group=judgements[keys].agg(" | ".join, axis=1) if keys else ALL)
-    cube = count_cube(table, ("cluster", "system", "group"))
+    cube = count_cube(table, ("cluster", "system", "group", *(["gold"] if "gold" in table else [])))
     groups = list(cube.coords["group"])
     add_all = bool(keys) and len(groups) > 1
-    counts = _with_all(cube.counts, add_all)
+    cells = cube.counts
+    if "gold" in table:  # the genders summed over gold, then per gold gender its correct, identified, unknown outputs
+        cross = cells  # (clusters, systems, groups, gold, gender)
+        correct = np.stack([cross[..., 0, 0], cross[..., 1, 1], cross[..., 2, 2] + cross[..., 2, 3]], axis=-1)
+        per_gold = np.stack([correct, cross[..., :4].sum(axis=-1), cross[..., 4]], axis=-1)
+        cells = np.concatenate([cross.sum(axis=3), per_gold.reshape(*per_gold.shape[:3], -1)], axis=-1)
+    counts = _with_all(cells, add_all)
     frequency = None
     if rows_as_clusters:
-        frequency = cube.counts.reshape(len(counts), -1).sum(axis=1).astype(np.int64)
+        frequency = cells[..., : len(GENDERS)].reshape(len(counts), -1).sum(axis=1).astype(np.int64)
         counts = counts / frequency.reshape((-1,) + (1,) * (counts.ndim - 1))  # one judgement: one-hot
     stratum = table.drop_duplicates("cluster").set_index("cluster")["stratum"].reindex(cube.coords["cluster"]).to_numpy()
     return counts, list(cube.coords["system"]), groups + ([ALL] if add_all else []), pd.factorize(stratum)[0], frequency
@@ -265,7 +379,9 @@ def pilot_design(
     """
     from stats_mtbias.planning.simulate import PairedDesign
 
-    check_choice(metric, METRICS, "metric")
+    check_choice(metric, METRICS + ACCURACY, "metric")
+    if metric in ACCURACY and "gold" not in judgements:
+        raise UsageError(f"metric {metric!r} needs a pilot with gold genders: smb.rates(..., gold=...).")
     counts, order, labels, strata, frequency = design_arrays(
         judgements[judgements["system"].isin(systems)], list(by), rows_as_clusters=rows_as_clusters
     )
@@ -280,11 +396,11 @@ def pilot_design(
     if group != ALL:  # a plan for one group counts that group's items: the clusters with an output in it
         inside = counts[:, :, labels.index(group)].sum(axis=(1, 2)) > 0
         counts, strata = counts[inside], strata[inside]
-    per_cluster = float(counts[:, :, labels.index(group)].sum() / (2 * counts.shape[0]))
+    per_cluster = float(counts[:, :, labels.index(group), : len(GENDERS)].sum() / (2 * counts.shape[0]))
     return PairedDesign(
         counts,
         _statistic,
-        (labels.index(group), METRICS.index(metric)),
+        (labels.index(group), metrics_of(counts.shape[-1]).index(metric)),
         strata,
         label=f"{group} {metric}: {systems[0]} − {systems[1]}",
         unit="clusters",
@@ -293,7 +409,8 @@ def pilot_design(
 
 
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
-    """A rates result as a planning pilot for :func:`stats_mtbias.power`: a share or the gap of a group, simulated."""
+    """A rates result as a planning pilot for :func:`stats_mtbias.power`: a share, the gap or (with gold) an accuracy
+    or the accuracy gap of a group, simulated."""
     from stats_mtbias.planning.designs import alone, two_systems
 
     systems = two_systems(result, systems)
@@ -329,10 +446,12 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
     duplicated samples must not count as information — except with few events."""
     z = special.ndtri(0.5 + level / 2)
     low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
-    for k in range(len(METRICS)):
+    for k in range(estimate.shape[-1]):
+        if k == _ACCURACY_GAP:  # the MOVER of its two accuracies, below
+            continue
         y, m = _linear_parts(counts, k)
         se = np.sqrt(robust_variance(ratio_influence(y, m, estimate[..., k], frequency), strata_codes, frequency))
-        if METRICS[k] == "gap":
+        if k == METRICS.index("gap"):
             low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
             continue
         n = weighted_sum(m, frequency)
@@ -370,25 +489,30 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
         )
         low[..., gap] = np.where(point, np.maximum(moved.low, -1.0), low[..., gap])
         high[..., gap] = np.where(point, np.minimum(moved.high, 1.0), high[..., gap])
+    if estimate.shape[-1] > _ACCURACY_GAP:
+        low[..., _ACCURACY_GAP], high[..., _ACCURACY_GAP] = _accuracy_gap_bounds(
+            counts, estimate, low, high, strata_codes, frequency
+        )
     return low, high
 
 
-def _output_counts(estimates: pd.DataFrame, judgements: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """``n_outputs`` (identified) and ``n_unknown`` of every system and group from the judgements' raw ``outputs``."""
-    keys = [f"by:{c}" for c in by]
-    group = judgements[keys].astype(str).agg(" | ".join, axis=1) if keys else pd.Series(ALL, index=judgements.index)
-    known = judgements["gender"].astype(str) != "unknown"
-    frame = pd.DataFrame(
-        {"system": judgements["system"].astype(str), "group": group, "known": known, "outputs": judgements["outputs"].to_numpy()}
-    )
-    sums = frame.groupby(["system", "group", "known"])["outputs"].sum().unstack("known", fill_value=0)
-    if keys:  # the "all" group: every group's outputs
-        totals = sums.groupby(level="system").sum()
-        sums = pd.concat([sums, totals.set_index(pd.MultiIndex.from_product([totals.index, [ALL]]))])
-    sums = sums.reindex(columns=[True, False], fill_value=0)
-    index = pd.MultiIndex.from_arrays([estimates["system"].astype(str), estimates["group"].astype(str)])
-    found = sums.reindex(index, fill_value=0)
-    return estimates.assign(n_outputs=found[True].to_numpy().astype(int), n_unknown=found[False].to_numpy().astype(int))
+def _accuracy_gap_bounds(counts, estimate, low, high, strata_codes, frequency) -> tuple[np.ndarray, np.ndarray]:
+    """MOVER bounds of ``accuracy_male − accuracy_female`` from the two accuracies' Wilson bounds (Newcombe's square
+    and add, Zou & Donner 2008), coupled by their cluster-robust correlation: 0 where the gold genders lie in different
+    clusters, positive where a cluster holds both (a counterfactual pair). Near 0 and 1 the Wilson bounds' asymmetry
+    carries into the gap, which a normal interval would lose (and a point where both accuracies are 1)."""
+    parts = [_ACCURACY_MALE, _ACCURACY_FEMALE]
+    u_m, u_f = (_influence(counts, k, estimate, frequency) for k in parts)
+    var_m, var_f = robust_variance(u_m, strata_codes, frequency), robust_variance(u_f, strata_codes, frequency)
+    cov = (robust_variance(u_m + u_f, strata_codes, frequency) - var_m - var_f) / 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = cov / np.sqrt(var_m * var_f)
+    r = np.clip(np.where(np.isfinite(r), r, 0.0), -1.0, 1.0)
+    corr = np.zeros((*r.shape, 2, 2))
+    corr[..., 0, 0] = corr[..., 1, 1] = 1.0
+    corr[..., 0, 1] = corr[..., 1, 0] = r
+    moved = mover_interval(estimate[..., parts], low[..., parts], high[..., parts], np.array([1.0, -1.0]), corr)
+    return np.maximum(moved.low, -1.0), np.minimum(moved.high, 1.0)
 
 
 def _adjust_groups(frame: pd.DataFrame, correction: str, family) -> pd.DataFrame:
@@ -425,8 +549,9 @@ def _adjust_groups(frame: pd.DataFrame, correction: str, family) -> pd.DataFrame
 def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples=False):
     """The difference a − b of every group and metric with its interval and p-value, from one set of clusters.
 
-    Returns ``(diff, low, high, p_value, method, ci_method, n_both)``, arrays ``(groups, metrics)`` (``n_both``:
-    ``(groups,)``, the clusters where both systems have an identified output). An interval that would be a point
+    Returns ``(diff, low, high, p_value, method, ci_method, n_both)``, arrays ``(groups, metrics)`` (``n_both``: the
+    clusters where both systems have an identified output of the metric; `present` ``(clusters, systems, groups,
+    metrics)`` tells where). An interval that would be a point
     (both systems at 0% or 100%: every replicate, every influence the same) is the MOVER of the two systems' score
     intervals instead — never [0, 0] where there are outputs.
     """
@@ -441,14 +566,16 @@ def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, inte
         # Newcombe's MOVER with the correlation of the paired outputs left out (0): wider than a paired interval.
         m_low = diff - np.sqrt((ea - s_low[0]) ** 2 + (s_high[1] - eb) ** 2)
         m_high = diff + np.sqrt((s_high[0] - ea) ** 2 + (eb - s_low[1]) ** 2)
-        low, high = np.where(point, np.maximum(m_low, -1.0), low), np.where(point, np.minimum(m_high, 1.0), high)
+        reach = np.ones(diff.shape[-1])
+        reach[_ACCURACY_GAP : _ACCURACY_GAP + 1] = 2.0  # a difference of two accuracy gaps spans [-2, 2]
+        low, high = np.where(point, np.maximum(m_low, -reach), low), np.where(point, np.minimum(m_high, reach), high)
     return (diff, low, high, *found[3:])
 
 
 def _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z):
     """:func:`_paired` before the point intervals are replaced."""
     diff = estimate[a] - estimate[b]
-    both = weighted_sum((present[:, a] & present[:, b]).astype(float), frequency)  # (groups,)
+    both = weighted_sum((present[:, a] & present[:, b]).astype(float), frequency)  # (groups, metrics)
     if boot is not None:
         reps = boot.replicates[:, a] - boot.replicates[:, b]
         jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
@@ -460,13 +587,10 @@ def _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present
             method = "paired bootstrap (percentile p-value)"
         return diff, d_bounds.low, d_bounds.high, pvalue, method, f"paired bootstrap ({interval})", both
     se = np.empty(diff.shape)
-    for k in range(len(METRICS)):
-        y, m = _linear_parts(counts, k)
+    for k in range(diff.shape[-1]):
         # The paired difference's influence per cluster: a's minus b's (same clusters).
-        u = ratio_influence(y[:, a], m[:, a], estimate[a, :, k], frequency) - ratio_influence(
-            y[:, b], m[:, b], estimate[b, :, k], frequency
-        )
-        se[:, k] = np.sqrt(robust_variance(u, strata_codes, frequency))
+        u = _influence(counts[:, a], k, estimate[a], frequency) - _influence(counts[:, b], k, estimate[b], frequency)
+        se[..., k] = np.sqrt(robust_variance(u, strata_codes, frequency))
     with np.errstate(invalid="ignore", divide="ignore"):
         pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
     method = "cluster-robust normal"
@@ -529,18 +653,26 @@ def analyse(
         # A 0% or 100% share (or a gap of ±1) is the same in every replicate: its bootstrap interval is a point.
         # There the score interval (Wilson with the design effect; MOVER for the gap) stands in.
         point = ~(bounds.high > bounds.low) & ~np.isnan(estimate)
+        # An accuracy with few errors (0.97-0.99 is the usual) has a percentile interval that cannot see the errors
+        # it did not draw (0.84 coverage at 0.98 over 50 pairs): the score interval stands in there too.
+        point |= _few_accuracy_events(totals)
         low, high = np.where(point, score_low, bounds.low), np.where(point, score_high, bounds.high)
     else:
         low, high = score_low, score_high
-    unknown = totals[..., 4]
-    identified = totals[..., :4].sum(axis=-1)
-    present = counts[..., :4].sum(axis=-1) > 0  # (clusters, systems, groups): an identified output there
+    metrics = metrics_of(counts.shape[-1])
+    # Per metric, the cells of its identified and unknown outputs (an accuracy's: those of its gold genders).
+    is_identified, is_unknown = _IDENTIFIED[: len(metrics), : counts.shape[-1]], _UNKNOWN[: len(metrics), : counts.shape[-1]]
+    raw = totals
+    if "outputs" in judgements:  # samples averaged: n_outputs and n_unknown still count outputs, not item-equivalents
+        raw = weighted_sum(design_arrays(judgements.assign(n=judgements["outputs"]), by)[0])
+    unknown, identified = raw @ is_unknown.T, raw @ is_identified.T  # (systems, groups, metrics)
+    present = counts @ is_identified.T > 0  # (clusters, systems, groups, metrics): an identified output there
     clusters = weighted_sum(present.astype(float), frequency)
     group_values = {label: dict(zip(by, label.split(" | "))) if label != ALL else dict.fromkeys(by, ALL) for label in labels}
     rows = []
     for s, system in enumerate(systems):
         for g, label in enumerate(labels):
-            for k, metric in enumerate(METRICS):
+            for k, metric in enumerate(metrics):
                 rows.append(
                     {
                         "system": system,
@@ -550,14 +682,12 @@ def analyse(
                         "estimate": estimate[s, g, k],
                         "ci_low": low[s, g, k],
                         "ci_high": high[s, g, k],
-                        "n": int(np.rint(clusters[s, g])),
-                        "n_outputs": int(identified[s, g]),
-                        "n_unknown": int(unknown[s, g]),
+                        "n": int(np.rint(clusters[s, g, k])),
+                        "n_outputs": int(np.rint(identified[s, g, k])),
+                        "n_unknown": int(np.rint(unknown[s, g, k])),
                     }
                 )
     estimates = _subset_language(pd.DataFrame(rows), by)
-    if "outputs" in judgements:  # samples averaged: n_outputs and n_unknown still count outputs, not item-equivalents
-        estimates = _output_counts(estimates, judgements, by)
     comparisons = None
     if len(systems) > 1:
         rows = []
@@ -608,7 +738,7 @@ def analyse(
                 )
             diff, d_low, d_high, pvalue, method, ci_method, both = found
             for g, label in enumerate(labels):
-                for k, metric in enumerate(METRICS):
+                for k, metric in enumerate(metrics):
                     rows.append(
                         {
                             "system_a": systems[a],
@@ -622,7 +752,7 @@ def analyse(
                             "p_value": float(pvalue[g, k]),
                             "method": method,
                             "ci_method": ci_method,
-                            "n": int(np.rint(both[g])),
+                            "n": int(np.rint(both[g, k])),
                         }
                     )
         if lacking:
@@ -650,7 +780,7 @@ def analyse(
                 reps = boot.replicates[:, s, g] - boot.replicates[:, s, h]
                 bounds = BootstrapResult(diff, reps, None, level, "percentile").confidence_interval()
                 pvalue = resample_pvalue(reps, diff)
-                for k, metric in enumerate(METRICS):
+                for k, metric in enumerate(metrics):
                     rows.append(
                         {
                             "system": system,
@@ -696,6 +826,7 @@ def run(
     against: list[str] | None = None,
     family: str | list[str] = "metric",
     sample: str | None = None,
+    gold: str | None = None,
 ) -> RatesResult:
     """Read (or take) a judgement table and analyse it; see the module docstring and :func:`stats_mtbias.rates`."""
     from stats_mtbias.datasets.counting import is_dask_frame, source_digest, source_label
@@ -715,11 +846,20 @@ def run(
                     "(or None: one system / every row its own cluster)."
                 )
     table = read_judgements(
-        judgements, outcome=outcome, system=system, cluster=cluster, by=by, strata=strata, engine=engine, sample=sample
+        judgements,
+        outcome=outcome,
+        system=system,
+        cluster=cluster,
+        by=by,
+        strata=strata,
+        engine=engine,
+        sample=sample,
+        gold=gold,
     )
     if cluster is not None and table["system"].nunique() > 1:  # copies and unequal benchmarks, by item and group
         keys = ["cluster", *[f"by:{c}" for c in by]]
-        cells = table.assign(cell=table["gender"].astype(str) + ":" + table["n"].astype(str))
+        cell = table["gender"].astype(str) + (("/" + table["gold"].astype(str)) if gold else "")
+        cells = table.assign(cell=cell + ":" + table["n"].astype(str))
         units = cells.groupby(["system", *keys], sort=False, observed=True)["cell"].agg(lambda v: ",".join(sorted(v)))
         integrity(
             units.rename("value").reset_index(),
@@ -747,9 +887,16 @@ def run(
     method = (
         "shares of identified outputs (both as neutral; unknown counted, left out); gap = male - female; "
         + (
+            f"accuracy: identified outputs of the gold gender ({gold}; neutral or both right only against a gold "
+            "neutral), per gold gender, accuracy_gap = accuracy_male - accuracy_female; "
+            if gold
+            else ""
+        )
+        + (
             f"cluster bootstrap over {cluster or 'rows'}" + (f" stratified by {strata}" if strata else "") + f", {interval}"
             if ci == "bootstrap"
             else "Wilson on the effective sample size (cluster design effect); gap: cluster-robust normal"
+            + ("; accuracy_gap: MOVER of the two accuracies' intervals" if gold else "")
         )
         + (f"; the samples ({sample}) of a cluster averaged, clusters the unit" if sample else "")
         + "; systems compared paired on clusters"
@@ -775,6 +922,7 @@ def run(
             "engine": engine,
             "against": against,
             "sample": sample,
+            **({"gold": gold} if gold else {}),  # without gold, the record is what it was
             "yours": [str(s) for s in dict.fromkeys(table["system"])],
         },
     )

@@ -1,0 +1,1 @@
+"""Tests of the studies through their public functions, by hand and by simulation."""

@@ -34,6 +34,7 @@ from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.studies._samples import consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.studies._common import (
     accounting,
     adjust,
@@ -147,8 +148,10 @@ def read_judgements(
         }
     )
     keys = ["system", "cluster", *[f"by:{c}" for c in by], "stratum", "gender"]
+    sampled = None
     if sample:
-        out = _average_samples(out.assign(_sample=counts[sample].astype(str).to_numpy()), keys, source)
+        sampled = out.assign(_sample=counts[sample].astype(str).to_numpy())
+        out = _average_samples(sampled, keys, source)
     if raw.nunique() != gender.nunique():  # labels that mean one gender ("f", "Female") merged
         sums = {"n": ("n", "sum"), **({"outputs": ("outputs", "sum")} if "outputs" in out else {}), "line": ("line", "min")}
         out = out.groupby(keys, sort=False, observed=True).agg(**sums).reset_index()  # samples' outputs kept too
@@ -162,26 +165,47 @@ def read_judgements(
             raise DataError(f"cluster {mixed.index[0]!r} lies in several strata of {strata!r}; a cluster must be in one", source)
     out.attrs["source"] = source
     out.attrs["rows"] = counts.attrs.get("rows", int(out["n"].sum()))
+    if sampled is not None:  # the samples one by one, for their consistency (:func:`sample_consistency`)
+        out.attrs["samples"] = sampled.drop(columns="line")
     return out
 
 
+def sample_consistency(judgements: pd.DataFrame, by: list[str], level: float) -> pd.DataFrame:
+    """The consistency of each system's samples per group (``all`` too): :func:`stats_mtbias.studies._samples.consistency`.
+
+    An item is a cluster of a system and group; its samples are the rows of one value of `sample` (a cell of several
+    judgements of one sample counts each of them).
+    """
+    cells = judgements.attrs["samples"]
+    rows = cells.loc[cells.index.repeat(cells["n"].astype(np.int64))].reset_index(drop=True)
+    keys = [f"by:{c}" for c in by]
+    rows["group"] = rows[keys].astype(str).agg(" | ".join, axis=1) if keys else ALL
+    gender = rows["gender"].astype(str).to_numpy()
+    return consistency(
+        rows,
+        keys=["system", "group"],
+        unit=["cluster"],
+        outcome="gender",
+        known=gender != "unknown",
+        indicators={"female": gender == "female", "male": gender == "male", "neutral": np.isin(gender, ["neutral", "both"])},
+        shares=["female", "male"],
+        all_of="group" if keys and rows["group"].nunique() > 1 else None,
+        level=level,
+    )
+
+
 def _average_samples(out: pd.DataFrame, keys: list[str], source) -> pd.DataFrame:
-    """Cells counted with their sample: ``n`` divided by the samples of the cell's (system, cluster), then summed."""
-    import warnings
+    """Cells counted with their sample, weighed by the one rule of :mod:`~stats_mtbias.studies._samples`.
 
-    from stats_mtbias.errors import DataQualityWarning
-
-    per = out.groupby(["system", "cluster"], sort=False, observed=True)["_sample"].nunique().rename("_k")
-    spread = per.groupby(level="system", sort=False).agg(["min", "max"])
-    for system, row in spread[spread["min"] != spread["max"]].iterrows():
-        warnings.warn(
-            f"{system}: clusters have {row['min']}–{row['max']} samples; each cluster's samples are "
-            "averaged (every cluster weighs the same)",
-            DataQualityWarning,
-            stacklevel=4,
-        )
-    out = out.join(per, on=["system", "cluster"])
-    out = out.assign(outputs=out["n"], n=out["n"] / out["_k"])
+    ``n`` of a cell becomes its share of its item's known outputs (an item: a system, cluster and group), summed
+    over the samples: every item with a known sample weighs one, an unknown sample is an absent one; ``outputs``
+    keeps the judgements.
+    """
+    known = (out["gender"].astype(str) != "unknown").to_numpy()
+    item = [k for k in keys if k != "gender"]
+    units = unit_codes(out, item)
+    warn_unequal(out, ["system"], units, known, "", noun="clusters")
+    out = out.assign(outputs=out["n"], n=sample_weights(units, known, out["n"].to_numpy()))
     out = (
         out.groupby(keys, sort=False, observed=True)
         .agg(n=("n", "sum"), outputs=("outputs", "sum"), line=("line", "min"))
@@ -206,6 +230,8 @@ class RatesResult:
     accounting : DataFrame
         Rows per system and gender (``unknown`` included).
     provenance : Provenance
+    consistency : DataFrame or None
+        With samples: their consistency per system and group (:func:`sample_consistency`).
     """
 
     estimates: pd.DataFrame
@@ -215,6 +241,7 @@ class RatesResult:
     provenance: Provenance
     judgements: pd.DataFrame = field(repr=False)
     rows_as_clusters: bool = False
+    consistency: pd.DataFrame | None = None
 
 
 def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarray]:
@@ -780,7 +807,14 @@ def run(
     )
     counted = table.assign(n=table["outputs"]) if sample else table
     return RatesResult(
-        estimates, comparisons, group_differences, accounting(counted, ["system"], "gender", "n"), record, table, cluster is None
+        estimates,
+        comparisons,
+        group_differences,
+        accounting(counted, ["system"], "gender", "n"),
+        record,
+        table,
+        cluster is None,
+        sample_consistency(table, by, level) if sample else None,
     )
 
 
@@ -799,6 +833,8 @@ def evaluate(
     frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
     if result.group_differences is not None:
         frames["group_differences"] = result.group_differences
+    if result.consistency is not None:
+        frames["consistency"] = result.consistency
     return StudyResult(
         "rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames, correction, notes, family, result
     )

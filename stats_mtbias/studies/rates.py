@@ -34,7 +34,6 @@ from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
-from stats_mtbias.studies._samples import consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.studies._common import (
     accounting,
     adjust,
@@ -46,6 +45,7 @@ from stats_mtbias.studies._common import (
     resample_pvalue,
     system_pairs,
 )
+from stats_mtbias.studies._samples import consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum

@@ -26,7 +26,7 @@ from stats_mtbias.errors import DataQualityWarning
 from stats_mtbias.uncertainty.analytic import modified_wilson_interval
 from stats_mtbias.uncertainty.clustered import effective_counts
 
-__all__ = ["consistency", "icc_anova", "output_counts", "sample_weights", "unit_codes", "warn_unequal"]
+__all__ = ["average_cells", "consistency", "icc_anova", "output_counts", "sample_weights", "unit_codes", "warn_unequal"]
 
 
 def unit_codes(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:
@@ -73,6 +73,37 @@ def sample_weights(units: np.ndarray, known: np.ndarray, n: np.ndarray | None = 
     has_known = known_total[units] > 0
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(has_known, np.where(known, n / np.where(has_known, known_total[units], 1.0), 0.0), n / total[units])
+
+
+def average_cells(counts: np.ndarray, known: int = 4) -> np.ndarray:
+    """Counts ``(items, ..., genders)`` of the samples of each cell made the means over its known samples.
+
+    The first `known` genders are known, the rest (``unknown``) not. A cell of
+    ``K`` known outputs becomes its known counts times ``K̄ / K`` (``K̄`` the mean
+    ``K`` over cells with a known output), its unknown ones 0; a cell without a
+    known output keeps ``K̄`` unknown (one unknown item). Every item weighs the
+    same and the totals stay on the scale of the outputs: equal numbers of
+    samples and no unknown one change nothing, nor does duplicating every sample.
+
+    Examples
+    --------
+    >>> average_cells(np.array([[1, 0, 0, 0, 2], [1, 1, 0, 0, 0], [0, 0, 0, 0, 3]])).tolist()
+    [[1.5, 0.0, 0.0, 0.0, 0.0], [0.75, 0.75, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.5]]
+    """
+    counts = np.asarray(counts, dtype=float)
+    k = counts[..., :known].sum(axis=-1)
+    filled = k[k > 0]
+    if not len(filled):
+        return counts
+    scale = filled.mean()
+    out = np.zeros_like(counts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out[..., :known] = np.where((k > 0)[..., None], counts[..., :known] * (scale / np.where(k > 0, k, 1))[..., None], 0.0)
+    none = (k == 0) & (counts.sum(axis=-1) > 0)
+    rest = counts[..., known:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out[..., known:] = np.where(none[..., None], rest * (scale / np.maximum(rest.sum(axis=-1), 1e-300))[..., None], 0.0)
+    return out
 
 
 def warn_unequal(

@@ -15,7 +15,7 @@ from statsmodels.stats.multitest import multipletests
 from stats_mtbias.studies.winomt.analysis import adjective_effect, analyse
 
 METRICS = ["acc", "f1_male", "f1_female", "delta_g", "acc_pro", "acc_anti", "delta_s"]
-ESTIMATE_COLUMNS = ["system", "language", "n", "n_unknown"] + [
+ESTIMATE_COLUMNS = ["system", "language", "n", "n_unknown", "n_outputs"] + [
     c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high", f"{m}_n")
 ]
 COMPARE_COLUMNS = [

@@ -506,6 +506,29 @@ def _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present
     return diff, diff - z * se, diff + z * se, pvalue, method, method, both
 
 
+def intervals(counts, strata_codes, frequency, *, level, ci, interval, n_boot, rng, samples=False):
+    """``(estimate, low, high, boot)`` of every system, group and metric: :func:`analyse`'s estimates and intervals.
+
+    `counts` ``(clusters, systems, groups, genders)`` (:func:`design_arrays`); `boot` the bootstrap (None with
+    ``ci="analytic"``). The bootstrap interval gives way to the score interval (Wilson with the design effect;
+    MOVER for the gap) where it is a point and on a share of few effective events.
+    """
+    estimate = _statistic(weighted_sum(counts, frequency)[None])[0]  # (systems, groups, metrics)
+    score_low, score_high, few = _score_bounds(counts, estimate, strata_codes, frequency, level, samples)
+    if ci != "bootstrap":
+        return estimate, score_low, score_high, None
+    boot = cluster_bootstrap(
+        counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level, method=interval, frequency=frequency
+    )
+    bounds = boot.confidence_interval()
+    # A 0% or 100% share (or a gap of ±1) is the same in every replicate: its bootstrap interval is a point. There
+    # the score interval stands in, and on a share of few effective events too (at most FEW_EVENTS): the percentile
+    # bootstrap's upper tail is short there (50 items of 3 samples at 5%: it covered 0.90, missing 9% above;
+    # tests/statistical/test_coverage_rates_samples.py).
+    point = (~(bounds.high > bounds.low) | few) & ~np.isnan(estimate)
+    return estimate, np.where(point, score_low, bounds.low), np.where(point, score_high, bounds.high), boot
+
+
 def analyse(
     judgements: pd.DataFrame,
     *,
@@ -550,23 +573,10 @@ def analyse(
     counts, systems, labels, strata_codes, frequency = design_arrays(judgements, by, rows_as_clusters=rows_as_clusters)
     groups = labels[:-1] if by and len(labels) > 1 else labels  # without the added "all"
     totals = weighted_sum(counts, frequency)
-    estimate = _statistic(totals[None])[0]  # (systems, groups, metrics)
     z = special.ndtri(0.5 + level / 2)
-    boot = None
-    score_low, score_high, few = _score_bounds(counts, estimate, strata_codes, frequency, level, samples)
-    if ci == "bootstrap":
-        boot = cluster_bootstrap(
-            counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level, method=interval, frequency=frequency
-        )
-        bounds = boot.confidence_interval()
-        # A 0% or 100% share (or a gap of ±1) is the same in every replicate: its bootstrap interval is a point.
-        # There the score interval (Wilson with the design effect; MOVER for the gap) stands in, and on a share of
-        # few effective events too (at most FEW_EVENTS): the percentile bootstrap's upper tail is short there
-        # (50 items of 3 samples at 5%: it covered 0.90, tests/statistical/test_coverage_rates_samples.py).
-        point = (~(bounds.high > bounds.low) | few) & ~np.isnan(estimate)
-        low, high = np.where(point, score_low, bounds.low), np.where(point, score_high, bounds.high)
-    else:
-        low, high = score_low, score_high
+    estimate, low, high, boot = intervals(
+        counts, strata_codes, frequency, level=level, ci=ci, interval=interval, n_boot=n_boot, rng=rng, samples=samples
+    )
     unknown = totals[..., 4]
     identified = totals[..., :4].sum(axis=-1)
     present = counts[..., :4].sum(axis=-1) > 0  # (clusters, systems, groups): an identified output there

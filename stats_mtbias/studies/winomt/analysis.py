@@ -22,6 +22,7 @@ from stats_mtbias.significance.mcnemar import paired_difference_test
 from stats_mtbias.significance.multitest import CORRECTIONS
 from stats_mtbias.studies._common import adjust, comparison_frame, system_pairs
 from stats_mtbias.studies._samples import consistency as shared_consistency
+from stats_mtbias.studies._samples import icc_anova as icc_anova  # re-exported: the ICC of the consistency frame
 from stats_mtbias.studies._samples import unit_codes, warn_unequal
 from stats_mtbias.uncertainty.bootstrap import (
     ConfidenceInterval,

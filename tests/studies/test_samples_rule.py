@@ -223,3 +223,22 @@ def test_rates_cli_sample_changes_the_result_as_the_api(tmp_path):
     assert without["female"] == pytest.approx(3 / 11, abs=1e-12)  # pooled over the known outputs
     api = _run("rates", frame).table.set_index("metric")["estimate"]
     np.testing.assert_allclose(with_sample[api.index].to_numpy(float), api.to_numpy(float), rtol=0, atol=1e-12)
+
+
+def test_rates_cli_view_consistency_is_the_frame(tmp_path):
+    """``rates --sample COL --view consistency`` prints the API's consistency frame (by hand: module docstring)."""
+    import contextlib
+    import io
+    import json
+
+    from stats_mtbias.cli import main
+
+    path = tmp_path / "j.csv"
+    _frame("rates", _rows(), None).to_csv(path, index=False)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        main(["rates", "--judgements", str(path), "--sample", "sample", "--view", "consistency", "--format", "json"])
+    row = pd.DataFrame(json.loads(out.getvalue())).iloc[0]
+    for column, value in CONSISTENCY.items():
+        assert float(row[column]) == pytest.approx(value, abs=1e-12), column

@@ -83,8 +83,9 @@ def read_judgements(path, *, engine: str = "auto", sample: str | None = None) ->
     of a sampled translator: without `sample` their counts are pooled, so an
     occupation weighs as many outputs as it has. With `sample` (the column
     telling the samples apart) an occupation's counts are divided by its number
-    of samples (distinct values of `sample`): its female, male and other counts
-    are the means over its samples, every occupation weighs one, and unequal
+    of known samples (an unknown sample counts as absent: the one rule of
+    :mod:`stats_mtbias.studies._samples`; ``outputs`` keeps the rows): its female,
+    male and other counts are the means over its known samples, every occupation weighs one, and unequal
     numbers of samples are averaged with a
     :class:`~stats_mtbias.errors.DataQualityWarning`. With the same number of
     samples everywhere B, E_t and every share are those of the pooled counts;

@@ -109,9 +109,10 @@ def read_judgements(
     takes it with ``rows_as_clusters=True``.
 
     With `sample` (the column telling several outputs of a cluster apart, which
-    needs `cluster`), ``n`` is each cell's judgements divided by the number of
-    samples of its cluster and system, so that every cluster weighs one per
-    system (an item's samples averaged), and ``outputs`` keeps the judgements;
+    needs `cluster`), ``n`` is each cell's share of its cluster's known
+    judgements (per system and group), so that every cluster with a known one
+    weighs one (an item's known samples averaged; an unknown sample counts as
+    absent: :mod:`stats_mtbias.studies._samples`), and ``outputs`` keeps the judgements;
     clusters with unequal numbers of samples are named in a
     :class:`~stats_mtbias.errors.DataQualityWarning`.
     """
@@ -796,7 +797,11 @@ def run(
             if ci == "bootstrap"
             else "Wilson on the effective sample size (cluster design effect); gap: cluster-robust normal"
         )
-        + (f"; the samples ({sample}) of a cluster averaged, clusters the unit" if sample else "")
+        + (
+            f"; the known samples ({sample}) of a cluster averaged (an unknown one counts as absent), clusters the unit"
+            if sample
+            else ""
+        )
         + "; systems compared paired on clusters"
         + (" (bootstrap p-values: the replicates' percentile tail, a normal tail beyond them)" if ci == "bootstrap" else "")
     )

@@ -26,7 +26,19 @@ from stats_mtbias.errors import DataQualityWarning
 from stats_mtbias.uncertainty.analytic import modified_wilson_interval
 from stats_mtbias.uncertainty.clustered import effective_counts
 
-__all__ = ["average_cells", "consistency", "icc_anova", "output_counts", "sample_weights", "unit_codes", "warn_unequal"]
+__all__ = ["Kept", "average_cells", "consistency", "icc_anova", "output_counts", "sample_weights", "unit_codes", "warn_unequal"]
+
+
+class Kept:
+    """A frame kept in a table's ``attrs`` (the samples one by one) that pandas does not copy with every operation."""
+
+    __slots__ = ("frame",)
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+
+    def __deepcopy__(self, memo) -> Kept:
+        return self
 
 
 def unit_codes(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:

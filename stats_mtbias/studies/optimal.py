@@ -40,7 +40,7 @@ from stats_mtbias.result import StudyResult
 from stats_mtbias.studies import prates as prates_study
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import melt
-from stats_mtbias.studies._samples import consistency, sample_weights, unit_codes, warn_unequal
+from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.tables import judgement_table, wide_counts
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
 from stats_mtbias.uncertainty.linearization import ratio_se_from_sums
@@ -158,7 +158,7 @@ def read_judgements(path, *, engine: str = "auto", sample: str | None = None) ->
             .reset_index()
         )
     if sampled is not None:  # the samples one by one, for their consistency (:func:`sample_consistency`)
-        table.attrs["samples"] = sampled
+        table.attrs["samples"] = Kept(sampled)
     table.attrs["rows"] = counts.attrs["rows"]
     return judgement_table(table)
 
@@ -527,9 +527,10 @@ def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.Data
     An occupation of a system and language is the unit; unknown samples are left out (the one rule). None
     without samples.
     """
-    cells = judgements.attrs.get("samples")
-    if cells is None:
+    kept = judgements.attrs.get("samples")
+    if kept is None:
         return None
+    cells = kept.frame
     rows = cells.loc[cells.index.repeat(cells["n"].astype(np.int64))].reset_index(drop=True)
     gender = rows["gender"].astype(str).to_numpy()
     return consistency(

@@ -45,7 +45,7 @@ from stats_mtbias.studies._common import (
     resample_pvalue,
     system_pairs,
 )
-from stats_mtbias.studies._samples import consistency, sample_weights, unit_codes, warn_unequal
+from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
@@ -167,7 +167,7 @@ def read_judgements(
     out.attrs["source"] = source
     out.attrs["rows"] = counts.attrs.get("rows", int(out["n"].sum()))
     if sampled is not None:  # the samples one by one, for their consistency (:func:`sample_consistency`)
-        out.attrs["samples"] = sampled.drop(columns="line")
+        out.attrs["samples"] = Kept(sampled.drop(columns="line"))
     return out
 
 
@@ -177,7 +177,7 @@ def sample_consistency(judgements: pd.DataFrame, by: list[str], level: float) ->
     An item is a cluster of a system and group; its samples are the rows of one value of `sample` (a cell of several
     judgements of one sample counts each of them).
     """
-    cells = judgements.attrs["samples"]
+    cells = judgements.attrs["samples"].frame
     rows = cells.loc[cells.index.repeat(cells["n"].astype(np.int64))].reset_index(drop=True)
     keys = [f"by:{c}" for c in by]
     rows["group"] = rows[keys].astype(str).agg(" | ".join, axis=1) if keys else ALL

@@ -131,7 +131,10 @@ def tgbi(
         systems (``systems`` defaults to none).
     sample : str, optional
         The column of ``outputs`` numbering several outputs of one item (an LLM
-        sampled k times): they stay in their item's cluster.
+        sampled k times): they stay in their item's cluster, and an item's shares
+        are the means over its known samples (an unknown sample counts as
+        absent; every item weighs the same). ``n_outputs`` and ``n_unknown`` count
+        outputs. Adds ``frames["consistency"]``.
     data_dir : path, optional
         The public datasets (else ``$MTBIAS_DATA``, else the download cache).
     lexicon : {"default", "cho2019"}
@@ -300,7 +303,8 @@ def winomt(
     sample : str, optional
         The column of ``judgements`` that tells several outputs of one item apart
         (an LLM sampled k times: ``item, system, language, gender, sample``). An
-        item's metrics average over its samples (every item weighs the same; a
+        item's metrics average over its known samples (an unknown sample counts as
+        absent; an item without a known one is unread; every item weighs the same; a
         ``DataQualityWarning`` where items have different numbers of samples);
         items stay the unit of the bootstrap and of the pairing; the accuracies'
         intervals are Wilson's on the effective sample size and their
@@ -407,7 +411,9 @@ def prates(
         Column of `judgements` telling several samples of one output apart (an
         LLM sampled k times): the rows of an item (and language, variant, system)
         that differ in it are its samples. An item's shares are the means over its
-        samples (each item weighs one; unequal numbers of samples warn), the
+        known samples (an unknown sample counts as absent; each item weighs one;
+        unequal numbers of samples warn; ``n_outputs`` and ``n_unknown`` count
+        rows; ``frames["consistency"]``), the
         sign tests take the sign of an item's difference of mean shares, and the
         intervals the design effect over items; one sample per item is the
         single-output analysis, and duplicating every sample changes no number.
@@ -493,8 +499,9 @@ def optimal(
         Column of `judgements` telling an occupation's samples apart (an LLM
         sampled k times). Without it several rows of an occupation are pooled
         (weighted by their number); with it the counts are the means over the
-        occupation's samples, so every occupation weighs one (unequal numbers of
-        samples warn). One sample per occupation, or the same number everywhere,
+        occupation's known samples (an unknown sample counts as absent), so every
+        occupation weighs one (unequal numbers of samples warn; ``n_outputs`` and
+        ``n_unknown`` count rows; ``frames["consistency"]``). One sample per occupation, or the same number everywhere,
         gives the pooled numbers; duplicating every sample changes none.
 
     Returns
@@ -573,9 +580,11 @@ def rates(
         Column of fixed-size strata the clusters are resampled within.
     sample : str or None
         Column telling several outputs of a cluster apart (an LLM sampled k
-        times per prompt). Each cluster's samples are averaged, so every cluster
-        weighs the same (a ``DataQualityWarning`` where clusters have different
-        numbers of samples) and duplicating samples changes no number; the
+        times per prompt). Each cluster's known samples are averaged (an unknown
+        sample counts as absent), so every cluster weighs the same (a
+        ``DataQualityWarning`` where clusters have different numbers of samples),
+        ``n_outputs`` and ``n_unknown`` count rows, ``frames["consistency"]`` gives
+        the samples' agreement, and duplicating samples changes no number; the
         analytic design effect may then fall below 1 (averaged samples are worth
         more than one output). Without it the outputs of a cluster are pooled,
         weighted by their number, and the design effect is at least 1.

@@ -98,7 +98,7 @@ MODELS = _models.MODELS
 MODEL_STUDIES = _models.STUDIES
 
 FRAMES = {
-    "tgbi": ("estimates", "accounting", "rule_changes", "judgements"),
+    "tgbi": ("estimates", "accounting", "rule_changes", "judgements", "consistency"),
     "winomt": (
         "estimates",
         "accounting",
@@ -113,8 +113,8 @@ FRAMES = {
         "annotators",
         "consistency",
     ),
-    "prates": ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements"),
-    "optimal": ("occupations", "categories", "sectors", "headline", "accounting", "judgements"),
-    "rates": ("estimates", "accounting", "judgements", "group_differences"),
+    "prates": ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements", "consistency"),
+    "optimal": ("occupations", "categories", "sectors", "headline", "accounting", "judgements", "consistency"),
+    "rates": ("estimates", "accounting", "judgements", "group_differences", "consistency"),
     "agreement": ("agreement", "confusion", "accounting", "labels"),
 }

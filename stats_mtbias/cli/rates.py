@@ -93,7 +93,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
         default=None,
         metavar="COL",
         help="column telling several outputs of a cluster apart (an LLM sampled k times): each "
-        "cluster's samples are averaged, clusters stay the unit",
+        "cluster's known samples are averaged (an unknown one counts as absent), clusters stay the unit; "
+        "--view consistency: how the samples agree",
     )
     parser.add_argument(
         "--strata",

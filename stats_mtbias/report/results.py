@@ -638,9 +638,12 @@ def reader_validity(result: StudyResult, mine: Sequence[str] = (), *, name: str 
     if result.study != "winomt" or not isinstance(est, pd.DataFrame) or not {"language", "n_unknown"} <= set(est.columns):
         return []
     systems = ordered_systems(result.systems, mine)
-    keep = [c for c in ("system", "language", "n", "n_unknown", "coverage") if c in est]
+    keep = [c for c in ("system", "language", "n", "n_unknown", "n_outputs", "coverage") if c in est]
     frame = _sorted_by_system(est[keep].copy(), systems)
-    frame["unread"] = frame["n_unknown"] / frame["n"].where(frame["n"] > 0)
+    # The unread share of the outputs (n_unknown counts outputs: with samples, rows, not items).
+    total = frame["n_outputs"] + frame["n_unknown"] if "n_outputs" in frame else frame["n"]
+    frame["unread"] = frame["n_unknown"] / total.where(total > 0)
+    frame = frame.drop(columns="n_outputs", errors="ignore")
     agreement = reader_agreement()
     columns = [
         "labels",

@@ -13,7 +13,6 @@ sampling error into the interval.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets import reference as reference_data
 from stats_mtbias.datasets.registry import open_store
 from stats_mtbias.datasets.sources import as_source, source_sha256
-from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
+from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.estimators.optimal import (
     NEUTRAL_RULES,
     b_potential,
@@ -41,6 +40,7 @@ from stats_mtbias.result import StudyResult
 from stats_mtbias.studies import prates as prates_study
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import melt
+from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.tables import judgement_table, wide_counts
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
 from stats_mtbias.uncertainty.linearization import ratio_se_from_sums
@@ -83,8 +83,9 @@ def read_judgements(path, *, engine: str = "auto", sample: str | None = None) ->
     of a sampled translator: without `sample` their counts are pooled, so an
     occupation weighs as many outputs as it has. With `sample` (the column
     telling the samples apart) an occupation's counts are divided by its number
-    of samples (distinct values of `sample`): its female, male and other counts
-    are the means over its samples, every occupation weighs one, and unequal
+    of known samples (an unknown sample counts as absent: the one rule of
+    :mod:`stats_mtbias.studies._samples`; ``outputs`` keeps the rows): its female,
+    male and other counts are the means over its known samples, every occupation weighs one, and unequal
     numbers of samples are averaged with a
     :class:`~stats_mtbias.errors.DataQualityWarning`. With the same number of
     samples everywhere B, E_t and every share are those of the pooled counts;
@@ -136,32 +137,28 @@ def read_judgements(path, *, engine: str = "auto", sample: str | None = None) ->
     if "part" in counts:
         table["part"] = counts["part"]
     keys = ["system", "language", "item", "occupation", "category", "gender", "reason"]
-    samples = None
+    sampled = None
     if sample:
         column = next(c for c in counts.columns if c.lower() == sample.lower())
         per = table.assign(_sample=counts[column].astype(str).to_numpy())
-        samples = per.groupby(["system", "language", "item"], sort=False)["_sample"].nunique().rename("_k")
-        spread = samples.groupby(level="system", sort=False).agg(["min", "max"])
-        for system_name, row in spread[spread["min"] != spread["max"]].iterrows():
-            warnings.warn(
-                f"optimal {system_name}: occupations have {row['min']}–{row['max']} samples; each "
-                "occupation's samples are averaged (every occupation weighs the same)",
-                DataQualityWarning,
-                stacklevel=4,
-            )
-        if (samples == 1).all():
-            samples = None
-    if table.duplicated(keys).any():  # labels meaning one gender ("F", "female") are one cell
+        units = unit_codes(per, ["system", "language", "item"])
+        if pd.Series(per["_sample"].to_numpy()).groupby(units).nunique().max() > 1:
+            # The one rule: an occupation's counts the means over its known samples (an unknown sample is absent).
+            known = (per["gender"].astype(str) != "unknown").to_numpy()
+            warn_unequal(per, ["system"], units, known, "optimal", noun="occupations")
+            sampled = per.drop(columns=["line", *(["part"] if "part" in per else [])])
+            table = per.drop(columns="_sample").assign(outputs=per["n"], n=sample_weights(units, known, per["n"].to_numpy()))
+    if sampled is not None or table.duplicated(keys).any():  # labels meaning one gender ("F", "female") are one cell
         order = ["part", "line"] if "part" in table else ["line"]
+        sums = {"n": ("n", "sum"), **({"outputs": ("outputs", "sum")} if "outputs" in table else {})}
         table = (
             table.sort_values(order, kind="stable")
             .groupby(keys, sort=False)
-            .agg(n=("n", "sum"), **{c: (c, "first") for c in order})
+            .agg(**sums, **{c: (c, "first") for c in order})
             .reset_index()
         )
-    if samples is not None:  # counts (whole numbers) over the samples: the means, the same after duplicating samples
-        table = table.join(samples, on=["system", "language", "item"])
-        table = table.assign(n=table["n"] / table.pop("_k"))
+    if sampled is not None:  # the samples one by one, for their consistency (:func:`sample_consistency`)
+        table.attrs["samples"] = Kept(sampled)
     table.attrs["rows"] = counts.attrs["rows"]
     return judgement_table(table)
 
@@ -183,6 +180,11 @@ def occupation_table(judgements: pd.DataFrame, reference: pd.DataFrame, *, neutr
     matched = prates_data.match_reference(judgements, reference.drop(columns=["sector"], errors="ignore"))
     counts = wide_counts(judgements, ["system", "language", "item"]).drop(columns="m")
     table = counts.rename(columns={"female": "n_female", "male": "n_male", "unknown": "n_unknown"})
+    # n_outputs and n_unknown count outputs (rows), n_female, n_male, n_other what B rests on (samples' means).
+    raw = judgements.assign(n=judgements["outputs"]) if "outputs" in judgements else judgements
+    raw = wide_counts(raw, ["system", "language", "item"])
+    table["n_unknown"] = raw["unknown"].to_numpy()
+    table.insert(table.columns.get_loc("n_unknown"), "n_outputs", (raw["m"] - raw["unknown"]).to_numpy())
     table["n_other"] = table.pop("neutral") + table.pop("both")
     info = judgements.drop_duplicates("item").set_index("item")[["occupation", "category"]]
     table = table.join(info, on="item")
@@ -516,6 +518,31 @@ class OptimalResult:
     accounting: pd.DataFrame
     provenance: Provenance
     judgements: pd.DataFrame = field(repr=False)
+    consistency: pd.DataFrame | None = None
+
+
+def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.DataFrame | None:
+    """The consistency of each system's samples per language: :func:`stats_mtbias.studies._samples.consistency`.
+
+    An occupation of a system and language is the unit; unknown samples are left out (the one rule). None
+    without samples.
+    """
+    kept = judgements.attrs.get("samples")
+    if kept is None:
+        return None
+    cells = kept.frame
+    rows = cells.loc[cells.index.repeat(cells["n"].astype(np.int64))].reset_index(drop=True)
+    gender = rows["gender"].astype(str).to_numpy()
+    return consistency(
+        rows.assign(system=rows["system"].astype(str)),
+        keys=["system", "language"],
+        unit=["item"],
+        outcome="gender",
+        known=gender != "unknown",
+        indicators={"female": gender == "female", "male": gender == "male", "other": np.isin(gender, ["neutral", "both"])},
+        shares=["female", "male"],
+        level=level,
+    )
 
 
 def accounting(table: pd.DataFrame) -> pd.DataFrame:
@@ -662,7 +689,9 @@ def run(
             "yours": sorted(table["system"].astype(str).unique().tolist()) if judgements_file is not None else [],
         },
     )
-    return OptimalResult(table, categories, sectors, heads, accounting(table), provenance, judgements)
+    return OptimalResult(
+        table, categories, sectors, heads, accounting(table), provenance, judgements, sample_consistency(judgements, level)
+    )
 
 
 def group_columns(frame: pd.DataFrame) -> list[str]:
@@ -694,6 +723,8 @@ def evaluate(judgements=None, *, reference="bls", **options) -> StudyResult:
         "accounting": result.accounting,
         "judgements": result.judgements,
     }
+    if result.consistency is not None:
+        frames["consistency"] = result.consistency
     notes = [
         f"{r.system} {r.language}: {r.n} occupations without B ({r.outcome})"
         for r in result.accounting.itertuples()

@@ -52,6 +52,8 @@ from stats_mtbias.studies._common import (
     provenance,
     unreachable_significance,
 )
+from stats_mtbias.studies._samples import consistency, unit_codes, warn_unequal
+from stats_mtbias.studies._samples import sample_weights as sample_weights_rule
 from stats_mtbias.tables import wide_counts
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, PROPORTION_METHODS, design_effect, proportion_interval
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance
@@ -242,43 +244,36 @@ SAMPLE_KEYS = ["system", "item", "language", "variant"]
 
 
 def sample_weights(judgements: pd.DataFrame) -> pd.DataFrame:
-    """Weigh the samples of each output (rows of one system, item, language and variant) by ``1/k``.
+    """Weigh the samples of each output (rows of one system, item, language and variant) by the one rule.
 
-    The judgements get a column ``n``, ``1/k`` for each of the ``k`` samples of
-    an output, so that every count of the study is the mean over an output's
-    samples (an item weighs one whatever its samples; duplicating every sample
-    changes no count), and ``_split``, whether the output's samples disagree in
-    gender. With one sample everywhere the judgements are returned as they are:
-    the analysis is the single-output one, to the last digit. Unequal numbers of
-    samples are averaged all the same, with a
-    :class:`~stats_mtbias.errors.DataQualityWarning`.
+    The judgements get a column ``n``, ``1/K`` for each of the ``K`` known
+    samples of an output and 0 for its unknown ones (an unknown sample is an
+    absent one; an output with no known sample is one unknown output:
+    :func:`~stats_mtbias.studies._samples.sample_weights`), so that every count
+    of the study is the mean over an output's known samples (an item weighs one
+    whatever its samples; duplicating every sample changes no count), and
+    ``_split``, whether the output's known samples disagree in gender. With one
+    sample everywhere the judgements are returned as they are: the analysis is
+    the single-output one, to the last digit. Unequal numbers of known samples
+    are averaged all the same, with a :class:`~stats_mtbias.errors.DataQualityWarning`.
 
     Examples
     --------
     >>> frame = pd.DataFrame({"system": "s", "item": ["a", "a", "b", "b"], "language": "tr", "variant": "",
-    ...                       "sample": ["1", "2", "1", "2"], "gender": ["male", "female", "male", "male"]})
+    ...                       "sample": ["1", "2", "1", "2"], "gender": ["male", "female", "male", "unknown"]})
     >>> sample_weights(frame)[["n", "_split"]].values.tolist()
-    [[0.5, True], [0.5, True], [0.5, False], [0.5, False]]
+    [[0.5, True], [0.5, True], [1.0, False], [0.0, False]]
     """
-    import warnings
-
-    from stats_mtbias.errors import DataQualityWarning
-
     grouped = judgements.groupby(SAMPLE_KEYS, sort=False, observed=True)
     k = grouped["gender"].transform("size").to_numpy()
     if (k == 1).all():
         return judgements
-    spread = pd.Series(k).groupby(judgements["system"].astype(str).to_numpy(), sort=False).agg(["min", "max"])
-    for system, row in spread[spread["min"] != spread["max"]].iterrows():
-        warnings.warn(
-            f"Prates {system}: items have {row['min']}–{row['max']} samples; each item's samples are "
-            "averaged (every item weighs the same)",
-            DataQualityWarning,
-            stacklevel=4,
-        )
-    genders = judgements["gender"].astype(str).rename("_gender")
-    split = genders.groupby([judgements[c] for c in SAMPLE_KEYS], sort=False).transform("nunique").to_numpy() > 1
-    return judgements.assign(n=1.0 / k, _split=split)
+    units = unit_codes(judgements, SAMPLE_KEYS)
+    gender = judgements["gender"].astype(str)
+    known = (gender != "unknown").to_numpy()
+    warn_unequal(judgements, ["system"], units, known, "Prates")
+    split = gender.where(known).groupby(units, sort=False).transform("nunique").to_numpy() > 1
+    return judgements.assign(n=sample_weights_rule(units, known), _split=split)
 
 
 def _has_samples(judgements: pd.DataFrame) -> bool:
@@ -380,6 +375,9 @@ def _rates_row(rows: pd.DataFrame, denominator: str, interval: str, level: float
     # Clusters are items: an occupation's outputs in all languages and variants of the group.
     by_item = per_item.assign(base=base).groupby("item", sort=False)[["female", "male", "neutral", "base"]].sum()
     out = {"n": n, **{f"n_{g}": _number(totals[g]) for g in GENDERS}, "n_items": int(per_item["item"].nunique())}
+    # Outputs counted as outputs (rows), whatever the samples' weights: n and n_<gender> are what the shares rest on.
+    unknown = int((rows["gender"].astype(str) == "unknown").sum())
+    out.update({"n_outputs": len(rows) - unknown, "n_unknown": unknown})
     # Samples that disagree: items' means, no floor at 1 (duplicated samples must not count as outputs).
     effect = sample_design_effect if _has_samples(rows) else design_effect
     for g in ("female", "male", "neutral"):
@@ -761,6 +759,8 @@ class PratesResult:
     accounting : DataFrame
     provenance : Provenance
     judgements : DataFrame
+    consistency : DataFrame or None
+        With samples: their consistency per system and language (:func:`sample_consistency`).
     """
 
     rates: pd.DataFrame
@@ -772,6 +772,25 @@ class PratesResult:
     accounting: pd.DataFrame
     provenance: Provenance
     judgements: pd.DataFrame = field(repr=False)
+    consistency: pd.DataFrame | None = None
+
+
+def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """The consistency of each system's samples per language: :func:`stats_mtbias.studies._samples.consistency`.
+
+    An output (an item, language and variant of a system) is the unit; unknown samples are left out (the one rule).
+    """
+    gender = judgements["gender"].astype(str).to_numpy()
+    return consistency(
+        judgements.assign(system=judgements["system"].astype(str)),
+        keys=["system", "language"],
+        unit=["item", "variant"],
+        outcome="gender",
+        known=gender != "unknown",
+        indicators={"female": gender == "female", "male": gender == "male", "neutral": np.isin(gender, ["neutral", "both"])},
+        shares=["female", "male"],
+        level=level,
+    )
 
 
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
@@ -950,7 +969,18 @@ def run(
             "yours": systems if judgements_file is not None else [],  # systems of the user's inputs (the report's)
         },
     )
-    return PratesResult(rates, tests, family_text, indep, reference, calib, accounting(judgements), record, judgements)
+    return PratesResult(
+        rates,
+        tests,
+        family_text,
+        indep,
+        reference,
+        calib,
+        accounting(judgements),
+        record,
+        judgements,
+        sample_consistency(judgements, level) if sample is not None else None,
+    )
 
 
 def evaluate(
@@ -1010,6 +1040,8 @@ def evaluate(
     if result.reference is not None:
         frames["reference"] = result.reference
         frames["calibration"] = result.calibration
+    if result.consistency is not None:
+        frames["consistency"] = result.consistency
     if result.provenance.options.get("pooled"):
         notes.append(f"systems pooled on request into one: {systems[0]}")
     return StudyResult(

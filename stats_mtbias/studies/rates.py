@@ -56,6 +56,7 @@ from stats_mtbias.studies._common import (
     resample_pvalue,
     system_pairs,
 )
+from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
@@ -160,9 +161,10 @@ def read_judgements(
     takes it with ``rows_as_clusters=True``.
 
     With `sample` (the column telling several outputs of a cluster apart, which
-    needs `cluster`), ``n`` is each cell's judgements divided by the number of
-    samples of its cluster and system, so that every cluster weighs one per
-    system (an item's samples averaged), and ``outputs`` keeps the judgements;
+    needs `cluster`), ``n`` is each cell's share of its cluster's known
+    judgements (per system and group), so that every cluster with a known one
+    weighs one (an item's known samples averaged; an unknown sample counts as
+    absent: :mod:`stats_mtbias.studies._samples`), and ``outputs`` keeps the judgements;
     clusters with unequal numbers of samples are named in a
     :class:`~stats_mtbias.errors.DataQualityWarning`.
 
@@ -222,8 +224,10 @@ def read_judgements(
         }
     )
     keys = ["system", "cluster", *[f"by:{c}" for c in by], "stratum", "gender", *(["gold"] if gold is not None else [])]
+    sampled = None
     if sample:
-        out = _average_samples(out.assign(_sample=counts[sample].astype(str).to_numpy()), keys, source)
+        sampled = out.assign(_sample=counts[sample].astype(str).to_numpy())
+        out = _average_samples(sampled, keys, source)
     merged = raw.nunique() != gender.nunique() or (gold is not None and raw_gold.nunique() != target.nunique())
     if merged:  # labels that mean one gender ("f", "Female") merged
         sums = {"n": ("n", "sum"), **({"outputs": ("outputs", "sum")} if "outputs" in out else {}), "line": ("line", "min")}
@@ -238,26 +242,47 @@ def read_judgements(
             raise DataError(f"cluster {mixed.index[0]!r} lies in several strata of {strata!r}; a cluster must be in one", source)
     out.attrs["source"] = source
     out.attrs["rows"] = counts.attrs.get("rows", int(out["n"].sum()))
+    if sampled is not None:  # the samples one by one, for their consistency (:func:`sample_consistency`)
+        out.attrs["samples"] = Kept(sampled.drop(columns="line"))
     return out
 
 
+def sample_consistency(judgements: pd.DataFrame, by: list[str], level: float) -> pd.DataFrame:
+    """The consistency of each system's samples per group (``all`` too): :func:`stats_mtbias.studies._samples.consistency`.
+
+    An item is a cluster of a system and group; its samples are the rows of one value of `sample` (a cell of several
+    judgements of one sample counts each of them).
+    """
+    cells = judgements.attrs["samples"].frame
+    rows = cells.loc[cells.index.repeat(cells["n"].astype(np.int64))].reset_index(drop=True)
+    keys = [f"by:{c}" for c in by]
+    rows["group"] = rows[keys].astype(str).agg(" | ".join, axis=1) if keys else ALL
+    gender = rows["gender"].astype(str).to_numpy()
+    return consistency(
+        rows,
+        keys=["system", "group"],
+        unit=["cluster"],
+        outcome="gender",
+        known=gender != "unknown",
+        indicators={"female": gender == "female", "male": gender == "male", "neutral": np.isin(gender, ["neutral", "both"])},
+        shares=["female", "male"],
+        all_of="group" if keys and rows["group"].nunique() > 1 else None,
+        level=level,
+    )
+
+
 def _average_samples(out: pd.DataFrame, keys: list[str], source) -> pd.DataFrame:
-    """Cells counted with their sample: ``n`` divided by the samples of the cell's (system, cluster), then summed."""
-    import warnings
+    """Cells counted with their sample, weighed by the one rule of :mod:`~stats_mtbias.studies._samples`.
 
-    from stats_mtbias.errors import DataQualityWarning
-
-    per = out.groupby(["system", "cluster"], sort=False, observed=True)["_sample"].nunique().rename("_k")
-    spread = per.groupby(level="system", sort=False).agg(["min", "max"])
-    for system, row in spread[spread["min"] != spread["max"]].iterrows():
-        warnings.warn(
-            f"{system}: clusters have {row['min']}–{row['max']} samples; each cluster's samples are "
-            "averaged (every cluster weighs the same)",
-            DataQualityWarning,
-            stacklevel=4,
-        )
-    out = out.join(per, on=["system", "cluster"])
-    out = out.assign(outputs=out["n"], n=out["n"] / out["_k"])
+    ``n`` of a cell becomes its share of its item's known outputs (an item: a system, cluster and group), summed
+    over the samples: every item with a known sample weighs one, an unknown sample is an absent one; ``outputs``
+    keeps the judgements.
+    """
+    known = (out["gender"].astype(str) != "unknown").to_numpy()
+    item = [k for k in keys if k != "gender"]
+    units = unit_codes(out, item)
+    warn_unequal(out, ["system"], units, known, "", noun="clusters")
+    out = out.assign(outputs=out["n"], n=sample_weights(units, known, out["n"].to_numpy()))
     out = (
         out.groupby(keys, sort=False, observed=True)
         .agg(n=("n", "sum"), outputs=("outputs", "sum"), line=("line", "min"))
@@ -282,6 +307,8 @@ class RatesResult:
     accounting : DataFrame
         Rows per system and gender (``unknown`` included).
     provenance : Provenance
+    consistency : DataFrame or None
+        With samples: their consistency per system and group (:func:`sample_consistency`).
     """
 
     estimates: pd.DataFrame
@@ -291,6 +318,7 @@ class RatesResult:
     provenance: Provenance
     judgements: pd.DataFrame = field(repr=False)
     rows_as_clusters: bool = False
+    consistency: pd.DataFrame | None = None
 
 
 def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarray]:
@@ -443,9 +471,13 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
     a point (a gap of ±1) — never a point where there is an output.
 
     With `samples` (clusters' samples averaged) the design effect has no floor at 1 —
-    duplicated samples must not count as information — except with few events."""
+    duplicated samples must not count as information — except with few events.
+
+    Returns ``(low, high, few)``: `few` marks the shares whose effective minority count (``min(p, 1 − p) · n /
+    deff``) is at most ``FEW_EVENTS`` (never the gap)."""
     z = special.ndtri(0.5 + level / 2)
     low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
+    few_events = np.zeros(estimate.shape, dtype=bool)
     for k in range(estimate.shape[-1]):
         if k == _ACCURACY_GAP:  # the MOVER of its two accuracies, below
             continue
@@ -468,6 +500,8 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
             deff = np.maximum(deff, 1.0)
         interval_ = proportion_interval(weighted_sum(y, frequency), n, level=level, deff=deff)
         low[..., k], high[..., k] = interval_.low, interval_.high
+        with np.errstate(invalid="ignore", divide="ignore"):
+            few_events[..., k] = (n > 0) & (np.minimum(p, 1 - p) * n / deff <= FEW_EVENTS)
     gap = METRICS.index("gap")
     female, male = METRICS.index("female"), METRICS.index("male")
     point = ~(high[..., gap] > low[..., gap]) & ~np.isnan(estimate[..., gap])
@@ -493,7 +527,7 @@ def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=Fals
         low[..., _ACCURACY_GAP], high[..., _ACCURACY_GAP] = _accuracy_gap_bounds(
             counts, estimate, low, high, strata_codes, frequency
         )
-    return low, high
+    return low, high, few_events
 
 
 def _accuracy_gap_bounds(counts, estimate, low, high, strata_codes, frequency) -> tuple[np.ndarray, np.ndarray]:
@@ -561,7 +595,7 @@ def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, inte
     if np.any(point):
         level = float(2 * special.ndtr(z) - 1)
         pair = counts[:, [a, b]]
-        s_low, s_high = _score_bounds(pair, estimate[[a, b]], strata_codes, frequency, level, samples)
+        s_low, s_high, _ = _score_bounds(pair, estimate[[a, b]], strata_codes, frequency, level, samples)
         ea, eb = estimate[a], estimate[b]
         # Newcombe's MOVER with the correlation of the paired outputs left out (0): wider than a paired interval.
         m_low = diff - np.sqrt((ea - s_low[0]) ** 2 + (s_high[1] - eb) ** 2)
@@ -595,6 +629,32 @@ def _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present
         pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
     method = "cluster-robust normal"
     return diff, diff - z * se, diff + z * se, pvalue, method, method, both
+
+
+def intervals(counts, strata_codes, frequency, *, level, ci, interval, n_boot, rng, samples=False):
+    """``(estimate, low, high, boot)`` of every system, group and metric: :func:`analyse`'s estimates and intervals.
+
+    `counts` ``(clusters, systems, groups, genders)`` (:func:`design_arrays`); `boot` the bootstrap (None with
+    ``ci="analytic"``). The bootstrap interval gives way to the score interval (Wilson with the design effect;
+    MOVER for the gap) where it is a point and on a share of few effective events.
+    """
+    estimate = _statistic(weighted_sum(counts, frequency)[None])[0]  # (systems, groups, metrics)
+    score_low, score_high, few = _score_bounds(counts, estimate, strata_codes, frequency, level, samples)
+    if ci != "bootstrap":
+        return estimate, score_low, score_high, None
+    boot = cluster_bootstrap(
+        counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level, method=interval, frequency=frequency
+    )
+    bounds = boot.confidence_interval()
+    # A 0% or 100% share (or a gap of ±1) is the same in every replicate: its bootstrap interval is a point. There
+    # the score interval stands in, and on a share of few effective events too (at most FEW_EVENTS): the percentile
+    # bootstrap's upper tail is short there (50 items of 3 samples at 5%: it covered 0.90, missing 9% above;
+    # tests/statistical/test_coverage_rates_samples.py).
+    # An accuracy with few errors (0.97-0.99 is the usual) likewise: its percentile interval cannot see the errors it
+    # did not draw (0.84 coverage at 0.98 over 50 pairs).
+    few = few | _few_accuracy_events(weighted_sum(counts, frequency))
+    point = (~(bounds.high > bounds.low) | few) & ~np.isnan(estimate)
+    return estimate, np.where(point, score_low, bounds.low), np.where(point, score_high, bounds.high), boot
 
 
 def analyse(
@@ -641,24 +701,10 @@ def analyse(
     counts, systems, labels, strata_codes, frequency = design_arrays(judgements, by, rows_as_clusters=rows_as_clusters)
     groups = labels[:-1] if by and len(labels) > 1 else labels  # without the added "all"
     totals = weighted_sum(counts, frequency)
-    estimate = _statistic(totals[None])[0]  # (systems, groups, metrics)
     z = special.ndtri(0.5 + level / 2)
-    boot = None
-    score_low, score_high = _score_bounds(counts, estimate, strata_codes, frequency, level, samples)
-    if ci == "bootstrap":
-        boot = cluster_bootstrap(
-            counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level, method=interval, frequency=frequency
-        )
-        bounds = boot.confidence_interval()
-        # A 0% or 100% share (or a gap of ±1) is the same in every replicate: its bootstrap interval is a point.
-        # There the score interval (Wilson with the design effect; MOVER for the gap) stands in.
-        point = ~(bounds.high > bounds.low) & ~np.isnan(estimate)
-        # An accuracy with few errors (0.97-0.99 is the usual) has a percentile interval that cannot see the errors
-        # it did not draw (0.84 coverage at 0.98 over 50 pairs): the score interval stands in there too.
-        point |= _few_accuracy_events(totals)
-        low, high = np.where(point, score_low, bounds.low), np.where(point, score_high, bounds.high)
-    else:
-        low, high = score_low, score_high
+    estimate, low, high, boot = intervals(
+        counts, strata_codes, frequency, level=level, ci=ci, interval=interval, n_boot=n_boot, rng=rng, samples=samples
+    )
     metrics = metrics_of(counts.shape[-1])
     # Per metric, the cells of its identified and unknown outputs (an accuracy's: those of its gold genders).
     is_identified, is_unknown = _IDENTIFIED[: len(metrics), : counts.shape[-1]], _UNKNOWN[: len(metrics), : counts.shape[-1]]
@@ -898,7 +944,11 @@ def run(
             else "Wilson on the effective sample size (cluster design effect); gap: cluster-robust normal"
             + ("; accuracy_gap: MOVER of the two accuracies' intervals" if gold else "")
         )
-        + (f"; the samples ({sample}) of a cluster averaged, clusters the unit" if sample else "")
+        + (
+            f"; the known samples ({sample}) of a cluster averaged (an unknown one counts as absent), clusters the unit"
+            if sample
+            else ""
+        )
         + "; systems compared paired on clusters"
         + (" (bootstrap p-values: the replicates' percentile tail, a normal tail beyond them)" if ci == "bootstrap" else "")
     )
@@ -928,7 +978,14 @@ def run(
     )
     counted = table.assign(n=table["outputs"]) if sample else table
     return RatesResult(
-        estimates, comparisons, group_differences, accounting(counted, ["system"], "gender", "n"), record, table, cluster is None
+        estimates,
+        comparisons,
+        group_differences,
+        accounting(counted, ["system"], "gender", "n"),
+        record,
+        table,
+        cluster is None,
+        sample_consistency(table, by, level) if sample else None,
     )
 
 
@@ -947,6 +1004,8 @@ def evaluate(
     frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
     if result.group_differences is not None:
         frames["group_differences"] = result.group_differences
+    if result.consistency is not None:
+        frames["consistency"] = result.consistency
     return StudyResult(
         "rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames, correction, notes, family, result
     )

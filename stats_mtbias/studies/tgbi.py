@@ -54,6 +54,7 @@ from stats_mtbias.studies._common import (
     unreachable_significance,
     with_flags,
 )
+from stats_mtbias.studies._samples import average_cells, consistency
 from stats_mtbias.tables import count_cube, judgement_table
 from stats_mtbias.uncertainty.analytic import (
     minority_count,
@@ -209,6 +210,8 @@ class TGBIResult:
     provenance : Provenance
     judgements : DataFrame
         The judgement table the numbers were counted from.
+    consistency : DataFrame or None
+        With samples: their consistency per system and set (:func:`sample_consistency`).
     """
 
     estimates: pd.DataFrame
@@ -218,44 +221,47 @@ class TGBIResult:
     provenance: Provenance
     judgements: pd.DataFrame = field(repr=False)
     bootstrap: BootstrapResult | None = field(default=None, repr=False)
+    consistency: pd.DataFrame | None = None
 
 
 def design_arrays(judgements: pd.DataFrame) -> tuple[np.ndarray, list[str], np.ndarray]:
-    """``(counts, systems, strata)``: counts ``(lexicon items, systems, sets, genders)``, strata = item content."""
+    """``(counts, systems, strata)``: counts ``(lexicon items, systems, sets, genders)``, strata = item content.
+
+    With samples (a ``sample`` column) a cell's counts are the means over its known samples
+    (:func:`~stats_mtbias.studies._samples.average_cells`, the one rule of every study).
+    """
     cube = count_cube(judgements, ("lexicon_item", "system", "subset"))
     item_content = judgements.drop_duplicates("lexicon_item").set_index("lexicon_item")["content"]
     counts = cube.counts
-    if "sample" in judgements and (judgements["sample"].astype(str) != "").any():
+    if has_samples(judgements):
         counts = _average_samples(counts)
     return counts, list(cube.coords["system"]), item_content.reindex(cube.coords["lexicon_item"]).to_numpy()
 
 
-def _average_samples(counts: np.ndarray) -> np.ndarray:
-    """Counts of items with unequal numbers of samples reweighted so that each item's samples are averaged.
+def has_samples(judgements: pd.DataFrame) -> bool:
+    """Whether the judgements tell samples of an item apart (a non-empty ``sample``)."""
+    return "sample" in judgements and bool((judgements["sample"].astype(str) != "").any())
 
-    A cell (item, system, set) of ``k`` outputs is multiplied by ``k̄ / k`` (``k̄``
-    the mean over cells with outputs): every item weighs the same and the totals
-    stay on the scale of the outputs. Equal numbers of samples change nothing
-    (pooled counts are then proportional to the averages), nor does duplicating
-    every sample. Unequal ones are named in a :class:`~stats_mtbias.errors.DataQualityWarning`.
+
+def _average_samples(counts: np.ndarray) -> np.ndarray:
+    """Each item's samples averaged over its known ones (:func:`~stats_mtbias.studies._samples.average_cells`).
+
+    Unequal numbers of known samples are named in a :class:`~stats_mtbias.errors.DataQualityWarning`.
     """
     import warnings
 
     from stats_mtbias.errors import DataQualityWarning
 
-    k = counts.sum(axis=-1)
+    k = counts[..., :4].sum(axis=-1)
     filled = k[k > 0]
-    if not len(filled) or filled.min() == filled.max():
-        return counts
-    warnings.warn(
-        f"TGBI: items have {int(filled.min())}–{int(filled.max())} samples; each item's samples are averaged "
-        "(every item weighs the same)",
-        DataQualityWarning,
-        stacklevel=4,
-    )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        weight = np.where(k > 0, filled.mean() / np.where(k > 0, k, 1), 0.0)
-    return counts * weight[..., None]
+    if len(filled) and filled.min() != filled.max():
+        warnings.warn(
+            f"TGBI: items have {int(filled.min())}–{int(filled.max())} samples; each item's samples are averaged "
+            "(every item weighs the same; an unknown sample counts as absent)",
+            DataQualityWarning,
+            stacklevel=4,
+        )
+    return average_cells(counts)
 
 
 def set_names(judgements: pd.DataFrame) -> list[str]:
@@ -384,6 +390,10 @@ def analyse(
         methods = np.where(use, f"bootstrap {interval}", methods)
 
     shares = tgbi_shares(totals, both)
+    # The columns n_<gender>, n_outputs and n_unknown count outputs, never the averaged samples' item-equivalents.
+    outputs = (
+        count_cube(judgements, ("lexicon_item", "system", "subset")).counts.sum(axis=0) if has_samples(judgements) else totals
+    )
     known_genders = 4 if both == "neutral" else 3
     read = counts[..., :known_genders].sum(axis=-1) > 0  # (items, systems, sets): a known output there
     items_per_set = read.sum(axis=0)
@@ -392,11 +402,11 @@ def analyse(
     for s, system in enumerate(systems):
         for k, subset in enumerate(subsets):
             if subset == INDEX:
-                cell = totals[s].sum(axis=0)
+                cell = outputs[s].sum(axis=0)
                 share = (np.nan, np.nan, np.nan)
                 n_items = int(items_any[s])
             else:
-                cell = totals[s, k]
+                cell = outputs[s, k]
                 share = shares[s, k]
                 n_items = int(items_per_set[s, k])
             known = int(cell[:known_genders].sum())
@@ -667,6 +677,27 @@ def run(
         provenance=record,
         judgements=judgements,
         bootstrap=boot,
+        consistency=sample_consistency(judgements, level) if has_samples(judgements) else None,
+    )
+
+
+def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """The consistency of each system's samples per set (``all`` too): :func:`stats_mtbias.studies._samples.consistency`.
+
+    An item is a lexicon item of a system and set; unknown samples are left out (the one rule).
+    """
+    gender = judgements["gender"].astype(str).to_numpy()
+    frame = judgements.assign(system=judgements["system"].astype(str), subset=judgements["subset"].astype(str))
+    return consistency(
+        frame,
+        keys=["system", "subset"],
+        unit=["lexicon_item"],
+        outcome="gender",
+        known=gender != "unknown",
+        indicators={"female": gender == "female", "male": gender == "male", "neutral": np.isin(gender, ["neutral", "both"])},
+        shares=["female", "male"],
+        all_of="subset",
+        level=level,
     )
 
 
@@ -755,6 +786,7 @@ def evaluate(
             "accounting": result.accounting,
             "rule_changes": result.rule_changes,
             "judgements": result.judgements,
+            **({"consistency": result.consistency} if result.consistency is not None else {}),
         },
         correction=correction,
         notes=notes,

@@ -50,6 +50,11 @@ def _api(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
+def _without_samples(study: str) -> list[str]:
+    """The study's frames but ``consistency``, which only a run with ``sample=`` has (tests/studies/test_samples_rule.py)."""
+    return [name for name in vocabulary.FRAMES[study] if name != "consistency"]
+
+
 def _view(res, name: str) -> pd.DataFrame:
     if name == "table":
         return res.table
@@ -108,7 +113,7 @@ def tgbi_res(data_dir):
     return _api(smb.tgbi, ["google", "kakao"], data_dir=data_dir)
 
 
-@pytest.mark.parametrize("name", ["table", "compare", *vocabulary.FRAMES["tgbi"]])
+@pytest.mark.parametrize("name", ["table", "compare", *_without_samples("tgbi")])
 def test_tgbi_views(cli, data_dir, tgbi_res, name):
     argv = ["tgbi", "--data-dir", data_dir, "--systems", "google,kakao"]
     shares = {"table": TABLE_SHARES, "compare": COMPARE_SHARES}.get(name, cli_tgbi.SHARES.get(name, ()))
@@ -120,7 +125,7 @@ def prates_res(data_dir):
     return _api(smb.prates, data_dir=data_dir, languages=["Finnish"])
 
 
-@pytest.mark.parametrize("name", ["table", *vocabulary.FRAMES["prates"]])
+@pytest.mark.parametrize("name", ["table", *_without_samples("prates")])
 def test_prates_views(cli, data_dir, prates_res, name):
     argv = ["prates", "--data-dir", data_dir, "--languages", "Finnish"]
     _check(cli, argv, prates_res, name, TABLE_SHARES if name == "table" else cli_prates.SHARES.get(name, ()))
@@ -131,7 +136,7 @@ def optimal_res(data_dir):
     return _api(smb.optimal, data_dir=data_dir, languages=["Finnish"], n_boot=200)
 
 
-@pytest.mark.parametrize("name", ["table", *vocabulary.FRAMES["optimal"]])
+@pytest.mark.parametrize("name", ["table", *_without_samples("optimal")])
 def test_optimal_views(cli, data_dir, optimal_res, name):
     argv = ["optimal", "--data-dir", data_dir, "--languages", "Finnish", "--n-boot", "200"]
     _check(cli, argv, optimal_res, name, TABLE_SHARES if name == "table" else cli_optimal.SHARES.get(name, ()))
@@ -143,7 +148,7 @@ def rates_res(tiny_judgements):
     return _api(smb.rates, path, by=["language"], n_boot=200)
 
 
-@pytest.mark.parametrize("name", ["table", "compare", *vocabulary.FRAMES["rates"]])
+@pytest.mark.parametrize("name", ["table", "compare", *_without_samples("rates")])
 def test_rates_views(cli, tiny_judgements, rates_res, name):
     argv = ["rates", "--judgements", tiny_judgements[0], "--by", "language", "--n-boot", "200"]
     shares = {"table": TABLE_SHARES, "compare": COMPARE_SHARES}.get(name, cli_rates.SHARES.get(name, ()))

@@ -119,9 +119,12 @@ def test_unequal_samples_are_averaged_with_a_warning(gold):
     rng = np.random.default_rng(6)
     sub = gold.head(60)
     j = sampled_winomt(sub, {"llm": (1.0, 1.0)}, k=np.r_[np.full(30, 2), np.full(30, 5)], rng=rng)
-    with pytest.warns(DataQualityWarning, match="items have 2–5 samples; each item's samples are averaged"):
+    # Known samples counted (2% are unknown: absent, the one rule), so an item of 2 may have 1.
+    with pytest.warns(DataQualityWarning, match="items have [12]–5 samples; each item's samples are averaged"):
         res = smb.winomt(judgements=j, sample="sample", n_boot=200, rng=0)
-    per_item = (j["gender"] == j["item"].map(sub.set_index("item")["gold"])).groupby(j["item"]).mean()
+    known = j[j["gender"] != "unknown"]
+    right = known["gender"] == known["item"].map(sub.set_index("item")["gold"])
+    per_item = right.groupby(known["item"]).mean().reindex(sub["item"]).fillna(0.0)  # no known sample: wrong
     acc = res.table.query("metric == 'acc'")["estimate"].iloc[0]
     assert acc == pytest.approx(per_item.mean(), abs=1e-12)
 
@@ -137,8 +140,9 @@ def test_consistency_frame(gold):
         warnings.simplefilter("ignore", DataQualityWarning)
         res = smb.winomt(judgements=j, sample="sample", n_boot=100, rng=0)
     row = res.frames["consistency"].query("gold == 'all'").iloc[0]
-    assert row["n"] == 4 and row["samples"] == 2
-    assert row["disagree"] == pytest.approx(0.5)  # items 2 and 4
+    # The known samples (item 4's unknown one is absent): 2, 2, 2, 1.
+    assert row["n"] == 4 and row["samples"] == 1.75 and row["n_several"] == 3
+    assert row["disagree"] == pytest.approx(1 / 3)  # item 2 of items 1-3
     assert row["female"] == pytest.approx((0 + 0.5 + 1 + 0) / 4)
     assert row["female_ci_low"] <= row["female"] <= row["female_ci_high"]
 

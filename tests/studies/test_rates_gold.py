@@ -205,14 +205,15 @@ def _intervals(counts: np.ndarray, ci: str, rng, n_boot: int = 400):
     against ``smb.rates`` in :func:`test_the_simulation_is_the_public_function`); the bootstrap per benchmark."""
     strata = np.zeros(len(counts), int)
     estimate = rates._statistic(counts.sum(axis=0)[None])[0]
-    low, high = rates._score_bounds(counts, estimate, strata, None, 0.95)
+    low, high, few = rates._score_bounds(counts, estimate, strata, None, 0.95)
     if ci == "bootstrap":
         boot = [
             cluster_bootstrap(counts[:, r : r + 1], rates._statistic, n_boot=n_boot, rng=rng, strata=strata).confidence_interval()
             for r in range(counts.shape[1])
         ]
         b_low, b_high = np.concatenate([b.low for b in boot]), np.concatenate([b.high for b in boot])
-        point = (~(b_high > b_low) & ~np.isnan(estimate)) | rates._few_accuracy_events(counts.sum(axis=0))
+        few = few | rates._few_accuracy_events(counts.sum(axis=0))
+        point = (~(b_high > b_low) | few) & ~np.isnan(estimate)
         low, high = np.where(point, low, b_low), np.where(point, high, b_high)
     return estimate[:, 0], low[:, 0], high[:, 0]
 

@@ -21,6 +21,9 @@ from stats_mtbias.estimators.winomt import FEATURES, METRICS, item_features, win
 from stats_mtbias.significance.mcnemar import paired_difference_test
 from stats_mtbias.significance.multitest import CORRECTIONS
 from stats_mtbias.studies._common import adjust, comparison_frame, system_pairs
+from stats_mtbias.studies._samples import consistency as shared_consistency
+from stats_mtbias.studies._samples import icc_anova as icc_anova  # re-exported: the ICC of the consistency frame
+from stats_mtbias.studies._samples import unit_codes, warn_unequal
 from stats_mtbias.uncertainty.bootstrap import (
     ConfidenceInterval,
     cluster_bootstrap,
@@ -66,8 +69,14 @@ def _arrays(part: pd.DataFrame):
     if (samples == 0).any():
         system = systems[int(np.flatnonzero(samples == 0)[0] % len(systems))]
         raise DataError(f"{system}/{language}: judgements do not cover the same items as the other systems")
-    sums = np.stack([np.bincount(cell, weights=rows[:, f], minlength=size) for f in range(rows.shape[1])], axis=-1)
-    data = (sums / samples[:, None]).reshape(len(items), len(systems), rows.shape[1])
+    # The one rule of every study: an item's features are the means over its known samples (an unknown sample is
+    # an absent one); an item without a known sample is unknown (wrong, as one unread output).
+    # (Sums of whole numbers over a count, as sample_weights's weights but exact: duplicating samples changes no bit.)
+    known = (part["gender"].astype(str) != "unknown").to_numpy()
+    n_known = np.bincount(cell, weights=known, minlength=size)
+    use = known | (n_known[cell] == 0)
+    sums = np.stack([np.bincount(cell, weights=rows[:, f] * use, minlength=size) for f in range(rows.shape[1])], axis=-1)
+    data = (sums / np.where(n_known > 0, n_known, samples)[:, None]).reshape(len(items), len(systems), rows.shape[1])
     return systems, items, strata, data, samples.reshape(len(items), len(systems))
 
 
@@ -196,29 +205,19 @@ def shared_items(
 def check_samples(table: pd.DataFrame, notes: list[str] | None = None) -> bool:
     """Whether any item has several samples (rows) of a system; warn where their number differs between items.
 
-    An item's metrics are the means over its samples, so every item weighs the
-    same; with unequal numbers of samples that is a choice the reader should know
-    of (a :class:`~stats_mtbias.errors.DataQualityWarning`, in `notes` too).
+    An item's metrics are the means over its known samples, so every item weighs
+    the same; with unequal numbers of known samples that is a choice the reader
+    should know of (a :class:`~stats_mtbias.errors.DataQualityWarning`, in `notes` too).
     """
-    import warnings
-
-    from stats_mtbias.errors import DataQualityWarning
-
     if "sample" not in table:
         return False
     present = table[~table["reason"].isin(ABSENT)]
     per_item = present.groupby(["system", "language", "item"], sort=False).size()
     if not len(per_item) or per_item.max() <= 1:
         return False
-    spread = per_item.groupby(level=["system", "language"], sort=False).agg(["min", "max"])
-    for (system, language), row in spread[spread["min"] != spread["max"]].iterrows():
-        message = (
-            f"WinoMT {system}/{language}: items have {row['min']}–{row['max']} samples; each item's samples "
-            "are averaged (every item weighs the same)"
-        )
-        warnings.warn(message, DataQualityWarning, stacklevel=3)
-        if notes is not None:
-            notes.append(message)
+    known = (present["gender"].astype(str) != "unknown").to_numpy()
+    units = unit_codes(present, ["system", "language", "item"])
+    warn_unequal(present, ["system", "language"], units, known, "WinoMT", notes=notes)
     return True
 
 
@@ -228,6 +227,7 @@ CONSISTENCY_COLUMNS = [
     "gold",
     "n",
     "samples",
+    "n_several",
     "disagree",
     "disagree_ci_low",
     "disagree_ci_high",
@@ -239,91 +239,42 @@ CONSISTENCY_COLUMNS = [
 ]
 
 
-def icc_anova(means: np.ndarray, sizes: np.ndarray) -> float:
-    """One-way ANOVA intraclass correlation of a 0/1 indicator from its item means and samples per item.
-
-    ``(MSB − MSW) / (MSB + (k₀ − 1) MSW)`` with ``k₀`` the unbalanced mean size
-    (Searle), clipped to [0, 1]; NaN with fewer than two items or one sample each.
-
-    Examples
-    --------
-    >>> round(icc_anova(np.array([1.0, 1, 0, 0]), np.array([3, 3, 3, 3])), 6)
-    1.0
-    """
-    y, k = np.asarray(means, float), np.asarray(sizes, float)
-    g, total = len(y), k.sum()
-    if g < 2 or total <= g:
-        return float("nan")
-    grand = np.sum(k * y) / total
-    msb = np.sum(k * (y - grand) ** 2) / (g - 1)
-    msw = np.sum(k * y * (1 - y)) / (total - g)
-    k0 = (total - np.sum(k**2) / total) / (g - 1)
-    den = msb + (k0 - 1) * msw
-    return float(np.clip((msb - msw) / den, 0.0, 1.0)) if den > 0 else float("nan")
-
-
 def consistency(judgements: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     """Consistency of sampled outputs per system, language and gold gender (``all`` too): :data:`CONSISTENCY_COLUMNS`.
 
-    - ``disagree``: the share of items (of those with two samples or more) whose
-      samples are read as different genders, Wilson's interval over items;
+    The one function of every study (:func:`stats_mtbias.studies._samples.consistency`) on the known samples
+    (an unknown or absent one is left out):
+
+    - ``disagree``: the share of items (of those with two known samples or more,
+      ``n_several``) whose samples are read as different genders, Wilson's interval over items;
     - ``female``: the mean over items of the share of an item's samples read
       female, with Wilson's interval on the effective sample size
       (:func:`~stats_mtbias.uncertainty.clustered.effective_counts`);
     - ``icc_female``, ``icc_correct``: the intraclass correlation of the female
-      and the correct indicator between samples of an item (:func:`icc_anova`),
+      and the correct indicator between samples of an item
+      (:func:`~stats_mtbias.studies._samples.icc_anova`),
       the design effect's ingredient for planning (``1 + (k − 1) ICC``).
 
-    ``n`` is the items, ``samples`` their mean number of samples.
+    ``n`` is the items with a known sample, ``samples`` their mean number of known samples.
     """
-    from stats_mtbias.uncertainty.analytic import modified_wilson_interval
-    from stats_mtbias.uncertainty.clustered import effective_counts
-
-    present = judgements[~judgements["reason"].isin(ABSENT)]
-    keyed = present.assign(
-        _female=(present["gender"] == "female").astype(float), _correct=(present["gender"] == present["gold"]).astype(float)
+    gender = judgements["gender"].astype(str).to_numpy()
+    known = ~judgements["reason"].isin(ABSENT).to_numpy() & (gender != "unknown")
+    found = shared_consistency(
+        judgements.assign(gold=judgements["gold"].astype(str)),
+        keys=["system", "language", "gold"],
+        unit=["item"],
+        outcome="gender",
+        known=known,
+        indicators={"female": gender == "female", "correct": gender == judgements["gold"].astype(str).to_numpy()},
+        shares=["female"],
+        all_of="gold",
+        level=level,
     )
-    items = (
-        keyed.groupby(["system", "language", "item"], sort=False)
-        .agg(
-            gold=("gold", "first"),
-            k=("gender", "size"),
-            kinds=("gender", "nunique"),
-            female=("_female", "mean"),
-            correct=("_correct", "mean"),
-        )
-        .reset_index()
-    )
-    rows = []
-    for (system, language), part in items.groupby(["system", "language"], sort=False):
-        for gold in ("all", "male", "female", "neutral"):
-            sub = part if gold == "all" else part[part["gold"] == gold]
-            if not len(sub):
-                continue
-            several = sub[sub["k"] > 1]
-            d = int((several["kinds"] > 1).sum())
-            ci = modified_wilson_interval(d, max(len(several), 1), level)
-            x, n = effective_counts(sub["female"].to_numpy(), np.ones(len(sub)), level=level)
-            fci = modified_wilson_interval(x, n, level)
-            k = sub["k"].to_numpy()
-            rows.append(
-                {
-                    "system": system,
-                    "language": language,
-                    "gold": gold,
-                    "n": len(sub),
-                    "samples": float(k.mean()),
-                    "disagree": d / len(several) if len(several) else np.nan,
-                    "disagree_ci_low": float(ci.low) if len(several) else np.nan,
-                    "disagree_ci_high": float(ci.high) if len(several) else np.nan,
-                    "female": float(sub["female"].mean()),
-                    "female_ci_low": float(fci.low),
-                    "female_ci_high": float(fci.high),
-                    "icc_female": icc_anova(sub["female"].to_numpy(), k),
-                    "icc_correct": icc_anova(sub["correct"].to_numpy(), k),
-                }
-            )
-    return pd.DataFrame(rows, columns=CONSISTENCY_COLUMNS)
+    # Rows by (system, language) in order of appearance, then all, male, female, neutral.
+    pair = found["system"].astype(str) + "\0" + found["language"].astype(str)
+    gold = found["gold"].map({g: i for i, g in enumerate(("all", "male", "female", "neutral"))}).fillna(4)
+    found = found.assign(_pair=pd.factorize(pair)[0], _gold=gold).sort_values(["_pair", "_gold"], kind="stable")
+    return found[CONSISTENCY_COLUMNS].reset_index(drop=True)
 
 
 def score_bounds(data: np.ndarray, bounds, level: float, replicates: np.ndarray | None = None):
@@ -607,7 +558,7 @@ def analyse(
     Returns
     -------
     (estimates, comparisons)
-        ``estimates``: ``system, language, n, n_unknown`` and per metric its value,
+        ``estimates``: ``system, language, n, n_unknown, n_outputs`` (outputs: rows) and per metric its value,
         ``<metric>_ci_low``, ``<metric>_ci_high``, ``<metric>_n`` (shares). ``comparisons``:
         ``system_a, system_b, language, subset, metric, diff, ci_low, ci_high, p_value,
         p_adjusted, method, ci_method, n, family`` (see :func:`paired_comparison`).
@@ -630,12 +581,15 @@ def analyse(
             "acc_anti": totals[:, FEATURE_INDEX["anti"]],
             "delta_s": totals[:, FEATURE_INDEX["pro"]] + totals[:, FEATURE_INDEX["anti"]],
         }
+        # n_outputs and n_unknown count outputs (rows), never the samples' item-equivalents.
+        unread = (part["gender"].astype(str) == "unknown").groupby(part["system"], sort=False).agg(["sum", "size"])
         for s, system in enumerate(systems):
             row = {
                 "system": system,
                 "language": language,
                 "n": len(items),
-                "n_unknown": int(data[:, s, FEATURE_INDEX["unknown"]].sum()),
+                "n_unknown": int(unread.loc[system, "sum"]),
+                "n_outputs": int(unread.loc[system, "size"] - unread.loc[system, "sum"]),
             }
             for m, metric in enumerate(METRICS):
                 row.update(
@@ -689,7 +643,9 @@ def unread_flags(estimates: pd.DataFrame) -> list[str]:
     >>> unread_flags(est)
     ['', '', '30% unread (other systems: 2%): check the file']
     """
-    share = (estimates["n_unknown"] / estimates["n"]).to_numpy(dtype=float)
+    # The unread share of the outputs (with samples, rows: n_outputs + n_unknown), of the items without them.
+    total = estimates["n_outputs"] + estimates["n_unknown"] if "n_outputs" in estimates else estimates["n"]
+    share = (estimates["n_unknown"] / total).to_numpy(dtype=float)
     language = estimates["language"].to_numpy()
     flags = []
     for i in range(len(estimates)):

@@ -19,6 +19,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS, winomt_metrics
+from stats_mtbias.studies._samples import icc_anova
 from stats_mtbias.studies.winomt import analysis as A
 from stats_mtbias.studies.winomt.analysis import adjective_effect, analyse
 
@@ -414,7 +415,10 @@ def test_check_samples_warn_where_counts_differ_between_items():
     notes = []
     with pytest.warns(DataQualityWarning) as record:
         assert A.check_samples(frame(rows, sample=True), notes) is True
-    message = "WinoMT a/de: items have 1–3 samples; each item's samples are averaged (every item weighs the same)"
+    message = (
+        "WinoMT a/de: items have 1–3 samples; each item's samples are averaged "
+        "(every item weighs the same; an unknown sample counts as absent)"
+    )
     assert [str(w.message) for w in record] == [message]
     assert notes == [message]
     with pytest.warns(DataQualityWarning, match="a/de: items have 1–3 samples"):
@@ -438,7 +442,7 @@ def anova_icc(groups):
 
 
 def _icc(groups):
-    return A.icc_anova(np.array([np.mean(g) for g in groups]), np.array([len(g) for g in groups]))
+    return icc_anova(np.array([np.mean(g) for g in groups]), np.array([len(g) for g in groups]))
 
 
 def test_icc_matches_the_anova_of_the_raw_data_of_unbalanced_groups():
@@ -480,8 +484,8 @@ def test_icc_is_one_when_samples_always_agree():
 
 def test_icc_is_nan_without_two_items_or_repeated_samples(strict):
     """NaN with one item (however many samples), with one sample per item, and where no indicator varies at all."""
-    assert math.isnan(A.icc_anova(np.array([0.5]), np.array([4])))
-    assert math.isnan(A.icc_anova(np.array([1.0, 0.0, 1.0]), np.array([1, 1, 1])))
+    assert math.isnan(icc_anova(np.array([0.5]), np.array([4])))
+    assert math.isnan(icc_anova(np.array([1.0, 0.0, 1.0]), np.array([1, 1, 1])))
     assert math.isnan(_icc([[0, 0], [0, 0, 0]]))
     assert math.isnan(_icc([[1, 1], [1]]))
 
@@ -537,6 +541,7 @@ def test_consistency_columns_rows_and_counts():
         "gold",
         "n",
         "samples",
+        "n_several",
         "disagree",
         "disagree_ci_low",
         "disagree_ci_high",
@@ -549,13 +554,16 @@ def test_consistency_columns_rows_and_counts():
     assert list(zip(out["system"], out["gold"])) == [("b", "all"), ("b", "male"), ("a", "all"), ("a", "male"), ("a", "female")]
     assert (out["language"] == "de").all()
     assert out["n"].tolist() == [2, 2, 4, 2, 2]
-    np.testing.assert_allclose(out["samples"], [1.0, 1.0, 9 / 4, 5 / 2, 2.0])
+    # Known samples only (the one rule: an unknown sample is an absent one): a's item 3 has two, item 4 one.
+    np.testing.assert_allclose(out["samples"], [1.0, 1.0, 2.0, 5 / 2, 3 / 2])
+    assert out["n_several"].tolist() == [0, 0, 3, 2, 1]
 
 
 def test_consistency_disagreement_and_its_interval():
-    """disagree: items of 2+ samples read as different genders (a: items 2, 3 of 1, 2, 3), modified Wilson over them."""
+    """disagree: items of 2+ known samples read as different genders (a: item 2 of 1, 2, 3; item 3's unknown sample
+    is absent), modified Wilson over them."""
     out = A.consistency(_consistency_table()).set_index(["system", "gold"])
-    for key, (d, n) in {("a", "all"): (2, 3), ("a", "male"): (1, 2), ("a", "female"): (1, 1)}.items():
+    for key, (d, n) in {("a", "all"): (1, 3), ("a", "male"): (1, 2), ("a", "female"): (0, 1)}.items():
         row = out.loc[key]
         assert row["disagree"] == pytest.approx(d / n)
         low, high = garwood_wilson(d, n)
@@ -569,9 +577,9 @@ def test_consistency_female_share_and_its_interval():
     """female: mean over items of the share read female; interval on the items (few female readings: no clustering gain)."""
     out = A.consistency(_consistency_table()).set_index(["system", "gold"])
     shares = {
-        ("a", "all"): [0, 0.5, 2 / 3, 1],
+        ("a", "all"): [0, 0.5, 1, 1],
         ("a", "male"): [0, 0.5],
-        ("a", "female"): [2 / 3, 1],
+        ("a", "female"): [1, 1],
         ("b", "all"): [1, 0],
         ("b", "male"): [1, 0],
     }
@@ -586,9 +594,10 @@ def test_consistency_female_share_and_its_interval():
 def test_consistency_icc_of_female_and_correct_readings():
     """icc_female and icc_correct are the ANOVA ICCs of the raw 0/1 indicators per item; NaN with one sample each."""
     out = A.consistency(_consistency_table()).set_index(["system", "gold"])
-    female = {1: [0, 0, 0], 2: [0, 1], 3: [1, 1, 0], 4: [1]}
-    correct = {1: [1, 1, 1], 2: [1, 0], 3: [1, 1, 0], 4: [1]}
-    for key, items in {("a", "all"): [1, 2, 3, 4], ("a", "male"): [1, 2], ("a", "female"): [3, 4]}.items():
+    female = {1: [0, 0, 0], 2: [0, 1], 3: [1, 1], 4: [1]}  # known samples (item 3's unknown one is absent)
+    correct = {1: [1, 1, 1], 2: [1, 0], 3: [1, 1], 4: [1]}
+    assert out.loc[("a", "female"), ["icc_female", "icc_correct"]].isna().all()  # every known sample alike: no ICC
+    for key, items in {("a", "all"): [1, 2, 3, 4], ("a", "male"): [1, 2]}.items():
         expected_f = min(max(anova_icc([female[i] for i in items])[0], 0.0), 1.0)
         expected_c = min(max(anova_icc([correct[i] for i in items])[0], 0.0), 1.0)
         assert out.loc[key, "icc_female"] == pytest.approx(expected_f, rel=1e-12, abs=1e-15)
@@ -714,7 +723,7 @@ def test_unread_flags_keep_languages_apart():
 
 
 STUDY_METRICS = ["acc", "f1_male", "f1_female", "delta_g", "acc_pro", "acc_anti", "delta_s"]
-ESTIMATE_COLUMNS = ["system", "language", "n", "n_unknown"] + [
+ESTIMATE_COLUMNS = ["system", "language", "n", "n_unknown", "n_outputs"] + [
     c for m in STUDY_METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high", f"{m}_n")
 ]
 COMPARE_COLUMNS = [

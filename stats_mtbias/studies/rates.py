@@ -40,10 +40,13 @@ from stats_mtbias.studies._common import (
     check_systems,
     comparison_frame,
     integrity,
+    lacking,
     noted,
+    pair_shared,
     provenance,
     resample_pvalue,
     system_pairs,
+    warn_unshared,
 )
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
@@ -565,21 +568,13 @@ def analyse(
         # interval and its test alike. Without clusters in common (every judgement its own, or each system's clusters
         # its own) the samples are independent and compared as such, on all of each system's clusters.
         covered = counts.reshape(counts.shape[0], counts.shape[1], -1).sum(axis=-1) > 0
-        lacking = []
+        lacks = []
         for a, b in system_pairs(systems, against):
-            shared = covered[:, a] & covered[:, b]
-            if rows_as_clusters or not shared.any() or np.array_equal(covered[:, a], covered[:, b]):
+            shared = None if rows_as_clusters else pair_shared(covered, a, b)
+            if shared is None:
                 found = _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples)
             else:
-                lacking.append(
-                    (
-                        systems[a],
-                        int((covered[:, b] & ~covered[:, a]).sum()),
-                        systems[b],
-                        int((covered[:, a] & ~covered[:, b]).sum()),
-                        int(shared.sum()),
-                    )
-                )
+                lacks.append(lacking(covered, systems, a, b))
                 sub = counts[shared][:, [a, b]]
                 sub_estimate = _statistic(sub.sum(axis=0)[None])[0]
                 sub_boot = None
@@ -625,21 +620,7 @@ def analyse(
                             "n": int(np.rint(both[g])),
                         }
                     )
-        if lacking:
-            import warnings
-
-            from stats_mtbias.errors import DataQualityWarning
-
-            said = "; ".join(
-                f"{a} lacks {na} of {b}'s clusters and {b} {nb} of {a}'s ({n} shared)" for a, na, b, nb, n in lacking[:5]
-            )
-            more = f"; and {len(lacking) - 5} more pairs" if len(lacking) > 5 else ""
-            warnings.warn(
-                f"systems cover different clusters: {said}{more}. Each pair is compared on the clusters both "
-                "have — its difference, interval and test alike; the estimates per system use all of theirs.",
-                DataQualityWarning,
-                stacklevel=4,
-            )
+        warn_unshared(lacks, what="clusters", stacklevel=4)
         comparisons = adjust(_subset_language(pd.DataFrame(rows), by), correction, family)
     group_differences = None
     if boot is not None and len(groups) > 1:

@@ -31,7 +31,7 @@ from scipy import special
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.provenance import Provenance
-from stats_mtbias.result import TABLE_COLUMNS, StudyResult
+from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 from stats_mtbias.studies._common import (
@@ -313,6 +313,17 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     return "simulate", alone(design, systems)
 
 
+GROUP = "_group"  # the label of a row's group while it is built: never the name of a user's column
+
+
+def _group_column(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The label of a row's group as ``group``; where a grouping column is itself called ``group`` it keeps its
+    name and its values, and the label (the ``" | "``-joined values of the grouping columns) is dropped."""
+    if "group" in by:
+        return frame.drop(columns=GROUP)
+    return frame.rename(columns={GROUP: "group"})
+
+
 def _subset_language(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """``language`` and ``subset`` of the public table: a ``language`` grouping column is the language (not a
     subset), the other grouping columns make the subset; each grouping column also keeps its own name."""
@@ -389,7 +400,7 @@ def _output_counts(estimates: pd.DataFrame, judgements: pd.DataFrame, by: list[s
         totals = sums.groupby(level="system").sum()
         sums = pd.concat([sums, totals.set_index(pd.MultiIndex.from_product([totals.index, [ALL]]))])
     sums = sums.reindex(columns=[True, False], fill_value=0)
-    index = pd.MultiIndex.from_arrays([estimates["system"].astype(str), estimates["group"].astype(str)])
+    index = pd.MultiIndex.from_arrays([estimates["system"].astype(str), estimates[GROUP].astype(str)])
     found = sums.reindex(index, fill_value=0)
     return estimates.assign(n_outputs=found[True].to_numpy().astype(int), n_unknown=found[False].to_numpy().astype(int))
 
@@ -547,7 +558,7 @@ def analyse(
                 rows.append(
                     {
                         "system": system,
-                        "group": label,
+                        GROUP: label,
                         **group_values[label],
                         "metric": metric,
                         "estimate": estimate[s, g, k],
@@ -561,6 +572,7 @@ def analyse(
     estimates = _subset_language(pd.DataFrame(rows), by)
     if "outputs" in judgements:  # samples averaged: n_outputs and n_unknown still count outputs, not item-equivalents
         estimates = _output_counts(estimates, judgements, by)
+    estimates = _group_column(estimates, by)
     comparisons = None
     if len(systems) > 1:
         rows = []
@@ -608,7 +620,7 @@ def analyse(
                         {
                             "system_a": systems[a],
                             "system_b": systems[b],
-                            "group": label,
+                            GROUP: label,
                             **group_values[label],
                             "metric": metric,
                             "diff": diff[g, k],
@@ -621,7 +633,7 @@ def analyse(
                         }
                     )
         warn_unshared(lacks, what="clusters", stacklevel=4)
-        comparisons = adjust(_subset_language(pd.DataFrame(rows), by), correction, family)
+        comparisons = _group_column(adjust(_subset_language(pd.DataFrame(rows), by), correction, family), by)
     group_differences = None
     if boot is not None and len(groups) > 1:
         rows = []
@@ -649,7 +661,13 @@ def analyse(
     return estimates, comparisons, group_differences
 
 
-RESERVED_BY = ("system", "subset", "metric", "estimate", "ci_low", "ci_high", "n", "group")
+# Columns of the result a grouping column cannot share its name with (``language`` is the table's language, and a
+# column called ``group`` replaces the label of the groups, which it then equals or refines).
+RESERVED_BY = tuple(
+    dict.fromkeys(
+        c for c in (*TABLE_COLUMNS, *COMPARE_COLUMNS, "n_outputs", "n_unknown", "group_a", "group_b") if c != "language"
+    )
+)
 
 
 def _iterable(value) -> tuple:

@@ -33,7 +33,7 @@ from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult
 from stats_mtbias.schema import GENDERS
-from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.significance.multitest import CORRECTIONS
 from stats_mtbias.studies._common import (
     accounting,
     adjust,
@@ -417,23 +417,17 @@ def _adjust_groups(frame: pd.DataFrame, correction: str, family) -> pd.DataFrame
     [0.02, 0.04, 0.03]
     >>> _adjust_groups(f, "holm", "all")["p_adjusted"].round(2).tolist()
     [0.03, 0.06, 0.06]
+    >>> _adjust_groups(f, "holm", "all")["family"].tolist()
+    ['all (3 comparisons)', 'all (3 comparisons)', 'all (3 comparisons)']
     """
-    from stats_mtbias.result import family_keys
+    from stats_mtbias.result import adjust_within, family_keys
 
     keys = family_keys(family)
     if isinstance(family, str):
         keys = ("system", "metric") if family == "metric" else ()
     else:
         keys = ("system", *(k for k in keys if k in frame))
-    out = frame.copy()
-    groups = out.groupby(list(keys), sort=False).ngroup().to_numpy() if keys else np.zeros(len(out), int)
-    adjusted = np.empty(len(out))
-    for g in np.unique(groups):
-        inside = groups == g
-        adjusted[inside] = adjust_pvalues(out["p_value"].to_numpy()[inside], correction)
-    out["p_adjusted"] = adjusted
-    out["family"] = " × ".join(keys) if keys else "all"
-    return out
+    return adjust_within(frame, correction, keys)
 
 
 def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples=False):

@@ -1058,12 +1058,14 @@ def read(judgements) -> pd.DataFrame:
     """English outputs read as the authors did (a neutral pronoun for ``neutral``; no pronoun is ``unknown``).
 
     `judgements`: a CSV or frame ``item, language, translation`` (optional ``system, category, variant``);
-    returns one row per output with ``gender`` and ``reason``: the table ``prates(judgements=...)`` takes.
+    returns one row per output with ``gender`` and ``reason``: the table ``prates(judgements=...)`` takes. The
+    user's other columns (a sample column, notes; the header lower-cased) follow :data:`READ_COLUMNS` under their
+    names, so the table goes back in as it came (``sample=`` naming its sample column).
     """
-    raw = prates_data.read_user_judgements(as_source(judgements, "judgements"))
+    raw = prates_data.read_user_judgements(as_source(judgements, "judgements"), keep=True)
     if "translation" not in raw or raw["translation"].isna().all():
         raise UsageError("`judgements` has no 'translation' column to read (its genders are read already).")
     judged = judge(raw)
-    return judged.assign(
-        item=judged["occupation"], translation=raw["translation"].to_numpy(), gender=judged["gender"].astype(str)
-    )[READ_COLUMNS].reset_index(drop=True)
+    extra = [c for c in judged.columns if str(c).startswith("+")]
+    out = judged.assign(item=judged["occupation"], translation=raw["translation"].to_numpy(), gender=judged["gender"].astype(str))
+    return out[READ_COLUMNS + extra].rename(columns=lambda c: c[1:] if c in extra else c).reset_index(drop=True)

@@ -131,8 +131,10 @@ def load_judgements(
     repeated_blocks: str = "exclude",
     outputs=None,
     sample: str | None = None,
+    keep: bool = False,
 ) -> tuple[pd.DataFrame, DataStore | None]:
-    """Read the shipped systems and any user outputs, and judge every output.
+    """Read the shipped systems and any user outputs, and judge every output (`keep`: with the user's other
+    columns of `outputs` as ``+<column>``, :func:`read`).
 
     ``repeated_blocks``: ``"exclude"`` applies the repeated-block rule to the shipped
     files it was made for (Papago's impolite file repeats 400 lines of other items);
@@ -147,7 +149,7 @@ def load_judgements(
                 "`outputs` is a benchmark of its own sets and items: it cannot be mixed with the shipped "
                 "systems or `translations` of the Korean sets (give systems=[])."
             )
-        table = tgbi_data.read_benchmark(outputs, sample=sample)
+        table = tgbi_data.read_benchmark(outputs, sample=sample, keep=keep)
         table.attrs["line_flags"] = dict(table.attrs.get("line_flags", {}))
         origin = table["origin"].iloc[0]
         integrity(
@@ -812,16 +814,19 @@ def read(
     `outputs`: a benchmark of one's own (:func:`~stats_mtbias.datasets.tgbi.read_benchmark`), or the shipped
     `systems` (``item`` then the 1-based line of the set's source file). ``reason`` says why an output is
     ``unknown`` (``empty``, ``broken``, ``repeated_block``, ``no_reading``: no cue found), ``""`` otherwise.
+    The columns are :data:`READ_COLUMNS`, the `sample` column under its own name in place of ``sample``, then the
+    user's other columns of `outputs` (``language``, ``stratum``, notes of theirs; the header lower-cased), so that
+    the table goes back into ``tgbi(outputs=..., sample=...)`` as it came.
     """
     if outputs is not None:
-        judged, _ = load_judgements([], outputs=outputs, sample=sample, lexicon=lexicon)
+        judged, _ = load_judgements([], outputs=outputs, sample=sample, lexicon=lexicon, keep=True)
         item = judged["item"].str.split(":", n=1).str[1].str.split("#", n=1).str[0]
     else:
         judged, _ = load_judgements(
             list(systems or tgbi_data.SYSTEMS), data_dir=data_dir, lexicon=lexicon, repeated_blocks=repeated_blocks
         )
         item = judged["line"].astype(str)
-    return pd.DataFrame(
+    table = pd.DataFrame(
         {
             "system": judged["system"].astype(str),
             "set": judged["subset"].astype(str),
@@ -832,3 +837,7 @@ def read(
             "reason": judged["reason"],
         }
     )[READ_COLUMNS]
+    if sample:
+        table = table.rename(columns={"sample": sample})
+    extra = [c for c in judged.columns if str(c).startswith("+") and str(c)[1:] not in table]
+    return pd.concat([table, judged[extra].rename(columns=lambda c: c[1:])], axis=1).reset_index(drop=True)

@@ -1012,9 +1012,10 @@ def evaluate(
         frames["calibration"] = result.calibration
     if result.provenance.options.get("pooled"):
         notes.append(f"systems pooled on request into one: {systems[0]}")
-    return StudyResult(
-        "prates", table, comparisons, result.provenance.to_dict(), frames, correction, notes, family, details=result
-    )
+    record = result.provenance.to_dict()
+    # The report's "your systems" (result.your_systems): against=, as in every study that compares systems.
+    record["options"] = {**(record.get("options") or {}), "against": check_systems(against, "against")}
+    return StudyResult("prates", table, comparisons, record, frames, correction, notes, family, details=result)
 
 
 def _between_systems(

@@ -111,7 +111,7 @@ class Study:
     subset: str | None
     by_hand: Callable[[np.ndarray, np.ndarray], float]  # (outcomes, items) -> the metric on those items
     needs_data: bool = False
-    gold: Callable[[], np.ndarray] | None = None
+    variants: tuple[dict, ...] = ({},)  # the options whose intervals and tests differ (each held to the rules)
 
     def run(self, case: Case, **options) -> smb.StudyResult:
         return self.call(self.build(case), **options)
@@ -125,6 +125,14 @@ class Study:
 
     def param(self):
         return pytest.param(self, id=self.name, marks=[pytest.mark.needs_data] if self.needs_data else [])
+
+    def params(self):
+        """(study, options) for every variant of the study's intervals and tests."""
+        marks = [pytest.mark.needs_data] if self.needs_data else []
+        return [
+            pytest.param(self, v, id="-".join([self.name, *(f"{k}={x}" for k, x in v.items())]), marks=marks)
+            for v in self.variants
+        ]
 
 
 # ---------------------------------------------------------------- rates
@@ -143,6 +151,7 @@ RATES = Study(
     "female",
     "all",
     lambda outcome, items: _share(outcome[items]),  # every outcome of a case is identified
+    variants=({}, {"ci": "analytic"}),
 )
 
 
@@ -161,6 +170,7 @@ TGBI = Study(
     "p_s",
     "s1",
     lambda outcome, items: _p_s(outcome[items]),
+    variants=({}, {"ci": "bootstrap"}, {"test": "permutation", "n_permutations": 999}),
 )
 
 

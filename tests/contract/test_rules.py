@@ -53,10 +53,10 @@ def test_the_contract_knows_every_study():
 # ---------------------------------------------------------------- (a) pairs on the items both have
 
 
-@pytest.mark.parametrize("study", [s.param() for s in S.COMPARING])
-def test_a_pair_is_compared_on_the_items_both_have(study):
+@pytest.mark.parametrize(("study", "options"), [p for s in S.COMPARING for p in s.params()])
+def test_a_pair_is_compared_on_the_items_both_have(study, options):
     case = S.lacking()
-    result, said = S.quietly(study.run, case)
+    result, said = S.quietly(study.run, case, **options)
     row = _row(result, study)
     shared = case.shared("a", "b")
     by_hand = study.by_hand(case.outcomes["a"], shared) - study.by_hand(case.outcomes["b"], shared)
@@ -197,9 +197,9 @@ def test_read_feeds_its_study_through_the_cli(name, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("outcome", ["male", "female"])
-@pytest.mark.parametrize("study", [s.param() for s in S.COMPARING])
-def test_no_comparison_interval_is_a_point_at_the_boundary(study, outcome):
-    result, _ = S.quietly(study.run, S.boundary(outcome))
+@pytest.mark.parametrize(("study", "options"), [p for s in S.COMPARING for p in s.params()])
+def test_no_comparison_interval_is_a_point_at_the_boundary(study, options, outcome):
+    result, _ = S.quietly(study.run, S.boundary(outcome), **options)
     cmp = result.compare()
     rows = cmp[(cmp["n"] > 0) & cmp["diff"].notna()]
     assert len(rows)

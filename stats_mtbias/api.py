@@ -675,7 +675,10 @@ def read(study: str, source=None, **options) -> pd.DataFrame:
     -------
     DataFrame
         One row per output: its keys, the text, ``gender`` (female, male, neutral,
-        both, unknown) and ``reason`` (why unknown, else empty).
+        both, unknown) and ``reason`` (why unknown, else empty); for ``tgbi`` and
+        ``prates`` then the source's other columns as they came (the header
+        lower-cased; ``tgbi``'s ``sample=`` column under its own name), so the table
+        goes back into the study with the same options.
 
     Examples
     --------

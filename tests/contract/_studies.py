@@ -23,7 +23,7 @@ import pytest
 
 import stats_mtbias as smb
 
-N_BOOT = 300
+N_BOOT = 200
 
 
 @dataclass(frozen=True)

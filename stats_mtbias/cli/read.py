@@ -77,6 +77,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     prates.add_argument(
         "--judgements", metavar="FILE", required=True, help="CSV item,language,translation (optional system, category, variant)"
     )
+    prates.add_argument(
+        "--sample", metavar="COL", help="column of --judgements telling several samples of one output apart (kept by its name)"
+    )
     _out(prates)
     winomt = studies.add_parser(
         "winomt",
@@ -131,7 +134,7 @@ def _read(args: argparse.Namespace) -> pd.DataFrame:
             repeated_blocks=args.repeated_blocks,
         )
     if args.study == "prates":
-        return smb.read("prates", args.judgements)
+        return smb.read("prates", args.judgements, sample=args.sample)
     return smb.read(
         "winomt",
         args.translations,

@@ -1055,18 +1055,21 @@ def _between_systems(
 READ_COLUMNS = ["system", "item", "language", "category", "variant", "translation", "gender", "reason"]
 
 
-def read(judgements) -> pd.DataFrame:
+def read(judgements, *, sample: str | None = None) -> pd.DataFrame:
     """English outputs read as the authors did (a neutral pronoun for ``neutral``; no pronoun is ``unknown``).
 
     `judgements`: a CSV or frame ``item, language, translation`` (optional ``system, category, variant``);
     returns one row per output with ``gender`` and ``reason``: the table ``prates(judgements=...)`` takes. The
     user's other columns (a sample column, notes; the header lower-cased) follow :data:`READ_COLUMNS` under their
-    names, so the table goes back in as it came (``sample=`` naming its sample column).
+    names, so the table goes back in as it came. `sample` names the column telling several samples of one output
+    apart (an LLM sampled k times; without it a repeated item is another occupation of that name): it stays under
+    its own name, and ``prates(..., sample=...)`` takes the table.
     """
-    raw = prates_data.read_user_judgements(as_source(judgements, "judgements"), keep=True)
+    raw = prates_data.read_user_judgements(as_source(judgements, "judgements"), sample=sample, keep=True)
     if "translation" not in raw or raw["translation"].isna().all():
         raise UsageError("`judgements` has no 'translation' column to read (its genders are read already).")
     judged = judge(raw)
     extra = [c for c in judged.columns if str(c).startswith("+")]
     out = judged.assign(item=judged["occupation"], translation=raw["translation"].to_numpy(), gender=judged["gender"].astype(str))
-    return out[READ_COLUMNS + extra].rename(columns=lambda c: c[1:] if c in extra else c).reset_index(drop=True)
+    columns = READ_COLUMNS + (["sample"] if sample else []) + extra
+    return out[columns].rename(columns=lambda c: c[1:] if c in extra else sample if c == "sample" else c).reset_index(drop=True)

@@ -570,10 +570,12 @@ def analyse(
     comparisons = None
     if len(systems) > 1:
         rows = []
-        # One rule for every pair: the clusters both systems have (any output, read or not), for the difference, its
-        # interval and its test alike. Without clusters in common (every judgement its own, or each system's clusters
-        # its own) the samples are independent and compared as such, on all of each system's clusters.
-        covered = counts.reshape(counts.shape[0], counts.shape[1], -1).sum(axis=-1) > 0
+        # One rule for every pair: the cells (cluster × group) both systems have (any output, read or not), for the
+        # difference, its interval and its test alike — a cluster one system lacks in one group only (an occupation
+        # in one language) is left out of that group alone. Without cells in common (every judgement its own, or
+        # each system's clusters its own) the samples are independent and compared as such, on all of their own.
+        n_base = len(groups)
+        covered = counts[:, :, :n_base].sum(axis=-1) > 0  # (clusters, systems, groups)
         lacks = []
         for a, b in system_pairs(systems, against):
             shared = None if rows_as_clusters else pair_shared(covered, a, b)
@@ -581,31 +583,22 @@ def analyse(
                 found = _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples)
             else:
                 lacks.append(lacking(covered, systems, a, b))
-                sub = counts[shared][:, [a, b]]
+                mask = np.ones((counts.shape[0], counts.shape[2]), dtype=bool)
+                mask[:, :n_base] = shared
+                sub = counts[:, [a, b]] * mask[:, None, :, None]
+                if counts.shape[2] > n_base:  # the "all" group: the shared cells of every group
+                    sub[:, :, n_base] = sub[:, :, :n_base].sum(axis=2)
+                keep = shared.any(axis=1)
+                sub = sub[keep]
+                sub_strata = pd.factorize(strata_codes[keep])[0]
                 sub_estimate = _statistic(sub.sum(axis=0)[None])[0]
                 sub_boot = None
                 if boot is not None:
                     sub_boot = cluster_bootstrap(
-                        sub,
-                        _statistic,
-                        n_boot=n_boot,
-                        rng=rng.spawn(1)[0],
-                        strata=pd.factorize(strata_codes[shared])[0],
-                        level=level,
-                        method=interval,
+                        sub, _statistic, n_boot=n_boot, rng=rng.spawn(1)[0], strata=sub_strata, level=level, method=interval
                     )
                 found = _paired(
-                    sub,
-                    0,
-                    1,
-                    sub_estimate,
-                    sub_boot,
-                    pd.factorize(strata_codes[shared])[0],
-                    None,
-                    present[shared][:, [a, b]],
-                    interval,
-                    z,
-                    samples,
+                    sub, 0, 1, sub_estimate, sub_boot, sub_strata, None, sub[..., :4].sum(axis=-1) > 0, interval, z, samples
                 )
             diff, d_low, d_high, pvalue, method, ci_method, both = found
             for g, label in enumerate(labels):

@@ -73,6 +73,37 @@ def test_a_pair_is_compared_on_the_items_both_have(study, options):
     assert counts == (0, int(case.lacks["b"].sum()), int(shared.sum()))
 
 
+def _two_languages(study: S.Study, case: S.Case) -> pd.DataFrame:
+    """The case in two languages; b lacks its lacking items in ``yy`` only (it has them in ``xx``)."""
+    parts = []
+    for language in ("xx", "yy"):
+        lacks = case.lacks if language == "yy" else {}
+        frame = study.build(S.Case(case.outcomes, lacks=lacks))
+        parts.append(frame.assign(language=language))
+    return pd.concat(parts, ignore_index=True)
+
+
+@pytest.mark.parametrize("study", [S.RATES.param(), S.PRATES.param()])
+def test_an_item_lacking_in_one_group_only_is_left_out_of_that_group_alone(study):
+    """The rule holds per cell: an occupation b lacks in one language only is compared in the other one."""
+    case = S.lacking()
+    options = {"by": "language"} if study.name == "rates" else {}
+    result, said = S.quietly(study.call, _two_languages(study, case), **options)
+    cmp = result.compare()
+    rows = cmp[(cmp["metric"] == study.metric) & (cmp["system_a"] == "a")].set_index("language")
+    every, shared = np.ones(case.n, bool), case.shared("a", "b")
+    a, b = case.outcomes["a"], case.outcomes["b"]
+    assert rows.loc["xx", "diff"] == pytest.approx(study.by_hand(a, every) - study.by_hand(b, every), abs=1e-12)
+    assert rows.loc["yy", "diff"] == pytest.approx(study.by_hand(a, shared) - study.by_hand(b, shared), abs=1e-12)
+    assert (rows.loc["xx", "n"], rows.loc["yy", "n"]) == (case.n, shared.sum())
+    # Both languages together: every cell both have (all of xx, the shared part of yy).
+    both = lambda o: (S._share(o) * case.n + S._share(o[shared]) * shared.sum()) / (case.n + shared.sum())  # noqa: E731
+    assert rows.loc["all", "diff"] == pytest.approx(both(a) - both(b), abs=1e-12)
+    assert (rows["ci_low"] < rows["diff"]).all() and (rows["diff"] < rows["ci_high"]).all()
+    found = [m.groupdict() for m in map(PAIR_WORDS.search, said) if m]
+    assert [(f["na"], f["nb"], f["n"]) for f in found] == [("0", str(case.lacks["b"].sum()), str(case.n + shared.sum()))]
+
+
 @pytest.mark.parametrize("study", [s.param() for s in S.COMPARING])
 def test_a_pair_on_the_same_items_is_not_warned_about(study):
     case = S.three(n=40)

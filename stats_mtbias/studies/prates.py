@@ -1046,6 +1046,7 @@ def _between_systems(
         against=check_systems(against, "against"),
         family="all",
         samples=_has_samples(judgements),
+        unit="items",
     )
     cmp = cmp[cmp["metric"] != "gap"].copy()
     cmp["subset"] = cmp["category"] if "category" in keys else ALL

@@ -495,6 +495,7 @@ def analyse(
     against: list[str] | None = None,
     family: str | list[str] = "metric",
     samples: bool = False,
+    unit: str = "clusters",
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame | None]:
     """Estimates, system comparisons and group differences from a validated judgement table (:func:`read_judgements`).
 
@@ -514,6 +515,8 @@ def analyse(
     item's averaged samples may be worth more than one output, and a floor on the
     outputs would make duplicated samples look like information), except where
     the effective minority count is at most ``FEW_EVENTS`` (the worst case there).
+
+    `unit`: what the clusters are called in the warning on pairs that cover different ones (Prates: ``items``).
     """
     n_boot = check_positive_int(n_boot, "n_boot", minimum=100 if ci == "bootstrap" else 1)
     level = check_level(level)
@@ -619,7 +622,7 @@ def analyse(
                             "n": int(np.rint(both[g])),
                         }
                     )
-        warn_unshared(lacks, what="clusters", stacklevel=4)
+        warn_unshared(lacks, what=unit, stacklevel=4)
         comparisons = _group_column(adjust(_subset_language(pd.DataFrame(rows), by), correction, family), by)
     group_differences = None
     if boot is not None and len(groups) > 1:

@@ -223,6 +223,36 @@ def test_read_feeds_its_study_through_the_cli(name, tmp_path, capsys):
     assert views[0] == views[1] and len(views[0])
 
 
+@pytest.fixture(scope="module")
+def winomt_file(tmp_path_factory, data_dir):
+    """The first 200 lines of the shipped Google en-es translations, as a user's file."""
+    from stats_mtbias.datasets.registry import open_store
+
+    lines = open_store(data_dir).path("winomt/translations/google/en-es.txt").read_text("utf-8").splitlines(True)
+    path = tmp_path_factory.mktemp("winomt") / "en-es.txt"
+    path.write_text("".join(lines[:200]), "utf-8")
+    return path
+
+
+@pytest.mark.needs_data
+def test_read_winomt_feeds_winomt_through_the_api_and_the_cli(winomt_file, tmp_path, capsys):
+    """WinoMT's reading (aligned and read per item) is the judgement table: the same numbers as the translations."""
+    from stats_mtbias.cli import main
+
+    read, _ = S.quietly(smb.read, "winomt", winomt_file, name="mine")
+    from_reading, _ = S.quietly(smb.winomt, judgements=read, n_boot=200, rng=0)
+    from_text, _ = S.quietly(smb.winomt, translations={"mine": winomt_file}, n_boot=200, rng=0, adjectives=False)
+    pd.testing.assert_frame_equal(from_reading.table, from_text.table)
+    out = tmp_path / "read.csv"
+    assert main(["read", "winomt", "--translations", str(winomt_file), "--system", "mine", "--out", str(out)]) == 0
+    capsys.readouterr()
+    views = []
+    for argv in (["--judgements", str(out)], ["--translations", str(winomt_file), "--system", "mine", "--no-adjectives"]):
+        assert main(["winomt", *argv, "--n-boot", "200", "--format", "json"]) == 0
+        views.append(json.loads(capsys.readouterr().out))
+    assert views[0] == views[1] and len(views[0])
+
+
 # ---------------------------------------------------------------- (e) no interval is a point
 
 

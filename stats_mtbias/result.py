@@ -192,6 +192,12 @@ class StudyResult:
         """The systems in the table, in order."""
         return list(dict.fromkeys(self.table["system"].astype(str)))
 
+    @property
+    def your_systems(self) -> list[str]:
+        """The user's systems (:func:`your_systems`): ``against=``, else the systems of the user's inputs beside
+        shipped ones, else none — never a guess from names."""
+        return your_systems(self)
+
     def frame(self, name: str) -> pd.DataFrame:
         """One of the study's named frames (:attr:`frames`); a clear error naming those it has."""
         if name not in self.frames:

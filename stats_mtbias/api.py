@@ -693,14 +693,17 @@ def read(study: str, source=None, **options) -> pd.DataFrame:
     source : path or DataFrame
         What to read.
     **options
-        ``tgbi``: ``systems, lexicon, sample, data_dir, repeated_blocks``; ``winomt``:
+        ``tgbi``: ``systems, lexicon, sample, data_dir, repeated_blocks``; ``prates``: ``sample``; ``winomt``:
         ``name, languages, data_dir, aligner, use_pronoun``.
 
     Returns
     -------
     DataFrame
         One row per output: its keys, the text, ``gender`` (female, male, neutral,
-        both, unknown) and ``reason`` (why unknown, else empty).
+        both, unknown) and ``reason`` (why unknown, else empty); for ``tgbi`` and
+        ``prates`` then the source's other columns as they came (the header
+        lower-cased; the ``sample=`` column under its own name), so the table
+        goes back into the study with the same options.
 
     Examples
     --------

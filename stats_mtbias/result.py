@@ -79,8 +79,23 @@ def adjust(frame: pd.DataFrame, correction: str, family: str | Sequence[str] = "
        acc        0.04 de / all / acc (2 comparisons)
         f1        0.03  de / all / f1 (1 comparisons)
     """
+    return adjust_within(frame, correction, family_keys(family))
+
+
+def adjust_within(frame: pd.DataFrame, correction: str, keys: Sequence[str]) -> pd.DataFrame:
+    """:func:`adjust` with the family given as the columns whose combinations make one (none: every row one family).
+
+    The one implementation of every study's families: the systems' comparisons (:func:`adjust`) and a study's other
+    pairs (rates' group differences: the group pairs of one system × metric).
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"system": ["a", "a", "b"], "metric": "female", "p_value": [0.01, 0.04, 0.03]})
+    >>> adjust_within(f, "holm", ["system", "metric"])["p_adjusted"].tolist()
+    [0.02, 0.04, 0.03]
+    """
     check_choice(correction, CORRECTIONS, "correction")
-    keys = list(family_keys(family))
+    keys = list(keys)
     out = frame.copy()
     if not len(out):
         out["p_adjusted"] = pd.Series(dtype=float)
@@ -176,6 +191,12 @@ class StudyResult:
     def systems(self) -> list[str]:
         """The systems in the table, in order."""
         return list(dict.fromkeys(self.table["system"].astype(str)))
+
+    @property
+    def your_systems(self) -> list[str]:
+        """The user's systems (:func:`your_systems`): ``against=``, else the systems of the user's inputs beside
+        shipped ones, else none — never a guess from names."""
+        return your_systems(self)
 
     def frame(self, name: str) -> pd.DataFrame:
         """One of the study's named frames (:attr:`frames`); a clear error naming those it has."""

@@ -47,7 +47,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="English outputs by the package's TGBI cues",
         description="English outputs by the package's TGBI cues (--lexicon cho2019: the "
         "authors' lists): a benchmark of your own (--outputs) or the shipped systems. Columns: "
-        "system, set, item, sample, translation, gender, reason.",
+        "system, set, item, sample (--sample: under its own name), translation, gender, reason, then "
+        "the other columns of --outputs as they came.",
     )
     tgbi.add_argument(
         "--outputs",
@@ -71,10 +72,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="English outputs by Prates et al.'s rule",
         description="English outputs read as Prates et al. did (a neutral pronoun is neutral, "
         "no pronoun unknown). Columns: system, item, language, category, variant, translation, "
-        "gender, reason.",
+        "gender, reason, then the other columns of --judgements (a sample column too) as they came.",
     )
     prates.add_argument(
         "--judgements", metavar="FILE", required=True, help="CSV item,language,translation (optional system, category, variant)"
+    )
+    prates.add_argument(
+        "--sample", metavar="COL", help="column of --judgements telling several samples of one output apart (kept by its name)"
     )
     _out(prates)
     winomt = studies.add_parser(
@@ -130,7 +134,7 @@ def _read(args: argparse.Namespace) -> pd.DataFrame:
             repeated_blocks=args.repeated_blocks,
         )
     if args.study == "prates":
-        return smb.read("prates", args.judgements)
+        return smb.read("prates", args.judgements, sample=args.sample)
     return smb.read(
         "winomt",
         args.translations,

@@ -233,7 +233,9 @@ def match_reference(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFrame
     return merged.drop(columns="k")
 
 
-def read_user_judgements(path: str | Path, system: str | None = None, *, sample: str | None = None) -> pd.DataFrame:
+def read_user_judgements(
+    path: str | Path, system: str | None = None, *, sample: str | None = None, keep: bool = False
+) -> pd.DataFrame:
     """Users' own judgements: a CSV ``item, language, gender`` or ``item, language, translation``
     (with both, as in the table ``read prates`` writes, ``gender`` is used: the round trip read → correct → judge).
 
@@ -248,7 +250,8 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
     Female/Male/Neutral/?). Raw English translations are kept in a column
     ``translation`` with ``gender`` empty, for the study to read
     (:func:`stats_mtbias.studies.prates.judge`); empty cells are ``unknown`` with
-    the reason ``missing``.
+    the reason ``missing``. With `keep` the file's other columns (the header
+    lower-cased) come along as ``+<column>`` (:func:`stats_mtbias.studies.prates.read`).
     """
     path = as_source(path)
     column = sample.lower() if sample else None
@@ -265,6 +268,8 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
             path,
             1,
         )
+    own = {"item", "language", "gender", "translation", "system", "category", "variant", "reason", column}
+    extra = [c for c in header if c not in own]
     rows, seen = [], {}
     for line, record in records:
         if not record["item"] or not record["language"]:
@@ -299,6 +304,7 @@ def read_user_judgements(path: str | Path, system: str | None = None, *, sample:
                 "line": line,
                 "translation": record.get("translation"),
                 **({"sample": key[4]} if column else {}),
+                **({f"+{c}": record[c] for c in extra} if keep else {}),
             }
         )
     frame = pd.DataFrame(rows)

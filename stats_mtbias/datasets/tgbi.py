@@ -482,7 +482,7 @@ GENDER_LABELS = {
 }
 
 
-def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") -> pd.DataFrame:
+def read_benchmark(source, *, sample: str | None = None, name: str = "outputs", keep: bool = False) -> pd.DataFrame:
     """A user's own TGBI-style benchmark: one row per output, any sentence sets, any source language.
 
     Columns: ``system, set, item`` and ``translation`` (English output, read by the
@@ -495,6 +495,9 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
     Every row is kept: an empty translation is ``unknown`` (reason ``empty``); a
     repeated (system, set, item[, sample]), an empty set or item, or a label that is
     not a gender is an error naming the file and line.
+
+    With `keep` the user's other columns (``language``, ``stratum`` and any of theirs;
+    the header lower-cased) come along as ``+<column>``, for :func:`stats_mtbias.studies.tgbi.read`.
 
     Returns
     -------
@@ -554,6 +557,10 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs") 
     )
     out["lexicon_item"] = out["item"]
     out["origin"] = str(source)
+    if keep:  # the user's columns the reading does not make, under their names (the sample column stays the sample)
+        own = {"system", "set", "item", "translation", "gender", "reason", "line", sample}
+        for column in (c for c in header if c not in own):
+            out[f"+{column}"] = frame[column].astype(str).to_numpy()
     if "source" in header:  # the sentences translated: the outputs are checked against them line by line
         out["source"] = frame["source"].astype(str).to_numpy()
     if "gender" not in header:

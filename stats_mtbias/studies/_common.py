@@ -2,6 +2,9 @@
 
 - :func:`system_pairs` — which systems are compared: every pair, or the named
   systems ``against`` every other one (your systems against the baselines).
+- :func:`pair_shared`, :func:`warn_unshared` — the one rule for a pair of systems that
+  cover different items: compared on the items both have (difference, interval and
+  test alike), with one warning naming how many each lacks.
 - :func:`adjust` — ``p_adjusted`` within each family of comparisons. The default
   family is one language × subset × metric (the system pairs of one estimate);
   ``family="all"`` adjusts over every row.
@@ -94,6 +97,71 @@ def system_pairs(systems: Sequence[str], against: Sequence[str] | None = None) -
                 seen.add(frozenset((a, b)))
                 pairs.append((a, b))
     return pairs
+
+
+def pair_shared(covered: np.ndarray, a: int, b: int) -> np.ndarray | None:
+    """The units (items, or item × set cells) both systems `a` and `b` have, or None when nothing is to be dropped.
+
+    `covered` is ``(units, systems, …)``: whether a system has an output (read or
+    not) there. None where the two cover the same units (the pair is compared on
+    all of them) or none in common (two independent samples, each on all of its own).
+
+    Examples
+    --------
+    >>> covered = np.array([[True, True], [True, False], [True, True]])
+    >>> pair_shared(covered, 0, 1).tolist()
+    [True, False, True]
+    >>> pair_shared(covered[[0, 2]], 0, 1) is None
+    True
+    """
+    shared = covered[:, a] & covered[:, b]
+    if not shared.any() or np.array_equal(covered[:, a], covered[:, b]):
+        return None
+    return shared
+
+
+def lacking(covered: np.ndarray, systems: Sequence[str], a: int, b: int) -> tuple[str, int, str, int, int]:
+    """``(a, units a lacks of b's, b, units b lacks of a's, units shared)`` for :func:`warn_unshared`."""
+    ca, cb = covered[:, a], covered[:, b]
+    return str(systems[a]), int((cb & ~ca).sum()), str(systems[b]), int((ca & ~cb).sum()), int((ca & cb).sum())
+
+
+def warn_unshared(
+    pairs: Sequence[tuple[str, int, str, int, int]],
+    *,
+    what: str = "items",
+    estimates: str = "the estimates per system use all of theirs",
+    stacklevel: int = 3,
+) -> str | None:
+    """One :class:`~stats_mtbias.errors.DataQualityWarning` for the pairs of systems compared on part of their items.
+
+    `pairs` are :func:`lacking`'s tuples; the message names both systems of each pair
+    and how many `what` each lacks. The same words in every study.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = warn_unshared([("a", 0, "b", 40, 60)])
+    >>> print(caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    systems cover different items: a lacks 0 of b's items and b 40 of a's (60 shared). Each pair is compared on
+    the items both have — its difference, interval and test alike; the estimates per system use all of theirs.
+    """
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+
+    if not pairs:
+        return None
+    said = "; ".join(f"{a} lacks {na:,} of {b}'s {what} and {b} {nb:,} of {a}'s ({n:,} shared)" for a, na, b, nb, n in pairs[:5])
+    more = f"; and {len(pairs) - 5} more pairs" if len(pairs) > 5 else ""
+    message = (
+        f"systems cover different {what}: {said}{more}. Each pair is compared on the {what} both have — its "
+        f"difference, interval and test alike; {estimates}."
+    )
+    warnings.warn(message, DataQualityWarning, stacklevel=stacklevel)
+    return message
 
 
 def comparison_frame(rows: Iterable[dict] | pd.DataFrame, **defaults) -> pd.DataFrame:

@@ -1044,9 +1044,10 @@ def evaluate(
         frames["consistency"] = result.consistency
     if result.provenance.options.get("pooled"):
         notes.append(f"systems pooled on request into one: {systems[0]}")
-    return StudyResult(
-        "prates", table, comparisons, result.provenance.to_dict(), frames, correction, notes, family, details=result
-    )
+    record = result.provenance.to_dict()
+    # The report's "your systems" (result.your_systems): against=, as in every study that compares systems.
+    record["options"] = {**(record.get("options") or {}), "against": check_systems(against, "against")}
+    return StudyResult("prates", table, comparisons, record, frames, correction, notes, family, details=result)
 
 
 def _between_systems(
@@ -1077,6 +1078,7 @@ def _between_systems(
         against=check_systems(against, "against"),
         family="all",
         samples=_has_samples(judgements),
+        unit="items",
     )
     cmp = cmp[cmp["metric"] != "gap"].copy()
     cmp["subset"] = cmp["category"] if "category" in keys else ALL
@@ -1086,16 +1088,21 @@ def _between_systems(
 READ_COLUMNS = ["system", "item", "language", "category", "variant", "translation", "gender", "reason"]
 
 
-def read(judgements) -> pd.DataFrame:
+def read(judgements, *, sample: str | None = None) -> pd.DataFrame:
     """English outputs read as the authors did (a neutral pronoun for ``neutral``; no pronoun is ``unknown``).
 
     `judgements`: a CSV or frame ``item, language, translation`` (optional ``system, category, variant``);
-    returns one row per output with ``gender`` and ``reason``: the table ``prates(judgements=...)`` takes.
+    returns one row per output with ``gender`` and ``reason``: the table ``prates(judgements=...)`` takes. The
+    user's other columns (a sample column, notes; the header lower-cased) follow :data:`READ_COLUMNS` under their
+    names, so the table goes back in as it came. `sample` names the column telling several samples of one output
+    apart (an LLM sampled k times; without it a repeated item is another occupation of that name): it stays under
+    its own name, and ``prates(..., sample=...)`` takes the table.
     """
-    raw = prates_data.read_user_judgements(as_source(judgements, "judgements"))
+    raw = prates_data.read_user_judgements(as_source(judgements, "judgements"), sample=sample, keep=True)
     if "translation" not in raw or raw["translation"].isna().all():
         raise UsageError("`judgements` has no 'translation' column to read (its genders are read already).")
     judged = judge(raw)
-    return judged.assign(
-        item=judged["occupation"], translation=raw["translation"].to_numpy(), gender=judged["gender"].astype(str)
-    )[READ_COLUMNS].reset_index(drop=True)
+    extra = [c for c in judged.columns if str(c).startswith("+")]
+    out = judged.assign(item=judged["occupation"], translation=raw["translation"].to_numpy(), gender=judged["gender"].astype(str))
+    columns = READ_COLUMNS + (["sample"] if sample else []) + extra
+    return out[columns].rename(columns=lambda c: c[1:] if c in extra else sample if c == "sample" else c).reset_index(drop=True)

@@ -42,19 +42,22 @@ from scipy import special
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.provenance import Provenance
-from stats_mtbias.result import TABLE_COLUMNS, StudyResult
+from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult
 from stats_mtbias.schema import GENDERS
-from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.significance.multitest import CORRECTIONS
 from stats_mtbias.studies._common import (
     accounting,
     adjust,
     check_systems,
     comparison_frame,
     integrity,
+    lacking,
     noted,
+    pair_shared,
     provenance,
     resample_pvalue,
     system_pairs,
+    warn_unshared,
 )
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
@@ -455,6 +458,17 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     return "simulate", alone(design, systems)
 
 
+GROUP = "_group"  # the label of a row's group while it is built: never the name of a user's column
+
+
+def _group_column(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The label of a row's group as ``group``; where a grouping column is itself called ``group`` it keeps its
+    name and its values, and the label (the ``" | "``-joined values of the grouping columns) is dropped."""
+    if "group" in by:
+        return frame.drop(columns=GROUP)
+    return frame.rename(columns={GROUP: "group"})
+
+
 def _subset_language(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """``language`` and ``subset`` of the public table: a ``language`` grouping column is the language (not a
     subset), the other grouping columns make the subset; each grouping column also keeps its own name."""
@@ -561,23 +575,17 @@ def _adjust_groups(frame: pd.DataFrame, correction: str, family) -> pd.DataFrame
     [0.02, 0.04, 0.03]
     >>> _adjust_groups(f, "holm", "all")["p_adjusted"].round(2).tolist()
     [0.03, 0.06, 0.06]
+    >>> _adjust_groups(f, "holm", "all")["family"].tolist()
+    ['all (3 comparisons)', 'all (3 comparisons)', 'all (3 comparisons)']
     """
-    from stats_mtbias.result import family_keys
+    from stats_mtbias.result import adjust_within, family_keys
 
     keys = family_keys(family)
     if isinstance(family, str):
         keys = ("system", "metric") if family == "metric" else ()
     else:
         keys = ("system", *(k for k in keys if k in frame))
-    out = frame.copy()
-    groups = out.groupby(list(keys), sort=False).ngroup().to_numpy() if keys else np.zeros(len(out), int)
-    adjusted = np.empty(len(out))
-    for g in np.unique(groups):
-        inside = groups == g
-        adjusted[inside] = adjust_pvalues(out["p_value"].to_numpy()[inside], correction)
-    out["p_adjusted"] = adjusted
-    out["family"] = " × ".join(keys) if keys else "all"
-    return out
+    return adjust_within(frame, correction, keys)
 
 
 def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples=False):
@@ -671,6 +679,7 @@ def analyse(
     against: list[str] | None = None,
     family: str | list[str] = "metric",
     samples: bool = False,
+    unit: str = "clusters",
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame | None]:
     """Estimates, system comparisons and group differences from a validated judgement table (:func:`read_judgements`).
 
@@ -690,6 +699,8 @@ def analyse(
     item's averaged samples may be worth more than one output, and a floor on the
     outputs would make duplicated samples look like information), except where
     the effective minority count is at most ``FEW_EVENTS`` (the worst case there).
+
+    `unit`: what the clusters are called in the warning on pairs that cover different ones (Prates: ``items``).
     """
     n_boot = check_positive_int(n_boot, "n_boot", minimum=100 if ci == "bootstrap" else 1)
     level = check_level(level)
@@ -722,7 +733,7 @@ def analyse(
                 rows.append(
                     {
                         "system": system,
-                        "group": label,
+                        GROUP: label,
                         **group_values[label],
                         "metric": metric,
                         "estimate": estimate[s, g, k],
@@ -734,53 +745,39 @@ def analyse(
                     }
                 )
     estimates = _subset_language(pd.DataFrame(rows), by)
+    estimates = _group_column(estimates, by)
     comparisons = None
     if len(systems) > 1:
         rows = []
-        # One rule for every pair: the clusters both systems have (any output, read or not), for the difference, its
-        # interval and its test alike. Without clusters in common (every judgement its own, or each system's clusters
-        # its own) the samples are independent and compared as such, on all of each system's clusters.
-        covered = counts.reshape(counts.shape[0], counts.shape[1], -1).sum(axis=-1) > 0
-        lacking = []
+        # One rule for every pair: the cells (cluster × group) both systems have (any output, read or not), for the
+        # difference, its interval and its test alike — a cluster one system lacks in one group only (an occupation
+        # in one language) is left out of that group alone. Without cells in common (every judgement its own, or
+        # each system's clusters its own) the samples are independent and compared as such, on all of their own.
+        n_base = len(groups)
+        covered = counts[:, :, :n_base].sum(axis=-1) > 0  # (clusters, systems, groups)
+        lacks = []
         for a, b in system_pairs(systems, against):
-            shared = covered[:, a] & covered[:, b]
-            if rows_as_clusters or not shared.any() or np.array_equal(covered[:, a], covered[:, b]):
+            shared = None if rows_as_clusters else pair_shared(covered, a, b)
+            if shared is None:
                 found = _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples)
             else:
-                lacking.append(
-                    (
-                        systems[a],
-                        int((covered[:, b] & ~covered[:, a]).sum()),
-                        systems[b],
-                        int((covered[:, a] & ~covered[:, b]).sum()),
-                        int(shared.sum()),
-                    )
-                )
-                sub = counts[shared][:, [a, b]]
+                lacks.append(lacking(covered, systems, a, b))
+                mask = np.ones((counts.shape[0], counts.shape[2]), dtype=bool)
+                mask[:, :n_base] = shared
+                sub = counts[:, [a, b]] * mask[:, None, :, None]
+                if counts.shape[2] > n_base:  # the "all" group: the shared cells of every group
+                    sub[:, :, n_base] = sub[:, :, :n_base].sum(axis=2)
+                keep = shared.any(axis=1)
+                sub = sub[keep]
+                sub_strata = pd.factorize(strata_codes[keep])[0]
                 sub_estimate = _statistic(sub.sum(axis=0)[None])[0]
                 sub_boot = None
                 if boot is not None:
                     sub_boot = cluster_bootstrap(
-                        sub,
-                        _statistic,
-                        n_boot=n_boot,
-                        rng=rng.spawn(1)[0],
-                        strata=pd.factorize(strata_codes[shared])[0],
-                        level=level,
-                        method=interval,
+                        sub, _statistic, n_boot=n_boot, rng=rng.spawn(1)[0], strata=sub_strata, level=level, method=interval
                     )
                 found = _paired(
-                    sub,
-                    0,
-                    1,
-                    sub_estimate,
-                    sub_boot,
-                    pd.factorize(strata_codes[shared])[0],
-                    None,
-                    present[shared][:, [a, b]],
-                    interval,
-                    z,
-                    samples,
+                    sub, 0, 1, sub_estimate, sub_boot, sub_strata, None, sub @ is_identified.T > 0, interval, z, samples
                 )
             diff, d_low, d_high, pvalue, method, ci_method, both = found
             for g, label in enumerate(labels):
@@ -789,7 +786,7 @@ def analyse(
                         {
                             "system_a": systems[a],
                             "system_b": systems[b],
-                            "group": label,
+                            GROUP: label,
                             **group_values[label],
                             "metric": metric,
                             "diff": diff[g, k],
@@ -801,22 +798,8 @@ def analyse(
                             "n": int(np.rint(both[g, k])),
                         }
                     )
-        if lacking:
-            import warnings
-
-            from stats_mtbias.errors import DataQualityWarning
-
-            said = "; ".join(
-                f"{a} lacks {na} of {b}'s clusters and {b} {nb} of {a}'s ({n} shared)" for a, na, b, nb, n in lacking[:5]
-            )
-            more = f"; and {len(lacking) - 5} more pairs" if len(lacking) > 5 else ""
-            warnings.warn(
-                f"systems cover different clusters: {said}{more}. Each pair is compared on the clusters both "
-                "have — its difference, interval and test alike; the estimates per system use all of theirs.",
-                DataQualityWarning,
-                stacklevel=4,
-            )
-        comparisons = adjust(_subset_language(pd.DataFrame(rows), by), correction, family)
+        warn_unshared(lacks, what=unit, stacklevel=4)
+        comparisons = _group_column(adjust(_subset_language(pd.DataFrame(rows), by), correction, family), by)
     group_differences = None
     if boot is not None and len(groups) > 1:
         rows = []
@@ -844,7 +827,13 @@ def analyse(
     return estimates, comparisons, group_differences
 
 
-RESERVED_BY = ("system", "subset", "metric", "estimate", "ci_low", "ci_high", "n", "group")
+# Columns of the result a grouping column cannot share its name with (``language`` is the table's language, and a
+# column called ``group`` replaces the label of the groups, which it then equals or refines).
+RESERVED_BY = tuple(
+    dict.fromkeys(
+        c for c in (*TABLE_COLUMNS, *COMPARE_COLUMNS, "n_outputs", "n_unknown", "group_a", "group_b") if c != "language"
+    )
+)
 
 
 def _iterable(value) -> tuple:

@@ -45,13 +45,16 @@ from stats_mtbias.studies._common import (
     check_systems,
     comparison_frame,
     integrity,
+    lacking,
     melt,
     noted,
+    pair_shared,
     permutation_floor,
     provenance,
     resample_pvalue,
     system_pairs,
     unreachable_significance,
+    warn_unshared,
     with_flags,
 )
 from stats_mtbias.studies._samples import average_cells, consistency
@@ -129,8 +132,10 @@ def load_judgements(
     repeated_blocks: str = "exclude",
     outputs=None,
     sample: str | None = None,
+    keep: bool = False,
 ) -> tuple[pd.DataFrame, DataStore | None]:
-    """Read the shipped systems and any user outputs, and judge every output.
+    """Read the shipped systems and any user outputs, and judge every output (`keep`: with the user's other
+    columns of `outputs` as ``+<column>``, :func:`read`).
 
     ``repeated_blocks``: ``"exclude"`` applies the repeated-block rule to the shipped
     files it was made for (Papago's impolite file repeats 400 lines of other items);
@@ -145,7 +150,7 @@ def load_judgements(
                 "`outputs` is a benchmark of its own sets and items: it cannot be mixed with the shipped "
                 "systems or `translations` of the Korean sets (give systems=[])."
             )
-        table = tgbi_data.read_benchmark(outputs, sample=sample)
+        table = tgbi_data.read_benchmark(outputs, sample=sample, keep=keep)
         table.attrs["line_flags"] = dict(table.attrs.get("line_flags", {}))
         origin = table["origin"].iloc[0]
         integrity(
@@ -465,6 +470,7 @@ def analyse(
             correction,
             against,
             family,
+            strata,
         )
         if test == "permutation":  # the only floored p-values of the study (bootstrap and analytic ones have none)
             _permutation_reach(comparisons, counts, systems, against, n_permutations, level, correction, family)
@@ -507,29 +513,56 @@ def _compare(
     correction,
     against=None,
     family="metric",
+    strata=None,
 ):
     known_genders = 4 if both == "neutral" else 3
-    read = counts[..., :known_genders].sum(axis=-1) > 0  # (items, systems, sets)
-    rows = []
+    covered = counts.sum(axis=-1) > 0  # (items, systems, sets): an output there, read or not
+    rows, lacks = [], []
     for a, b in system_pairs(systems, against):
+        # One rule for every pair: the item × set cells both systems have, for the difference, its interval and its
+        # test alike (the estimates per system keep all of theirs).
+        shared = pair_shared(covered, a, b)
+        counts_a, counts_b, pair_boot = counts[:, a], counts[:, b], boot
         diff = estimate[a] - estimate[b]
+        if shared is not None:
+            lacks.append(lacking(covered, systems, a, b))
+            counts_a, counts_b = counts_a * shared[..., None], counts_b * shared[..., None]
+            pair = np.stack([counts_a, counts_b], axis=1)
+            pair_estimate = statistic(pair.sum(axis=0)[None])[0]
+            diff = pair_estimate[0] - pair_estimate[1]
+            if boot is not None:
+                pair_boot = cluster_bootstrap(
+                    pair,
+                    statistic,
+                    n_boot=boot.replicates.shape[0],
+                    rng=rng.spawn(1)[0],
+                    strata=strata,
+                    level=level,
+                    method=boot.method,
+                )
+        ia, ib = (a, b) if shared is None else (0, 1)
         if ci == "bootstrap":
-            reps = boot.replicates[:, a] - boot.replicates[:, b]
-            jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
-            bounds = BootstrapResult(diff, reps, jack, level, boot.method).confidence_interval()
+            reps = pair_boot.replicates[:, ia] - pair_boot.replicates[:, ib]
+            jack = None if pair_boot.jackknife is None else pair_boot.jackknife[:, ia] - pair_boot.jackknife[:, ib]
+            bounds = BootstrapResult(diff, reps, jack, level, pair_boot.method).confidence_interval()
             low, high = bounds.low, bounds.high
-        else:
-            sets, p_sets = paired_difference_analytic(counts[:, a], counts[:, b], level, both=both)
-            index, p_index = paired_difference_analytic(counts[:, a], counts[:, b], level, both=both, index=True)
+        sets, p_sets = paired_difference_analytic(counts_a, counts_b, level, both=both)
+        index, p_index = paired_difference_analytic(counts_a, counts_b, level, both=both, index=True)
+        if ci == "analytic":
             low = np.append(sets.low, index.low)
             high = np.append(sets.high, index.high)
+        else:  # a difference the same in every replicate (both systems at 0 or 1): MOVER's interval, never a point
+            point = ~(high > low) & ~np.isnan(diff)
+            low = np.where(point, np.append(sets.low, index.low), low)
+            high = np.where(point, np.append(sets.high, index.high), high)
         if test == "permutation":
-            _, pvalue = paired_permutation(counts[:, a], counts[:, b], statistic, n_perm=n_permutations, rng=rng)
+            _, pvalue = paired_permutation(counts_a, counts_b, statistic, n_perm=n_permutations, rng=rng)
         elif ci == "bootstrap":
-            pvalue = resample_pvalue(boot.replicates[:, a] - boot.replicates[:, b], diff)
+            pvalue = resample_pvalue(reps, diff)
         else:
             pvalue = np.append(p_sets, p_index)
-        both_read = read[:, a] & read[:, b]
+        read = np.stack([counts_a, counts_b], axis=1)[..., :known_genders].sum(axis=-1) > 0
+        both_read = read[:, 0] & read[:, 1]
         n_items = np.append(both_read.sum(axis=0), both_read.any(axis=-1).sum())
         for k, subset in enumerate(subsets):
             rows.append(
@@ -544,6 +577,7 @@ def _compare(
                     "n": int(n_items[k]),
                 }
             )
+    warn_unshared(lacks, stacklevel=4)
     table = pd.DataFrame(rows).assign(language="ko", metric="p_s")
     return adjust(table, correction, family)
 
@@ -812,16 +846,19 @@ def read(
     `outputs`: a benchmark of one's own (:func:`~stats_mtbias.datasets.tgbi.read_benchmark`), or the shipped
     `systems` (``item`` then the 1-based line of the set's source file). ``reason`` says why an output is
     ``unknown`` (``empty``, ``broken``, ``repeated_block``, ``no_reading``: no cue found), ``""`` otherwise.
+    The columns are :data:`READ_COLUMNS`, the `sample` column under its own name in place of ``sample``, then the
+    user's other columns of `outputs` (``language``, ``stratum``, notes of theirs; the header lower-cased), so that
+    the table goes back into ``tgbi(outputs=..., sample=...)`` as it came.
     """
     if outputs is not None:
-        judged, _ = load_judgements([], outputs=outputs, sample=sample, lexicon=lexicon)
+        judged, _ = load_judgements([], outputs=outputs, sample=sample, lexicon=lexicon, keep=True)
         item = judged["item"].str.split(":", n=1).str[1].str.split("#", n=1).str[0]
     else:
         judged, _ = load_judgements(
             list(systems or tgbi_data.SYSTEMS), data_dir=data_dir, lexicon=lexicon, repeated_blocks=repeated_blocks
         )
         item = judged["line"].astype(str)
-    return pd.DataFrame(
+    table = pd.DataFrame(
         {
             "system": judged["system"].astype(str),
             "set": judged["subset"].astype(str),
@@ -832,3 +869,7 @@ def read(
             "reason": judged["reason"],
         }
     )[READ_COLUMNS]
+    if sample:
+        table = table.rename(columns={"sample": sample})
+    extra = [c for c in judged.columns if str(c).startswith("+") and str(c)[1:] not in table]
+    return pd.concat([table, judged[extra].rename(columns=lambda c: c[1:])], axis=1).reset_index(drop=True)

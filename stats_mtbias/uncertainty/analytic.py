@@ -361,12 +361,15 @@ def tgbi_index_interval(
     return mover_interval(ps, low, high, np.full(k, 1.0 / k), _correlation(influence))
 
 
-def _agreeing(ci: ConfidenceInterval, diff: np.ndarray, same: np.ndarray) -> ConfidenceInterval:
-    """Where two systems' outputs agree on every cluster the difference is 0 in every resample: a point.
+def _agreeing(ci: ConfidenceInterval, diff: np.ndarray, same: np.ndarray, apart: ConfidenceInterval) -> ConfidenceInterval:
+    """Where two systems' outputs agree on every cluster: `apart`, the MOVER interval with the correlation left out.
 
-    (MOVER would leave the asymmetry of the two equal intervals as a spurious width.)
+    The difference is 0 in every resample there, but a point would claim that systems agreeing on n items agree
+    everywhere (issue 45: no comparison interval is a point). With the correlation left out the two equal intervals
+    give a symmetric interval around 0 (the paired one would leave their asymmetry as a spurious shift), wider than
+    any paired interval: the conservative one.
     """
-    return ConfidenceInterval(np.where(same, diff, ci.low), np.where(same, diff, ci.high))
+    return ConfidenceInterval(np.where(same, apart.low, ci.low), np.where(same, apart.high, ci.high))
 
 
 def paired_difference_analytic(
@@ -401,22 +404,20 @@ def paired_difference_analytic(
         k = ps_a.shape[-1]
         weights = np.concatenate([np.full(k, 1.0 / k), np.full(k, -1.0 / k)])
         stack = lambda a, b: np.concatenate([a, b], axis=-1)  # noqa: E731
-        ci = mover_interval(
-            stack(ps_a, ps_b), stack(low_a, low_b), stack(high_a, high_b), weights, _correlation(stack(infl_a, infl_b))
+        corr = _correlation(stack(infl_a, infl_b))
+        ci = mover_interval(stack(ps_a, ps_b), stack(low_a, low_b), stack(high_a, high_b), weights, corr)
+        apart = mover_interval(
+            stack(ps_a, ps_b), stack(low_a, low_b), stack(high_a, high_b), weights, np.broadcast_to(np.eye(2 * k), corr.shape)
         )
         diff = ps_a.mean(axis=-1) - ps_b.mean(axis=-1)
-        ci = _agreeing(ci, diff, np.all(xa == xb, axis=(0, -1, -2)))
+        ci = _agreeing(ci, diff, np.all(xa == xb, axis=(0, -1, -2)), apart)
         return ci, _interval_pvalue(diff, ci, z)
     pair = np.stack([infl_a, infl_b], axis=-1)
-    ci = mover_interval(
-        np.stack([ps_a, ps_b], -1),
-        np.stack([low_a, low_b], -1),
-        np.stack([high_a, high_b], -1),
-        np.array([1.0, -1.0]),
-        _correlation(pair),
-    )
+    parts = (np.stack([ps_a, ps_b], -1), np.stack([low_a, low_b], -1), np.stack([high_a, high_b], -1), np.array([1.0, -1.0]))
+    corr = _correlation(pair)
+    ci = mover_interval(*parts, corr)
     diff = ps_a - ps_b
-    ci = _agreeing(ci, diff, np.all(xa == xb, axis=(0, -1)))
+    ci = _agreeing(ci, diff, np.all(xa == xb, axis=(0, -1)), mover_interval(*parts, np.broadcast_to(np.eye(2), corr.shape)))
     return ci, _interval_pvalue(diff, ci, z)
 
 

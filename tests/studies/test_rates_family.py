@@ -29,7 +29,9 @@ def test_group_differences_are_adjusted_within_the_family_asked_for():
         assert len(part) == 3  # x-y, x-z, y-z of one system and metric
         np.testing.assert_allclose(part["p_adjusted"], adjust_pvalues(part["p_value"].to_numpy(), "holm"))
     np.testing.assert_allclose(everything["p_adjusted"], adjust_pvalues(everything["p_value"].to_numpy(), "holm"))
-    assert set(per_metric["family"]) == {"system × metric"} and set(everything["family"]) == {"all"}
+    # Labelled as the systems' comparisons are (result.adjust): the family's values and its size.
+    assert set(per_metric["family"]) == {f"{s} / {m} (3 comparisons)" for s in "ab" for m in ("female", "male", "neutral", "gap")}
+    assert set(everything["family"]) == {"all (24 comparisons)"}
 
 
 def test_with_samples_n_outputs_and_n_unknown_count_outputs():

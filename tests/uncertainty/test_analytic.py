@@ -322,10 +322,20 @@ def test_correlation_matches_pearson_and_zero_columns_are_uncorrelated():
 
 @pytest.mark.parametrize("index", [False, True])
 def test_identical_systems_differ_by_exactly_zero(index):
-    """The same outputs for both systems: the difference is the point 0 and the p-value 1."""
+    """The same outputs for both systems: the difference is exactly 0 and the p-value 1, and its interval is not a
+    point (issue 45: agreeing on 30 items is not agreeing everywhere) but symmetric about 0: the MOVER interval with
+    the correlation left out (the systems' two equal intervals, combined as independent)."""
     counts = _random_counts(2, (30, 3))
     ci, p = an.paired_difference_analytic(counts, counts.copy(), index=index)
-    assert np.all(ci.low == 0.0) and np.all(ci.high == 0.0)
+    assert np.all(ci.low < 0.0) and np.all(ci.high > 0.0)
+    np.testing.assert_allclose(ci.low, -ci.high, rtol=1e-12)
+    ps, low, high, _ = an._set_parts(an.tgbi_counts(counts, "neutral"), 0.95)
+    if index:  # the mean of the sets: every set's two distances, each weighted 1/k, added in quadrature
+        k = ps.shape[-1]
+        half = np.sqrt(np.sum(((ps - low) / k) ** 2 + ((high - ps) / k) ** 2, axis=-1))
+    else:
+        half = np.sqrt((ps - low) ** 2 + (high - ps) ** 2)
+    np.testing.assert_allclose(ci.high, half, rtol=1e-12)
     assert np.all(np.asarray(p, dtype=float) == 1.0)
 
 
@@ -337,12 +347,12 @@ def _p_s(counts, axis=0):
 
 
 def test_paired_difference_per_set_point_only_where_sets_agree():
-    """Two sets, the first identical for both systems: only the first is the point 0."""
+    """Two sets, the first identical for both systems: only the first is 0 with p = 1 (its interval symmetric)."""
     a = _random_counts(4, (30, 2))
     b = a.copy()
     b[:, 1] = _random_counts(5, (30,), probs=(0.1, 0.6, 0.2, 0.05, 0.05))
     ci, p = an.paired_difference_analytic(a, b)
-    assert ci.low[0] == 0.0 and ci.high[0] == 0.0 and p[0] == 1.0
+    assert ci.low[0] == pytest.approx(-ci.high[0], rel=1e-12) and ci.high[0] > 0.0 and p[0] == 1.0
     diff = _p_s(a)[1] - _p_s(b)[1]
     assert ci.low[1] < diff < ci.high[1]
 
@@ -354,7 +364,7 @@ def test_paired_index_difference_with_a_batch_axis():
     b[:, 1] = _random_counts(7, (30, 3), probs=(0.1, 0.6, 0.2, 0.05, 0.05))
     ci, p = an.paired_difference_analytic(a, b, index=True)
     assert ci.low.shape == (2,)
-    assert ci.low[0] == 0.0 and ci.high[0] == 0.0 and p[0] == 1.0
+    assert ci.low[0] == pytest.approx(-ci.high[0], rel=1e-12) and ci.high[0] > 0.0 and p[0] == 1.0
     diff = _p_s(a)[1].mean() - _p_s(b)[1].mean()
     assert ci.low[1] < diff < ci.high[1]
     # The p-value is the normal one whose interval is ci on the side of 0.

@@ -12,6 +12,8 @@ MOVER interval implies; F1 and ΔG by the item jackknife's t. Metrics are shares
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 import pandas as pd
 
@@ -20,7 +22,7 @@ from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS, item_features, winomt_metrics
 from stats_mtbias.significance.mcnemar import paired_difference_test
 from stats_mtbias.significance.multitest import CORRECTIONS
-from stats_mtbias.studies._common import adjust, comparison_frame, system_pairs
+from stats_mtbias.studies._common import adjust, comparison_frame, lacking, system_pairs, warn_unshared
 from stats_mtbias.studies._samples import consistency as shared_consistency
 from stats_mtbias.studies._samples import icc_anova as icc_anova  # re-exported: the ICC of the consistency frame
 from stats_mtbias.studies._samples import unit_codes, warn_unequal
@@ -156,7 +158,7 @@ def shared_items(
 
     check_choice(missing, MISSING_RULES, "missing")
     n_items = n_items or int(table["item"].nunique())
-    parts = []
+    parts, lacks = [], []
     for language, part in table.groupby("language", sort=False):
         present = ~part["reason"].isin(ABSENT)
         covered = (
@@ -189,6 +191,15 @@ def shared_items(
             continue
         everyone = part.loc[present].groupby("item")["system"].nunique()
         keep = set(everyone[everyone == part["system"].nunique()].index)
+        # The one rule's words (issue 45) for every pair of the language that covers different items.
+        done = part.loc[present, ["item", "system"]].drop_duplicates()
+        names = [str(s) for s in part["system"].unique()]
+        covered = pd.crosstab(done["item"], done["system"].astype(str)).reindex(columns=names, fill_value=0).to_numpy() > 0
+        lacks += [
+            lacking(covered, [f"{s}/{language}" for s in names], a, b)
+            for a, b in combinations(range(len(names)), 2)
+            if not np.array_equal(covered[:, a], covered[:, b])
+        ]
         if not keep:  # nothing to compare them on: said, not an empty table that breaks further down
             systems = [str(s) for s in part["system"].unique()]
             files = {f for f in ((origin or {}).get((s, language)) for s in systems) if f}
@@ -199,6 +210,11 @@ def shared_items(
                 files.pop() if len(files) == 1 else None,
             )
         parts.append(part[part["item"].isin(keep)])
+    message = warn_unshared(
+        lacks, estimates="so are the estimates: every system of a language on the items all of them translated"
+    )
+    if message and notes is not None:
+        notes.append(message)
     return pd.concat(parts, ignore_index=True)
 
 

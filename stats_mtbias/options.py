@@ -284,12 +284,18 @@ class Options:
         """The options as keywords (no copy of the values: frames pass as they are)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def ignored(self) -> list[str]:
-        """The options set away from their default that have no effect with the others (``"… has no effect …"``)."""
+    def ignored(self, *, counts: bool = True) -> list[str]:
+        """The options set away from their default that have no effect with the others (``"… has no effect …"``).
+
+        ``counts=False`` leaves out the resample counts (``n_boot``, …): one count passed to every run is a budget,
+        not a request that goes unmet.
+        """
         found = []
         for item in self.info():
             value = getattr(self, item.name)
             if item.applies is None or _same(value, item.default) or item.applies.test(self):
+                continue
+            if not counts and item.kind == "resamples":
                 continue
             found.append(f"`{item.name}`={value!r} has no effect here: it applies only with {_api_when(item.applies.when)}")
         return found
@@ -318,7 +324,8 @@ def _api_when(when: str) -> str:
 
 def validate(options: Options) -> None:
     """Check every option of `options` against its field: choices, levels in (0, 1), resamples of at least
-    :data:`stats_mtbias._defaults.MIN_BOOT`, integers and flags; warn (``UserWarning``) of options without effect.
+    :data:`stats_mtbias._defaults.MIN_BOOT`, integers and flags; warn (``UserWarning``) of a method option
+    without effect (``interval="bca"`` with ``ci="analytic"``; the command line also says it of resample counts).
 
     Raises
     ------
@@ -342,7 +349,7 @@ def validate(options: Options) -> None:
             raise UsageError(f"`{item.name}` must be a string; got {value!r}.")
         elif item.kind in ("columns", "names") and value is not None:
             _names(value, item.name)
-    for message in options.ignored():
+    for message in options.ignored(counts=False):
         warnings.warn(message, UserWarning, stacklevel=4)
 
 

@@ -39,6 +39,7 @@ import pandas as pd
 from stats_mtbias import _defaults
 from stats_mtbias.errors import UsageError
 from stats_mtbias.result import StudyResult
+from stats_mtbias.studies import READERS
 
 
 def _translations(translations) -> dict:
@@ -551,9 +552,6 @@ def rates(
 
 
 # ---------------------------------------------------------------- readers
-
-
-READERS = ("tgbi", "prates", "winomt")
 
 
 def read(study: str, source=None, **options) -> pd.DataFrame:

@@ -23,7 +23,6 @@ import numpy as np
 from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level, check_positive_int
 from stats_mtbias.alignment import METHODS as ALIGNERS
-from stats_mtbias.api import READERS
 from stats_mtbias.datasets.counting import ENGINES as COUNTING_ENGINES
 from stats_mtbias.datasets.prates import ITEMS as PRATES_ITEMS
 from stats_mtbias.errors import UsageError
@@ -38,6 +37,7 @@ from stats_mtbias.result import FAMILIES
 from stats_mtbias.significance.multitest import CORRECTIONS as _CORRECTIONS
 from stats_mtbias.significance.paired import PAIRED_METHODS as PRATES_TESTS
 from stats_mtbias.studies import NAMES as STUDIES
+from stats_mtbias.studies import READERS
 from stats_mtbias.studies import models as _models
 from stats_mtbias.studies import optimal as _optimal
 from stats_mtbias.studies import prates as _prates
@@ -819,7 +819,8 @@ class AgreementOptions(Options):
     by: Any = field(
         **option(
             (),
-            "grouping columns, comma-separated (language, system, …): a row per group and one over all",
+            "grouping columns, comma-separated (language, system, …): a row per group and one over all; system and "
+            "language are the table's own columns",
             kind="columns",
             metavar="COLS",
         )

@@ -235,6 +235,8 @@ def winomt(
         0-based line of ``en.txt``).
     languages : list of str, optional
         Target languages (default: every one with a reader, or those your files cover).
+    data_dir : path, optional
+        The public datasets (else ``$MTBIAS_DATA``, else the download cache).
     aligner : {"fastalign", "eflomal"}
         Word aligner.
     use_pronoun : bool
@@ -341,6 +343,8 @@ def prates(
         by the English reader), optional ``system, category, variant``. Default:
         the authors' Google Translate judgements. Several systems are analysed
         each on its own and compared (never pooled unless ``pool=True``).
+    data_dir : path, optional
+        The public datasets (else ``$MTBIAS_DATA``, else the download cache).
     items : {"jobs", "adjectives"}
         The shipped item set.
     languages : list of str, optional
@@ -415,6 +419,10 @@ def optimal(
     reference : "bls", path or DataFrame
         ``occupation`` and ``female_share`` (or ``n_female, n_total``, or survey
         answers ``answer_1 … answer_6``), optional ``weight, category, sector``.
+    data_dir : path, optional
+        The public datasets (else ``$MTBIAS_DATA``, else the download cache).
+    languages : list of str, optional
+        Prates languages to keep (default: all twelve).
     neutral : {"unbiased", "exclude"}
         Neutral and both-gender outputs count as unbiased, or are left out.
     interval : {"gamma", "studentized", "percentile"}

@@ -13,6 +13,7 @@ can hold (``res.frames``): the groups a reader may rely on, as arviz's
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
@@ -25,7 +26,7 @@ from stats_mtbias._validation import check_choice, check_level, check_positive_i
 from stats_mtbias.alignment import METHODS as ALIGNERS
 from stats_mtbias.datasets.counting import ENGINES as COUNTING_ENGINES
 from stats_mtbias.datasets.prates import ITEMS as PRATES_ITEMS
-from stats_mtbias.errors import UsageError
+from stats_mtbias.errors import NoEffectWarning, UsageError
 from stats_mtbias.estimators.optimal import NEUTRAL_RULES
 from stats_mtbias.estimators.tgbi import BOTH_RULES
 from stats_mtbias.gender.english import RULES as LEXICONS
@@ -177,6 +178,7 @@ def option(
     dest: str | None = None,
     cli: str = "auto",
     metavar: str | None = None,
+    positional: bool = False,
 ) -> dict[str, Any]:
     """The keywords of ``dataclasses.field`` for one option, its metadata the one description of the option.
 
@@ -199,6 +201,8 @@ def option(
         ``"own"``: the subcommand adds it itself (input files, shared options, flags with a parser of their own).
     metavar : str, optional
         The value's name in ``--help``.
+    positional : bool
+        The API function's first argument (what to analyse), passed on to the study by position.
     """
     if kind not in KINDS:
         raise ValueError(f"kind {kind!r} is not one of {KINDS}")
@@ -213,6 +217,7 @@ def option(
         "dest": dest,
         "cli": cli,
         "metavar": metavar,
+        "positional": positional,
     }
     return {"default": default, "metadata": metadata}
 
@@ -246,6 +251,7 @@ class OptionInfo:
     dest: str
     cli: str
     metavar: str | None
+    positional: bool
 
     @property
     def required(self) -> bool:
@@ -276,13 +282,15 @@ class Options:
                     dest=m["dest"] or f.name,
                     cli=m["cli"],
                     metavar=m["metavar"],
+                    positional=m["positional"],
                 )
             )
         return tuple(out)
 
     def kwargs(self) -> dict[str, Any]:
-        """The options as keywords (no copy of the values: frames pass as they are)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The options as keywords, but the first (positional) argument (no copy of the values: frames pass as they
+        are)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if not f.metadata["positional"]}
 
     def ignored(self, *, counts: bool = True) -> list[str]:
         """The options set away from their default that have no effect with the others (``"… has no effect …"``).
@@ -297,7 +305,9 @@ class Options:
                 continue
             if not counts and item.kind == "resamples":
                 continue
-            found.append(f"`{item.name}`={value!r} has no effect here: it applies only with {_api_when(item.applies.when)}")
+            when = _api_when(item.applies.when)
+            said = f"it applies only with {when}" if item.applies.when.startswith("-") else when
+            found.append(f"`{item.name}`={value!r} has no effect here: {said}")
         return found
 
 
@@ -311,15 +321,13 @@ def _same(value, default) -> bool:
 
 
 def _api_when(when: str) -> str:
-    """A command-line condition in the API's words: ``--ci bootstrap`` → ``ci='bootstrap'``."""
-    if when.startswith("("):
-        return when
-    parts = []
-    for condition in when.split(", "):
-        words = condition.removeprefix("--").split(" ", 1)
-        name = words[0].replace("-", "_")
-        parts.append(f"{name}={words[1]!r}" if len(words) == 2 else name)
-    return ", ".join(parts)
+    """A command-line condition in the API's words: ``--ci bootstrap`` → ``ci='bootstrap'``, ``--outputs`` → ``outputs``."""
+
+    def keyword(match: re.Match) -> str:
+        name = match.group(1).replace("-", "_")
+        return f"{name}={match.group(2)!r}" if match.group(2) else name
+
+    return re.sub(r"--([a-z][\w-]*)(?: ([a-z][\w-]*))?", keyword, when)
 
 
 def validate(options: Options) -> None:
@@ -350,7 +358,7 @@ def validate(options: Options) -> None:
         elif item.kind in ("columns", "names") and value is not None:
             _names(value, item.name)
     for message in options.ignored(counts=False):
-        warnings.warn(message, UserWarning, stacklevel=4)
+        warnings.warn(message, NoEffectWarning, stacklevel=4)
 
 
 def _names(value, name: str) -> None:
@@ -374,8 +382,8 @@ def options_table(cls: type[Options]) -> str:
     rows = ["| option | flag | default | choices | applies when | help |", "|---|---|---|---|---|---|"]
     for item in cls.info():
         choices = ", ".join(f"`{c}`" for c in item.choices) if item.choices else ""
-        when = f"`{item.applies.when}`" if item.applies and not item.applies.when.startswith("(") else ""
-        when = when or (item.applies.when.strip("()") if item.applies else "always")
+        when = "always" if item.applies is None else item.applies.when
+        when = f"`{when}`" if when.startswith("--") else when
         flag = f"`{item.flag}`"
         rows.append(
             "| " + " | ".join(cell(x) for x in (f"`{item.name}`", flag, shown(item.default), choices, when, item.help)) + " |"
@@ -455,6 +463,15 @@ class TGBIOptions(Options):
 
     STUDY: ClassVar[str] = "tgbi"
 
+    systems: Any = field(
+        **option(
+            None,
+            "shipped systems, comma-separated (default google,papago,kakao, none with --outputs; '' for none)",
+            kind="input",
+            cli="own",
+            positional=True,
+        )
+    )
     translations: Any = field(
         **_input("your own outputs: a directory of total_<system>_<set>.txt files or a CSV item,set,translation")
     )
@@ -520,6 +537,15 @@ class WinoMTOptions(Options):
 
     STUDY: ClassVar[str] = "winomt"
 
+    systems: Any = field(
+        **option(
+            None,
+            "shipped systems, comma-separated (default: all five, or none with your own data)",
+            kind="input",
+            cli="own",
+            positional=True,
+        )
+    )
     translations: Any = field(
         **_input("your own outputs: an en-XX.txt file of 'source ||| translation' lines, or a directory of them")
     )
@@ -534,7 +560,7 @@ class WinoMTOptions(Options):
             "word aligner",
             kind="choice",
             choices=ALIGNERS,
-            applies=Applies("(with judgements: nothing is read)", lambda v: v.judgements is None),
+            applies=Applies("with --judgements (nothing is read here)", lambda v: v.judgements is None),
         )
     )
     use_pronoun: bool = field(
@@ -542,7 +568,7 @@ class WinoMTOptions(Options):
             False,
             "de/fr: let the translated pronoun override the entity's words (as the annotators read)",
             kind="flag",
-            applies=Applies("(with judgements: nothing is read)", lambda v: v.judgements is None),
+            applies=Applies("with --judgements (nothing is read here)", lambda v: v.judgements is None),
         )
     )
     adjectives: bool = field(
@@ -625,6 +651,17 @@ class PratesOptions(Options):
 
     STUDY: ClassVar[str] = "prates"
 
+    judgements: Any = field(
+        **option(
+            None,
+            "your own judgements: item,language,gender (or item,language,translation), optional system, category, "
+            "variant (default: the authors' Google Translate judgements)",
+            kind="input",
+            cli="own",
+            metavar="FILE",
+            positional=True,
+        )
+    )
     data_dir: Any = field(**_data_dir())
     items: str = field(**option("jobs", "the shipped item set: occupations or adjectives", kind="choice", choices=PRATES_ITEMS))
     languages: Any = field(**option(None, "languages to keep (default: all)", kind="names", cli="own"))
@@ -705,6 +742,16 @@ class OptimalOptions(Options):
 
     STUDY: ClassVar[str] = "optimal"
 
+    judgements: Any = field(
+        **option(
+            None,
+            "your judgements occupation,gender[,system,language,category] (default: the twelve Prates languages)",
+            kind="input",
+            cli="own",
+            metavar="FILE",
+            positional=True,
+        )
+    )
     reference: Any = field(
         **option(
             "bls",
@@ -755,6 +802,15 @@ class RatesOptions(Options):
 
     STUDY: ClassVar[str] = "rates"
 
+    judgements: Any = field(
+        **option(
+            help="your judgements: CSV, Parquet or Arrow, a directory or a glob of them, or a (dask) DataFrame",
+            kind="input",
+            cli="own",
+            metavar="FILE",
+            positional=True,
+        )
+    )
     outcome: str = field(
         **option(
             "gender",
@@ -814,6 +870,15 @@ class AgreementOptions(Options):
 
     STUDY: ClassVar[str] = "agreement"
 
+    labels: Any = field(
+        **option(
+            help="one row per labelled unit: CSV, Parquet or Arrow, or a DataFrame",
+            kind="input",
+            cli="own",
+            metavar="FILE",
+            positional=True,
+        )
+    )
     a: str = field(**option(help="the first label column (e.g. human)", kind="column", metavar="COL"))
     b: str = field(**option(help="the second label column (e.g. llm)", kind="column", metavar="COL"))
     by: Any = field(

@@ -21,7 +21,7 @@ from stats_mtbias import _defaults
 from stats_mtbias import options as vocabulary
 from stats_mtbias.cli import COMMANDS, _checks, build_parser
 from stats_mtbias.cli._options import cli_default
-from stats_mtbias.errors import UsageError
+from stats_mtbias.errors import NoEffectWarning, UsageError
 
 STUDIES = tuple(vocabulary.OPTIONS)
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,9 +37,8 @@ SHARED_DEFAULTS = {
 }
 
 
-def _keywords(study: str) -> list[inspect.Parameter]:
-    parameters = inspect.signature(getattr(smb, study)).parameters.values()
-    return [p for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY]
+def _parameters(study: str) -> list[inspect.Parameter]:
+    return list(inspect.signature(getattr(smb, study)).parameters.values())
 
 
 def _subparser(study: str) -> argparse.ArgumentParser:
@@ -64,9 +63,12 @@ def _documented(function) -> list[str]:
 @pytest.mark.parametrize("study", STUDIES)
 def test_the_api_signature_is_the_options_fields_and_defaults(study):
     cls = vocabulary.OPTIONS[study]
-    signature = [(p.name, p.default) for p in _keywords(study)]
+    signature = [(p.name, p.default) for p in _parameters(study)]
     declared = [(f.name, f.default) for f in fields(cls)]
     assert signature == [(n, inspect.Parameter.empty if d is vocabulary.MISSING else d) for n, d in declared]
+    # The first argument, what to analyse, is the one passed by position; every option is keyword-only.
+    kinds = [p.kind is inspect.Parameter.KEYWORD_ONLY for p in _parameters(study)]
+    assert kinds == [not item.positional for item in cls.info()] and kinds[0] is False
 
 
 @pytest.mark.parametrize("study", STUDIES)
@@ -178,23 +180,23 @@ def test_validate_refuses_too_few_resamples_and_a_level_outside_0_1(study):
 
 
 def test_an_option_without_effect_warns_in_the_api_and_a_resample_count_does_not():
-    with pytest.warns(UserWarning, match=r"`interval`='bca' has no effect here: it applies only with ci='bootstrap'"):
+    with pytest.warns(NoEffectWarning, match=r"`interval`='bca' has no effect here: it applies only with ci='bootstrap'"):
         vocabulary.validate(vocabulary.TGBIOptions(interval="bca"))
-    with pytest.warns(UserWarning, match=r"`sample`='k' has no effect here: it applies only with outputs"):
+    with pytest.warns(NoEffectWarning, match=r"`sample`='k' has no effect here: it applies only with outputs"):
         vocabulary.validate(vocabulary.TGBIOptions(sample="k"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         vocabulary.validate(vocabulary.TGBIOptions(n_boot=500))  # a budget shared by several runs: no warning
         vocabulary.validate(vocabulary.TGBIOptions(interval="bca", ci="bootstrap"))
-        vocabulary.validate(vocabulary.RatesOptions(interval="bca", family=["language"]))
+        vocabulary.validate(vocabulary.RatesOptions("judgements.csv", interval="bca", family=["language"]))
     assert vocabulary.TGBIOptions(n_boot=500).ignored() == [
         "`n_boot`=500 has no effect here: it applies only with ci='bootstrap'"
     ]
 
 
 def test_a_family_is_a_choice_or_comparison_columns():
-    vocabulary.validate(vocabulary.RatesOptions(family=("language", "metric")))
+    vocabulary.validate(vocabulary.RatesOptions("judgements.csv", family=("language", "metric")))
     with pytest.raises(UsageError, match="`family` must be one of"):
-        vocabulary.validate(vocabulary.RatesOptions(family="everything"))
+        vocabulary.validate(vocabulary.RatesOptions("judgements.csv", family="everything"))
     with pytest.raises(UsageError, match="`family` must be a string or a list of strings"):
-        vocabulary.validate(vocabulary.RatesOptions(family=[1, 2]))
+        vocabulary.validate(vocabulary.RatesOptions("judgements.csv", family=[1, 2]))

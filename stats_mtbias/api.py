@@ -697,27 +697,37 @@ def model(
     A fit is cached by its data, options, seed, model code and library versions
     (``cache=False`` refits); ``diagnostics["cached"]`` says whether it was read.
 
+    Parameters
+    ----------
+    study : {"tgbi", "prates"}
+        The study whose model is fitted.
+    model : {"rate", "calibration"}
+        The female-translation rate model, or (Prates) its calibration against the BLS shares.
+    data_dir : path, optional
+        The public datasets (else ``$MTBIAS_DATA``, else the download cache).
+    languages : list of str, optional
+        Prates languages to keep (default: all).
+    sampler : {"nutpie", "pymc"}
+        The NUTS implementation.
+    draws, tune, chains : int
+        Draws and tuning steps per chain, and chains.
+    rng : int or Generator
+        Source of every random number (keyword-only).
+    level : float
+        Probability of the highest-density intervals.
+    cache : bool
+        Read a fit from the cache when its data, options, seed and code are the same.
+
     Returns
     -------
     stats_mtbias.studies.models.ModelResult
         ``summary`` (posterior mean, sd, HDI, R-hat, ESS per parameter and derived
         quantity), ``diagnostics``, ``derived`` tables, ``provenance`` and ``idata``.
     """
+    options = _checked("model", locals())
     from stats_mtbias.studies import models
 
-    return models.run(
-        study,
-        model=model,
-        data_dir=data_dir,
-        languages=None if languages is None else list(languages),
-        sampler=sampler,
-        draws=draws,
-        tune=tune,
-        chains=chains,
-        rng=rng,
-        level=level,
-        cache=cache,
-    )
+    return models.run(study, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
 
 def report(

@@ -84,6 +84,7 @@ __all__ = [
     "TGBI_TESTS",
     "AgreementOptions",
     "Applies",
+    "ModelOptions",
     "OptimalOptions",
     "Options",
     "PratesOptions",
@@ -162,9 +163,10 @@ class Applies:
 
 
 # How an option is given and checked. "choice": one of `choices`; "level": a number in (0, 1); "resamples": an
-# integer of at least MIN_BOOT; "flag": a bool; "column" (a column name), "columns" (comma-separated names),
-# "names" (comma-separated values), "input" (a path or a frame) and "text": checked where they are used.
-KINDS = ("choice", "level", "resamples", "flag", "column", "columns", "names", "input", "text", "seed")
+# integer of at least MIN_BOOT; "count": a positive integer; "flag": a bool; "column" (a column name), "columns"
+# (comma-separated names), "names" (comma-separated values), "input" (a path or a frame) and "text": checked where
+# they are used.
+KINDS = ("choice", "level", "resamples", "count", "flag", "column", "columns", "names", "input", "text", "seed")
 
 
 def option(
@@ -351,6 +353,8 @@ def validate(options: Options) -> None:
             check_level(value, item.name)
         elif item.kind == "resamples":
             check_positive_int(value, item.name, minimum=_defaults.MIN_BOOT)
+        elif item.kind == "count":
+            check_positive_int(value, item.name)
         elif item.kind == "flag" and not isinstance(value, (bool, np.bool_)):
             raise UsageError(f"`{item.name}` must be True or False; got {value!r}.")
         elif item.kind in ("column", "text") and value is not None and not isinstance(value, str):
@@ -902,6 +906,35 @@ class AgreementOptions(Options):
     level: float = field(**_level())
 
 
+@dataclass(frozen=True)
+class ModelOptions(Options):
+    """The options of :func:`stats_mtbias.model` and ``stats-mtbias model``."""
+
+    STUDY: ClassVar[str] = "model"
+
+    study: str = field(**option(help="the study whose model is fitted", kind="choice", choices=MODEL_STUDIES, positional=True))
+    model: str = field(**option("rate", "rate, or calibration: Prates against BLS", kind="choice", choices=MODELS))
+    data_dir: Any = field(**_data_dir())
+    languages: Any = field(**option(None, "Prates languages (default: all)", kind="names", cli="own"))
+    sampler: str = field(**option("nutpie", "the NUTS implementation", kind="choice", choices=SAMPLERS))
+    draws: int = field(**option(2000, "draws per chain", kind="count"))
+    tune: int = field(**option(400, "tuning steps per chain", kind="count"))
+    chains: int = field(**option(2, "chains", kind="count"))
+    rng: Any = field(**_rng())
+    level: float = field(**option(_defaults.LEVEL, "probability of the highest-density intervals", kind="level"))
+    cache: bool = field(
+        **option(
+            True,
+            "read a fit from the cache when its data, options, seed and code are the same",
+            kind="flag",
+            flag="--no-cache",
+            dest="no_cache",
+            cli="own",
+        )
+    )
+
+
 OPTIONS: dict[str, type[Options]] = {
-    cls.STUDY: cls for cls in (TGBIOptions, WinoMTOptions, PratesOptions, OptimalOptions, RatesOptions, AgreementOptions)
+    cls.STUDY: cls
+    for cls in (TGBIOptions, WinoMTOptions, PratesOptions, OptimalOptions, RatesOptions, AgreementOptions, ModelOptions)
 }

@@ -221,7 +221,7 @@ def column(text: str) -> str | None:
 
 
 # How an option of each kind is read from the command line (a choice by its choices, a flag by store_true).
-TYPES = {"level": float, "resamples": n_boot, "column": column}
+TYPES = {"level": float, "resamples": n_boot, "count": whole, "column": column}
 
 
 def cli_default(item: vocabulary.OptionInfo):

@@ -149,13 +149,16 @@ def _required(study: str) -> dict:
         "optimal": ((missing,), {}),
         "rates": ((missing,), {}),
         "agreement": ((missing,), {"a": "x", "b": "y"}),
+        "model": (("tgbi",), {"data_dir": "no-such-directory"}),
     }[study]
 
 
 @pytest.mark.parametrize("study", STUDIES)
 def test_validate_refuses_a_bad_choice_before_any_file_is_read(study):
     args, kwargs = _required(study)
-    choices = [item for item in vocabulary.OPTIONS[study].info() if item.kind == "choice" and item.cli == "auto"]
+    choices = [
+        item for item in vocabulary.OPTIONS[study].info() if item.kind == "choice" and item.cli == "auto" and not item.positional
+    ]
     assert choices or study == "agreement"
     for item in choices:
         with pytest.raises(UsageError, match=rf"`{item.name}` must be one of"):
@@ -166,7 +169,7 @@ def test_validate_refuses_a_bad_choice_before_any_file_is_read(study):
 def test_validate_refuses_too_few_resamples_and_a_level_outside_0_1(study):
     args, kwargs = _required(study)
     counts = [item.name for item in vocabulary.OPTIONS[study].info() if item.kind == "resamples"]
-    assert counts or study == "agreement"
+    assert counts or study in ("agreement", "model")
     for name in counts:
         with pytest.raises(UsageError, match=rf"`{name}` must be at least {_defaults.MIN_BOOT}; got 99"):
             getattr(smb, study)(*args, **kwargs, **{name: _defaults.MIN_BOOT - 1})
@@ -200,3 +203,11 @@ def test_a_family_is_a_choice_or_comparison_columns():
         vocabulary.validate(vocabulary.RatesOptions("judgements.csv", family="everything"))
     with pytest.raises(UsageError, match="`family` must be a string or a list of strings"):
         vocabulary.validate(vocabulary.RatesOptions("judgements.csv", family=[1, 2]))
+
+
+def test_a_models_counts_are_positive_integers_checked_before_any_fit():
+    for name in ("draws", "tune", "chains"):
+        with pytest.raises(UsageError, match=rf"`{name}` must be at least 1; got 0"):
+            smb.model("tgbi", data_dir="no-such-directory", **{name: 0})
+    with pytest.raises(UsageError, match="`study` must be one of 'tgbi', 'prates'; got 'winomt'"):
+        smb.model("winomt")

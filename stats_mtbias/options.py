@@ -6,6 +6,12 @@ reaches ``--help`` by itself. Each name is the library's own constant, re-export
 from the module that checks it (this module sits beside :mod:`stats_mtbias.api`,
 the front door, and may import the studies; the CLI may not).
 
+:data:`OPTIONS` maps each study to its :class:`Options` class (``TGBIOptions``, …), the one
+description of its options: default, choices, help, flag and when each applies. The API
+functions validate one before reading a file (:func:`validate`), the command line makes
+its flags and "has no effect" rules from it, and :func:`options_table` prints the docs'
+table (``docs/options.md``); ``tests/unit/test_options_contract.py`` holds them together.
+
 :data:`FRAMES` names the frames each study's :class:`~stats_mtbias.result.StudyResult`
 can hold (``res.frames``): the groups a reader may rely on, as arviz's
 ``InferenceData`` names its groups.

@@ -169,9 +169,9 @@ class Applies:
 
 
 # How an option is given and checked. "choice": one of `choices`; "level": a number in (0, 1); "resamples": an
-# integer of at least MIN_BOOT; "count": a positive integer; "flag": a bool; "column" (a column name), "columns"
-# (comma-separated names), "names" (comma-separated values), "input" (a path or a frame) and "text": checked where
-# they are used.
+# integer of at least MIN_BOOT; "count": a positive integer; "flag": a bool; "column" (a column name, '' or None for
+# none), "text" (a string: a column that must be named), "columns" (comma-separated names), "names" (comma-separated
+# values) and "input" (a path or a frame): checked where they are used.
 KINDS = ("choice", "level", "resamples", "count", "flag", "column", "columns", "names", "input", "text", "seed")
 
 
@@ -825,7 +825,7 @@ class RatesOptions(Options):
         **option(
             "gender",
             "column of the gender found: female, male, neutral, both, unknown (or f/m/n/?)",
-            kind="column",
+            kind="text",
             metavar="COL",
         )
     )
@@ -889,8 +889,8 @@ class AgreementOptions(Options):
             positional=True,
         )
     )
-    a: str = field(**option(help="the first label column (e.g. human)", kind="column", metavar="COL"))
-    b: str = field(**option(help="the second label column (e.g. llm)", kind="column", metavar="COL"))
+    a: str = field(**option(help="the first label column (e.g. human)", kind="text", metavar="COL"))
+    b: str = field(**option(help="the second label column (e.g. llm)", kind="text", metavar="COL"))
     by: Any = field(
         **option(
             (),

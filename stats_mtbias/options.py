@@ -417,7 +417,7 @@ def _level() -> dict[str, Any]:
 
 
 def _n_boot(help: str = "bootstrap resamples", applies: Applies | None = None) -> dict[str, Any]:
-    return option(_defaults.N_BOOT, f"{help} (at least {_defaults.MIN_BOOT})", kind="resamples", applies=applies)
+    return option(_defaults.N_BOOT, f"{help}, at least {_defaults.MIN_BOOT}", kind="resamples", applies=applies)
 
 
 def _correction(applies: Applies = COMPARE) -> dict[str, Any]:
@@ -511,7 +511,7 @@ class TGBIOptions(Options):
     n_permutations: int = field(
         **option(
             _defaults.N_RESAMPLES,
-            f"permutations of --test permutation (at least {_defaults.MIN_BOOT})",
+            f"permutations of --test permutation, at least {_defaults.MIN_BOOT}",
             kind="resamples",
             applies=Applies("--compare --test permutation", _permutations),
         )
@@ -609,7 +609,7 @@ class WinoMTOptions(Options):
     n_draws: int = field(
         **option(
             _defaults.N_RESAMPLES,
-            f"Monte-Carlo draws of the corrected Acc's interval (at least {_defaults.MIN_BOOT})",
+            f"Monte-Carlo draws of the corrected Acc's interval, at least {_defaults.MIN_BOOT}",
             kind="resamples",
             applies=Applies(
                 "--corrected, --annotations or --view corrected",

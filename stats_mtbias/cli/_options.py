@@ -244,8 +244,9 @@ def argument(item: vocabulary.OptionInfo) -> dict:
         kwargs["type"] = TYPES[item.kind]
     if item.metavar:
         kwargs["metavar"] = item.metavar
-    shown = "" if item.required or item.default in (None, ()) else f" (default {item.default})"
-    kwargs["help"] = (item.help + shown).replace("%", "%%")
+    said = [f"with {item.applies.when}"] if item.applies and item.applies.when.startswith("--") else []
+    said += [] if item.required or item.default in (None, ()) else [f"default {item.default}"]
+    kwargs["help"] = (item.help + (f" ({'; '.join(said)})" if said else "")).replace("%", "%%")
     return kwargs
 
 

@@ -211,3 +211,20 @@ def test_a_models_counts_are_positive_integers_checked_before_any_fit():
             smb.model("tgbi", data_dir="no-such-directory", **{name: 0})
     with pytest.raises(UsageError, match="`study` must be one of 'tgbi', 'prates'; got 'winomt'"):
         smb.model("winomt")
+
+
+def test_an_option_without_effect_is_said_once_by_the_api_and_once_by_the_cli(tmp_path, capsys):
+    import pandas as pd
+
+    from stats_mtbias.cli import main
+
+    frame = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "system": ["a", "b"] * 3, "gender": ["male", "female"] * 3})
+    with pytest.warns(NoEffectWarning) as caught:
+        smb.rates(frame, ci="analytic", interval="bca", rng=0)
+    said = [str(w.message) for w in caught if issubclass(w.category, NoEffectWarning)]
+    assert said == ["`interval`='bca' has no effect here: it applies only with ci='bootstrap'"]
+    path = tmp_path / "judgements.csv"
+    frame.to_csv(path, index=False)
+    assert main(["rates", "--judgements", str(path), "--ci", "analytic", "--interval", "bca", "--format", "csv"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("has no effect") == 1 and "--interval has no effect here: it applies only with --ci bootstrap" in err

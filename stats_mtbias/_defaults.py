@@ -1,6 +1,7 @@
 """The defaults every study, the CLI and the report share, defined once (arviz's rcParams idea, without mutability).
 
-Change a default here and the API signatures, the CLI's options and their help texts follow.
+Change a default here and the Options classes of :mod:`stats_mtbias.options` follow, and with them the
+command line's options and help texts; the API signatures name these constants and a contract test checks them.
 """
 
 from __future__ import annotations

@@ -36,8 +36,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias.errors import UsageError
 from stats_mtbias.result import StudyResult
+from stats_mtbias.studies import READERS
 
 
 def _translations(translations) -> dict:
@@ -60,16 +62,15 @@ def _systems(systems) -> list[str] | None:
     return systems
 
 
-def _numbers(*, level: float, alpha: float | None = None, **counts) -> None:
-    """A study's numbers, checked before any file is read: the level (and α) in (0, 1) — NaN and ±inf refused —
-    and every count of resamples or draws a positive integer."""
-    from stats_mtbias._validation import check_level, check_positive_int
+def _checked(study: str, values: dict):
+    """The study's :class:`~stats_mtbias.options.Options` built from the API call's keywords and validated
+    (choices, levels, resamples, options without effect) before any file is read."""
+    from stats_mtbias import options
 
-    check_level(level)
-    if alpha is not None:
-        check_level(alpha, "alpha")
-    for name, value in counts.items():
-        check_positive_int(value, name)
+    cls = options.OPTIONS[study]
+    found = cls(**{item.name: values[item.name] for item in cls.info()})
+    options.validate(found)
+    return found
 
 
 def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | None:
@@ -95,15 +96,15 @@ def tgbi(
     data_dir: str | Path | None = None,
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
-    n_boot: int = 10_000,
-    n_permutations: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    n_permutations: int = _defaults.N_RESAMPLES,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     ci: str = "analytic",
     interval: str = "percentile",
     test: str = "bootstrap",
     both: str = "neutral",
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     family: str | Sequence[str] = "metric",
     against: Sequence[str] | None = None,
 ) -> StudyResult:
@@ -182,29 +183,10 @@ def tgbi(
         ``table`` metrics: ``p_s`` (Cho et al.'s P_S, per set and ``TGBI``), ``female``,
         ``male``, ``neutral`` (shares per set, no interval); ``compare()`` on ``p_s``.
     """
+    options = _checked("tgbi", locals())
     from stats_mtbias.studies import tgbi as study
 
-    _numbers(level=level, n_boot=n_boot, n_permutations=n_permutations)
-    return study.evaluate(
-        systems,
-        translations=translations,
-        outputs=outputs,
-        sample=sample,
-        data_dir=data_dir,
-        lexicon=lexicon,
-        repeated_blocks=repeated_blocks,
-        n_boot=n_boot,
-        n_permutations=n_permutations,
-        rng=rng,
-        level=level,
-        ci=ci,
-        interval=interval,
-        test=test,
-        both=both,
-        correction=correction,
-        family=family,
-        against=against,
-    )
+    return study.evaluate(systems, **options.kwargs())
 
 
 # ---------------------------------------------------------------- WinoMT
@@ -223,12 +205,12 @@ def winomt(
     corrected: bool = False,
     annotations=None,
     explain: bool = False,
-    n_boot: int = 10_000,
-    n_draws: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    n_draws: int = _defaults.N_RESAMPLES,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     interval: str = "percentile",
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     family: str | Sequence[str] = "metric",
     against: Sequence[str] | None = None,
     missing: str = "shared",
@@ -256,6 +238,8 @@ def winomt(
         0-based line of ``en.txt``).
     languages : list of str, optional
         Target languages (default: every one with a reader, or those your files cover).
+    data_dir : path, optional
+        The public datasets (else ``$MTBIAS_DATA``, else the download cache).
     aligner : {"fastalign", "eflomal"}
         Word aligner.
     use_pronoun : bool
@@ -323,34 +307,10 @@ def winomt(
         McNemar's score test for accuracies, MOVER for ΔS, the item jackknife's t
         for F1 and ΔG), so an interval excluding 0 always has p < 1 − level.
     """
+    options = _checked("winomt", locals())
     from stats_mtbias.studies import winomt as study
 
-    _numbers(level=level, n_boot=n_boot, n_draws=n_draws)
-    return study.evaluate(
-        systems,
-        translations=translations,
-        judgements=judgements,
-        languages=None if languages is None else list(languages),
-        data_dir=data_dir,
-        aligner=aligner,
-        use_pronoun=use_pronoun,
-        adjectives=adjectives,
-        corrected=corrected,
-        validate=validate,
-        annotations=annotations,
-        explain=explain,
-        n_boot=n_boot,
-        n_draws=n_draws,
-        rng=rng,
-        level=level,
-        interval=interval,
-        correction=correction,
-        family=family,
-        against=against,
-        missing=missing,
-        engine=engine,
-        sample=sample,
-    )
+    return study.evaluate(systems, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
 
 # ---------------------------------------------------------------- Prates
@@ -368,11 +328,11 @@ def prates(
     denominator: str = "identified",
     interval: str = "wilson",
     test: str = "exact",
-    alpha: float = 0.05,
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
-    correction: str = "holm",
+    alpha: float = _defaults.ALPHA,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
+    correction: str = _defaults.CORRECTION,
     family: str | Sequence[str] = "metric",
     against: Sequence[str] | None = None,
     pool: bool = False,
@@ -387,6 +347,8 @@ def prates(
         by the English reader), optional ``system, category, variant``. Default:
         the authors' Google Translate judgements. Several systems are analysed
         each on its own and compared (never pooled unless ``pool=True``).
+    data_dir : path, optional
+        The public datasets (else ``$MTBIAS_DATA``, else the download cache).
     items : {"jobs", "adjectives"}
         The shipped item set.
     languages : list of str, optional
@@ -426,30 +388,10 @@ def prates(
         ``compare()`` pairs systems on occupations when the judgements hold
         several systems; ``frames["tests"]`` the male-default tests.
     """
+    options = _checked("prates", locals())
     from stats_mtbias.studies import prates as study
 
-    _numbers(level=level, alpha=alpha, n_boot=n_boot)
-    return study.evaluate(
-        judgements,
-        reference=reference,
-        data_dir=data_dir,
-        items=items,
-        languages=None if languages is None else list(languages),
-        bengali=bengali,
-        by=by,
-        denominator=denominator,
-        interval=interval,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        level=level,
-        rng=rng,
-        n_boot=n_boot,
-        pool=pool,
-        against=against,
-        family=family,
-        sample=sample,
-    )
+    return study.evaluate(judgements, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
 
 # ---------------------------------------------------------------- optimal translator
@@ -463,9 +405,9 @@ def optimal(
     languages: Sequence[str] | None = None,
     neutral: str = "unbiased",
     interval: str = "gamma",
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     engine: str = "auto",
     sample: str | None = None,
 ) -> StudyResult:
@@ -483,6 +425,10 @@ def optimal(
     reference : "bls", path or DataFrame
         ``occupation`` and ``female_share`` (or ``n_female, n_total``, or survey
         answers ``answer_1 … answer_6``), optional ``weight, category, sector``.
+    data_dir : path, optional
+        The public datasets (else ``$MTBIAS_DATA``, else the download cache).
+    languages : list of str, optional
+        Prates languages to keep (default: all twelve).
     neutral : {"unbiased", "exclude"}
         Neutral and both-gender outputs count as unbiased, or are left out.
     interval : {"gamma", "studentized", "percentile"}
@@ -513,22 +459,10 @@ def optimal(
         ``compare()`` on sector B between systems (or languages) is not defined
         by the paper: it raises, the intervals side by side are the comparison.
     """
+    options = _checked("optimal", locals())
     from stats_mtbias.studies import optimal as study
 
-    _numbers(level=level, n_boot=n_boot)
-    return study.evaluate(
-        judgements,
-        reference=reference,
-        data_dir=data_dir,
-        languages=None if languages is None else list(languages),
-        neutral=neutral,
-        interval=interval,
-        n_boot=n_boot,
-        rng=rng,
-        level=level,
-        engine=engine,
-        sample=sample,
-    )
+    return study.evaluate(judgements, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
 
 # ---------------------------------------------------------------- any benchmark
@@ -542,12 +476,12 @@ def rates(
     system: str | None = "system",
     cluster: str | None = "item",
     strata: str | None = None,
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     ci: str = "bootstrap",
     interval: str = "percentile",
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     family: str | Sequence[str] = "metric",
     against: Sequence[str] | None = None,
     engine: str = "auto",
@@ -643,34 +577,13 @@ def rates(
          a     0.333
          b     0.667
     """
+    options = _checked("rates", locals())
     from stats_mtbias.studies import rates as study
 
-    _numbers(level=level, n_boot=n_boot)
-    return study.evaluate(
-        judgements,
-        outcome=outcome,
-        by=by,
-        system=system,
-        cluster=cluster,
-        strata=strata,
-        n_boot=n_boot,
-        rng=rng,
-        level=level,
-        ci=ci,
-        interval=interval,
-        correction=correction,
-        engine=engine,
-        against=against,
-        family=family,
-        sample=sample,
-        gold=gold,
-    )
+    return study.evaluate(judgements, **options.kwargs())
 
 
 # ---------------------------------------------------------------- readers
-
-
-READERS = ("tgbi", "prates", "winomt")
 
 
 def read(study: str, source=None, **options) -> pd.DataFrame:
@@ -744,7 +657,7 @@ def agreement(
     b: str,
     by: Sequence[str] | str = (),
     mapping: Mapping[str, str] | None = None,
-    level: float = 0.95,
+    level: float = _defaults.LEVEL,
 ) -> StudyResult:
     """Agreement of two label columns, per group: an LLM judge against people, two annotators, two readers.
 
@@ -783,10 +696,10 @@ def agreement(
           fi      0.75  4
          all      0.75  8
     """
+    options = _checked("agreement", locals())
     from stats_mtbias.studies import agreement as study
 
-    _numbers(level=level)
-    return study.evaluate(labels, a=a, b=b, by=by, mapping=mapping, level=level)
+    return study.evaluate(labels, **options.kwargs())
 
 
 # ---------------------------------------------------------------- models and reports
@@ -802,8 +715,8 @@ def model(
     draws: int = 2000,
     tune: int = 400,
     chains: int = 2,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     cache: bool = True,
 ):
     """Fit a study's hierarchical Bayesian model (PyMC): ``"tgbi"`` or ``"prates"`` (``model="calibration"`` too).
@@ -811,27 +724,37 @@ def model(
     A fit is cached by its data, options, seed, model code and library versions
     (``cache=False`` refits); ``diagnostics["cached"]`` says whether it was read.
 
+    Parameters
+    ----------
+    study : {"tgbi", "prates"}
+        The study whose model is fitted.
+    model : {"rate", "calibration"}
+        The female-translation rate model, or (Prates) its calibration against the BLS shares.
+    data_dir : path, optional
+        The public datasets (else ``$MTBIAS_DATA``, else the download cache).
+    languages : list of str, optional
+        Prates languages to keep (default: all).
+    sampler : {"nutpie", "pymc"}
+        The NUTS implementation.
+    draws, tune, chains : int
+        Draws and tuning steps per chain, and chains.
+    rng : int or Generator
+        Source of every random number (keyword-only).
+    level : float
+        Probability of the highest-density intervals.
+    cache : bool
+        Read a fit from the cache when its data, options, seed and code are the same.
+
     Returns
     -------
     stats_mtbias.studies.models.ModelResult
         ``summary`` (posterior mean, sd, HDI, R-hat, ESS per parameter and derived
         quantity), ``diagnostics``, ``derived`` tables, ``provenance`` and ``idata``.
     """
+    options = _checked("model", locals())
     from stats_mtbias.studies import models
 
-    return models.run(
-        study,
-        model=model,
-        data_dir=data_dir,
-        languages=None if languages is None else list(languages),
-        sampler=sampler,
-        draws=draws,
-        tune=tune,
-        chains=chains,
-        rng=rng,
-        level=level,
-        cache=cache,
-    )
+    return models.run(study, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
 
 def report(

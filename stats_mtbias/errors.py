@@ -96,3 +96,7 @@ class SmallExpectedCountWarning(UserWarning):
 
 class ConvergenceWarning(UserWarning):
     """A posterior sample fails a diagnostic threshold (R-hat, ESS or divergences)."""
+
+
+class NoEffectWarning(UserWarning):
+    """An option was set that has no effect with the others (``interval="bca"`` with ``ci="analytic"``)."""

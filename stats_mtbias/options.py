@@ -6,6 +6,12 @@ reaches ``--help`` by itself. Each name is the library's own constant, re-export
 from the module that checks it (this module sits beside :mod:`stats_mtbias.api`,
 the front door, and may import the studies; the CLI may not).
 
+:data:`OPTIONS` maps each study to its :class:`Options` class (``TGBIOptions``, …), the one
+description of its options: default, choices, help, flag and when each applies. The API
+functions validate one before reading a file (:func:`validate`), the command line makes
+its flags and "has no effect" rules from it, and :func:`options_table` prints the docs'
+table (``docs/options.md``); ``tests/test_options.py`` holds them together.
+
 :data:`FRAMES` names the frames each study's :class:`~stats_mtbias.result.StudyResult`
 can hold (``res.frames``): the groups a reader may rely on, as arviz's
 ``InferenceData`` names its groups.
@@ -13,11 +19,20 @@ can hold (``res.frames``): the groups a reader may rely on, as arviz's
 
 from __future__ import annotations
 
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar
+
+import numpy as np
+
 from stats_mtbias import _defaults
+from stats_mtbias._validation import check_choice, check_level, check_positive_int
 from stats_mtbias.alignment import METHODS as ALIGNERS
-from stats_mtbias.api import READERS
 from stats_mtbias.datasets.counting import ENGINES as COUNTING_ENGINES
 from stats_mtbias.datasets.prates import ITEMS as PRATES_ITEMS
+from stats_mtbias.errors import NoEffectWarning, UsageError
 from stats_mtbias.estimators.optimal import NEUTRAL_RULES
 from stats_mtbias.estimators.tgbi import BOTH_RULES
 from stats_mtbias.gender.english import RULES as LEXICONS
@@ -29,6 +44,7 @@ from stats_mtbias.result import FAMILIES
 from stats_mtbias.significance.multitest import CORRECTIONS as _CORRECTIONS
 from stats_mtbias.significance.paired import PAIRED_METHODS as PRATES_TESTS
 from stats_mtbias.studies import NAMES as STUDIES
+from stats_mtbias.studies import READERS
 from stats_mtbias.studies import models as _models
 from stats_mtbias.studies import optimal as _optimal
 from stats_mtbias.studies import prates as _prates
@@ -56,6 +72,7 @@ __all__ = [
     "MODEL_STUDIES",
     "NEUTRAL_RULES",
     "OPTIMAL_INTERVALS",
+    "OPTIONS",
     "PAIRED_METHODS",
     "PILOT_TESTS",
     "PRATES_BY",
@@ -71,6 +88,18 @@ __all__ = [
     "STUDIES",
     "TGBI_CI",
     "TGBI_TESTS",
+    "AgreementOptions",
+    "Applies",
+    "ModelOptions",
+    "OptimalOptions",
+    "Options",
+    "PratesOptions",
+    "RatesOptions",
+    "TGBIOptions",
+    "WinoMTOptions",
+    "option",
+    "options_table",
+    "validate",
 ]
 
 CORRECTIONS = tuple(_CORRECTIONS)  # holm, bh, none
@@ -117,4 +146,811 @@ FRAMES = {
     "optimal": ("occupations", "categories", "sectors", "headline", "accounting", "judgements", "consistency"),
     "rates": ("estimates", "accounting", "judgements", "group_differences", "consistency"),
     "agreement": ("agreement", "confusion", "accounting", "labels"),
+}
+
+
+# ---------------------------------------------------------------- one Options class per study
+#
+# Each study's options are written once, as the fields of a frozen dataclass: the default (from
+# :mod:`stats_mtbias._defaults` where every study shares it), the choices (the constants above), one
+# sentence of help, the command-line flag and the condition under which the option applies. The API
+# functions build and validate one (before any file is read), the command line adds its flags and its
+# "has no effect" checks from it, and :func:`options_table` renders the docs' table; a contract test
+# (tests/test_options.py) checks that the signatures, parsers and pages agree with it.
+
+
+@dataclass(frozen=True)
+class Applies:
+    """When an option has an effect: ``test(values)`` on the options (an Options object, or the command line's
+    namespace, which also has ``compare`` and ``view``), said as ``when`` (a flag, or a sentence starting with "(")."""
+
+    when: str
+    test: Callable[[Any], bool]
+
+
+# How an option is given and checked. "choice": one of `choices`; "level": a number in (0, 1); "resamples": an
+# integer of at least MIN_BOOT; "count": a positive integer; "flag": a bool; "column" (a column name, '' or None for
+# none), "text" (a string: a column that must be named), "columns" (comma-separated names), "names" (comma-separated
+# values) and "input" (a path or a frame): checked where they are used.
+KINDS = ("choice", "level", "resamples", "count", "flag", "column", "columns", "names", "input", "text", "seed")
+
+
+def option(
+    default: Any = MISSING,
+    help: str = "",
+    *,
+    kind: str = "text",
+    choices: tuple[str, ...] | None = None,
+    applies: Applies | None = None,
+    flag: str | None = None,
+    dest: str | None = None,
+    cli: str = "auto",
+    metavar: str | None = None,
+    positional: bool = False,
+) -> dict[str, Any]:
+    """The keywords of ``dataclasses.field`` for one option, its metadata the one description of the option.
+
+    Parameters
+    ----------
+    default : object
+        The API default (omitted: a required keyword).
+    help : str
+        One sentence: the command line's ``--help``; the API docstring says the same at more length.
+    kind : str
+        One of :data:`KINDS`: how the value is checked and typed on the command line.
+    choices : tuple of str, optional
+        The accepted words (a library constant), for ``kind="choice"``.
+    applies : Applies, optional
+        When the option has an effect (None: always).
+    flag, dest : str, optional
+        The command-line option and its argparse ``dest`` (default ``--name`` and ``name``).
+    cli : {"auto", "own"}
+        ``"auto"``: the flag is added from this field (:func:`stats_mtbias.cli._options.add_options`);
+        ``"own"``: the subcommand adds it itself (input files, shared options, flags with a parser of their own).
+    metavar : str, optional
+        The value's name in ``--help``.
+    positional : bool
+        The API function's first argument (what to analyse), passed on to the study by position.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind {kind!r} is not one of {KINDS}")
+    if (kind == "choice") != (choices is not None):
+        raise ValueError("choices go with kind='choice', and only there")
+    metadata = {
+        "help": help,
+        "kind": kind,
+        "choices": None if choices is None else tuple(choices),
+        "applies": applies,
+        "flag": flag,
+        "dest": dest,
+        "cli": cli,
+        "metavar": metavar,
+        "positional": positional,
+    }
+    return {"default": default, "metadata": metadata}
+
+
+def _compare(values) -> bool:
+    """``--compare`` on the command line; the API always offers ``res.compare()``."""
+    return getattr(values, "compare", True)
+
+
+def _view(values, *names: str) -> bool:
+    """``--view`` is one of `names` on the command line; the API builds every frame."""
+    view = getattr(values, "view", names[0])
+    return view in names
+
+
+COMPARE = Applies("--compare", _compare)
+BOOTSTRAP = Applies("--ci bootstrap", lambda v: v.ci == "bootstrap")
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option as the command line, the docs and the checks see it (a dataclass field and its metadata)."""
+
+    name: str
+    default: Any
+    help: str
+    kind: str
+    choices: tuple[str, ...] | None
+    applies: Applies | None
+    flag: str
+    dest: str
+    cli: str
+    metavar: str | None
+    positional: bool
+
+    @property
+    def required(self) -> bool:
+        return self.default is MISSING
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options of one study: subclasses declare them as fields made by :func:`option`."""
+
+    STUDY: ClassVar[str] = ""
+
+    @classmethod
+    def info(cls) -> tuple[OptionInfo, ...]:
+        """Every option, in the order of the API signature."""
+        out = []
+        for f in fields(cls):
+            m = f.metadata
+            out.append(
+                OptionInfo(
+                    name=f.name,
+                    default=f.default,
+                    help=m["help"],
+                    kind=m["kind"],
+                    choices=m["choices"],
+                    applies=m["applies"],
+                    flag=m["flag"] or "--" + f.name.replace("_", "-"),
+                    dest=m["dest"] or f.name,
+                    cli=m["cli"],
+                    metavar=m["metavar"],
+                    positional=m["positional"],
+                )
+            )
+        return tuple(out)
+
+    def kwargs(self) -> dict[str, Any]:
+        """The options as keywords, but the first (positional) argument (no copy of the values: frames pass as they
+        are)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if not f.metadata["positional"]}
+
+    def ignored(self, *, counts: bool = True) -> list[str]:
+        """The options set away from their default that have no effect with the others (``"… has no effect …"``).
+
+        ``counts=False`` leaves out the resample counts (``n_boot``, …): one count passed to every run is a budget,
+        not a request that goes unmet.
+        """
+        found = []
+        for item in self.info():
+            value = getattr(self, item.name)
+            if item.applies is None or _same(value, item.default) or item.applies.test(self):
+                continue
+            if not counts and item.kind == "resamples":
+                continue
+            when = _api_when(item.applies.when)
+            said = f"it applies only with {when}" if item.applies.when.startswith("-") else when
+            found.append(f"`{item.name}`={value!r} has no effect here: {said}")
+        return found
+
+
+def _same(value, default) -> bool:
+    if value is default:
+        return True
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):  # a frame or an array: never the default
+        return False
+
+
+def _api_when(when: str) -> str:
+    """A command-line condition in the API's words: ``--ci bootstrap`` → ``ci='bootstrap'``, ``--outputs`` → ``outputs``."""
+
+    def keyword(match: re.Match) -> str:
+        name = match.group(1).replace("-", "_")
+        return f"{name}={match.group(2)!r}" if match.group(2) else name
+
+    return re.sub(r"--([a-z][\w-]*)(?: ([a-z][\w-]*))?", keyword, when)
+
+
+def validate(options: Options) -> None:
+    """Check every option of `options` against its field: choices, levels in (0, 1), resamples of at least
+    :data:`stats_mtbias._defaults.MIN_BOOT`, integers and flags; warn (``UserWarning``) of a method option
+    without effect (``interval="bca"`` with ``ci="analytic"``; the command line also says it of resample counts).
+
+    Raises
+    ------
+    UsageError
+        Naming the option and what it accepts.
+    """
+    for item in options.info():
+        value = getattr(options, item.name)
+        if item.kind == "choice":
+            if item.name == "family" and not isinstance(value, str):
+                _names(value, item.name)  # comparison columns, checked against the comparisons later
+            else:
+                check_choice(value, item.choices, item.name)
+        elif item.kind == "level":
+            check_level(value, item.name)
+        elif item.kind == "resamples":
+            check_positive_int(value, item.name, minimum=_defaults.MIN_BOOT)
+        elif item.kind == "count":
+            check_positive_int(value, item.name)
+        elif item.kind == "flag" and not isinstance(value, (bool, np.bool_)):
+            raise UsageError(f"`{item.name}` must be True or False; got {value!r}.")
+        elif item.kind in ("column", "text") and value is not None and not isinstance(value, str):
+            raise UsageError(f"`{item.name}` must be a string; got {value!r}.")
+        elif item.kind in ("columns", "names") and value is not None:
+            _names(value, item.name)
+    for message in options.ignored(counts=False):
+        warnings.warn(message, NoEffectWarning, stacklevel=4)
+
+
+def _names(value, name: str) -> None:
+    if isinstance(value, str):
+        return
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise UsageError(f"`{name}` must be a string or a list of strings; got {value!r}.")
+
+
+def options_table(cls: type[Options]) -> str:
+    """The Markdown table of a study's options: option, command-line flag, default, choices, when it applies, help."""
+
+    def cell(text: str) -> str:
+        return str(text).replace("|", "\\|").replace("\n", " ")
+
+    def shown(default) -> str:
+        if default is MISSING:
+            return "required"
+        return f"`{default!r}`"
+
+    rows = ["| option | flag | default | choices | applies when | help |", "|---|---|---|---|---|---|"]
+    for item in cls.info():
+        choices = ", ".join(f"`{c}`" for c in item.choices) if item.choices else ""
+        when = "always" if item.applies is None else item.applies.when
+        when = f"`{when}`" if when.startswith("--") else when
+        flag = f"`{item.flag}`"
+        rows.append(
+            "| " + " | ".join(cell(x) for x in (f"`{item.name}`", flag, shown(item.default), choices, when, item.help)) + " |"
+        )
+    return "\n".join(rows)
+
+
+# The options several studies share, each written once.
+
+
+def _data_dir() -> dict[str, Any]:
+    return option(None, "directory of the public datasets (else $MTBIAS_DATA, else the download cache)", kind="input", cli="own")
+
+
+def _rng() -> dict[str, Any]:
+    return option(_defaults.SEED, "seed of every random number", kind="seed", flag="--seed", dest="seed", cli="own")
+
+
+def _level() -> dict[str, Any]:
+    return option(_defaults.LEVEL, "confidence level of every interval", kind="level")
+
+
+def _n_boot(help: str = "bootstrap resamples", applies: Applies | None = None) -> dict[str, Any]:
+    return option(_defaults.N_BOOT, f"{help}, at least {_defaults.MIN_BOOT}", kind="resamples", applies=applies)
+
+
+def _correction(applies: Applies = COMPARE) -> dict[str, Any]:
+    return option(
+        _defaults.CORRECTION,
+        "multiplicity adjustment of p_adjusted within each family",
+        kind="choice",
+        choices=CORRECTIONS,
+        applies=applies,
+    )
+
+
+def _family() -> dict[str, Any]:
+    return option(
+        "metric",
+        "the comparisons adjusted together: the system pairs of one language × subset × metric (metric) or all of them "
+        "(all); the API also takes a list of comparison columns",
+        kind="choice",
+        choices=FAMILIES,
+        applies=COMPARE,
+    )
+
+
+def _against() -> dict[str, Any]:
+    return option(
+        None,
+        "compare these systems (yours) with every other system (the baselines) instead of all pairs",
+        kind="names",
+        applies=COMPARE,
+        metavar="A,B",
+    )
+
+
+def _bootstrap_interval(applies: Applies | None = None) -> dict[str, Any]:
+    return option("percentile", "bootstrap interval method", kind="choice", choices=BOOTSTRAP_INTERVALS, applies=applies)
+
+
+def _engine(choices: tuple[str, ...], help: str) -> dict[str, Any]:
+    return option("auto", help, kind="choice", choices=choices, cli="own")
+
+
+def _input(help: str) -> dict[str, Any]:
+    return option(None, help, kind="input", cli="own", metavar="FILE")
+
+
+def _permutations(values) -> bool:
+    return _compare(values) and values.test == "permutation"
+
+
+@dataclass(frozen=True)
+class TGBIOptions(Options):
+    """The options of :func:`stats_mtbias.tgbi` and ``stats-mtbias tgbi``."""
+
+    STUDY: ClassVar[str] = "tgbi"
+
+    systems: Any = field(
+        **option(
+            None,
+            "shipped systems, comma-separated (default google,papago,kakao, none with --outputs; '' for none)",
+            kind="input",
+            cli="own",
+            positional=True,
+        )
+    )
+    translations: Any = field(
+        **_input("your own outputs: a directory of total_<system>_<set>.txt files or a CSV item,set,translation")
+    )
+    outputs: Any = field(**_input("a benchmark of your own: system,set,item,translation or system,set,item,gender"))
+    sample: str | None = field(
+        **option(
+            None,
+            "column of --outputs numbering several outputs of one item (an LLM sampled k times): they stay in their "
+            "item's cluster",
+            kind="column",
+            applies=Applies("--outputs", lambda v: v.outputs is not None),
+            metavar="COL",
+        )
+    )
+    data_dir: Any = field(**_data_dir())
+    lexicon: str = field(**option("default", "gender cue rule", kind="choice", choices=LEXICONS))
+    repeated_blocks: str = field(
+        **option(
+            "exclude",
+            "copy-paste runs repeating other items' outputs: unknown in the shipped files (exclude, the default; yours kept "
+            "with a warning), also in yours (all), or kept everywhere as the authors did (keep)",
+            kind="choice",
+            choices=REPEATED_BLOCKS,
+        )
+    )
+    n_boot: int = field(**_n_boot(applies=Applies("--ci bootstrap", lambda v: v.ci == "bootstrap" or _permutations(v))))
+    n_permutations: int = field(
+        **option(
+            _defaults.N_RESAMPLES,
+            f"permutations of --test permutation, at least {_defaults.MIN_BOOT}",
+            kind="resamples",
+            applies=Applies("--compare --test permutation", _permutations),
+        )
+    )
+    rng: Any = field(**_rng())
+    level: float = field(**_level())
+    ci: str = field(
+        **option(
+            "analytic", "score intervals on g with MOVER (analytic), or the cluster bootstrap", kind="choice", choices=TGBI_CI
+        )
+    )
+    interval: str = field(**_bootstrap_interval(BOOTSTRAP))
+    test: str = field(
+        **option(
+            "bootstrap",
+            "p-values of the comparisons: the interval's own method, or approximate randomisation",
+            kind="choice",
+            choices=TGBI_TESTS,
+            applies=COMPARE,
+        )
+    )
+    both: str = field(
+        **option("neutral", "outputs showing both genders count as neutral, or are left out", kind="choice", choices=BOTH_RULES)
+    )
+    correction: str = field(**_correction())
+    family: Any = field(**_family())
+    against: Any = field(**_against())
+
+
+@dataclass(frozen=True)
+class WinoMTOptions(Options):
+    """The options of :func:`stats_mtbias.winomt` and ``stats-mtbias winomt``."""
+
+    STUDY: ClassVar[str] = "winomt"
+
+    systems: Any = field(
+        **option(
+            None,
+            "shipped systems, comma-separated (default: all five, or none with your own data)",
+            kind="input",
+            cli="own",
+            positional=True,
+        )
+    )
+    translations: Any = field(
+        **_input("your own outputs: an en-XX.txt file of 'source ||| translation' lines, or a directory of them")
+    )
+    judgements: Any = field(**_input("your own readings instead: item,system,language,gender (any language code)"))
+    languages: Any = field(
+        **option(None, "target languages (default: every one with a reader, or your files')", kind="names", cli="own")
+    )
+    data_dir: Any = field(**_data_dir())
+    aligner: str = field(
+        **option(
+            "fastalign",
+            "word aligner",
+            kind="choice",
+            choices=ALIGNERS,
+            applies=Applies("with --judgements (nothing is read here)", lambda v: v.judgements is None),
+        )
+    )
+    use_pronoun: bool = field(
+        **option(
+            False,
+            "de/fr: let the translated pronoun override the entity's words (as the annotators read)",
+            kind="flag",
+            applies=Applies("with --judgements (nothing is read here)", lambda v: v.judgements is None),
+        )
+    )
+    adjectives: bool = field(
+        **option(
+            True,
+            "also the '+Adj' transitions where shipped '+Adj' files exist",
+            kind="flag",
+            flag="--no-adjectives",
+            dest="no_adjectives",
+            cli="own",
+        )
+    )
+    corrected: bool = field(
+        **option(
+            False, "also Acc corrected for misreading, from each language's human-labelled sample (view corrected)", kind="flag"
+        )
+    )
+    annotations: Any = field(
+        **_input(
+            "your human labels: item,system,language,gender[,annotator]: agreement with the reading, between annotators, and "
+            "Acc corrected with them"
+        )
+    )
+    explain: bool = field(
+        **option(False, "also list the items whose entity came out unknown: the words read and why (view unread)", kind="flag")
+    )
+    n_boot: int = field(**_n_boot("bootstrap resamples of the F1 and ΔG intervals"))
+    n_draws: int = field(
+        **option(
+            _defaults.N_RESAMPLES,
+            f"Monte-Carlo draws of the corrected Acc's interval, at least {_defaults.MIN_BOOT}",
+            kind="resamples",
+            applies=Applies(
+                "--corrected, --annotations or --view corrected",
+                lambda v: bool(v.corrected) or v.annotations is not None or getattr(v, "view", None) == "corrected",
+            ),
+        )
+    )
+    rng: Any = field(**_rng())
+    level: float = field(**_level())
+    interval: str = field(**_bootstrap_interval())
+    correction: str = field(**_correction())
+    family: Any = field(**_family())
+    against: Any = field(**_against())
+    missing: str = field(
+        **option(
+            "shared",
+            "items a system did not translate: analyse each language on the items every system translated (shared), or "
+            "count them as wrong (wrong, the paper's rule)",
+            kind="choice",
+            choices=MISSING_RULES,
+        )
+    )
+    validate: bool = field(
+        **option(
+            False, "also the agreement of the automatic reading with the shipped human labels (view validation)", kind="flag"
+        )
+    )
+    engine: str = field(
+        **_engine(
+            READING_ENGINES,
+            "where translations not yet cached are read, a language a task: processes here (auto) or the Dask scheduler",
+        )
+    )
+    sample: str | None = field(
+        **option(
+            None,
+            "column of --judgements telling several outputs of an item apart (an LLM sampled k times): an item's samples "
+            "are averaged, items stay the unit",
+            kind="column",
+            applies=Applies("--judgements", lambda v: v.judgements is not None),
+            metavar="COL",
+        )
+    )
+
+
+@dataclass(frozen=True)
+class PratesOptions(Options):
+    """The options of :func:`stats_mtbias.prates` and ``stats-mtbias prates``."""
+
+    STUDY: ClassVar[str] = "prates"
+
+    judgements: Any = field(
+        **option(
+            None,
+            "your own judgements: item,language,gender (or item,language,translation), optional system, category, "
+            "variant (default: the authors' Google Translate judgements)",
+            kind="input",
+            cli="own",
+            metavar="FILE",
+            positional=True,
+        )
+    )
+    data_dir: Any = field(**_data_dir())
+    items: str = field(**option("jobs", "the shipped item set: occupations or adjectives", kind="choice", choices=PRATES_ITEMS))
+    languages: Any = field(**option(None, "languages to keep (default: all)", kind="names", cli="own"))
+    reference: Any = field(
+        **option(
+            None,
+            "the reference shares of the reference and calibration frames: the shipped BLS table, or a BLS-format table of yours",
+            kind="input",
+            cli="own",
+            metavar="bls|FILE",
+        )
+    )
+    bengali: str = field(**option("pool", "Bengali's six variants as one language or six", kind="choice", choices=BENGALI))
+    by: str = field(
+        **option("language", "the rows: per language, per category or both", kind="choice", choices=PRATES_BY, metavar="BY")
+    )
+    denominator: str = field(
+        **option(
+            "identified",
+            "shares of identified outputs, or of all rows as the authors did",
+            kind="choice",
+            choices=PRATES_DENOMINATORS,
+        )
+    )
+    interval: str = field(**option("wilson", "interval of a share", kind="choice", choices=PROPORTION_METHODS))
+    test: str = field(
+        **option(
+            "exact",
+            "one-sided paired test of male > female: exact sign test, or the authors' paired t-test",
+            kind="choice",
+            choices=PRATES_TESTS,
+        )
+    )
+    alpha: float = field(
+        **option(
+            _defaults.ALPHA,
+            "significance level of the tests' 'significant' flag",
+            kind="level",
+            applies=Applies("--view tests", lambda v: _view(v, "tests")),
+        )
+    )
+    n_boot: int = field(
+        **_n_boot(
+            "bootstrap resamples of the comparisons between systems",
+            Applies("--compare (the comparisons between systems; the rates and tests are exact or analytic)", _compare),
+        )
+    )
+    rng: Any = field(**_rng())
+    level: float = field(**_level())
+    correction: str = field(
+        **option(
+            _defaults.CORRECTION,
+            "multiplicity adjustment of p_adjusted within each family (comparisons and the tests)",
+            kind="choice",
+            choices=CORRECTIONS,
+        )
+    )
+    family: Any = field(**_family())
+    against: Any = field(**_against())
+    pool: bool = field(
+        **option(False, "pool the systems of the judgements into one (named a+b+…) instead of a row each", kind="flag")
+    )
+    sample: str | None = field(
+        **option(
+            None,
+            "column of --judgements telling several samples of one output apart (an LLM sampled k times): an item's shares "
+            "are the means over its samples, items stay the unit of every test and interval",
+            kind="column",
+            applies=Applies("--judgements", lambda v: v.judgements is not None),
+            metavar="COL",
+        )
+    )
+
+
+@dataclass(frozen=True)
+class OptimalOptions(Options):
+    """The options of :func:`stats_mtbias.optimal` and ``stats-mtbias optimal``."""
+
+    STUDY: ClassVar[str] = "optimal"
+
+    judgements: Any = field(
+        **option(
+            None,
+            "your judgements occupation,gender[,system,language,category] (default: the twelve Prates languages)",
+            kind="input",
+            cli="own",
+            metavar="FILE",
+            positional=True,
+        )
+    )
+    reference: Any = field(
+        **option(
+            "bls",
+            "built-in BLS shares, or a table occupation,female_share[,weight,category,sector] (or n_female,n_total, or survey "
+            "answers answer_1..answer_6)",
+            kind="input",
+            cli="own",
+            metavar="bls|FILE",
+        )
+    )
+    data_dir: Any = field(**_data_dir())
+    languages: Any = field(**option(None, "Prates languages (default: all twelve)", kind="names", cli="own"))
+    neutral: str = field(
+        **option(
+            "unbiased", "neutral/both outputs count as unbiased (E_t = E_0) or are left out", kind="choice", choices=NEUTRAL_RULES
+        )
+    )
+    interval: str = field(
+        **option(
+            "gamma",
+            "interval of category and sector B: Fay-Feuer gamma, bootstrap-t (studentized) or percentile",
+            kind="choice",
+            choices=OPTIMAL_INTERVALS,
+        )
+    )
+    n_boot: int = field(
+        **_n_boot(
+            "bootstrap resamples (the bootstrap intervals and the headline shares)",
+        )
+    )
+    rng: Any = field(**_rng())
+    level: float = field(**_level())
+    engine: str = field(**_engine(COUNTING_ENGINES, "count the judgements here with Arrow (auto) or on a Dask cluster (dask)"))
+    sample: str | None = field(
+        **option(
+            None,
+            "column of --judgements telling an occupation's samples apart (an LLM sampled k times): its counts are the means "
+            "over its samples, every occupation weighs one",
+            kind="column",
+            metavar="COL",
+        )
+    )
+
+
+@dataclass(frozen=True)
+class RatesOptions(Options):
+    """The options of :func:`stats_mtbias.rates` and ``stats-mtbias rates``."""
+
+    STUDY: ClassVar[str] = "rates"
+
+    judgements: Any = field(
+        **option(
+            help="your judgements: CSV, Parquet or Arrow, a directory or a glob of them, or a (dask) DataFrame",
+            kind="input",
+            cli="own",
+            metavar="FILE",
+            positional=True,
+        )
+    )
+    outcome: str = field(
+        **option(
+            "gender",
+            "column of the gender found: female, male, neutral, both, unknown (or f/m/n/?)",
+            kind="text",
+            metavar="COL",
+        )
+    )
+    by: Any = field(
+        **option(
+            (),
+            "grouping columns, comma-separated (subsets, languages, occupations); a column called language is the table's "
+            "language; an 'all' group is added",
+            kind="columns",
+            metavar="COLS",
+        )
+    )
+    system: str | None = field(**option("system", "column naming the system ('' for one system)", kind="column", metavar="COL"))
+    cluster: str | None = field(
+        **option(
+            "item",
+            "column of the resampling unit (prompt, template): its judgements are resampled together ('' for every row its own)",
+            kind="column",
+            metavar="COL",
+        )
+    )
+    strata: str | None = field(
+        **option(None, "column of fixed-size strata the clusters are resampled within", kind="column", metavar="COL")
+    )
+    n_boot: int = field(**_n_boot(applies=BOOTSTRAP))
+    rng: Any = field(**_rng())
+    level: float = field(**_level())
+    ci: str = field(
+        **option("bootstrap", "the cluster bootstrap, or Wilson on the effective sample size", kind="choice", choices=RATES_CI)
+    )
+    interval: str = field(**_bootstrap_interval(BOOTSTRAP))
+    correction: str = field(
+        **_correction(Applies("--compare or --view group_differences", lambda v: _compare(v) or _view(v, "group_differences")))
+    )
+    family: Any = field(**_family())
+    against: Any = field(**_against())
+    engine: str = field(**_engine(COUNTING_ENGINES, "count the judgements here with Arrow (auto) or on a Dask cluster (dask)"))
+    sample: str | None = field(
+        **option(
+            None,
+            "column telling several outputs of a cluster apart (an LLM sampled k times): each cluster's known "
+            "samples are averaged (an unknown one counts as absent), clusters stay the unit; --view consistency: "
+            "how the samples agree",
+            kind="column",
+            metavar="COL",
+        )
+    )
+    gold: str | None = field(
+        **option(
+            None,
+            "column of the gender each output should have (female, male, neutral): adds accuracy, accuracy_female, "
+            "accuracy_male and accuracy_gap (male − female)",
+            kind="column",
+            metavar="COL",
+        )
+    )
+
+
+@dataclass(frozen=True)
+class AgreementOptions(Options):
+    """The options of :func:`stats_mtbias.agreement` and ``stats-mtbias agreement``."""
+
+    STUDY: ClassVar[str] = "agreement"
+
+    labels: Any = field(
+        **option(
+            help="one row per labelled unit: CSV, Parquet or Arrow, or a DataFrame",
+            kind="input",
+            cli="own",
+            metavar="FILE",
+            positional=True,
+        )
+    )
+    a: str = field(**option(help="the first label column (e.g. human)", kind="text", metavar="COL"))
+    b: str = field(**option(help="the second label column (e.g. llm)", kind="text", metavar="COL"))
+    by: Any = field(
+        **option(
+            (),
+            "grouping columns, comma-separated (language, system, …): a row per group and one over all; system and "
+            "language are the table's own columns",
+            kind="columns",
+            metavar="COLS",
+        )
+    )
+    mapping: Any = field(
+        **option(
+            None,
+            "labels rewritten before comparing, in both columns: 'error=unknown,b=both', or a JSON or CSV file of them",
+            kind="input",
+            cli="own",
+            metavar="FILE|K=V,…",
+        )
+    )
+    level: float = field(**_level())
+
+
+@dataclass(frozen=True)
+class ModelOptions(Options):
+    """The options of :func:`stats_mtbias.model` and ``stats-mtbias model``."""
+
+    STUDY: ClassVar[str] = "model"
+
+    study: str = field(**option(help="the study whose model is fitted", kind="choice", choices=MODEL_STUDIES, positional=True))
+    model: str = field(**option("rate", "rate, or calibration: Prates against BLS", kind="choice", choices=MODELS))
+    data_dir: Any = field(**_data_dir())
+    languages: Any = field(**option(None, "Prates languages (default: all)", kind="names", cli="own"))
+    sampler: str = field(**option("nutpie", "the NUTS implementation", kind="choice", choices=SAMPLERS))
+    draws: int = field(**option(2000, "draws per chain", kind="count"))
+    tune: int = field(**option(400, "tuning steps per chain", kind="count"))
+    chains: int = field(**option(2, "chains", kind="count"))
+    rng: Any = field(**_rng())
+    level: float = field(**option(_defaults.LEVEL, "probability of the highest-density intervals", kind="level"))
+    cache: bool = field(
+        **option(
+            True,
+            "read a fit from the cache when its data, options, seed and code are the same",
+            kind="flag",
+            flag="--no-cache",
+            dest="no_cache",
+            cli="own",
+        )
+    )
+
+
+OPTIONS: dict[str, type[Options]] = {
+    cls.STUDY: cls
+    for cls in (TGBIOptions, WinoMTOptions, PratesOptions, OptimalOptions, RatesOptions, AgreementOptions, ModelOptions)
 }

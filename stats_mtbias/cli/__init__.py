@@ -41,7 +41,7 @@ from stats_mtbias.cli import report as _report
 from stats_mtbias.cli import tgbi as _tgbi
 from stats_mtbias.cli import winomt as _winomt
 from stats_mtbias.cli._output import render_output
-from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError
+from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError, NoEffectWarning
 
 __all__ = ["build_parser", "main"]
 
@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataQualityWarning)
             warnings.simplefilter("always", ConvergenceWarning)
+            warnings.simplefilter("ignore", NoEffectWarning)  # said above, in the command line's words
             output = module.run(args)
         deprecations()
         fmt, out = ("table", None) if output.summary else (args.format, getattr(args, "out", None))

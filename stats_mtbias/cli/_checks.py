@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from stats_mtbias.cli._options import cli_default
+
 
 @dataclass(frozen=True)
 class Conditional:
@@ -24,6 +26,15 @@ class Conditional:
         if self.when.startswith("-"):
             return f"{flag} has no effect here: it applies only with {self.when}"
         return f"{flag} has no effect here {self.when}".rstrip()
+
+
+def conditionals(options) -> list[Conditional]:
+    """The rules of a study's options that apply only in some modes, from their fields (``applies``)."""
+    return [
+        Conditional(item.dest, cli_default(item), item.applies.test, item.applies.when)
+        for item in options.info()
+        if item.applies is not None
+    ]
 
 
 def ignored(args: argparse.Namespace, rules: Sequence[Conditional]) -> list[str]:

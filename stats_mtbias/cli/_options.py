@@ -190,28 +190,6 @@ def add_strict(parser) -> None:
     )
 
 
-def add_comparisons(parser) -> None:
-    """``--correction``, ``--family`` and ``--against``: how the systems are compared and adjusted."""
-    parser.add_argument(
-        "--correction",
-        choices=vocabulary.CORRECTIONS,
-        default=_defaults.CORRECTION,
-        help=f"multiplicity adjustment of p_adjusted within each family (default {_defaults.CORRECTION})",
-    )
-    parser.add_argument(
-        "--family",
-        choices=vocabulary.FAMILIES,
-        default="metric",
-        help="the comparisons adjusted together: the system pairs of one language × subset × metric "
-        "(metric, the default) or all of them (all)",
-    )
-    parser.add_argument(
-        "--against",
-        metavar="A,B",
-        help="compare these systems (yours) with every other system (the baselines) instead of all pairs",
-    )
-
-
 def add_view(parser, frames: tuple[str, ...], default: str, help: str = "") -> None:
     """``--view NAME``: which public view to print: ``table`` (the tidy estimates) or one of the study's frames."""
     parser.add_argument(
@@ -226,14 +204,71 @@ def add_view(parser, frames: tuple[str, ...], default: str, help: str = "") -> N
 
 
 def add_study(parser) -> None:
-    """The options of every study subcommand."""
+    """The options of every study subcommand that are not the study's own (its own: :func:`add_options`)."""
     add_data_dir(parser)
     add_seed(parser)
-    add_n_boot(parser)
     add_strict(parser)
-    add_level(parser)
     add_format(parser)
     add_show(parser)
+
+
+# ---------------------------------------------------------------- a study's options, from its Options class
+
+
+def column(text: str) -> str | None:
+    """A column name; '' for none."""
+    return text.strip() or None
+
+
+# How an option of each kind is read from the command line (a choice by its choices, a flag by store_true).
+TYPES = {"level": float, "resamples": n_boot, "count": whole, "column": column}
+
+
+def cli_default(item: vocabulary.OptionInfo):
+    """The parser's default of an option: the API's, but None for a list given as comma-separated text."""
+    return None if item.kind in ("names", "columns") else item.default
+
+
+def argument(item: vocabulary.OptionInfo) -> dict:
+    """The ``add_argument`` keywords of one option: its type, choices, default and help come from its field."""
+    kwargs: dict = {"dest": item.dest}
+    if item.kind == "flag":
+        return {**kwargs, "action": "store_true", "help": item.help}
+    if item.required:
+        kwargs["required"] = True
+    else:
+        kwargs["default"] = cli_default(item)
+    if item.kind == "choice":
+        kwargs["choices"] = item.choices
+    elif item.kind in TYPES:
+        kwargs["type"] = TYPES[item.kind]
+    if item.metavar:
+        kwargs["metavar"] = item.metavar
+    said = [f"with {item.applies.when}"] if item.applies and item.applies.when.startswith("--") else []
+    said += [] if item.required or item.default in (None, ()) else [f"default {item.default}"]
+    kwargs["help"] = (item.help + (f" ({'; '.join(said)})" if said else "")).replace("%", "%%")
+    return kwargs
+
+
+def add_options(parser, options: type[vocabulary.Options]) -> None:
+    """Add the flags of a study's options made here (``cli="auto"``), each from its field; the subcommand adds
+    its input files and the options it parses itself."""
+    for item in options.info():
+        if item.cli == "auto":
+            parser.add_argument(item.flag, **argument(item))
+
+
+def values(args: argparse.Namespace, options: type[vocabulary.Options]) -> dict:
+    """The API keywords of the options :func:`add_options` added, read from the parsed arguments."""
+    found = {}
+    for item in options.info():
+        if item.cli != "auto":
+            continue
+        value = getattr(args, item.dest)
+        if item.kind in ("names", "columns"):
+            value = item.default if value is None else names(value)
+        found[item.name] = value
+    return found
 
 
 def version() -> str:

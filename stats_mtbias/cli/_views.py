@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from stats_mtbias.cli._options import names
 from stats_mtbias.cli._output import Output
 from stats_mtbias.errors import UsageError
 from stats_mtbias.significance.multitest import CORRECTION_NAMES
@@ -19,11 +18,6 @@ from stats_mtbias.significance.pvalues import FLOOR_TEXT, P_FLOOR, PVALUE_COLUMN
 
 TABLE_SHARES = ("estimate", "ci_low", "ci_high")
 COMPARE_SHARES = ("diff", "ci_low", "ci_high", "mde")
-
-
-def comparisons(args: argparse.Namespace) -> dict:
-    """The API keywords of ``--correction``, ``--family`` and ``--against``."""
-    return {"correction": args.correction, "family": args.family, "against": names(args.against)}
 
 
 def chosen(args: argparse.Namespace, default: str) -> str:

@@ -12,6 +12,7 @@ from stats_mtbias.cli._output import Output
 from stats_mtbias.errors import DataError, DataNotFoundError, UsageError
 
 NAME = "agreement"
+OPTIONS = vocabulary.AgreementOptions
 CHECK_DEGENERATE = True
 DEFAULT_VIEW = "agreement"
 SHARES = {"agreement": ("agreement", "ci_low", "ci_high")}
@@ -30,15 +31,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "(--view accounting).",
     )
     parser.add_argument("--labels", metavar="FILE", required=True, help="one row per labelled unit: CSV, Parquet or Arrow")
-    parser.add_argument("--a", metavar="COL", required=True, help="the first label column (e.g. human)")
-    parser.add_argument("--b", metavar="COL", required=True, help="the second label column (e.g. llm)")
-    parser.add_argument(
-        "--by",
-        default="",
-        metavar="COLS",
-        help="grouping columns, comma-separated (language, system, …): a row per group and one over "
-        "all; system and language are the table's own columns",
-    )
+    _options.add_options(parser, OPTIONS)
     parser.add_argument(
         "--mapping",
         metavar="FILE|K=V,…",
@@ -46,7 +39,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "(a JSON object, or a CSV whose first two columns are the label and what it becomes)",
     )
     _options.add_strict(parser)
-    _options.add_level(parser)
     _options.add_format(parser)
     _options.add_show(parser)
     _options.add_view(
@@ -115,5 +107,5 @@ def precheck(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> Output:
     import stats_mtbias as smb
 
-    res = smb.agreement(args.labels, a=args.a, b=args.b, by=_options.names(args.by) or (), mapping=args.mapping, level=args.level)
+    res = smb.agreement(args.labels, mapping=args.mapping, **_options.values(args, OPTIONS))
     return _views.view(res, _views.chosen(args, DEFAULT_VIEW), SHARES, not_shares=NOT_SHARES)

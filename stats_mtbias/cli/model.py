@@ -9,6 +9,7 @@ from stats_mtbias.cli import _options
 from stats_mtbias.cli._output import Output
 
 NAME = "model"
+OPTIONS = vocabulary.ModelOptions
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -18,18 +19,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description="Fit a study's model (cached by data, options, seed and code): the posterior "
         "summary per parameter and derived quantity, with convergence diagnostics.",
     )
-    parser.add_argument("--study", choices=vocabulary.MODEL_STUDIES, required=True)
-    parser.add_argument(
-        "--model", choices=vocabulary.MODELS, default="rate", help="rate (default), or calibration: Prates against BLS"
-    )
+    _options.add_options(parser, OPTIONS)
     parser.add_argument("--languages", default=None, help="Prates languages, comma-separated (default: all)")
-    parser.add_argument("--draws", type=int, default=2000, help="draws per chain (default 2000)")
-    parser.add_argument("--tune", type=int, default=400, help="tuning steps per chain (default 400)")
-    parser.add_argument("--chains", type=int, default=2, help="chains (default 2)")
-    parser.add_argument("--sampler", choices=vocabulary.SAMPLERS, default="nutpie")
     _options.add_data_dir(parser)
     _options.add_seed(parser)
-    _options.add_level(parser, "probability of the highest-density intervals (default 0.95)")
     _options.add_format(parser, "write the InferenceData to this netCDF file (the summary still goes to stdout)")
     parser.add_argument("--no-cache", action="store_true", help="fit again even if this fit is in the cache")
     _options.add_strict(parser)
@@ -50,17 +43,11 @@ def run(args: argparse.Namespace) -> Output:
     import stats_mtbias as smb
 
     result = smb.model(
-        args.study,
-        model=args.model,
         data_dir=args.data_dir,
         languages=_options.names(args.languages) or None,
-        sampler=args.sampler,
-        draws=args.draws,
-        tune=args.tune,
-        chains=args.chains,
         rng=args.seed,
-        level=args.level,
         cache=not args.no_cache,
+        **_options.values(args, OPTIONS),
     )
     if args.out:
         from stats_mtbias._files import write_netcdf_atomic

@@ -9,6 +9,7 @@ from stats_mtbias.cli import _options, _views
 from stats_mtbias.cli._output import Output
 
 NAME = "optimal"
+OPTIONS = vocabulary.OptimalOptions
 CHECK_DEGENERATE = True
 DEFAULT_VIEW = "sectors"
 _HEADLINE = ("minority", "he_given_female_dominated", "she_given_male_dominated")
@@ -48,26 +49,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     _options.add_engine(
         parser, vocabulary.COUNTING_ENGINES, "count --judgements here with Arrow (auto) or on a Dask cluster (dask)"
     )
-    parser.add_argument(
-        "--sample",
-        metavar="COL",
-        default=None,
-        help="column of --judgements telling an occupation's samples apart (an LLM sampled k times): "
-        "its counts are the means over its samples, every occupation weighs one",
-    )
     parser.add_argument("--languages", default=None, help="Prates languages, comma-separated (default: all twelve)")
-    parser.add_argument(
-        "--neutral",
-        choices=vocabulary.NEUTRAL_RULES,
-        default="unbiased",
-        help="neutral/both outputs count as unbiased (E_t = E_0) or are left out",
-    )
-    parser.add_argument(
-        "--interval",
-        choices=vocabulary.OPTIMAL_INTERVALS,
-        default="gamma",
-        help="interval of category and sector B: Fay-Feuer gamma (default), bootstrap-t or percentile",
-    )
+    _options.add_options(parser, OPTIONS)
     _options.add_view(parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW)
     _options.renamed(parser, "--by", "view", "--view {value}", mapping=OLD_BY, choices=tuple(OLD_BY))
     return parser
@@ -87,12 +70,8 @@ def run(args: argparse.Namespace) -> Output:
             reference=args.reference,
             data_dir=args.data_dir,
             languages=_options.names(args.languages) or None,
-            neutral=args.neutral,
-            interval=args.interval,
-            n_boot=args.n_boot,
             rng=args.seed,
-            level=args.level,
             engine=engine,
-            sample=args.sample,
+            **_options.values(args, OPTIONS),
         )
     return _views.view(res, args.view or DEFAULT_VIEW, SHARES, not_shares=NOT_SHARES)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from stats_mtbias import _defaults
 from stats_mtbias import options as vocabulary
-from stats_mtbias.cli import _options, _views
-from stats_mtbias.cli._checks import Conditional
+from stats_mtbias.cli import _checks, _options, _views
 from stats_mtbias.cli._output import Output
 from stats_mtbias.significance.multitest import CORRECTION_NAMES
 
@@ -24,18 +22,8 @@ SHARES = {
 # The old print flags, now views.
 OLD_VIEWS = ("calibration", "tests", "independence")
 
-CONDITIONAL = [
-    Conditional("family", "metric", lambda a: a.compare, "--compare"),
-    Conditional("against", None, lambda a: a.compare, "--compare"),
-    Conditional(
-        "n_boot",
-        _defaults.N_BOOT,
-        lambda a: a.compare,
-        "--compare (the comparisons between systems; the rates and tests are exact or analytic)",
-    ),
-    Conditional("alpha", _defaults.ALPHA, lambda a: a.view == "tests", "--view tests"),
-    Conditional("sample", None, lambda a: a.judgements, "--judgements"),
-]
+OPTIONS = vocabulary.PratesOptions
+CONDITIONAL = _checks.conditionals(OPTIONS)
 
 
 class Reference(argparse.Action):
@@ -64,45 +52,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="your own CSV: item,language,gender (or item,language,translation), optional system, "
         "category, variant; any language code",
     )
-    parser.add_argument(
-        "--sample",
-        metavar="COL",
-        default=None,
-        help="column of --judgements telling several samples of one output apart (an LLM sampled k "
-        "times): an item's shares are the means over its samples, items stay the unit of every test "
-        "and interval",
-    )
     parser.add_argument("--languages", default=None, help="comma-separated languages (default: all)")
-    parser.add_argument("--items", choices=vocabulary.PRATES_ITEMS, default="jobs", help="occupations or adjectives")
-    parser.add_argument(
-        "--by",
-        choices=vocabulary.PRATES_BY,
-        default="language",
-        metavar="BY",
-        help=f"rows per {', per '.join(vocabulary.PRATES_BY)} (default language)",
-    )
-    parser.add_argument(
-        "--denominator",
-        choices=vocabulary.PRATES_DENOMINATORS,
-        default="identified",
-        help="shares of identified outputs, or of all rows as the authors did",
-    )
-    parser.add_argument("--interval", choices=vocabulary.PROPORTION_METHODS, default="wilson", help="interval of a share")
-    parser.add_argument(
-        "--test",
-        choices=vocabulary.PRATES_TESTS,
-        default="exact",
-        help="exact sign test on discordant items, or the authors' paired t-test",
-    )
-    parser.add_argument(
-        "--alpha",
-        type=float,
-        default=_defaults.ALPHA,
-        help=f"significance level of the tests' 'significant' flag (default {_defaults.ALPHA})",
-    )
-    parser.add_argument(
-        "--bengali", choices=vocabulary.BENGALI, default="pool", help="Bengali's six variants as one language or six"
-    )
+    _options.add_options(parser, OPTIONS)
     parser.add_argument(
         "--reference",
         nargs="?",
@@ -116,12 +67,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     for view in OLD_VIEWS:
         _options.renamed(parser, f"--{view}", "view", f"--view {view}", flag_value=view)
     parser.add_argument(
-        "--pool", action="store_true", help="pool the systems of --judgements into one (named a+b+…) instead of a row each"
-    )
-    parser.add_argument(
         "--compare", action="store_true", help="print the comparisons between the systems of --judgements, on shared occupations"
     )
-    _options.add_comparisons(parser)
     _options.add_view(parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW)
     return parser
 
@@ -132,21 +79,10 @@ def run(args: argparse.Namespace) -> Output:
     res = smb.prates(
         args.judgements,
         data_dir=args.data_dir,
-        items=args.items,
         languages=_options.names(args.languages) or None,
         reference=None if args.reference in (None, "bls") else args.reference,
-        bengali=args.bengali,
-        by=args.by,
-        denominator=args.denominator,
-        interval=args.interval,
-        test=args.test,
-        alpha=args.alpha,
-        level=args.level,
         rng=args.seed,
-        n_boot=args.n_boot,
-        pool=args.pool,
-        sample=args.sample,
-        **_views.comparisons(args),
+        **_options.values(args, OPTIONS),
     )
     name = _views.chosen(args, DEFAULT_VIEW)
     notes = []

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from stats_mtbias import _defaults
 from stats_mtbias import options as vocabulary
 from stats_mtbias.cli import _checks, _options, _views
-from stats_mtbias.cli._checks import Conditional
 from stats_mtbias.cli._output import Output, table_text
 
 NAME = "winomt"
@@ -38,20 +36,8 @@ NEEDS = {
     "corrected": "corrected",
 }
 
-CONDITIONAL = [
-    Conditional("correction", _defaults.CORRECTION, lambda a: a.compare, "--compare"),
-    Conditional("family", "metric", lambda a: a.compare, "--compare"),
-    Conditional("against", None, lambda a: a.compare, "--compare"),
-    Conditional("aligner", "fastalign", lambda a: not a.judgements, "with --judgements (nothing is read here)"),
-    Conditional("use_pronoun", False, lambda a: not a.judgements, "with --judgements (nothing is read here)"),
-    Conditional("sample", None, lambda a: bool(a.judgements), "--judgements"),
-    Conditional(
-        "n_draws",
-        _defaults.N_RESAMPLES,
-        lambda a: a.corrected or a.annotations or a.view == "corrected",
-        "--corrected, --annotations or --view corrected",
-    ),
-]
+OPTIONS = vocabulary.WinoMTOptions
+CONDITIONAL = _checks.conditionals(OPTIONS)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -83,31 +69,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument(
         "--judgements", metavar="FILE", help="your own readings instead: CSV item,system,language,gender (any language code)"
     )
-    parser.add_argument(
-        "--sample",
-        default=None,
-        metavar="COL",
-        help="column of --judgements telling several outputs of an item apart (an LLM sampled k "
-        "times): an item's samples are averaged, items stay the unit (view consistency)",
-    )
-    parser.add_argument(
-        "--missing",
-        choices=vocabulary.MISSING_RULES,
-        default="shared",
-        help="items a system did not translate: analyse each language on the items every system "
-        "translated (shared, the default; coverage in the estimates), or count them as wrong "
-        "(wrong, the paper's rule)",
-    )
-    parser.add_argument("--aligner", choices=vocabulary.ALIGNERS, default="fastalign", help="word aligner")
-    parser.add_argument(
-        "--use-pronoun",
-        action="store_true",
-        help="de/fr: let the translated pronoun override the entity's words (as the annotators read)",
-    )
     parser.add_argument("--no-adjectives", action="store_true", help="skip the '+Adj' files")
-    parser.add_argument(
-        "--interval", choices=vocabulary.BOOTSTRAP_INTERVALS, default="percentile", help="bootstrap interval method"
-    )
+    _options.add_options(parser, OPTIONS)
     _options.add_engine(
         parser,
         vocabulary.READING_ENGINES,
@@ -120,29 +83,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "M/F/N): agreement with the reading (view annotations), between annotators (annotators) and "
         "Acc corrected with them (corrected)",
     )
-    parser.add_argument(
-        "--validate",
-        action="store_true",
-        help="also the agreement of the automatic reading with the shipped human labels (view validation)",
-    )
-    parser.add_argument(
-        "--corrected",
-        action="store_true",
-        help="also Acc corrected for misreading, from each language's human-labelled sample (view corrected)",
-    )
-    parser.add_argument(
-        "--n-draws",
-        type=_options.n_boot,
-        default=_defaults.N_RESAMPLES,
-        help=f"Monte-Carlo draws of the corrected Acc's interval (--corrected, --annotations; default {_defaults.N_RESAMPLES})",
-    )
-    parser.add_argument(
-        "--explain",
-        action="store_true",
-        help="also list the items whose entity came out unknown: the words read and why (view unread)",
-    )
     parser.add_argument("--compare", action="store_true", help="print the paired comparisons of systems per language")
-    _options.add_comparisons(parser)
     _options.add_view(
         parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW, "; --validate, --corrected, --explain and --annotations show theirs"
     )
@@ -183,20 +124,11 @@ def run(args: argparse.Namespace) -> Output:
             judgements=args.judgements,
             languages=_options.names(args.languages) or None,
             data_dir=args.data_dir,
-            aligner=args.aligner,
-            use_pronoun=args.use_pronoun,
             adjectives=not args.no_adjectives,
             annotations=args.annotations,
-            n_boot=args.n_boot,
-            n_draws=args.n_draws,
             rng=args.seed,
-            level=args.level,
-            interval=args.interval,
-            missing=args.missing,
             engine=_options.engine(args),
-            sample=args.sample,
-            **wanted,
-            **_views.comparisons(args),
+            **{**_options.values(args, OPTIONS), **wanted},
         )
     metrics = list(dict.fromkeys(res.table["metric"]))
     shares = {**SHARES, "estimates": ("coverage", *[f"{m}{s}" for m in metrics for s in ("", "_ci_low", "_ci_high")])}

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_level, check_positive_int
 
 
@@ -54,9 +55,9 @@ class Settings:
     """
 
     data_dir: str | Path | None = None
-    n_boot: int = 10_000
-    seed: int = 0
-    level: float = 0.95
+    n_boot: int = _defaults.N_BOOT
+    seed: int = _defaults.SEED
+    level: float = _defaults.LEVEL
     draws: int = 2000
     tune: int = 400
     chains: int = 2
@@ -66,7 +67,7 @@ class Settings:
     _cache: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        check_positive_int(self.n_boot, "n_boot")
+        check_positive_int(self.n_boot, "n_boot", minimum=_defaults.MIN_BOOT)  # what every study accepts
         check_positive_int(self.draws, "draws")
         check_positive_int(self.chains, "chains")
         check_positive_int(self.tune, "tune", minimum=0)

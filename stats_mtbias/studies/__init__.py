@@ -14,6 +14,8 @@ from importlib import import_module
 from types import ModuleType
 
 NAMES = ("tgbi", "winomt", "prates", "optimal", "rates")
+# The studies whose outputs ``smb.read`` reads into genders.
+READERS = ("tgbi", "prates", "winomt")
 
 
 class _Registry(Mapping):

@@ -54,12 +54,12 @@ def test_tgbi_permutations_too_few_for_the_family_warn_once_with_the_numbers():
     outputs = _outputs(DIFFERENT)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        res = smb.tgbi(outputs=outputs, test="permutation", n_permutations=99, family="all")
+        res = smb.tgbi(outputs=outputs, test="permutation", n_permutations=100, family="all")
     found = _reach_warnings(caught)
     assert len(found) == 1, found
     message = found[0]
-    # 3 pairs x 4 rows (3 sets and the index) in one family: Holm's smallest p_adjusted is 12 / 100.
-    assert "0.12 ≥ α = 0.05" in message and "Holm over 12 comparisons" in message and "n_permutations=99" in message
+    # 3 pairs x 4 rows (3 sets and the index) in one family: Holm's smallest p_adjusted is 12 / 101.
+    assert "0.119 ≥ α = 0.05" in message and "Holm over 12 comparisons" in message and "n_permutations=100" in message
     assert "n_permutations ≥ 5,000" in message and "test='bootstrap'" in message and "family='metric'" in message
     assert message in res.notes
     cmp = res.compare()
@@ -76,7 +76,7 @@ def test_tgbi_default_family_and_the_default_test_do_not_warn():
     outputs = _outputs(DIFFERENT)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        smb.tgbi(outputs=outputs, test="permutation", n_permutations=99)  # 3 a family: 3/100 < .05
+        smb.tgbi(outputs=outputs, test="permutation", n_permutations=100)  # 3 a family: 3/101 < .05
         smb.tgbi(outputs=outputs, family="all")  # analytic p-values: no floor
     assert not _reach_warnings(caught)
 

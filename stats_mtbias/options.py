@@ -14,6 +14,7 @@ can hold (``res.frames``): the groups a reader may rely on, as arviz's
 from __future__ import annotations
 
 from stats_mtbias import _defaults
+from stats_mtbias import studies as _studies
 from stats_mtbias.alignment import METHODS as ALIGNERS
 from stats_mtbias.api import READERS
 from stats_mtbias.datasets.counting import ENGINES as COUNTING_ENGINES
@@ -97,24 +98,5 @@ RATES_CI = _rates.CI_KINDS
 MODELS = _models.MODELS
 MODEL_STUDIES = _models.STUDIES
 
-FRAMES = {
-    "tgbi": ("estimates", "accounting", "rule_changes", "judgements", "consistency"),
-    "winomt": (
-        "estimates",
-        "accounting",
-        "judgements",
-        "adjectives",
-        "corrected",
-        "validation",
-        "confusions",
-        "inter_annotator",
-        "unread",
-        "annotations",
-        "annotators",
-        "consistency",
-    ),
-    "prates": ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements", "consistency"),
-    "optimal": ("occupations", "categories", "sectors", "headline", "accounting", "judgements", "consistency"),
-    "rates": ("estimates", "accounting", "judgements", "group_differences", "consistency"),
-    "agreement": ("agreement", "confusion", "accounting", "labels"),
-}
+# The frames each study's result may hold, as its Study record declares them (stats_mtbias.studies._study).
+FRAMES = {name: study.frames for name, study in _studies.ALL.items()}

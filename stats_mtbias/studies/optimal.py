@@ -41,6 +41,7 @@ from stats_mtbias.studies import prates as prates_study
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import melt
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
+from stats_mtbias.studies._study import Study, finish
 from stats_mtbias.tables import judgement_table, wide_counts
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
 from stats_mtbias.uncertainty.linearization import ratio_se_from_sums
@@ -722,12 +723,17 @@ def evaluate(judgements=None, *, reference="bls", **options) -> StudyResult:
         "headline": result.headline,
         "accounting": result.accounting,
         "judgements": result.judgements,
+        "consistency": result.consistency,
     }
-    if result.consistency is not None:
-        frames["consistency"] = result.consistency
     notes = [
         f"{r.system} {r.language}: {r.n} occupations without B ({r.outcome})"
         for r in result.accounting.itertuples()
         if r.outcome != "ok"
     ]
-    return StudyResult("optimal", table, None, result.provenance.to_dict(), frames, "none", notes, details=result)
+    return finish(
+        "optimal", table, None, result.provenance, frames, allowed=FRAMES, correction="none", family="metric", notes=notes
+    )
+
+
+FRAMES = ("occupations", "categories", "sectors", "headline", "accounting", "judgements", "consistency")
+STUDY = Study("optimal", FRAMES, evaluate, pilot)

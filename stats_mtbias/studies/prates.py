@@ -54,6 +54,7 @@ from stats_mtbias.studies._common import (
 )
 from stats_mtbias.studies._samples import consistency, unit_codes, warn_unequal
 from stats_mtbias.studies._samples import sample_weights as sample_weights_rule
+from stats_mtbias.studies._study import Study, finish
 from stats_mtbias.tables import wide_counts
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, PROPORTION_METHODS, design_effect, proportion_interval
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance
@@ -803,9 +804,9 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     from stats_mtbias.planning.designs import one_language
 
     metric = metric or "male>female"
-    language = one_language(result.details.tests, language)
+    language = one_language(result.frame("tests"), language)
     if metric in ("p_female", "female"):
-        row = result.details.rates
+        row = result.frame("rates")
         row = row[(row["language"] == language) & (row["category"] == (subset or "all"))]
         if not len(row):
             raise UsageError(f"no {language} rates for category {subset or 'all'!r} in the pilot.")
@@ -814,7 +815,7 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
         return "rate", dict(
             rate=float(row["n_female"]) / float(row["n"]), deff=max(deff, 1.0), metric=f"{language} p_female", comparison=""
         )
-    tests = result.details.tests
+    tests = result.frame("tests")
     row = tests[(tests["language"] == language) & (tests["category"] == (subset or "all")) & (tests["comparison"] == metric)]
     if not len(row):
         raise UsageError(
@@ -1036,18 +1037,25 @@ def evaluate(
         "independence": result.independence,
         "accounting": result.accounting,
         "judgements": result.judgements,
+        "reference": result.reference,
+        "calibration": result.calibration,
+        "consistency": result.consistency,
     }
-    if result.reference is not None:
-        frames["reference"] = result.reference
-        frames["calibration"] = result.calibration
-    if result.consistency is not None:
-        frames["consistency"] = result.consistency
     if result.provenance.options.get("pooled"):
         notes.append(f"systems pooled on request into one: {systems[0]}")
-    record = result.provenance.to_dict()
-    # The report's "your systems" (result.your_systems): against=, as in every study that compares systems.
-    record["options"] = {**(record.get("options") or {}), "against": check_systems(against, "against")}
-    return StudyResult("prates", table, comparisons, record, frames, correction, notes, family, details=result)
+    return finish(
+        "prates",
+        table,
+        comparisons,
+        result.provenance,
+        frames,
+        allowed=FRAMES,
+        correction=correction,
+        family=family,
+        notes=notes,
+        # The report's "your systems" (result.your_systems): against=, as in every study that compares systems.
+        options={"against": check_systems(against, "against")},
+    )
 
 
 def _between_systems(
@@ -1106,3 +1114,7 @@ def read(judgements, *, sample: str | None = None) -> pd.DataFrame:
     out = judged.assign(item=judged["occupation"], translation=raw["translation"].to_numpy(), gender=judged["gender"].astype(str))
     columns = READ_COLUMNS + (["sample"] if sample else []) + extra
     return out[columns].rename(columns=lambda c: c[1:] if c in extra else sample if c == "sample" else c).reset_index(drop=True)
+
+
+FRAMES = ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements", "consistency")
+STUDY = Study("prates", FRAMES, evaluate, pilot, read)

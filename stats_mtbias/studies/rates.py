@@ -49,7 +49,6 @@ from stats_mtbias.studies._common import (
     accounting,
     adjust,
     check_systems,
-    comparison_frame,
     integrity,
     lacking,
     noted,
@@ -60,6 +59,7 @@ from stats_mtbias.studies._common import (
     warn_unshared,
 )
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
+from stats_mtbias.studies._study import Study, finish
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
@@ -448,12 +448,12 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     pair = systems if len(systems) == 2 else (systems[0], systems[0])
     by = (result.provenance.get("options") or {}).get("by") or []
     design = pilot_design(
-        result.details.judgements,
+        result.frame("judgements"),
         pair,
         by=by,
         group=subset or ALL,
         metric=metric or "female",
-        rows_as_clusters=result.details.rows_as_clusters,
+        rows_as_clusters=(result.provenance.get("options") or {}).get("cluster") is None,  # every row its own cluster
     )
     return "simulate", alone(design, systems)
 
@@ -989,12 +989,25 @@ def evaluate(
     extra = [c for c in by if c != "language"]
     est = result.estimates
     table = est[[*TABLE_COLUMNS[:3], *extra, *TABLE_COLUMNS[3:]]].astype({"system": str, "subset": str})
-    comparisons = None if result.comparisons is None else comparison_frame(result.comparisons)
-    frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
-    if result.group_differences is not None:
-        frames["group_differences"] = result.group_differences
-    if result.consistency is not None:
-        frames["consistency"] = result.consistency
-    return StudyResult(
-        "rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames, correction, notes, family, result
+    frames = {
+        "estimates": est,
+        "accounting": result.accounting,
+        "judgements": result.judgements,
+        "group_differences": result.group_differences,
+        "consistency": result.consistency,
+    }
+    return finish(
+        "rates",
+        table,
+        result.comparisons,
+        result.provenance,
+        frames,
+        allowed=FRAMES,
+        correction=correction,
+        family=family,
+        notes=notes,
     )
+
+
+FRAMES = ("estimates", "accounting", "judgements", "group_differences", "consistency")
+STUDY = Study("rates", FRAMES, evaluate, pilot)

@@ -58,6 +58,7 @@ from stats_mtbias.studies._common import (
     with_flags,
 )
 from stats_mtbias.studies._samples import average_cells, consistency
+from stats_mtbias.studies._study import Study, finish
 from stats_mtbias.tables import count_cube, judgement_table
 from stats_mtbias.uncertainty.analytic import (
     minority_count,
@@ -307,7 +308,7 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     if metric not in (None, "p_s"):
         raise UsageError("TGBI plans for `metric='p_s'` of a `subset` (a sentence set, or 'TGBI' for the index).")
     both = (result.provenance.get("options") or {}).get("both", "neutral")
-    return "simulate", alone(pilot_design(result.details.judgements, pair, subset or INDEX, both), systems)
+    return "simulate", alone(pilot_design(result.frame("judgements"), pair, subset or INDEX, both), systems)
 
 
 def analyse(
@@ -810,22 +811,15 @@ def evaluate(
     for system in {s for s, _ in flags}:  # the index rests on every set: it carries its sets' flags
         flags[system, INDEX] = "; ".join(f"{subset}: {flag}" for (s, subset), flag in flags.items() if s == system)
     table = with_flags(pd.concat([table, shares], ignore_index=True), flags, ["system", "subset"])
-    return StudyResult(
-        "tgbi",
-        table,
-        comparisons,
-        result.provenance.to_dict(),
-        frames={
-            "estimates": est,
-            "accounting": result.accounting,
-            "rule_changes": result.rule_changes,
-            "judgements": result.judgements,
-            **({"consistency": result.consistency} if result.consistency is not None else {}),
-        },
-        correction=correction,
-        notes=notes,
-        family=family,
-        details=result,
+    frames = {
+        "estimates": est,
+        "accounting": result.accounting,
+        "rule_changes": result.rule_changes,
+        "judgements": result.judgements,
+        "consistency": result.consistency,
+    }
+    return finish(
+        "tgbi", table, comparisons, result.provenance, frames, allowed=FRAMES, correction=correction, family=family, notes=notes
     )
 
 
@@ -873,3 +867,7 @@ def read(
         table = table.rename(columns={"sample": sample})
     extra = [c for c in judged.columns if str(c).startswith("+") and str(c)[1:] not in table]
     return pd.concat([table, judged[extra].rename(columns=lambda c: c[1:])], axis=1).reset_index(drop=True)
+
+
+FRAMES = ("estimates", "accounting", "rule_changes", "judgements", "consistency")
+STUDY = Study("tgbi", FRAMES, evaluate, pilot, read)

@@ -44,6 +44,7 @@ from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import check_systems, integrity, melt, noted, with_flags
 from stats_mtbias.studies._common import provenance as record_provenance
+from stats_mtbias.studies._study import Study, finish
 from stats_mtbias.studies.winomt.analysis import (
     ABSENT,
     FEATURE_INDEX,
@@ -560,14 +561,14 @@ def evaluate(
     )
     flags = zip(zip(est["system"].astype(str), est["language"].astype(str), strict=True), est["flag"], strict=True)
     table = with_flags(table, dict(flags), ["system", "language"])
-    comparisons = result.comparisons if len(result.comparisons) else None
-    frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
-    if result.consistency is not None:
-        frames["consistency"] = result.consistency
-    if result.adjectives is not None:
-        frames["adjectives"] = result.adjectives
-    if result.corrected is not None:
-        frames["corrected"] = result.corrected
+    frames = {
+        "estimates": est,
+        "accounting": result.accounting,
+        "judgements": result.judgements,
+        "consistency": result.consistency,
+        "adjectives": result.adjectives,
+        "corrected": result.corrected,
+    }
     if result.validation is not None:
         frames["validation"] = result.validation["validation"]
         confusions = [
@@ -586,8 +587,16 @@ def evaluate(
     if result.annotations is not None:
         frames["annotations"] = result.annotations["agreement"]
         frames["annotators"] = result.annotations["between"]
-    return StudyResult(
-        "winomt", table, comparisons, result.provenance.to_dict(), frames, correction, notes, family, details=result
+    return finish(
+        "winomt",
+        table,
+        result.comparisons,
+        result.provenance,
+        frames,
+        allowed=FRAMES,
+        correction=correction,
+        family=family,
+        notes=notes,
     )
 
 
@@ -617,3 +626,20 @@ def read(
     out = pd.concat(tables, ignore_index=True)
     out = out[~out["reason"].isin(ABSENT)]  # an item without a line has no output to read (absent, not unread)
     return out.reindex(columns=READ_COLUMNS).fillna({"aligned": "", "why": "", "reason": ""}).reset_index(drop=True)
+
+
+FRAMES = (
+    "estimates",
+    "accounting",
+    "judgements",
+    "adjectives",
+    "corrected",
+    "validation",
+    "confusions",
+    "inter_annotator",
+    "unread",
+    "annotations",
+    "annotators",
+    "consistency",
+)
+STUDY = Study("winomt", FRAMES, evaluate, pilot, read)

@@ -10,6 +10,8 @@ first, frames named as the record declares them, provenance as a plain dict — 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -46,12 +48,21 @@ class Study:
     read: Callable | None = None
 
 
-def noting(function: Callable, *args, **kwargs) -> tuple[object, list[str]]:
-    """``function(*args, **kwargs)`` and the notes its data-quality warnings left (:class:`noted`)."""
-    notes: list[str] = []
-    with noted(notes):
-        value = function(*args, **kwargs)
-    return value, notes
+def with_notes(evaluate: Callable[..., StudyResult] | None = None, *, own_first: bool = False):
+    """`evaluate` whose result keeps every data-quality warning raised while it ran as a note (:class:`noted`),
+    before the study's own notes (after them with `own_first`); the warnings are raised on as usual."""
+    if evaluate is None:
+        return functools.partial(with_notes, own_first=own_first)
+
+    @functools.wraps(evaluate)
+    def wrapper(*args, **kwargs) -> StudyResult:
+        notes: list[str] = []
+        with noted(notes):
+            result = evaluate(*args, **kwargs)
+        ordered = [*result.notes, *notes] if own_first else [*notes, *result.notes]
+        return dataclasses.replace(result, notes=list(dict.fromkeys(ordered)))
+
+    return wrapper
 
 
 def finish(

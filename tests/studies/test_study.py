@@ -78,3 +78,24 @@ def test_the_rates_pilot_reads_the_public_result_alone():
     public = StudyResult("rates", res.table, res.comparisons, res.provenance, {"judgements": res.frame("judgements")})
     kw = dict(metric="female", n=200, test="wald", n_sim=200, rng=0)
     assert smb.power(pilot=public, **kw).table.equals(smb.power(pilot=res, **kw).table)
+
+
+def test_with_notes_keeps_each_warning_once_in_order():
+    import warnings
+
+    from stats_mtbias.errors import DataQualityWarning
+    from stats_mtbias.studies._study import with_notes
+
+    base = smb.rates(_frame(), ci="analytic")
+
+    def study():
+        for said in ("copy", "copy", "blank"):
+            warnings.warn(said, DataQualityWarning, stacklevel=2)
+        warnings.warn("not a note", UserWarning, stacklevel=2)
+        return dataclasses.replace(base, notes=["own", "blank"])
+
+    with pytest.warns(DataQualityWarning, match="copy"):  # raised on, not swallowed
+        assert with_notes(study)().notes == ["copy", "blank", "own"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert with_notes(own_first=True)(study)().notes == ["own", "blank", "copy"]

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from stats_mtbias import _defaults
+from stats_mtbias import studies as _studies
 from stats_mtbias._validation import check_choice, check_level, check_positive_int
 from stats_mtbias.alignment import METHODS as ALIGNERS
 from stats_mtbias.datasets.counting import ENGINES as COUNTING_ENGINES
@@ -126,27 +127,8 @@ RATES_CI = _rates.CI_KINDS
 MODELS = _models.MODELS
 MODEL_STUDIES = _models.STUDIES
 
-FRAMES = {
-    "tgbi": ("estimates", "accounting", "rule_changes", "judgements", "consistency"),
-    "winomt": (
-        "estimates",
-        "accounting",
-        "judgements",
-        "adjectives",
-        "corrected",
-        "validation",
-        "confusions",
-        "inter_annotator",
-        "unread",
-        "annotations",
-        "annotators",
-        "consistency",
-    ),
-    "prates": ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements", "consistency"),
-    "optimal": ("occupations", "categories", "sectors", "headline", "accounting", "judgements", "consistency"),
-    "rates": ("estimates", "accounting", "judgements", "group_differences", "consistency"),
-    "agreement": ("agreement", "confusion", "accounting", "labels"),
-}
+# The frames each study's result may hold, as its Study record declares them (stats_mtbias.studies._study).
+FRAMES = {name: study.frames for name, study in _studies.ALL.items()}
 
 
 # ---------------------------------------------------------------- one Options class per study

@@ -198,7 +198,7 @@ def power(
         from stats_mtbias.studies import STUDIES
 
         study = STUDIES.get(getattr(pilot, "study", None))
-        if study is None or not hasattr(study, "pilot"):
+        if study is None or study.pilot is None:
             raise UsageError(
                 f"a {getattr(pilot, 'study', type(pilot).__name__)} result cannot serve as a pilot; use "
                 "tgbi, winomt, prates, optimal or rates results."

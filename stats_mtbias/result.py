@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -178,8 +177,6 @@ class StudyResult:
     correction: str = "holm"
     notes: list = field(default_factory=list)
     family: str | tuple = "metric"
-    # The study's own result object: read only inside stats_mtbias.studies (planning pilots), never a public view.
-    details: Any = field(default=None, repr=False)
 
     def __post_init__(self):
         # Every p-value the result reports is floored, never an exact 0 (stats_mtbias.significance.pvalues): the

@@ -24,6 +24,7 @@ from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.significance.agreement import agreement_table
 from stats_mtbias.studies._common import accounting, melt, provenance
+from stats_mtbias.studies._study import Study, finish
 
 RESERVED = ("subset", "metric", "estimate", "ci_low", "ci_high", "n")
 
@@ -107,4 +108,8 @@ def evaluate(
         options={"a": a, "b": b, "by": by, "mapping": dict(mapping or {}), "labels": "stripped, lower-cased"},
     )
     frames = {"agreement": table, "confusion": confusion, "accounting": accounting(frame, by, "outcome"), "labels": frame}
-    return StudyResult("agreement", long, None, record.to_dict(), frames, "none", notes)
+    return finish("agreement", long, None, record, frames, allowed=FRAMES, correction="none", notes=notes)
+
+
+FRAMES = ("agreement", "confusion", "accounting", "labels")
+STUDY = Study("agreement", FRAMES, evaluate)

@@ -13,7 +13,6 @@ sampling error into the interval.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +40,7 @@ from stats_mtbias.studies import prates as prates_study
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import melt
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
+from stats_mtbias.studies._study import Study, finish
 from stats_mtbias.tables import judgement_table, wide_counts
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
 from stats_mtbias.uncertainty.linearization import ratio_se_from_sums
@@ -507,20 +507,6 @@ def headline(
     return pd.DataFrame(rows)
 
 
-@dataclass(frozen=True)
-class OptimalResult:
-    """Everything the optimal-translator study reports (see the module docstring)."""
-
-    occupations: pd.DataFrame
-    categories: pd.DataFrame
-    sectors: pd.DataFrame
-    headline: pd.DataFrame
-    accounting: pd.DataFrame
-    provenance: Provenance
-    judgements: pd.DataFrame = field(repr=False)
-    consistency: pd.DataFrame | None = None
-
-
 def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.DataFrame | None:
     """The consistency of each system's samples per language: :func:`stats_mtbias.studies._samples.consistency`.
 
@@ -586,11 +572,11 @@ def survey_shares(reference: pd.DataFrame) -> pd.DataFrame:
     return out[REFERENCE_COLUMNS]
 
 
-def run(
+def evaluate(
+    judgements=None,
     *,
     data_dir: str | Path | None = None,
     reference="bls",
-    judgements_file=None,
     languages: list[str] | None = None,
     engine: str = "auto",
     neutral: str = "unbiased",
@@ -599,14 +585,14 @@ def run(
     rng: np.random.Generator | int = 0,
     level: float = 0.95,
     sample: str | None = None,
-) -> OptimalResult:
-    """Run the optimal-translator study.
+) -> StudyResult:
+    """The optimal-translator study (what :func:`stats_mtbias.optimal` returns).
 
     Parameters
     ----------
     reference : "bls", path or DataFrame
         The built-in BLS reference, or a user's CSV or frame (see :func:`stats_mtbias.datasets.reference.read_reference`).
-    judgements_file : path or DataFrame, optional
+    judgements : path or DataFrame, optional
         A user's ``occupation, gender`` CSV or frame; default: the Prates languages.
     languages : list of str, optional
         Prates languages to keep (default all twelve).
@@ -615,7 +601,7 @@ def run(
     interval : {"gamma", "studentized", "percentile"}
         Interval of category and sector B (:func:`gamma_bounds` by default).
     sample : str, optional
-        The column of `judgements_file` telling an occupation's samples apart
+        The column of `judgements` telling an occupation's samples apart
         (:func:`read_judgements`): its counts are the means over its samples.
     """
     n_boot = check_positive_int(n_boot, "n_boot")
@@ -625,6 +611,7 @@ def run(
     rng_categories, rng_sectors, rng_headline = check_rng(rng).spawn(3)
     store = None
     data: dict[str, str] = {}
+    judgements_file = judgements
     if judgements_file is None:
         if sample is not None:
             raise UsageError("`sample` needs your own judgements (the Prates languages have one output per item).")
@@ -689,9 +676,39 @@ def run(
             "yours": sorted(table["system"].astype(str).unique().tolist()) if judgements_file is not None else [],
         },
     )
-    return OptimalResult(
-        table, categories, sectors, heads, accounting(table), provenance, judgements, sample_consistency(judgements, level)
+    occupations = table
+    dominated = " (" + sectors["dominated"].astype(str) + "-dominated)"
+    keys = {"system": "system", "language": "language", "subset": "subset"}
+    table = pd.concat(
+        [
+            melt(sectors.assign(subset=sectors["sector"].astype(str) + dominated), {"b": ("b", "ci_low", "ci_high")}, keys=keys),
+            melt(
+                categories.assign(subset="category: " + categories["category"].astype(str)),
+                {"b": ("b", "ci_low", "ci_high")},
+                keys=keys,
+            ),
+            melt(
+                heads.assign(subset="all"),
+                {name: (name, f"{name}_ci_low", f"{name}_ci_high") for name in HEADLINE_RATES},
+                keys=keys,
+            ),
+        ],
+        ignore_index=True,
     )
+    counted = accounting(occupations)
+    frames = {
+        "occupations": occupations,
+        "categories": categories,
+        "sectors": sectors,
+        "headline": heads,
+        "accounting": counted,
+        "judgements": judgements,
+        "consistency": sample_consistency(judgements, level),
+    }
+    notes = [
+        f"{r.system} {r.language}: {r.n} occupations without B ({r.outcome})" for r in counted.itertuples() if r.outcome != "ok"
+    ]
+    return finish("optimal", table, None, provenance, frames, allowed=FRAMES, correction="none", family="metric", notes=notes)
 
 
 def group_columns(frame: pd.DataFrame) -> list[str]:
@@ -699,35 +716,5 @@ def group_columns(frame: pd.DataFrame) -> list[str]:
     return [k for k in GROUP_KEYS if k in frame and frame[k].nunique() > 1]
 
 
-def evaluate(judgements=None, *, reference="bls", **options) -> StudyResult:
-    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.optimal` returns)."""
-    result = run(judgements_file=judgements, reference=reference, **options)
-    dominated = " (" + result.sectors["dominated"].astype(str) + "-dominated)"
-    sectors = result.sectors.assign(subset=result.sectors["sector"].astype(str) + dominated)
-    categories = result.categories.assign(subset="category: " + result.categories["category"].astype(str))
-    keys = {"system": "system", "language": "language", "subset": "subset"}
-    heads = result.headline.assign(subset="all")
-    table = pd.concat(
-        [
-            melt(sectors, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
-            melt(categories, {"b": ("b", "ci_low", "ci_high")}, keys=keys),
-            melt(heads, {name: (name, f"{name}_ci_low", f"{name}_ci_high") for name in HEADLINE_RATES}, keys=keys),
-        ],
-        ignore_index=True,
-    )
-    frames = {
-        "occupations": result.occupations,
-        "categories": result.categories,
-        "sectors": result.sectors,
-        "headline": result.headline,
-        "accounting": result.accounting,
-        "judgements": result.judgements,
-    }
-    if result.consistency is not None:
-        frames["consistency"] = result.consistency
-    notes = [
-        f"{r.system} {r.language}: {r.n} occupations without B ({r.outcome})"
-        for r in result.accounting.itertuples()
-        if r.outcome != "ok"
-    ]
-    return StudyResult("optimal", table, None, result.provenance.to_dict(), frames, "none", notes, details=result)
+FRAMES = ("occupations", "categories", "sectors", "headline", "accounting", "judgements", "consistency")
+STUDY = Study("optimal", FRAMES, evaluate, pilot)

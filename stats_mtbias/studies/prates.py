@@ -21,7 +21,6 @@ outputs of the same occupation never count as independent pairs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +33,6 @@ from stats_mtbias.datasets.prates import SYSTEM
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import as_source, source_sha256
 from stats_mtbias.errors import UsageError
-from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import StudyResult
 from stats_mtbias.schema import GENDERS, judgement_table
 from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
@@ -48,12 +46,12 @@ from stats_mtbias.studies._common import (
     comparison_frame,
     integrity,
     melt,
-    noted,
     provenance,
     unreachable_significance,
 )
 from stats_mtbias.studies._samples import consistency, unit_codes, warn_unequal
 from stats_mtbias.studies._samples import sample_weights as sample_weights_rule
+from stats_mtbias.studies._study import Study, finish, with_notes
 from stats_mtbias.tables import wide_counts
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, PROPORTION_METHODS, design_effect, proportion_interval
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance
@@ -739,42 +737,6 @@ def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-@dataclass(frozen=True)
-class PratesResult:
-    """Everything the Prates study reports.
-
-    Attributes
-    ----------
-    rates : DataFrame
-        Per language / category: counts, percentages, the female interval, the
-        male > female p-value and its adjusted value (:data:`RECORD_COLUMNS`).
-    tests : DataFrame
-        Every one-sided paired test (male>female, male>neutral, neutral>female)
-        with adjusted p-values and effect sizes.
-    family : str
-        The family the p-values were adjusted over.
-    independence : DataFrame
-    reference, calibration : DataFrame or None
-        The BLS comparison (job items only).
-    accounting : DataFrame
-    provenance : Provenance
-    judgements : DataFrame
-    consistency : DataFrame or None
-        With samples: their consistency per system and language (:func:`sample_consistency`).
-    """
-
-    rates: pd.DataFrame
-    tests: pd.DataFrame
-    family: str
-    independence: pd.DataFrame
-    reference: pd.DataFrame | None
-    calibration: pd.DataFrame | None
-    accounting: pd.DataFrame
-    provenance: Provenance
-    judgements: pd.DataFrame = field(repr=False)
-    consistency: pd.DataFrame | None = None
-
-
 def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     """The consistency of each system's samples per language: :func:`stats_mtbias.studies._samples.consistency`.
 
@@ -803,9 +765,9 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     from stats_mtbias.planning.designs import one_language
 
     metric = metric or "male>female"
-    language = one_language(result.details.tests, language)
+    language = one_language(result.frame("tests"), language)
     if metric in ("p_female", "female"):
-        row = result.details.rates
+        row = result.frame("rates")
         row = row[(row["language"] == language) & (row["category"] == (subset or "all"))]
         if not len(row):
             raise UsageError(f"no {language} rates for category {subset or 'all'!r} in the pilot.")
@@ -814,7 +776,7 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
         return "rate", dict(
             rate=float(row["n_female"]) / float(row["n"]), deff=max(deff, 1.0), metric=f"{language} p_female", comparison=""
         )
-    tests = result.details.tests
+    tests = result.frame("tests")
     row = tests[(tests["language"] == language) & (tests["category"] == (subset or "all")) & (tests["comparison"] == metric)]
     if not len(row):
         raise UsageError(
@@ -845,38 +807,49 @@ def _per_system(function, judgements: pd.DataFrame, *args, **kwargs) -> pd.DataF
     return pd.concat(parts, ignore_index=True) if parts else None
 
 
-def run(
+@with_notes
+def evaluate(
+    judgements=None,
     *,
+    reference=None,
     data_dir: str | Path | None = None,
     items: str = "jobs",
     languages: list[str] | None = None,
-    judgements_file: str | Path | None = None,
-    reference_file: str | Path | None = None,
     bengali: str = "pool",
     by: str = "language",
     denominator: str = "identified",
     interval: str = "wilson",
     test: str = "exact",
     correction: str = "holm",
+    against=None,
+    family="metric",
     alpha: float = 0.05,
     level: float = 0.95,
     rng: np.random.Generator | int = 0,
     n_resamples: int = 9_999,
+    n_boot: int = 10_000,
     pool: bool = False,
     sample: str | None = None,
-) -> PratesResult:
-    """Run the Prates study on the shipped judgements or a user's CSV, per system.
+) -> StudyResult:
+    """The Prates study on the shipped judgements or a user's (`judgements`, `reference`), per system: what
+    :func:`stats_mtbias.prates` returns.
 
     See :func:`analyse`, :func:`independence`, :func:`reference_comparison` and
     :func:`calibration`: each runs on every system's judgements apart (several
     systems are never pooled silently; ``pool=True`` pools them into one, named
     ``a+b+…``, on purpose). ``alpha`` is recorded and used to flag significant rows
     (``significant`` column of ``tests``); ``rng`` feeds the Monte Carlo exact
-    tests of independence (the only random numbers of the study). ``sample``:
-    the column of `judgements_file` telling samples of one output apart
+    tests of independence and the comparisons' bootstrap. ``sample``:
+    the column of `judgements` telling samples of one output apart
     (:func:`sample_weights`): an item's shares are the means over its samples,
     items stay the unit of every test and interval.
+
+    With several systems: a row per system, and paired comparisons of the
+    systems' shares per language (and category) on the occupations both
+    translated (the cluster bootstrap of :mod:`stats_mtbias.studies.rates`,
+    ``n_boot`` resamples), with `against`, `family` and `correction`.
     """
+    judgements_file, reference_file = judgements, reference
     check_positive_int(n_resamples, "n_resamples")
     alpha = check_level(alpha, "alpha")
     seed = rng
@@ -969,62 +942,16 @@ def run(
             "yours": systems if judgements_file is not None else [],  # systems of the user's inputs (the report's)
         },
     )
-    return PratesResult(
-        rates,
-        tests,
-        family_text,
-        indep,
-        reference,
-        calib,
-        accounting(judgements),
-        record,
-        judgements,
-        sample_consistency(judgements, level) if sample is not None else None,
-    )
-
-
-def evaluate(
-    judgements=None,
-    *,
-    reference=None,
-    against=None,
-    family="metric",
-    correction: str = "holm",
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
-    pool: bool = False,
-    **options,
-) -> StudyResult:
-    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.prates` returns).
-
-    With several systems: a row per system, and paired comparisons of the
-    systems' shares per language (and category) on the occupations both
-    translated (the cluster bootstrap of :mod:`stats_mtbias.studies.rates`,
-    ``n_boot`` resamples), with `against`, `family` and `correction`.
-    """
-    notes: list[str] = []
-    with noted(notes):
-        result = run(
-            judgements_file=judgements,
-            reference_file=reference,
-            correction=correction,
-            rng=rng,
-            level=level,
-            pool=pool,
-            **options,
-        )
-    rates = result.rates
     metrics = {g: (g, f"{g}_ci_low", f"{g}_ci_high") for g in ("female", "male", "neutral")}
     table = melt(rates, metrics, keys={"system": "system", "language": "language", "subset": "category"}, n="n_items")
     systems = list(dict.fromkeys(rates["system"].astype(str)))
     comparisons = None
     if len(systems) > 1:
         comparisons = _between_systems(
-            result.judgements,
-            by=options.get("by", "language"),
+            judgements,
+            by=by,
             n_boot=n_boot,
-            rng=rng,
+            rng=seed,
             level=level,
             correction=correction,
             against=against,
@@ -1032,22 +959,28 @@ def evaluate(
         )
     frames = {
         "rates": rates,
-        "tests": result.tests,
-        "independence": result.independence,
-        "accounting": result.accounting,
-        "judgements": result.judgements,
+        "tests": tests,
+        "independence": indep,
+        "accounting": accounting(judgements),
+        "judgements": judgements,
+        "reference": reference,
+        "calibration": calib if reference is not None else None,
+        "consistency": sample_consistency(judgements, level) if sample is not None else None,
     }
-    if result.reference is not None:
-        frames["reference"] = result.reference
-        frames["calibration"] = result.calibration
-    if result.consistency is not None:
-        frames["consistency"] = result.consistency
-    if result.provenance.options.get("pooled"):
-        notes.append(f"systems pooled on request into one: {systems[0]}")
-    record = result.provenance.to_dict()
-    # The report's "your systems" (result.your_systems): against=, as in every study that compares systems.
-    record["options"] = {**(record.get("options") or {}), "against": check_systems(against, "against")}
-    return StudyResult("prates", table, comparisons, record, frames, correction, notes, family, details=result)
+    notes = [f"systems pooled on request into one: {systems[0]}"] if record.options.get("pooled") else []
+    return finish(
+        "prates",
+        table,
+        comparisons,
+        record,
+        frames,
+        allowed=FRAMES,
+        correction=correction,
+        family=family,
+        notes=notes,
+        # The report's "your systems" (result.your_systems): against=, as in every study that compares systems.
+        options={"against": check_systems(against, "against")},
+    )
 
 
 def _between_systems(
@@ -1106,3 +1039,7 @@ def read(judgements, *, sample: str | None = None) -> pd.DataFrame:
     out = judged.assign(item=judged["occupation"], translation=raw["translation"].to_numpy(), gender=judged["gender"].astype(str))
     columns = READ_COLUMNS + (["sample"] if sample else []) + extra
     return out[columns].rename(columns=lambda c: c[1:] if c in extra else sample if c == "sample" else c).reset_index(drop=True)
+
+
+FRAMES = ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements", "consistency")
+STUDY = Study("prates", FRAMES, evaluate, pilot, read)

@@ -32,7 +32,6 @@ resample the clusters jointly, so groups sharing clusters are handled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
@@ -41,7 +40,6 @@ from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.errors import DataError, UsageError
-from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS
@@ -49,10 +47,8 @@ from stats_mtbias.studies._common import (
     accounting,
     adjust,
     check_systems,
-    comparison_frame,
     integrity,
     lacking,
-    noted,
     pair_shared,
     provenance,
     resample_pvalue,
@@ -60,6 +56,7 @@ from stats_mtbias.studies._common import (
     warn_unshared,
 )
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
+from stats_mtbias.studies._study import Study, finish, with_notes
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
@@ -294,36 +291,6 @@ def _average_samples(out: pd.DataFrame, keys: list[str], source) -> pd.DataFrame
     return out.sort_values("line", kind="stable").reset_index(drop=True)
 
 
-@dataclass(frozen=True)
-class RatesResult:
-    """Shares, gaps and comparisons of a judgement table (see the module docstring).
-
-    Attributes
-    ----------
-    estimates : DataFrame
-        ``system, group, *by, metric, estimate, ci_low, ci_high, n, n_unknown``.
-    comparisons : DataFrame or None
-        ``system_a, system_b, group, metric, diff, ci_low, ci_high, p_value, p_adjusted, method``.
-    group_differences : DataFrame or None
-        Per system, every pair of groups: ``system, group_a, group_b, metric, diff, ci_low, ci_high, p_value,
-        p_adjusted`` (bootstrap only).
-    accounting : DataFrame
-        Rows per system and gender (``unknown`` included).
-    provenance : Provenance
-    consistency : DataFrame or None
-        With samples: their consistency per system and group (:func:`sample_consistency`).
-    """
-
-    estimates: pd.DataFrame
-    comparisons: pd.DataFrame | None
-    group_differences: pd.DataFrame | None
-    accounting: pd.DataFrame
-    provenance: Provenance
-    judgements: pd.DataFrame = field(repr=False)
-    rows_as_clusters: bool = False
-    consistency: pd.DataFrame | None = None
-
-
 def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-cluster numerator ``y`` and denominator ``m`` of a ratio metric: ``(clusters, ...)`` each."""
     if metric >= len(METRICS):  # an accuracy: correct over identified outputs of its gold genders
@@ -448,12 +415,12 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     pair = systems if len(systems) == 2 else (systems[0], systems[0])
     by = (result.provenance.get("options") or {}).get("by") or []
     design = pilot_design(
-        result.details.judgements,
+        result.frame("judgements"),
         pair,
         by=by,
         group=subset or ALL,
         metric=metric or "female",
-        rows_as_clusters=result.details.rows_as_clusters,
+        rows_as_clusters=(result.provenance.get("options") or {}).get("cluster") is None,  # every row its own cluster
     )
     return "simulate", alone(design, systems)
 
@@ -843,7 +810,8 @@ def _iterable(value) -> tuple:
         return (value,)
 
 
-def run(
+@with_notes
+def evaluate(
     judgements,
     *,
     outcome: str = "gender",
@@ -862,8 +830,9 @@ def run(
     family: str | list[str] = "metric",
     sample: str | None = None,
     gold: str | None = None,
-) -> RatesResult:
-    """Read (or take) a judgement table and analyse it; see the module docstring and :func:`stats_mtbias.rates`."""
+) -> StudyResult:
+    """Read (or take) a judgement table and analyse it (what :func:`stats_mtbias.rates` returns); see the module
+    docstring."""
     from stats_mtbias.datasets.counting import is_dask_frame, source_digest, source_label
 
     if by is not None and not isinstance(by, str) and not all(isinstance(c, str) for c in _iterable(by)):
@@ -966,35 +935,25 @@ def run(
         },
     )
     counted = table.assign(n=table["outputs"]) if sample else table
-    return RatesResult(
-        estimates,
-        comparisons,
-        group_differences,
-        accounting(counted, ["system"], "gender", "n"),
-        record,
-        table,
-        cluster is None,
-        sample_consistency(table, by, level) if sample else None,
-    )
-
-
-def evaluate(
-    judgements, *, against: list[str] | None = None, family: str | list[str] = "metric", correction: str = "holm", **options
-) -> StudyResult:
-    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.rates` returns)."""
-    notes: list[str] = []
-    with noted(notes):
-        result = run(judgements, against=against, family=family, correction=correction, **options)
-    by = result.provenance.options["by"]
     extra = [c for c in by if c != "language"]
-    est = result.estimates
-    table = est[[*TABLE_COLUMNS[:3], *extra, *TABLE_COLUMNS[3:]]].astype({"system": str, "subset": str})
-    comparisons = None if result.comparisons is None else comparison_frame(result.comparisons)
-    frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
-    if result.group_differences is not None:
-        frames["group_differences"] = result.group_differences
-    if result.consistency is not None:
-        frames["consistency"] = result.consistency
-    return StudyResult(
-        "rates", table.reset_index(drop=True), comparisons, result.provenance.to_dict(), frames, correction, notes, family, result
+    frames = {
+        "estimates": estimates,
+        "accounting": accounting(counted, ["system"], "gender", "n"),
+        "judgements": table,
+        "group_differences": group_differences,
+        "consistency": sample_consistency(table, by, level) if sample else None,
+    }
+    return finish(
+        "rates",
+        estimates[[*TABLE_COLUMNS[:3], *extra, *TABLE_COLUMNS[3:]]].astype({"system": str, "subset": str}),
+        comparisons,
+        record,
+        frames,
+        allowed=FRAMES,
+        correction=correction,
+        family=family,
     )
+
+
+FRAMES = ("estimates", "accounting", "judgements", "group_differences", "consistency")
+STUDY = Study("rates", FRAMES, evaluate, pilot)

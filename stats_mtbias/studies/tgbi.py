@@ -22,7 +22,6 @@ design. One weight matrix serves every system, which pairs the comparisons.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +34,6 @@ from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.errors import SmallExpectedCountWarning, UsageError
 from stats_mtbias.estimators.tgbi import BOTH_RULES, p_s, tgbi_shares
 from stats_mtbias.gender.english import RULES, classify_english, compare_rules
-from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS
@@ -47,7 +45,6 @@ from stats_mtbias.studies._common import (
     integrity,
     lacking,
     melt,
-    noted,
     pair_shared,
     permutation_floor,
     provenance,
@@ -58,6 +55,7 @@ from stats_mtbias.studies._common import (
     with_flags,
 )
 from stats_mtbias.studies._samples import average_cells, consistency
+from stats_mtbias.studies._study import Study, finish, with_notes
 from stats_mtbias.tables import count_cube, judgement_table
 from stats_mtbias.uncertainty.analytic import (
     minority_count,
@@ -196,39 +194,6 @@ def _statistic(both: str):
     return statistic
 
 
-@dataclass(frozen=True)
-class TGBIResult:
-    """Everything the TGBI study reports.
-
-    Attributes
-    ----------
-    estimates : DataFrame
-        One row per system and subset (the seven sets, then ``TGBI``) with counts,
-        shares, ``p_s`` and the interval ``ci_low, ci_high``.
-    comparisons : DataFrame or None
-        Paired differences ``system_a - system_b`` per subset with interval,
-        p-value and Holm-adjusted p-value over the whole family of rows.
-    accounting : DataFrame
-        Every line read, by system, set and reason (``judged`` or why ``unknown``).
-    rule_changes : DataFrame
-        Outputs cross-tabulated by the authors' and the default gender rule.
-    provenance : Provenance
-    judgements : DataFrame
-        The judgement table the numbers were counted from.
-    consistency : DataFrame or None
-        With samples: their consistency per system and set (:func:`sample_consistency`).
-    """
-
-    estimates: pd.DataFrame
-    comparisons: pd.DataFrame | None
-    accounting: pd.DataFrame
-    rule_changes: pd.DataFrame
-    provenance: Provenance
-    judgements: pd.DataFrame = field(repr=False)
-    bootstrap: BootstrapResult | None = field(default=None, repr=False)
-    consistency: pd.DataFrame | None = None
-
-
 def design_arrays(judgements: pd.DataFrame) -> tuple[np.ndarray, list[str], np.ndarray]:
     """``(counts, systems, strata)``: counts ``(lexicon items, systems, sets, genders)``, strata = item content.
 
@@ -307,7 +272,7 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     if metric not in (None, "p_s"):
         raise UsageError("TGBI plans for `metric='p_s'` of a `subset` (a sentence set, or 'TGBI' for the index).")
     both = (result.provenance.get("options") or {}).get("both", "neutral")
-    return "simulate", alone(pilot_design(result.details.judgements, pair, subset or INDEX, both), systems)
+    return "simulate", alone(pilot_design(result.frame("judgements"), pair, subset or INDEX, both), systems)
 
 
 def analyse(
@@ -601,11 +566,12 @@ def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def run(
-    systems=tgbi_data.SYSTEMS,
+@with_notes
+def evaluate(
+    systems=None,
     *,
     data_dir: str | Path | None = None,
-    translations: list[tuple[str | Path, str | None]] | None = None,
+    translations=None,
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
     n_boot: int = 10_000,
@@ -622,15 +588,26 @@ def run(
     n_permutations: int = N_RESAMPLES,
     outputs=None,
     sample: str | None = None,
-) -> TGBIResult:
-    """Run the TGBI study on the shipped outputs and/or a user's own.
+) -> StudyResult:
+    """The TGBI study on the shipped outputs and/or a user's own (what :func:`stats_mtbias.tgbi` returns).
 
-    See :func:`analyse` for the statistical options; ``lexicon`` picks the gender
-    rule (``"default"`` or the authors' ``"cho2019"``) and ``repeated_blocks``
-    whether copy-paste defects are excluded (default) or kept as the authors did.
+    `translations` maps a user system's name to a path (CSV, Parquet, a directory
+    of ``total_<system>_<set>.txt`` files) or a DataFrame; `systems` names shipped
+    systems (default all three). See :func:`analyse` for the statistical options;
+    ``lexicon`` picks the gender rule (``"default"`` or the authors' ``"cho2019"``)
+    and ``repeated_blocks`` whether copy-paste defects are excluded (default) or
+    kept as the authors did.
     """
-    from stats_mtbias.datasets.sources import source_sha256
+    from stats_mtbias.datasets.sources import as_source, source_sha256
 
+    given = dict(translations or {})
+    systems = check_systems(systems)
+    if systems is None:
+        systems = [] if outputs is not None else list(tgbi_data.SYSTEMS)
+    clash = sorted(set(systems) & set(given))
+    if clash:
+        raise UsageError(f"{', '.join(clash)}: named both as a shipped system and in `translations`; rename yours.")
+    translations = [(as_source(path, name), name) for name, path in given.items()]
     judgements, store = load_judgements(
         systems,
         data_dir=data_dir,
@@ -640,7 +617,7 @@ def run(
         outputs=outputs,
         sample=sample,
     )
-    estimates, comparisons, boot = analyse(
+    estimates, comparisons, _ = analyse(
         judgements,
         n_boot=n_boot,
         rng=check_rng(rng),
@@ -670,8 +647,6 @@ def run(
     data = dict(sorted(store.used.items())) if store is not None else {}
     data.update({str(src): source_sha256(src) for src, _ in translations or []})
     if outputs is not None:
-        from stats_mtbias.datasets.sources import as_source
-
         source = as_source(outputs, "outputs")
         data[str(source)] = source_sha256(source)
     record = provenance(
@@ -703,15 +678,54 @@ def run(
             ),
         },
     )
-    return TGBIResult(
-        estimates=estimates,
-        comparisons=comparisons,
-        accounting=accounting(judgements),
-        rule_changes=compare_rules(judgements["translation"].where(judgements["reason"] == "", None)),
-        provenance=record,
-        judgements=judgements,
-        bootstrap=boot,
-        consistency=sample_consistency(judgements, level) if has_samples(judgements) else None,
+    est = estimates
+    language = "ko"
+    if outputs is not None:  # the benchmark's source language, where it says
+        named = set(judgements["language"].astype(str)) - {""} if "language" in judgements else set()
+        language = named.pop() if len(named) == 1 else "all"
+    table = melt(
+        est, {"p_s": ("p_s", "ci_low", "ci_high")}, keys={"system": "system", "subset": "subset"}, defaults={"language": language}
+    )
+    shares = melt(
+        est[est["subset"] != INDEX],
+        {m: (m, None, None) for m in ("female", "male", "neutral")},
+        keys={"system": "system", "subset": "subset"},
+        defaults={"language": language},
+    )
+    notes = []
+    if comparisons is not None:
+        comparisons = adjust(
+            comparison_frame(
+                comparisons.assign(language=language), method=p_value_method(ci, test), ci_method=ci_method(ci, interval)
+            ),
+            correction,
+            family,
+        )
+        if test == "permutation":
+            notes.append(
+                "p-values by approximate randomisation, intervals by "
+                f"{ci_method(ci, interval)}: near the boundary they can disagree."
+            )
+    flags = dict(judgements.attrs.get("line_flags", {}))
+    for system in {s for s, _ in flags}:  # the index rests on every set: it carries its sets' flags
+        flags[system, INDEX] = "; ".join(f"{subset}: {flag}" for (s, subset), flag in flags.items() if s == system)
+    frames = {
+        "estimates": est,
+        "accounting": accounting(judgements),
+        "rule_changes": compare_rules(judgements["translation"].where(judgements["reason"] == "", None)),
+        "judgements": judgements,
+        "consistency": sample_consistency(judgements, level) if has_samples(judgements) else None,
+    }
+    return finish(
+        "tgbi",
+        with_flags(pd.concat([table, shares], ignore_index=True), flags, ["system", "subset"]),
+        comparisons,
+        record,
+        frames,
+        allowed=FRAMES,
+        correction=correction,
+        family=family,
+        notes=notes,
     )
 
 
@@ -732,100 +746,6 @@ def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.Data
         shares=["female", "male"],
         all_of="subset",
         level=level,
-    )
-
-
-def evaluate(
-    systems=None,
-    *,
-    translations=None,
-    correction: str = "holm",
-    family: str | list[str] = "metric",
-    against: list[str] | None = None,
-    ci: str = "analytic",
-    interval: str = "percentile",
-    test: str = "bootstrap",
-    **options,
-) -> StudyResult:
-    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.tgbi` returns).
-
-    `translations` maps a user system's name to a path (CSV, Parquet, a directory
-    of ``total_<system>_<set>.txt`` files) or a DataFrame; `systems` names shipped
-    systems (default all three).
-    """
-    from stats_mtbias.datasets.sources import as_source
-
-    given = dict(translations or {})
-    systems = check_systems(systems)
-    outputs = options.get("outputs")
-    if systems is None:
-        systems = [] if outputs is not None else list(tgbi_data.SYSTEMS)
-    clash = sorted(set(systems) & set(given))
-    if clash:
-        raise UsageError(f"{', '.join(clash)}: named both as a shipped system and in `translations`; rename yours.")
-    sources = [(as_source(path, name), name) for name, path in given.items()]
-    notes: list[str] = []
-    with noted(notes):
-        result = run(
-            systems,
-            translations=sources,
-            correction=correction,
-            family=family,
-            against=against,
-            ci=ci,
-            interval=interval,
-            test=test,
-            **options,
-        )
-    est = result.estimates
-    language = "ko"
-    if outputs is not None:  # the benchmark's source language, where it says
-        named = set(result.judgements["language"].astype(str)) - {""} if "language" in result.judgements else set()
-        language = named.pop() if len(named) == 1 else "all"
-    table = melt(
-        est, {"p_s": ("p_s", "ci_low", "ci_high")}, keys={"system": "system", "subset": "subset"}, defaults={"language": language}
-    )
-    sets = est[est["subset"] != INDEX]
-    shares = melt(
-        sets,
-        {m: (m, None, None) for m in ("female", "male", "neutral")},
-        keys={"system": "system", "subset": "subset"},
-        defaults={"language": language},
-    )
-    comparisons = None
-    if result.comparisons is not None:
-        comparisons = adjust(
-            comparison_frame(
-                result.comparisons.assign(language=language), method=p_value_method(ci, test), ci_method=ci_method(ci, interval)
-            ),
-            correction,
-            family,
-        )
-        if test == "permutation":
-            notes.append(
-                "p-values by approximate randomisation, intervals by "
-                f"{ci_method(ci, interval)}: near the boundary they can disagree."
-            )
-    flags = dict(result.judgements.attrs.get("line_flags", {}))
-    for system in {s for s, _ in flags}:  # the index rests on every set: it carries its sets' flags
-        flags[system, INDEX] = "; ".join(f"{subset}: {flag}" for (s, subset), flag in flags.items() if s == system)
-    table = with_flags(pd.concat([table, shares], ignore_index=True), flags, ["system", "subset"])
-    return StudyResult(
-        "tgbi",
-        table,
-        comparisons,
-        result.provenance.to_dict(),
-        frames={
-            "estimates": est,
-            "accounting": result.accounting,
-            "rule_changes": result.rule_changes,
-            "judgements": result.judgements,
-            **({"consistency": result.consistency} if result.consistency is not None else {}),
-        },
-        correction=correction,
-        notes=notes,
-        family=family,
-        details=result,
     )
 
 
@@ -873,3 +793,7 @@ def read(
         table = table.rename(columns={"sample": sample})
     extra = [c for c in judged.columns if str(c).startswith("+") and str(c)[1:] not in table]
     return pd.concat([table, judged[extra].rename(columns=lambda c: c[1:])], axis=1).reset_index(drop=True)
+
+
+FRAMES = ("estimates", "accounting", "rule_changes", "judgements", "consistency")
+STUDY = Study("tgbi", FRAMES, evaluate, pilot, read)

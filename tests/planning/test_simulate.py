@@ -140,7 +140,7 @@ def test_tgbi_pilot_plans_the_index_and_flags_an_anti_conservative_set(data_dir)
 
 def test_prates_and_optimal_pilots(data_dir):
     prates = smb.prates(languages=["Turkish"], data_dir=data_dir, rng=0)
-    tests = prates.details.tests
+    tests = prates.frames["tests"]
     row = tests[(tests["comparison"] == "male>female") & (tests["category"] == "all")].iloc[0]
     psi = (row["n_positive"] + row["n_negative"]) / row["n_items"]
     res = smb.power(pilot=prates, metric="male>female", n=200)

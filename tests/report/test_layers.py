@@ -6,7 +6,7 @@
 - ``stats_mtbias/reporting/`` (the full report) and ``analyses/`` are clients of the
   public API: ``stats_mtbias`` itself, ``stats_mtbias.report`` for rendering, and the
   foundation's errors and argument checks.
-- Nothing outside ``stats_mtbias/studies/`` reads a result's private ``details``.
+- Nothing reads a private study object: a result is its public table, frames and provenance.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.slow
 
 def test_winomt_delta_g_power_equals_the_rejection_rate_of_the_real_analysis(data_dir):
     pilot = smb.winomt(["google", "aws"], languages=["de"], data_dir=data_dir, adjectives=False, n_boot=200, rng=0)
-    judgements = pilot.details.judgements[["system", "language", "item", "gold", "stereotype", "gender"]]
+    judgements = pilot.frames["judgements"][["system", "language", "item", "gold", "stereotype", "gender"]]
     cmp = pilot.compare()
     d0 = float(cmp.loc[cmp["metric"] == "delta_g", "diff"].iloc[0])
     n = 1500  # power near 0.5 here: the most demanding point for a comparison of rates

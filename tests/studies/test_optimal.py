@@ -70,14 +70,14 @@ def files(tmp_path):
 
 def test_worked_examples_through_the_api(files):
     ref, judg = files
-    result = optimal.run(reference=ref, judgements_file=judg, n_boot=200, rng=1)
-    occ = result.occupations.set_index("occupation")
+    result = optimal.evaluate(reference=ref, judgements=judg, n_boot=200, rng=1)
+    occ = result.frames["occupations"].set_index("occupation")
     assert occ.loc["surgeon", "b"] == pytest.approx(46 / 27)
     assert occ.loc["clerk", "b"] == 0.0 and occ.loc["teller", "b"] == pytest.approx(16 / 42)
     assert occ.loc["welder", "b"] == pytest.approx((70 - 30) / 30)
     assert occ.loc["dancer", "b"] == 0.0 and occ.loc["dancer", "e_0"] == 0.5
     assert np.isnan(occ.loc["mystery", "b"]) and occ.loc["mystery", "status"] == "no reference share"
-    cats = result.categories.set_index("category")
+    cats = result.frames["categories"].set_index("category")
     # Category B = mean of its occupations' B: (0 + 0.38) / 2 = 0.19.
     assert cats.loc["B", "b"] == pytest.approx(8 / 42) and round(cats.loc["B", "b"], 2) == 0.19
     assert cats.loc["C", "n"] == 2  # mystery has no B
@@ -85,10 +85,10 @@ def test_worked_examples_through_the_api(files):
 
 def test_sector_b_and_headline_by_hand(files):
     ref, judg = files
-    result = optimal.run(reference=ref, judgements_file=judg, n_boot=500, rng=2)
+    result = optimal.evaluate(reference=ref, judgements=judg, n_boot=500, rng=2)
     # Sectors default to the categories here. Female-dominated: surgeon (A) alone, clerk + teller (B):
     # weights = women = employed * f -> B's sector B = (0 * 29 + 0.381 * 17.4) / 46.4.
-    sec = result.sectors.set_index(["sector", "dominated"])
+    sec = result.frames["sectors"].set_index(["sector", "dominated"])
     assert sec.loc[("B", "female"), "b"] == pytest.approx((16 / 42 * 30 * 0.58) / (50 * 0.58 + 30 * 0.58))
     assert sec.loc[("A", "female"), "b"] == pytest.approx(46 / 27)
     # Male-dominated: welder (f .3, said "she"), weight = men = 140; dancer (f .5) is in neither.
@@ -103,7 +103,7 @@ def test_sector_b_and_headline_by_hand(files):
     high = stats.gamma.ppf(0.975, mean**2 / var, scale=var / mean)
     assert (sec.loc[("B", "female"), "ci_low"], sec.loc[("B", "female"), "ci_high"]) == pytest.approx((low, high))
     assert sec.loc[("B", "female"), "n_biased"] == 1 and sec.loc[("B", "female"), "top_share"] == 1.0  # the teller alone
-    head = result.headline.iloc[0]
+    head = result.frames["headline"].iloc[0]
     # He/she outputs at f != .5 with a share: surgeon he (minority), clerk she, teller he (minority), welder she (minority).
     assert head["n"] == 4
     assert head["minority"] == pytest.approx(0.75)
@@ -199,13 +199,13 @@ def test_reference_counts_widen_the_interval(tmp_path):
     counted = pd.DataFrame({"occupation": names, "n_female": n_female, "n_total": n_total, "weight": 1.0, "sector": "S"})
     counted.to_csv(tmp_path / "counts.csv", index=False)
     shares.assign(female_share=n_female / n_total).to_csv(tmp_path / "same_shares.csv", index=False)
-    fixed = optimal.run(reference=tmp_path / "same_shares.csv", judgements_file=tmp_path / "j.csv", n_boot=2000, rng=4)
-    carried = optimal.run(reference=tmp_path / "counts.csv", judgements_file=tmp_path / "j.csv", n_boot=2000, rng=4)
-    a = fixed.sectors.set_index("dominated").loc["female"]
-    b = carried.sectors.set_index("dominated").loc["female"]
+    fixed = optimal.evaluate(reference=tmp_path / "same_shares.csv", judgements=tmp_path / "j.csv", n_boot=2000, rng=4)
+    carried = optimal.evaluate(reference=tmp_path / "counts.csv", judgements=tmp_path / "j.csv", n_boot=2000, rng=4)
+    a = fixed.frames["sectors"].set_index("dominated").loc["female"]
+    b = carried.frames["sectors"].set_index("dominated").loc["female"]
     assert a["b"] == pytest.approx(b["b"])  # same point estimate
     assert b["ci_high"] - b["ci_low"] > 1.1 * (a["ci_high"] - a["ci_low"])
-    assert "redrawn per replicate" in carried.provenance.method
+    assert "redrawn per replicate" in carried.provenance["method"]
 
 
 def test_sector_map_covers_every_bls_category():

@@ -10,11 +10,11 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def result(data_dir):
-    return optimal.run(data_dir=data_dir, n_boot=2000, rng=0)
+    return optimal.evaluate(data_dir=data_dir, n_boot=2000, rng=0)
 
 
 def test_every_language_has_sector_tables(result):
-    sectors = result.sectors
+    sectors = result.frames["sectors"]
     assert sectors["language"].nunique() == 12
     per_language = sectors.groupby("language").size()
     assert (per_language >= 13).all()  # 7 sectors x 2, except sectors without female-dominated occupations
@@ -22,9 +22,9 @@ def test_every_language_has_sector_tables(result):
 
 
 def test_occupations_accounted_for(result):
-    acc = result.accounting.groupby("language")["n"].sum()
+    acc = result.frames["accounting"].groupby("language")["n"].sum()
     assert (acc == 1019).all()
-    occ = result.occupations
+    occ = result.frames["occupations"]
     hungarian = occ[occ["language"] == "Hungarian"]
     # Recompute B by hand for Hungarian's first occupations with a share.
     row = hungarian.dropna(subset=["b"]).iloc[0]
@@ -35,7 +35,7 @@ def test_occupations_accounted_for(result):
 
 
 def test_japanese_never_says_she(result):
-    head = result.headline.set_index("language")
+    head = result.frames["headline"].set_index("language")
     assert head.loc["Japanese", "she_given_male_dominated"] == 0.0
     assert head.loc["Japanese", "he_given_female_dominated"] == 1.0
     assert np.all(head["minority"].between(0, 1))

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def result(data_dir):
-    return prates.run(data_dir=data_dir, by="language,category")
+    return prates.evaluate(data_dir=data_dir, by="language,category")
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def recount(data_dir):
 def test_every_row_is_counted(result, recount):
     counts, n_rows = recount
     assert n_rows == 1019
-    rows = result.rates[result.rates["category"] == "all"].set_index("language")
+    rows = result.frames["rates"][result.frames["rates"]["category"] == "all"].set_index("language")
     for language, c in counts.items():
         row = rows.loc[language]
         assert (row["n_female"], row["n_male"], row["n_neutral"], row["n_unknown"]) == (
@@ -43,7 +43,7 @@ def test_every_row_is_counted(result, recount):
         )
         assert row["n"] == c["Female"] + c["Male"] + c["Neutral"]
         assert row["female"] == pytest.approx(c["Female"] / row["n"])
-    assert result.accounting["n"].sum() == 1019 * 17
+    assert result.frames["accounting"]["n"].sum() == 1019 * 17
 
 
 def test_authors_convention_matches_the_recount(data_dir, recount):
@@ -59,21 +59,21 @@ def test_authors_convention_matches_the_recount(data_dir, recount):
 
 
 def test_tests_and_family(result):
-    tests = result.tests
+    tests = result.frames["tests"]
     assert len(tests) == 3 * 12 * 23
     male_female = tests[tests["comparison"] == "male>female"]
     assert np.all(male_female["p_adjusted"] >= male_female["p_value"])
     # Male outnumbers female in every language overall.
     overall = male_female[male_female["category"] == "all"]
     assert (overall["p_adjusted"] < 0.001).all()
-    assert "276 one-sided tests" in result.family
+    assert "276 one-sided tests" in result.provenance["method"]
 
 
 def test_reference_and_calibration(result):
-    ref = result.reference.set_index(["language", "level"])
+    ref = result.frames["reference"].set_index(["language", "level"])
     overall = ref.loc[("all", "occupation")]
     assert overall["n"] == 1019 - 429 and overall["n_excluded"] == 429  # BLS gives no share for 429
     assert overall["translated"] < overall["reference"] and overall["p_value"] < 1e-10
-    calib = result.calibration.set_index("language")
+    calib = result.frames["calibration"].set_index("language")
     assert calib.loc["Japanese", "note"] == "not estimable: no female output"
     assert 0 < calib.loc["all", "slope"] < 1 and calib.loc["all", "female_at_parity"] < 0.5

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def result(data_dir):
     with pytest.warns(UserWarning, match="total_papago_imp.txt: 400 lines"):
-        return tgbi.run(data_dir=data_dir, n_boot=2000, rng=0, compare=True, ci="bootstrap")
+        return tgbi.evaluate(data_dir=data_dir, n_boot=2000, rng=0, compare=True, ci="bootstrap")
 
 
 def _recount(path):
@@ -27,20 +27,20 @@ def _recount(path):
 
 def test_google_informal_against_a_recount(result, data_dir):
     f, m, n = _recount(data_dir / "tgbi/gebnlp-tgbi/corpus/total_google_inf.txt")
-    row = result.estimates.query("system == 'google' and subset == 'informal'").iloc[0]
+    row = result.frames["estimates"].query("system == 'google' and subset == 'informal'").iloc[0]
     assert (row.n_female, row.n_male, row.n_neutral + row.n_both) == (f, m, n) == (429, 1689, 0)
     assert row.p_s == pytest.approx(math.sqrt(f / 2118 * m / 2118 + n / 2118))
 
 
 def test_every_line_is_accounted_for(result):
-    lines = result.accounting.groupby("system", observed=True)["n"].sum()
+    lines = result.frames["accounting"].groupby("system", observed=True)["n"].sum()
     assert (lines == 12708).all()
-    bad = result.accounting.query("outcome != 'judged'")
+    bad = result.frames["accounting"].query("outcome != 'judged'")
     assert bad[["system", "subset", "outcome", "n"]].values.tolist() == [["papago", "impolite", "repeated_block", 400]]
 
 
 def test_index_and_intervals(result):
-    est = result.estimates
+    est = result.frames["estimates"]
     assert len(est) == 24
     for _system, group in est.groupby("system", observed=True):
         sets = group[group.subset != "TGBI"]
@@ -60,22 +60,24 @@ def test_comparisons_consistent_and_holm(result):
     assert ((comp.p_value <= 0.05 + 1e-9) | ~excludes).all()
     assert (comp.p_adjusted >= comp.p_value).all()
     # Under the bootstrap the formal sets (one output of 2,118 off "he") keep their score interval, never [0, 0].
-    formal = result.estimates.query("subset == 'formal'")
+    formal = result.frames["estimates"].query("subset == 'formal'")
     assert (formal["ci_method"] == "score").all() and (formal["ci_high"] > formal["ci_low"]).all()
 
 
 def test_authors_rules_reproduce_their_convention(data_dir):
     with pytest.warns(UserWarning):
-        authors = tgbi.run(["papago"], data_dir=data_dir, lexicon="cho2019", repeated_blocks="keep", n_boot=100, compare=False)
-    row = authors.estimates.query("subset == 'impolite'").iloc[0]
+        authors = tgbi.evaluate(
+            ["papago"], data_dir=data_dir, lexicon="cho2019", repeated_blocks="keep", n_boot=100, compare=False
+        )
+    row = authors.frames["estimates"].query("subset == 'impolite'").iloc[0]
     # n: the lexicon items the set rests on; n_outputs: its outputs (two per item), none left unread.
     assert (row.n, row.n_outputs, row.n_unknown) == (1059, 2118, 0)
 
 
 def test_analytic_and_bootstrap_agree_on_full_data(data_dir, result):
-    analytic = tgbi.run(data_dir=data_dir, ci="analytic", compare=False)
-    width_a = (analytic.estimates.ci_high - analytic.estimates.ci_low).to_numpy()
-    width_b = (result.estimates.ci_high - result.estimates.ci_low).to_numpy()
+    analytic = tgbi.evaluate(data_dir=data_dir, ci="analytic", compare=False)
+    width_a = (analytic.frames["estimates"].ci_high - analytic.frames["estimates"].ci_low).to_numpy()
+    width_b = (result.frames["estimates"].ci_high - result.frames["estimates"].ci_low).to_numpy()
     # Same order of magnitude everywhere, close where the data are not at a boundary.
     ratio = width_a / width_b
     assert np.all((ratio > 0.5) & (ratio < 2.0))
@@ -86,12 +88,12 @@ def test_analytic_comparisons_use_the_g_scale_p_values(data_dir):
     from stats_mtbias.tables import count_cube
     from stats_mtbias.uncertainty.analytic import paired_difference_analytic
 
-    res = tgbi.run(["google", "kakao"], data_dir=data_dir, ci="analytic", compare=True)
-    cube = count_cube(res.judgements, ("lexicon_item", "system", "subset"))
+    res = tgbi.evaluate(["google", "kakao"], data_dir=data_dir, ci="analytic", compare=True)
+    cube = count_cube(res.frames["judgements"], ("lexicon_item", "system", "subset"))
     _, p_sets = paired_difference_analytic(cube.counts[:, 0], cube.counts[:, 1])
     assert res.comparisons.p_value.to_numpy()[:7] == pytest.approx(p_sets)
-    assert "paired comparisons: MOVER of the score intervals on g" in res.provenance.method
-    assert res.provenance.n_boot is None
+    assert "paired comparisons: MOVER of the score intervals on g" in res.provenance["method"]
+    assert res.provenance["n_boot"] is None
     # The default is the analytic form; every row names its interval.
-    assert res.estimates.equals(tgbi.run(["google", "kakao"], data_dir=data_dir, compare=True).estimates)
-    assert set(res.estimates["ci_method"]) == {"score", "MOVER"}
+    assert res.frames["estimates"].equals(tgbi.evaluate(["google", "kakao"], data_dir=data_dir, compare=True).frames["estimates"])
+    assert set(res.frames["estimates"]["ci_method"]) == {"score", "MOVER"}

@@ -141,14 +141,14 @@ def test_users_own_labels_give_agreement_kappa_between_annotators_and_corrected_
     from stats_mtbias.significance.agreement import kappa_interval
 
     gold, readings, labels = _labelled_run(data_dir, tmp_path)
-    res = winomt.run(judgements=readings, annotations=labels, n_boot=200, rng=0, data_dir=data_dir)
-    agree = res.annotations["agreement"].set_index("annotator")
+    res = winomt.evaluate(judgements=readings, annotations=labels, n_boot=200, rng=0, data_dir=data_dir)
+    agree = res.frames["annotations"].set_index("annotator")
     # a: agrees on items 0-7, not on 8, 9 (labelled against gold) nor on 3000-3004 (unread): 8 of 15.
     assert agree.loc["a", "n_labelled"] == 15 and agree.loc["a", "agreement"] == pytest.approx(8 / 15)
     assert agree.loc["b", "agreement"] == 1.0
     assert agree.loc["a", "ci_low"] < 8 / 15 < agree.loc["a", "ci_high"]
     assert agree.loc["a", "kappa_ci_low"] < agree.loc["a", "kappa"] < agree.loc["a", "kappa_ci_high"]
-    between = res.annotations["between"].iloc[0]
+    between = res.frames["annotators"].iloc[0]
     assert (between["annotator_a"], between["annotator_b"], between["n_both"]) == ("a", "b", 10)
     assert between["agreement"] == pytest.approx(0.8)
     human_a = np.array([gold[i] if i < 8 else {"male": "female"}.get(gold[i], "male") for i in range(10)], dtype=object)
@@ -156,12 +156,12 @@ def test_users_own_labels_give_agreement_kappa_between_annotators_and_corrected_
     assert (between["kappa"], between["kappa_ci_low"], between["kappa_ci_high"]) == pytest.approx(expected)
     # Corrected with the majority label per item (items 8 and 9 tie between a and b and are left out):
     # reading right on 0-7 (people agree on all 8: p1 = 1), wrong on 3000-3004 (people right on 4: p0 = 0.8).
-    row = res.corrected.iloc[0]
-    acc = res.estimates.iloc[0]["acc"]
+    row = res.frames["corrected"].iloc[0]
+    acc = res.frames["estimates"].iloc[0]["acc"]
     assert row["n_labelled"] == 13
     assert row["acc_corrected"] == pytest.approx(acc * 1.0 + (1 - acc) * 0.8)
     assert row["ci_low"] < row["acc_corrected"] < row["ci_high"]
-    assert str(labels) in res.provenance.to_dict()["data"]
+    assert str(labels) in res.provenance["data"]
 
 
 def test_users_labels_are_checked_row_by_row(data_dir, tmp_path):
@@ -170,9 +170,11 @@ def test_users_labels_are_checked_row_by_row(data_dir, tmp_path):
     frame.loc[2, "gender"] = "maybe"  # the CSV's line 4 (header on line 1)
     frame.to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(DataError, match=r"bad\.csv.*line 4.*'maybe' is not a label"):
-        winomt.run(judgements=readings, annotations=tmp_path / "bad.csv", n_boot=200, data_dir=data_dir)
+        winomt.evaluate(judgements=readings, annotations=tmp_path / "bad.csv", n_boot=200, data_dir=data_dir)
     twice = pd.concat([pd.read_csv(labels), pd.read_csv(labels).iloc[[0]]], ignore_index=True)
     with pytest.raises(DataError, match="already labelled by annotator a on line 2"):
-        winomt.run(judgements=readings, annotations=twice, n_boot=200, data_dir=data_dir)
+        winomt.evaluate(judgements=readings, annotations=twice, n_boot=200, data_dir=data_dir)
     with pytest.raises(ValueError, match="annotations for theirs/es, which this run does not evaluate"):
-        winomt.run(judgements=readings, annotations=pd.read_csv(labels).assign(system="theirs"), n_boot=200, data_dir=data_dir)
+        winomt.evaluate(
+            judgements=readings, annotations=pd.read_csv(labels).assign(system="theirs"), n_boot=200, data_dir=data_dir
+        )

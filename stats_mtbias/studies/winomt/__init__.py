@@ -1,6 +1,6 @@
 """The WinoMT study (Stanovsky et al. 2019) end to end: read → judge → estimate → compare → "+Adj" → correction.
 
-:func:`run` is the only place that wires the study: it reads the 3,888 items,
+:func:`evaluate` is the only place that wires the study: it reads the 3,888 items,
 judges the shipped translations and a user's own (word alignment + the target
 language's reader, :mod:`stats_mtbias.studies.winomt.reading`) or takes a
 user's readings (``judgements``), and computes Acc, F1, ΔG, ΔS with bootstrap
@@ -21,7 +21,6 @@ Metrics are shares in [0, 1] (the paper prints percent: multiply by 100 to compa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -39,11 +38,11 @@ from stats_mtbias.datasets.winomt import (
 )
 from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS
-from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.studies._common import accounting as common_accounting
-from stats_mtbias.studies._common import check_systems, integrity, melt, noted, with_flags
+from stats_mtbias.studies._common import check_systems, integrity, melt, with_flags
 from stats_mtbias.studies._common import provenance as record_provenance
+from stats_mtbias.studies._study import Study, finish, with_notes
 from stats_mtbias.studies.winomt.analysis import (
     ABSENT,
     FEATURE_INDEX,
@@ -93,7 +92,6 @@ __all__ = [
     "READING_ENGINES",
     "UNREAD_COLUMNS",
     "VALIDATION_COLUMNS",
-    "WinoMTResult",
     "adjective_effect",
     "analyse",
     "annotation_agreement",
@@ -111,7 +109,6 @@ __all__ = [
     "read_annotations",
     "read_user_judgements",
     "reading_workers",
-    "run",
     "score_bounds",
     "shared_items",
     "unread_flags",
@@ -126,47 +123,6 @@ ESTIMATE_COLUMNS = (
     + [c for m in METRICS for c in (m, f"{m}_ci_low", f"{m}_ci_high")]
     + ["flag"]
 )
-
-
-@dataclass(frozen=True)
-class WinoMTResult:
-    """Everything the WinoMT study reports (metrics as shares in [0, 1]).
-
-    Attributes
-    ----------
-    estimates : DataFrame
-        :data:`ESTIMATE_COLUMNS`: per system and language.
-    comparisons : DataFrame
-        :data:`stats_mtbias.result.COMPARE_COLUMNS`: the pairs of systems on each language.
-    adjectives : DataFrame or None
-        "+Adj" transitions (:func:`adjective_effect`), where the systems have "+Adj" files.
-    corrected : DataFrame or None
-        Acc corrected for misreading (:func:`corrected_accuracy`), with ``corrected=True``.
-    accounting : DataFrame
-        Items per system, language and outcome (``read`` or why not).
-    provenance : Provenance
-    judgements : DataFrame
-    notes : list of str
-    validation : dict or None
-        The shipped labels' agreement (:func:`validation`), with ``validate`` or ``corrected``.
-    consistency : DataFrame or None
-        With several samples per item: their consistency (:func:`consistency`).
-    annotations : dict or None
-        With ``annotations``: ``{"agreement": DataFrame (ANNOTATION_COLUMNS), "between":
-        DataFrame (BETWEEN_COLUMNS)}`` (:func:`annotation_agreement`).
-    """
-
-    estimates: pd.DataFrame
-    comparisons: pd.DataFrame
-    adjectives: pd.DataFrame | None
-    corrected: pd.DataFrame | None
-    accounting: pd.DataFrame
-    provenance: Provenance
-    judgements: pd.DataFrame = field(repr=False)
-    notes: list = field(default_factory=list)
-    validation: dict | None = field(default=None, repr=False)
-    annotations: dict | None = field(default=None, repr=False)
-    consistency: pd.DataFrame | None = None
 
 
 def _check_language(language: str) -> str:
@@ -199,7 +155,8 @@ def _check_labels(languages: list[str]) -> None:
         )
 
 
-def run(
+@with_notes(own_first=True)
+def evaluate(
     systems: list[str] | tuple[str, ...] | None = None,
     *,
     translations: dict | None = None,
@@ -225,8 +182,9 @@ def run(
     family: str | list[str] = "metric",
     n_draws: int = 10_000,
     sample: str | None = None,
-) -> WinoMTResult:
-    """Run the WinoMT study on shipped systems, a user's own translations and/or readings.
+) -> StudyResult:
+    """The WinoMT study on shipped systems, a user's own translations and/or readings (what :func:`stats_mtbias.winomt`
+    returns).
 
     Parameters
     ----------
@@ -277,6 +235,7 @@ def run(
     from stats_mtbias.datasets.sources import source_sha256
     from stats_mtbias.gender.targets import LANGUAGES
 
+    systems = check_systems(systems)
     seed = seed_of(rng)
     rng = check_rng(rng)
     store = open_store(data_dir)
@@ -497,47 +456,7 @@ def run(
             ),
         },
     )
-    return WinoMTResult(
-        estimates,
-        comparisons,
-        adj_frame,
-        corrected_frame,
-        accounting,
-        provenance,
-        table,
-        notes,
-        found,
-        annotated,
-        consistency(analysed, level=level) if samples else None,
-    )
-
-
-# What ``explain=True`` shows of each unread WinoMT item.
-UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligned", "reason", "why"]
-
-
-def evaluate(
-    systems=None,
-    *,
-    translations=None,
-    correction: str = "holm",
-    family: str | list[str] = "metric",
-    explain: bool = False,
-    **options,
-) -> StudyResult:
-    """:func:`run` as the public :class:`~stats_mtbias.result.StudyResult` (what :func:`stats_mtbias.winomt` returns)."""
-    notes: list[str] = []
-    with noted(notes):
-        result = run(
-            check_systems(systems),
-            translations=dict(translations or {}),
-            correction=correction,
-            family=family,
-            explain=explain,
-            **options,
-        )
-    notes = list(dict.fromkeys([*result.notes, *notes]))
-    est = result.estimates
+    est = estimates
     parts = []
     for metric in METRICS:
         part = melt(
@@ -548,47 +467,48 @@ def evaluate(
             n=f"{metric}_n",
         )
         parts.append(part)
-    table = pd.concat(parts, ignore_index=True)
+    long = pd.concat(parts, ignore_index=True)
     order = {m: i for i, m in enumerate(METRICS)}
-    table = table.sort_values(
+    long = long.sort_values(
         ["language", "system", "metric"], key=lambda c: c.map(order) if c.name == "metric" else c, kind="stable"
     ).reset_index(drop=True)
-    table = (
-        table.set_index(["system", "language"])
+    long = (
+        long.set_index(["system", "language"])
         .loc[pd.MultiIndex.from_frame(est[["system", "language"]])]
         .reset_index()[TABLE_COLUMNS]
     )
     flags = zip(zip(est["system"].astype(str), est["language"].astype(str), strict=True), est["flag"], strict=True)
-    table = with_flags(table, dict(flags), ["system", "language"])
-    comparisons = result.comparisons if len(result.comparisons) else None
-    frames = {"estimates": est, "accounting": result.accounting, "judgements": result.judgements}
-    if result.consistency is not None:
-        frames["consistency"] = result.consistency
-    if result.adjectives is not None:
-        frames["adjectives"] = result.adjectives
-    if result.corrected is not None:
-        frames["corrected"] = result.corrected
-    if result.validation is not None:
-        frames["validation"] = result.validation["validation"]
-        confusions = [
-            c.stack().rename("n").reset_index().assign(file=file) for file, c in result.validation["confusions"].items()
-        ]
+    long = with_flags(long, dict(flags), ["system", "language"])
+    frames = {
+        "estimates": est,
+        "accounting": accounting,
+        "judgements": table,
+        "consistency": consistency(analysed, level=level) if samples else None,
+        "adjectives": adj_frame,
+        "corrected": corrected_frame,
+    }
+    if found is not None:
+        frames["validation"] = found["validation"]
+        confusions = [c.stack().rename("n").reset_index().assign(file=file) for file, c in found["confusions"].items()]
         frames["confusions"] = (
             pd.concat(confusions, ignore_index=True)[["file", "human", "automatic", "n"]]
             if confusions
             else pd.DataFrame(columns=["file", "human", "automatic", "n"])
         )
-        frames["inter_annotator"] = result.validation["annotators"]
+        frames["inter_annotator"] = found["annotators"]
     if explain:
-        j = result.judgements
-        unread = j[j["gender"] == "unknown"]
+        unread = table[table["gender"] == "unknown"]
         frames["unread"] = unread.reindex(columns=UNREAD_COLUMNS).fillna("").reset_index(drop=True)
-    if result.annotations is not None:
-        frames["annotations"] = result.annotations["agreement"]
-        frames["annotators"] = result.annotations["between"]
-    return StudyResult(
-        "winomt", table, comparisons, result.provenance.to_dict(), frames, correction, notes, family, details=result
+    if annotated is not None:
+        frames["annotations"] = annotated["agreement"]
+        frames["annotators"] = annotated["between"]
+    return finish(
+        "winomt", long, comparisons, provenance, frames, allowed=FRAMES, correction=correction, family=family, notes=notes
     )
+
+
+# What ``explain=True`` shows of each unread WinoMT item.
+UNREAD_COLUMNS = ["system", "language", "item", "entity", "translation", "aligned", "reason", "why"]
 
 
 READ_COLUMNS = ["system", "language", "item", "entity", "gold", "translation", "gender", "reason", "aligned", "why"]
@@ -617,3 +537,20 @@ def read(
     out = pd.concat(tables, ignore_index=True)
     out = out[~out["reason"].isin(ABSENT)]  # an item without a line has no output to read (absent, not unread)
     return out.reindex(columns=READ_COLUMNS).fillna({"aligned": "", "why": "", "reason": ""}).reset_index(drop=True)
+
+
+FRAMES = (
+    "estimates",
+    "accounting",
+    "judgements",
+    "adjectives",
+    "corrected",
+    "validation",
+    "confusions",
+    "inter_annotator",
+    "unread",
+    "annotations",
+    "annotators",
+    "consistency",
+)
+STUDY = Study("winomt", FRAMES, evaluate, pilot, read)

@@ -408,7 +408,7 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     """
     from stats_mtbias.planning.designs import alone, one_language, two_systems
 
-    judgements = result.details.judgements
+    judgements = result.frame("judgements")
     language = one_language(judgements, language)
     metric = metric or "delta_g"
     systems = two_systems(result, systems)

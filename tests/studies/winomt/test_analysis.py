@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -19,6 +18,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS, winomt_metrics
+from stats_mtbias.result import StudyResult
 from stats_mtbias.studies._samples import icc_anova
 from stats_mtbias.studies.winomt import analysis as A
 from stats_mtbias.studies.winomt.analysis import adjective_effect, analyse
@@ -193,8 +193,8 @@ def test_pilot_design_refuses_an_unknown_metric():
 
 
 def _result(table, systems):
-    """A stand-in for a WinoMT result: what `pilot` reads of it."""
-    return SimpleNamespace(details=SimpleNamespace(judgements=table), systems=list(systems))
+    """A WinoMT result holding what `pilot` reads of it: the public frame of judgements and the systems."""
+    return StudyResult("winomt", pd.DataFrame({"system": list(systems)}), None, {}, {"judgements": table})
 
 
 def test_pilot_of_an_accuracy_is_mcnemars_design():

@@ -105,3 +105,68 @@ def test_clustered_paired_table_with_few_discordant_is_the_plain_table():
     assert [float(v) for v in clustered_paired_table(a, b)] == [1.0, 2.0, 1.0, 1.0]
     # Identical systems: Σ d² = 0, the plain table (the split items' x(1 − x) in both discordant cells).
     assert [float(v) for v in clustered_paired_table(x, x)] == pytest.approx([4.0, 1.0, 1.0, 6.0])
+
+
+def _hand_effective(y: np.ndarray, den: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+    """Korn & Graubard's effective counts of one column by hand: n_eff = p(1 − p)/V · (z/t_{k−1})², floored at the
+    items' outputs, and the outputs themselves at ten or fewer effective minority events."""
+    trials, p = den.sum(), y.sum() / den.sum()
+    v = np.sum(((y - p * den) / trials) ** 2)
+    n_eff = max(p * (1 - p) / v * _korn_graubard(int((den > 0).sum()), level), trials)
+    if min(p, 1 - p) * n_eff <= FEW_EVENTS:
+        return y.sum(), trials
+    return p * n_eff, n_eff
+
+
+def test_effective_counts_column_by_column():
+    """Columns are separate proportions (axis 0 the items): two items at 0.49 and 0.51 among 40 rows (Student's t
+    with 1 degree of freedom: n_eff 119), splits without a 1 (0.5 and 0), without a 0 (0.5 and 1), and the mirror
+    of the few-events case (3 split items, the rest at 1: few *failures*, so the items)."""
+    rows = 40
+    num, den = np.zeros((rows, 4)), np.ones((rows, 4))
+    num[:2, 0], den[2:, 0] = [0.49, 0.51], 0.0
+    num[:20, 1] = 0.5
+    num[:20, 2], num[20:, 2] = 0.5, 1.0
+    num[:3, 3], num[3:, 3] = 0.5, 1.0
+    x, n = effective_counts(num, den)
+    assert x.dtype == n.dtype == np.float64 and x.shape == n.shape == (4,)
+    expected = [_hand_effective(num[:, k], den[:, k]) for k in range(4)]
+    np.testing.assert_allclose(np.c_[x, n], expected, rtol=1e-12)
+    assert n[0] == pytest.approx(0.25 / 5e-5 * _korn_graubard(2), rel=1e-12) and n[0] == pytest.approx(119.0, abs=0.5)
+    assert n[1] == pytest.approx(120 * _korn_graubard(40), rel=1e-12) == n[2]
+    assert (x[3], n[3]) == (38.5, 40.0)
+
+
+def test_clustered_paired_table_column_by_column():
+    """Three pairs of systems on 30 items, one per column.
+
+    - 10 items at (1, 0.5), 20 at (0, 0): Σ d² = 2.5, discordance 5, design effect 1/2 — an effective discordance
+      of exactly FEW_EVENTS (10), so the plain table (5, 5, 0, 20);
+    - 2 items at (0.2, 0.3), 28 at (0, 0): Σ d² = 0.02, discordance 0.76, design effect 0.02 / 0.76 (an effective
+      28.9 discordant items): the expected counts divided by it;
+    - 8 items at (0, 1), 14 at (0.5, 0.5), 8 at (0, 0): the by-hand case with the sign of d reversed, design
+      effect 8 / 15.
+    """
+    x, y = np.zeros((30, 3)), np.zeros((30, 3))
+    x[:10, 0], y[:10, 0] = 1.0, 0.5
+    x[:2, 1], y[:2, 1] = 0.2, 0.3
+    y[:8, 2] = 1.0
+    x[8:22, 2] = y[8:22, 2] = 0.5
+    table = np.array(clustered_paired_table(x, y))
+    assert table.dtype == np.float64 and table.shape == (4, 3)
+    np.testing.assert_allclose(table[:, 0], [5.0, 5.0, 0.0, 20.0], rtol=1e-12)
+    deff = 0.02 / 0.76
+    np.testing.assert_allclose(table[:, 1], np.array([0.12, 0.28, 0.48, 2 * 0.56 + 28]) / deff, rtol=1e-9)
+    np.testing.assert_allclose(table[:, 2], np.array([3.5, 3.5, 11.5, 11.5]) * 15 / 8, rtol=1e-12)
+
+
+def test_clustered_paired_table_takes_indicators_of_any_type():
+    """0/1 indicators given as booleans or integers are the same table as floats (and floats come out)."""
+    a, b = np.array([True, True, False, False, True]), np.array([True, False, True, False, False])
+    expected = [1.0, 2.0, 1.0, 1.0]
+    for first, second in ((a, b), (a.astype(int), b.astype(int)), (a.tolist(), b.tolist())):
+        table = clustered_paired_table(first, second)
+        assert [float(v) for v in table] == expected
+        assert all(np.asarray(v).dtype == np.float64 for v in table)
+    x, n = effective_counts(a, np.ones(5, dtype=bool))
+    assert (float(x), float(n)) == (3.0, 5.0)

@@ -233,3 +233,87 @@ def test_read_benchmark_counts_every_row():
         tgbi.read_benchmark(given.assign(gender=["f", "x", "m", "m", "m"]))
     with pytest.raises(DataError, match="column 'item' is empty"):
         tgbi.read_benchmark(text.assign(item=["1", "", "3"]))
+
+
+def test_user_directory_reads_each_set_file_and_marks_absent_sets_missing(store, tmp_path):
+    """A directory of ``total_<system>_<code>.txt``: each present set read line by line, an absent one all
+    ``missing`` (and named as absent in ``origin``), the one system inferred; wrong layouts are errors."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    for sset in tgbi.SETS:
+        if sset.code != "pos":
+            lines = [s.lower() for s in _set_sources(sset)]
+            (folder / f"total_mine_{sset.code}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "notes.txt").write_text("not an output\n", encoding="utf-8")
+    frame = tgbi.read_user_outputs(folder, None, store)
+    assert len(frame) == 48 and set(frame["system"]) == {"mine"}
+    pos = frame[frame["subset"] == "positive"]
+    assert pos["reason"].tolist() == ["missing"] * 4 and pos["translation"].isna().all()
+    assert pos["origin"].iloc[0] == f"{folder}/total_mine_pos.txt (absent)"
+    rest = frame[frame["subset"] != "positive"]
+    assert (rest["reason"] == "").all()
+    assert rest["origin"].iloc[0] == str(folder / "total_mine_inf.txt")
+    assert rest[rest["subset"] == "negative"]["translation"].tolist() == ["ia rude", "ib rude", "fa rude", "fb rude"]
+    assert tgbi.read_user_outputs(folder, "mine", store)["reason"].tolist() == frame["reason"].tolist()
+
+    with pytest.raises(DataError, match="has no files total_other_"):
+        tgbi.read_user_outputs(folder, "other", store)
+    (folder / "total_yours_neg.txt").write_text("a\nb\nc\nd\n", encoding="utf-8")
+    with pytest.raises(DataError, match="holds outputs of several systems \\(mine, yours\\)"):
+        tgbi.read_user_outputs(folder, None, store)
+    assert set(tgbi.read_user_outputs(folder, "yours", store)["reason"]) == {"", "missing"}
+    (folder / "total_mine_job.txt").write_text("x\n", encoding="utf-8")
+    with pytest.raises(DataError, match="has 1 lines, but its source set"):
+        tgbi.read_user_outputs(folder, "mine", store)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(DataError, match=r"contains no output files named total_<system>_<set>\.txt"):
+        tgbi.read_user_outputs(empty, None, store)
+
+
+def _sentences(n: int) -> list[str]:
+    return [f"The {'very ' * (i % 7)}old clerk{'s' * (i % 3)} left number {i}." for i in range(n)]
+
+
+def test_line_flags_names_a_shifted_set_and_only_it():
+    """A benchmark with its sources: set ``b``'s outputs slipped by two lines, set ``a``'s follow their sources.
+    The shifted set is warned about (system, set and file) and flagged in ``attrs['line_flags']``; ``a`` is not."""
+    sources = _sentences(60)
+    frame = pd.DataFrame(
+        {
+            "system": "s",
+            "set": ["a"] * 60 + ["b"] * 60,
+            "item": [str(i) for i in range(60)] * 2,
+            "source": sources * 2,
+            "translation": sources + sources[2:] + sources[:2],
+        }
+    )
+    with pytest.warns(DataQualityWarning, match=r"s/b \(<DataFrame 'outputs'>\): outputs look shifted by -2 line"):
+        out = tgbi.read_benchmark(frame)
+    assert out.attrs["line_flags"] == {("s", "b"): "outputs look shifted by -2 line(s) against their sources: check the file"}
+    assert (out["source"] == sources * 2).all()
+    # A frame without sources, or without translations, is returned as it is.
+    bare = pd.DataFrame({"system": ["s"], "subset": ["a"], "line": [1], "translation": ["x"]})
+    assert tgbi.line_flags(bare) is bare and "line_flags" not in bare.attrs
+
+
+def test_line_flags_keeps_earlier_flags_and_orders_lines():
+    """Flags already in ``attrs`` stay; the outputs are compared in their line order, whatever the row order."""
+    sources = _sentences(60)
+    frame = pd.DataFrame(
+        {
+            "system": "s",
+            "subset": "a",
+            "line": np.arange(60, 0, -1),
+            "source": sources[::-1],
+            "translation": sources[::-1],
+            "origin": "f.csv",
+        }
+    )
+    frame.attrs["line_flags"] = {("t", "z"): "earlier"}
+    out = tgbi.line_flags(frame)
+    assert out.attrs["line_flags"] == {("t", "z"): "earlier"}
+    shifted = frame.assign(translation=(sources[2:] + sources[:2])[::-1])
+    with pytest.warns(DataQualityWarning, match=r"s/a \(f.csv\): outputs look shifted by -2"):
+        flags = tgbi.line_flags(shifted).attrs["line_flags"]
+    assert set(flags) == {("t", "z"), ("s", "a")}

@@ -121,17 +121,19 @@ def _hand_effective(y: np.ndarray, den: np.ndarray, level: float = 0.95) -> tupl
 def test_effective_counts_column_by_column():
     """Columns are separate proportions (axis 0 the items): two items at 0.49 and 0.51 among 40 rows (Student's t
     with 1 degree of freedom: n_eff 119), splits without a 1 (0.5 and 0), without a 0 (0.5 and 1), and the mirror
-    of the few-events case (3 split items, the rest at 1: few *failures*, so the items)."""
+    of the few-events case (3 split items, the rest at 1: few *failures*, so the items), and an empty one."""
     rows = 40
-    num, den = np.zeros((rows, 4)), np.ones((rows, 4))
+    num, den = np.zeros((rows, 5)), np.ones((rows, 5))
+    den[:, 4] = 0.0  # a proportion with no item in its denominator: no successes of no trials, not NaN
     num[:2, 0], den[2:, 0] = [0.49, 0.51], 0.0
     num[:20, 1] = 0.5
     num[:20, 2], num[20:, 2] = 0.5, 1.0
     num[:3, 3], num[3:, 3] = 0.5, 1.0
     x, n = effective_counts(num, den)
-    assert x.dtype == n.dtype == np.float64 and x.shape == n.shape == (4,)
+    assert x.dtype == n.dtype == np.float64 and x.shape == n.shape == (5,)
+    assert (x[4], n[4]) == (0.0, 0.0)
     expected = [_hand_effective(num[:, k], den[:, k]) for k in range(4)]
-    np.testing.assert_allclose(np.c_[x, n], expected, rtol=1e-12)
+    np.testing.assert_allclose(np.c_[x, n][:4], expected, rtol=1e-12)
     assert n[0] == pytest.approx(0.25 / 5e-5 * _korn_graubard(2), rel=1e-12) and n[0] == pytest.approx(119.0, abs=0.5)
     assert n[1] == pytest.approx(120 * _korn_graubard(40), rel=1e-12) == n[2]
     assert (x[3], n[3]) == (38.5, 40.0)

@@ -317,3 +317,78 @@ def test_line_flags_keeps_earlier_flags_and_orders_lines():
     with pytest.warns(DataQualityWarning, match=r"s/a \(f.csv\): outputs look shifted by -2"):
         flags = tgbi.line_flags(shifted).attrs["line_flags"]
     assert set(flags) == {("t", "z"), ("s", "a")}
+
+
+def test_read_sentences_columns_and_index(store):
+    frame = tgbi.read_sentences(store)
+    assert list(frame.columns) == ["subset", "line", "sentence", "lexicon_item", "content", "pronoun", "politeness", "source"]
+    assert frame.index.equals(pd.RangeIndex(len(frame)))
+    assert frame.groupby("content", sort=False)["lexicon_item"].unique().map(list).to_dict() == {
+        "occupation": [0, 1],
+        "negative": [2],
+        "positive": [3],
+    }
+
+
+def test_find_repeated_blocks_runs_inside_an_offset():
+    """Runs that start past the first line of a comparison, two runs at one offset, the default run of 20 lines
+    at the smallest file that can hold it (40 lines), and a short late repeat that is no run."""
+    text = np.array(list("abcdefghij"), dtype=object)
+    late = np.r_[text[:6], text[1:4]]  # lines 7–9 repeat lines 2–4 (offset 5, starting one line in)
+    assert np.flatnonzero(tgbi.find_repeated_blocks(late, np.arange(9), min_run=3)).tolist() == [6, 7, 8]
+    two = np.r_[text[:8], ["x", "y"], text[:3], ["z"], text[4:7]]  # lines 11–13 and 15–17 repeat 1–3 and 5–7
+    assert np.flatnonzero(tgbi.find_repeated_blocks(two, np.arange(17), min_run=3)).tolist() == [10, 11, 12, 14, 15, 16]
+    short = np.r_[list("abcdefgh"), ["a", "b"]]  # two lines repeated: shorter than a run
+    assert not tgbi.find_repeated_blocks(short, np.arange(10), min_run=3).any()
+    forty = np.array([f"line {i % 20}" for i in range(40)], dtype=object)
+    assert tgbi.find_repeated_blocks(forty, np.arange(40)).tolist() == [False] * 20 + [True] * 20
+    assert not tgbi.find_repeated_blocks(forty[:39], np.arange(39)).any()
+
+
+def test_read_benchmark_file_and_frame_read_alike(tmp_path):
+    """The same benchmark as a CSV file (header in any case, a sample column named in capitals) and as a frame:
+    every column the same; ``language`` and ``stratum`` carried; a NaN in a frame is empty; the translation is
+    kept beside a given gender and None without one; a repeated row without a sample names the fix."""
+    path = tmp_path / "bench.csv"
+    path.write_text(
+        "System,Set,Item,Gender,Language,Stratum,K,Translation\ns,a,1,f,tr,x,1,She\ns,a,1,m,tr,x,2,He\ns,b,2,,tr,y,1,\n",
+        encoding="utf-8",
+    )
+    from_file = tgbi.read_benchmark(path, sample="K")
+    frame = pd.DataFrame(
+        {
+            "System": ["s", "s", "s"],
+            "Set": ["a", "a", "b"],
+            "Item": ["1", "1", "2"],
+            "Gender": ["f", "m", np.nan],
+            "Language": "tr",
+            "Stratum": ["x", "x", "y"],
+            "K": ["1", "2", "1"],
+            "Translation": ["She", "He", np.nan],
+        }
+    )
+    from_frame = tgbi.read_benchmark(frame, sample="K")
+    columns = ["system", "subset", "item", "line", "sample", "content", "language", "lexicon_item", "given", "reason"]
+    pd.testing.assert_frame_equal(from_file[columns], from_frame[columns])
+    assert from_file["language"].tolist() == ["tr"] * 3 and from_file["content"].tolist() == ["x", "x", "y"]
+    assert from_file["sample"].tolist() == ["1", "2", "1"] and from_file["given"].tolist() == ["female", "male", "unknown"]
+    assert from_file["reason"].tolist() == ["", "", "empty"]
+    assert from_file["translation"].tolist()[:2] == ["She", "He"] == from_frame["translation"].tolist()[:2]
+    assert from_file["origin"].iloc[0] == str(path)
+    only_gender = tgbi.read_benchmark(frame.drop(columns=["Translation", "Language"]), sample="K")
+    assert only_gender["translation"].isna().all() and (only_gender["language"] == "").all()
+    with pytest.raises(DataError, match=r"s/a/1 was already given on line 2 \(several outputs of one item\? name"):
+        tgbi.read_benchmark(frame)
+    with pytest.raises(DataError, match="lacks column\\(s\\) item"):
+        tgbi.read_benchmark(frame.drop(columns=["Item"]))
+
+
+def test_user_csv_with_capital_headers_and_the_last_line(store, tmp_path):
+    """Headers in any case; the last line of a set (4 of negative) is inside it; the rows keep a plain index and
+    name their file."""
+    path = tmp_path / "mine.csv"
+    path.write_text("Item,SET,Translation\n4,neg,last\n", encoding="utf-8")
+    frame = tgbi.read_user_outputs(path, "mine", store)
+    neg = frame[frame["subset"] == "negative"]
+    assert neg["reason"].tolist() == ["missing"] * 3 + [""] and neg["translation"].iloc[3] == "last"
+    assert frame.index.equals(pd.RangeIndex(48)) and (frame["origin"] == str(path)).all()

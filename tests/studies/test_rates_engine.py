@@ -227,3 +227,55 @@ def test_prates_sample_weights_are_one_over_each_outputs_samples():
     assert out["_split"].tolist() == [True, True, False, True, True, True]
     female = out[out["gender"] == "female"].groupby("item")["n"].sum()
     assert female.to_dict() == pytest.approx({"a": 0.5, "c": 2 / 3})
+
+
+# ---------------------------------------------------------------- analytic gap and group families
+
+
+def test_analytic_gap_is_the_stratified_cluster_robust_normal_interval_by_hand():
+    """The gap (male − female) of ``ci="analytic"``: gap ± z·se, se² = Σ_h k_h/(k_h − 1) Σ_{i∈h} (u_i − ū_h)²,
+    u_i = (y_i − gap·m_i) / N with y_i = +1 male, −1 female, 0 neutral, at level 0.90 (z = 1.645).
+
+    Stratum A: 12 female, 15 male, 3 neutral; stratum B: 4 female, 14 male, 2 neutral; one output per item."""
+    rows, y = [], []
+    for stratum, (f, m, n) in (("A", (12, 15, 3)), ("B", (4, 14, 2))):
+        genders = ["female"] * f + ["male"] * m + ["neutral"] * n
+        rows += [{"system": "s", "item": f"{stratum}{i}", "st": stratum, "gender": g} for i, g in enumerate(genders)]
+        y.append(np.r_[-np.ones(f), np.ones(m), np.zeros(n)])
+    result = rates.run(pd.DataFrame(rows), strata="st", ci="analytic", level=0.90, rng=0)
+    row = result.estimates.set_index("metric").loc["gap"]
+    total = sum(len(v) for v in y)
+    gap = sum(v.sum() for v in y) / total
+    assert row["estimate"] == pytest.approx(gap, abs=1e-12) == pytest.approx(13 / 50)
+    var = 0.0
+    for v in y:
+        u = (v - gap) / total
+        var += len(u) / (len(u) - 1) * np.sum((u - u.mean()) ** 2)
+    z = float(special.ndtri(0.95))
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((gap - z * np.sqrt(var), gap + z * np.sqrt(var)), abs=1e-12)
+    # Without strata the variance is the pooled one: a different (here wider) interval.
+    pooled = rates.run(pd.DataFrame(rows), ci="analytic", level=0.90, rng=0).estimates.set_index("metric").loc["gap"]
+    u = (np.concatenate(y) - gap) / total
+    se = np.sqrt(total / (total - 1) * np.sum(u**2))
+    assert pooled["ci_high"] == pytest.approx(gap + z * se, abs=1e-12) and pooled["ci_high"] > row["ci_high"]
+
+
+def test_group_differences_family_named_and_bh():
+    """``family=["metric"]`` (a list) makes each system × metric a family, as ``"metric"`` does; with
+    ``correction="bh"`` the three group pairs of a metric get Benjamini–Hochberg's adjustment, by hand."""
+    frame = _groups_frame()
+    extra = pd.DataFrame(
+        {"system": "s", "item": [f"it{i}" for i in range(100)], "lang": "it", "gender": ["female"] * 50 + ["male"] * 50}
+    )
+    result = rates.run(
+        pd.concat([frame, extra], ignore_index=True), by="lang", n_boot=500, rng=2, correction="bh", family=["metric"]
+    )
+    diffs = result.group_differences
+    assert set(diffs["family"]) == {"system × metric"}
+    for _, part in diffs.groupby("metric"):
+        p = part["p_value"].to_numpy()
+        order = np.argsort(p)[::-1]
+        bh = np.minimum.accumulate(np.minimum(1.0, p[order] * 3 / np.array([3, 2, 1])))
+        expected = np.empty(3)
+        expected[order] = bh
+        np.testing.assert_allclose(part["p_adjusted"].to_numpy(), expected, atol=1e-15)

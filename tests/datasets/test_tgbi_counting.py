@@ -57,6 +57,9 @@ def test_set_names_and_layout():
     """The seven sets in the paper's order; a style set holds its two styles of every content (6 blocks), a
     content set its four styles; aliases by name and code, case and spaces ignored."""
     assert tgbi.SET_NAMES == ("informal", "formal", "impolite", "polite", "negative", "positive", "occupation")
+    # The authors' file names: total_<source_file>.txt for the sources, total_<system>_<code>.txt for the outputs.
+    assert [s.source_file for s in tgbi.SETS] == ["informal", "formal", "impolite", "polite", "neg", "pos", "job"]
+    assert [s.code for s in tgbi.SETS] == ["inf", "f", "imp", "p", "neg", "pos", "job"]
     informal = tgbi.SETS[0]
     assert len(informal.parts) == 6 and {s for _, s in informal.parts} == {tgbi.STYLES[0], tgbi.STYLES[1]}
     assert [c for c, _ in informal.parts] == ["occupation"] * 2 + ["negative"] * 2 + ["positive"] * 2

@@ -143,6 +143,9 @@ def test_few_events_with_samples_fall_back_to_the_items_as_outputs():
     assert row["estimate"] == pytest.approx(1.5 / 40, abs=1e-12)
     low, high = _hand_modified_wilson(1.5, 40.0)
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=1e-10)
+    # The male share, 38.5 / 40, has few *failures*: the same floor, the mirror image of the female interval.
+    male = result.estimates.set_index("metric").loc["male"]
+    assert (male["ci_low"], male["ci_high"]) == pytest.approx((1 - high, 1 - low), abs=1e-10)
     # The design effect the floor overrode, by hand: Σ u² · k/(k−1) over the binomial variance.
     p = 1.5 / 40
     u = (np.r_[np.full(3, 0.5), np.zeros(37)] - p) / 40
@@ -279,3 +282,16 @@ def test_group_differences_family_named_and_bh():
         expected = np.empty(3)
         expected[order] = bh
         np.testing.assert_allclose(part["p_adjusted"].to_numpy(), expected, atol=1e-15)
+
+
+def test_the_few_events_count_is_taken_on_the_effective_outputs():
+    """4 of 40 items split and 8 all female: female = 10 / 40 with design effect 0.889, so the effective minority
+    count is 10 / 0.889 = 11.25 — past FEW_EVENTS (it would be 8.9 if the design effect multiplied instead of
+    divided): Wilson on 10 / deff of 40 / deff, computed here."""
+    result = rates.run(_sampled_frame(40, 4, extra=8), sample="sample", ci="analytic", rng=0)
+    row = result.estimates.set_index("metric").loc["female"]
+    y = np.r_[np.full(4, 0.5), np.ones(8), np.zeros(28)]
+    p = y.mean()
+    deff = np.sum(((y - p) / 40) ** 2) * 40 / 39 / (p * (1 - p) / 40)
+    assert deff == pytest.approx(0.8889, abs=1e-4) and 10 / deff > 10 >= 10 * deff
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(_hand_modified_wilson(10 / deff, 40 / deff), abs=1e-10)

@@ -295,3 +295,18 @@ def test_the_few_events_count_is_taken_on_the_effective_outputs():
     deff = np.sum(((y - p) / 40) ** 2) * 40 / 39 / (p * (1 - p) / 40)
     assert deff == pytest.approx(0.8889, abs=1e-4) and 10 / deff > 10 >= 10 * deff
     assert (row["ci_low"], row["ci_high"]) == pytest.approx(_hand_modified_wilson(10 / deff, 40 / deff), abs=1e-10)
+
+
+def test_a_gap_of_one_gets_the_mover_of_its_shares_by_hand():
+    """30 items, every output male: the gap is 1 and its normal interval a point, so MOVER of the two shares'
+    intervals stands in, the shares moving together exactly (correlation −1, no neutral outputs): with the female
+    share's upper bound u (Wilson widened to Garwood's 3.689 / 30 at 0 events) the gap's interval is
+    [1 − 2u, 1]. All female: the mirror image, [−1, −1 + 2u]. The bootstrap, a point there too, gets the same."""
+    _, u = _hand_modified_wilson(0.0, 30.0)
+    assert u == pytest.approx(stats.chi2.ppf(0.975, 2) / 2 / 30)
+    for gender, expected in (("male", (1 - 2 * u, 1.0)), ("female", (-1.0, -1 + 2 * u))):
+        frame = pd.DataFrame({"system": "s", "item": [f"i{k}" for k in range(30)], "gender": gender})
+        for ci in ("analytic", "bootstrap"):
+            row = rates.run(frame, ci=ci, n_boot=200, rng=0).estimates.set_index("metric").loc["gap"]
+            assert row["estimate"] == (1.0 if gender == "male" else -1.0)
+            assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected, abs=1e-12), (gender, ci)

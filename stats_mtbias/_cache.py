@@ -15,6 +15,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from stats_mtbias._files import check_writable_dir
+
 ENV_CACHE = "MTBIAS_CACHE"
 
 
@@ -28,8 +30,6 @@ def default_cache_dir() -> Path:
 
 def check_cache_writable() -> Path:
     """The cache directory, refused with a clear error before any work if it cannot be written."""
-    from stats_mtbias._files import check_writable_dir
-
     return check_writable_dir(default_cache_dir(), f"the cache ({ENV_CACHE} or the user cache directory)")
 
 

@@ -68,8 +68,6 @@ def one_thread() -> Iterator[None]:
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - a dependency of the aligner's extra
-        from stats_mtbias.errors import UsageError
-
         raise UsageError("word alignment needs threadpoolctl (deterministic training): pip install 'stats_mtbias[all]'") from None
     with threadpool_limits(limits=1, user_api="openmp"):
         yield

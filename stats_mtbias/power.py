@@ -16,6 +16,7 @@ from stats_mtbias.errors import UsageError
 from stats_mtbias.planning import designs
 from stats_mtbias.planning.designs import DESIGNS
 from stats_mtbias.planning.result import PowerResult
+from stats_mtbias.studies import STUDIES
 
 __all__ = ["PowerResult", "power"]
 
@@ -195,8 +196,6 @@ def power(
     check_choice(design, DESIGNS, "design")
     from_pilot = provenance = None
     if design == "pilot" and pilot is not None:
-        from stats_mtbias.studies import STUDIES
-
         study = STUDIES.get(getattr(pilot, "study", None))
         if study is None or study.pilot is None:
             raise UsageError(

@@ -19,6 +19,7 @@ import pandas as pd
 
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
+from stats_mtbias.planning.closed import mde_from_interval
 from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.pvalues import PVALUE_COLUMNS, floor_frame, floor_pvalues
 
@@ -269,7 +270,6 @@ class StudyResult:
         out = self.comparisons.copy()
         if correction is not None or family is not None:
             out = adjust(out, correction or self.correction, self.family if family is None else family)
-        from stats_mtbias.planning.closed import mde_from_interval
 
         level = float(self.provenance.get("level") or 0.95)
         out["mde"] = mde_from_interval(out["ci_low"], out["ci_high"], level=level, alpha=alpha, power=power)

@@ -27,7 +27,7 @@ import pandas as pd
 from stats_mtbias.datasets._io import read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import as_source
-from stats_mtbias.errors import DataError
+from stats_mtbias.errors import DataError, DataQualityWarning
 from stats_mtbias.schema import judgement_table
 
 LANGUAGES = (
@@ -324,8 +324,6 @@ def warn_repeated(frame: pd.DataFrame, path) -> None:
     their lines, so an accidental duplicate is seen (and fails under ``--strict``).
     """
     import warnings
-
-    from stats_mtbias.errors import DataQualityWarning
 
     items = frame.drop_duplicates(["system", "item"]) if "system" in frame else frame.drop_duplicates("item")
     keys = ["system", "occupation"] if "system" in items else ["occupation"]

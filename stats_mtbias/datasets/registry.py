@@ -26,8 +26,10 @@ from importlib import resources
 from pathlib import Path
 
 from stats_mtbias._cache import ENV_CACHE, default_cache_dir
-from stats_mtbias.errors import ChecksumError, ChecksumWarning, DataNotFoundError
-from stats_mtbias.provenance import sha256_file
+from stats_mtbias._files import check_writable_dir
+from stats_mtbias._validation import check_choice
+from stats_mtbias.errors import ChecksumError, ChecksumWarning, DataError, DataNotFoundError, UsageError
+from stats_mtbias.provenance import Provenance, sha256_file
 
 ENV_DATA = "MTBIAS_DATA"
 ENV_MIRROR = "MTBIAS_MIRROR"
@@ -256,7 +258,6 @@ def open_store(
     root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
     if download:
         # Downloads land in the cache: an unusable one is refused now, not after the work.
-        from stats_mtbias._files import check_writable_dir
 
         check_writable_dir(root, f"the download cache ({ENV_CACHE} or the user cache directory)")
     return DataStore(root=root, origin="cache", download=download, mirror=mirror)
@@ -303,8 +304,6 @@ class Inventory:
 
     def provenance(self) -> dict:
         """What was checked against what: the sha256 of every file present, the datasets and the directory."""
-        from stats_mtbias.provenance import Provenance
-
         entries = manifest()
         paths = self.files["path"].tolist() if len(self.files) else []
         return Provenance(
@@ -319,8 +318,6 @@ class Inventory:
 
     def check(self) -> None:
         """Raise when a file differs from the published one (:class:`ChecksumError`, exit 65) or is missing (66)."""
-        from stats_mtbias.errors import DataError
-
         files = self.files
         differs = files.loc[files["status"] == "differs", "path"].tolist() if len(files) else []
         missing = files.loc[files["status"] == "missing", "path"].tolist() if len(files) else []
@@ -338,8 +335,6 @@ class Inventory:
 
 def check_datasets(names: list[str] | None) -> list[str]:
     """The datasets named (default: all), refusing an unknown name with the list of known ones."""
-    from stats_mtbias.errors import UsageError
-
     known = datasets()
     wanted = list(names) if names else sorted(known)
     unknown = sorted(set(wanted) - set(known))
@@ -372,8 +367,6 @@ def inventory(
     Inventory
     """
     import pandas as pd
-
-    from stats_mtbias._validation import check_choice
 
     check_choice(action, ACTIONS, "action")
     wanted = check_datasets(names)

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from stats_mtbias.errors import DataError, InputNotFoundError, one_line
+from stats_mtbias.provenance import sha256_file
 
 
 class FrameSource:
@@ -80,8 +81,6 @@ class FrameSource:
     def sha256(self) -> str:
         """sha256 of the file it was read from, else of the frame's CSV text (the digest of the same data as a file)."""
         if self.file is not None:
-            from stats_mtbias.provenance import sha256_file
-
             return sha256_file(self.file)
         return hashlib.sha256(self.frame.to_csv(index=False, lineterminator="\n").encode("utf-8")).hexdigest()
 
@@ -179,8 +178,6 @@ def source_digest(source: Any) -> str:
 
     A Dask frame has no bytes here; its digest is Dask's deterministic token of the graph (``dask:<token>``).
     """
-    from stats_mtbias.provenance import sha256_file
-
     if isinstance(source, pd.DataFrame):
         source = FrameSource(source)
     if isinstance(source, FrameSource):
@@ -210,7 +207,6 @@ def digest(source: Any) -> str:
         found = sorted(p for p in Path(source).rglob("*") if p.is_file() and not p.name.startswith("."))
         if not found:
             raise DataError("is an empty directory", source)
-        from stats_mtbias.provenance import sha256_file
 
         h = hashlib.sha256()
         for file in found:

@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias.datasets._io import iter_rows, read_lines, read_records
-from stats_mtbias.datasets.registry import DataStore, open_store
+from stats_mtbias.datasets.correspondence import check_lines
+from stats_mtbias.datasets.registry import DataStore, manifest, open_store
 from stats_mtbias.datasets.sources import FrameSource, as_source
 from stats_mtbias.errors import DataError, InputNotFoundError, UsageError
 
@@ -187,8 +188,6 @@ def translation_path(system: str, language: str, adjectives: bool = False) -> st
 
 def translation_files(store: DataStore | None = None) -> list[tuple[str, str, bool, str]]:
     """``(system, language, adjectives, relative path)`` of every shipped translation file in the manifest."""
-    from stats_mtbias.datasets.registry import manifest
-
     out = []
     for relpath in manifest():
         match = re.fullmatch(r"winomt/translations/(\w+)/(adj\.)?en-(\w+)\.txt", relpath)
@@ -298,8 +297,6 @@ def read_user_judgements(path: str | Path, items: pd.DataFrame, *, sample: str |
         )
     flags = {}
     if "translation" in frame:  # readings beside their translations: do the translations follow the items' sources?
-        from stats_mtbias.datasets.correspondence import check_lines
-
         sentences = items.set_index("item")["sentence"]
         for (system, language), part in given.assign(_t=frame["translation"].to_numpy()).groupby(
             ["system", "language"], sort=False
@@ -382,8 +379,6 @@ def user_files(name: str, given, languages: list[str] | None) -> list[tuple[str,
     ``{language: path or DataFrame}``, or a DataFrame with columns ``source,
     translation`` (and ``language``, unless `languages` names exactly one).
     """
-    from stats_mtbias.datasets.sources import FrameSource
-
     if isinstance(given, dict):
         return [(str(lang), src, False) for lang, src in given.items()]
     if isinstance(given, pd.DataFrame):

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias.errors import UsageError
+from stats_mtbias.schema import GENDERS
 
 FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
 MALE_PRONOUNS = frozenset({"he", "him", "his", "himself"})
@@ -130,7 +131,6 @@ def compare_rules(texts: Iterable[str | None]) -> pd.DataFrame:
     The off-diagonal cells are the outputs that change class between the rules.
     """
     texts = list(texts)
-    from stats_mtbias.schema import GENDERS
 
     cho = pd.Categorical(classify_english(texts, "cho2019"), categories=GENDERS)
     new = pd.Categorical(classify_english(texts, "default"), categories=GENDERS)

@@ -10,7 +10,7 @@ misses, the entity's usual translations in the language stand in for it.
 from __future__ import annotations
 
 from stats_mtbias.alignment import align, tokenize, translation_lexicon, word_tokens
-from stats_mtbias.gender.targets import INDEFINITE, alignment_form, forms, reader
+from stats_mtbias.gender.targets import ALIGNMENT_STEM, INDEFINITE, alignment_form, forms, reader
 
 DETERMINERS = frozenset({"the", "a", "an"})
 
@@ -232,8 +232,6 @@ def reading_lexicon(src, trg, alignments, heads, language: str) -> dict[str, fro
 
 def aligner_tokens(sentences, language: str):
     """The target sentences as the aligner sees them: stems where the language has them (:func:`alignment_form`)."""
-    from stats_mtbias.gender.targets import ALIGNMENT_STEM
-
     if language not in ALIGNMENT_STEM:
         return sentences
     return [[alignment_form(language, t) for t in sentence] for sentence in sentences]

@@ -34,6 +34,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from stats_mtbias._cache import default_cache_dir
+from stats_mtbias._files import read_cache, write_cache
+from stats_mtbias.errors import DataQualityWarning
+
 THRESHOLD = 0.9
 MIN_LETTERS = 20
 # Varieties a detector may name for a line of the language itself.
@@ -77,7 +81,6 @@ def detect(lines: Sequence[str]) -> list[tuple[str, float]]:
 
 
 def _cache_path(lines: Sequence[str], language: str, threshold: float):
-    from stats_mtbias._cache import default_cache_dir
 
     try:
         from importlib.metadata import version
@@ -126,8 +129,6 @@ def wrong_language(
     """
     path = _cache_path(lines, language, threshold) if cache else None
     if path is not None:
-        from stats_mtbias._files import read_cache
-
         hit = read_cache(path, lambda v: isinstance(v, list) and all(isinstance(x, list) and len(x) == 3 for x in v))
         if hit is not None:
             found = [(int(i), str(lang), float(p)) for i, lang, p in hit]
@@ -142,8 +143,6 @@ def wrong_language(
         if lang and lang not in same and p >= threshold:
             found.append((i, lang, p))
     if path is not None:
-        from stats_mtbias._files import write_cache
-
         write_cache(path, json.dumps([[i, lang, p] for i, lang, p in found]))
     mask = np.zeros(len(lines), dtype=bool)
     mask[[i for i, _, _ in found]] = True
@@ -172,8 +171,6 @@ def mark_wrong_language(table, language: str, label: str, *, line_numbers=None, 
     >>> out["reason"].tolist(), str(caught[0].message)
     (['', 'wrong_language'], "mine/fr: 1 line(s) in another language than 'fr', not read (reason 'wrong_language'): line 2 (en)")
     """
-    from stats_mtbias.errors import DataQualityWarning
-
     read = table["reason"].isin(["", "no_reading"]).to_numpy()
     lines = table.loc[read, "translation"].astype(str).tolist()
     mask, found = wrong_language(lines, language, cache=cache)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from stats_mtbias.datasets.prates import match_reference
 from stats_mtbias.tables import wide_counts
 
 OUTCOMES = ("female", "neutral", "male")
@@ -158,8 +159,6 @@ def calibration_data(judgements: pd.DataFrame, reference: pd.DataFrame, clip: fl
     Outcomes are ``female, male`` (neutral and unknown outputs left out); the
     covariate is the logit of the reference female share clipped to [clip, 1 - clip].
     """
-    from stats_mtbias.datasets.prates import match_reference
-
     data = prates_data(judgements)
     matched = match_reference(judgements, reference)
     share = data.cells["item"].map(matched["female_share"]).to_numpy(float)

@@ -20,6 +20,7 @@ import pandas as pd
 from stats_mtbias._cache import heavy
 from stats_mtbias._validation import check_choice, check_level, check_positive_int
 from stats_mtbias.errors import ConvergenceWarning
+from stats_mtbias.models.derived import hdi
 from stats_mtbias.models.diagnostics import convergence
 
 SAMPLERS = ("nutpie", "pymc")
@@ -108,8 +109,6 @@ def diagnose(idata, var_names=None, *, level: float = 0.95) -> pd.DataFrame:
     11 s for the Prates model's 2,110 parameters × 4,000 draws. R-hat needs two
     chains: with one it is NaN, as in arviz.
     """
-    from stats_mtbias.models.derived import hdi
-
     level = check_level(level)
     posterior = idata.posterior
     if var_names is None:

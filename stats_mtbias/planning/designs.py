@@ -22,6 +22,7 @@ from stats_mtbias.errors import UsageError
 from stats_mtbias.planning import closed
 from stats_mtbias.planning import simulate as sim
 from stats_mtbias.planning.result import PowerResult, plan_row
+from stats_mtbias.provenance import Provenance
 
 DESIGNS = ("paired", "rate", "normal", "pilot")
 PAIRED_METHODS = ("connor", "exact")
@@ -631,7 +632,6 @@ def plan(
     }
     if pilot_provenance is not None:
         provenance["pilot"] = pilot_provenance
-    from stats_mtbias.provenance import Provenance
 
     provenance.update(
         {k: v for k, v in Provenance(method=name).to_dict().items() if k in ("package_version", "python", "dependencies")}

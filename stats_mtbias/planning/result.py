@@ -128,7 +128,7 @@ class PowerResult:
         self, n: Sequence[int] | None = None, differences: Sequence[float] | None = None, *, scale: float = 1.0, unit: str = ""
     ):
         """Matplotlib figure of :meth:`curve` (``scale=100, unit=" points"`` to label differences in points)."""
-        from stats_mtbias.plotting import power_curve
+        from stats_mtbias.plotting import power_curve  # heavy: plotting imports matplotlib at its top
 
         frame = self.curve(n, differences)
         return power_curve(

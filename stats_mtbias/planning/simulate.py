@@ -39,6 +39,7 @@ from scipy import special
 from stats_mtbias._validation import check_choice, check_positive_int, check_rng
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning.closed import _check_alpha, _check_power, check_alternative, z_alpha
+from stats_mtbias.uncertainty.bootstrap import tail_resolution
 
 TESTS = ("bootstrap", "wald")
 _MULTINOMIAL_PATTERNS = 64  # above this many patterns a stratum is resampled by index draws
@@ -258,7 +259,6 @@ class Simulation:
         """
         if self.test == "wald":
             return float(np.nanmean(special.ndtri(0.5 + level / 2.0) * self.se))
-        from stats_mtbias.uncertainty.bootstrap import tail_resolution
 
         tail_resolution(self.replicates.shape[0], level)
         alpha = (1.0 - level) / 2.0

@@ -35,6 +35,10 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias import plotting
+from stats_mtbias._files import check_output, check_writable_dir
+from stats_mtbias._validation import check_choice
+from stats_mtbias.errors import UsageError
+from stats_mtbias.report import screenshot as browser
 from stats_mtbias.report.document import Figure, Report, Section, Table
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_interval, format_p
 from stats_mtbias.report.render import environment, write_report
@@ -1129,8 +1133,6 @@ def result_section(
 
 def check_formats(formats: Sequence[str]) -> list[str]:
     """The renderers' names of `formats` (``tex`` is ``latex``, ``markdown`` is ``md``), refused before any work."""
-    from stats_mtbias._validation import check_choice
-
     if isinstance(formats, str):
         formats = [formats]
     return list(dict.fromkeys(FORMAT_NAMES[check_choice(f, tuple(FORMAT_NAMES), "formats")] for f in formats))
@@ -1139,17 +1141,13 @@ def check_formats(formats: Sequence[str]) -> list[str]:
 def check_screenshot(screenshot: str | Path | None, formats: Sequence[str], out: str | Path) -> Path | None:
     """Refuse a screenshot that cannot be taken — no HTML, no Chromium, an unwritable path — and an unwritable `out`,
     before the work (the output directory is created only once the browser is known to be there)."""
-    from stats_mtbias._files import check_output, check_writable_dir
-    from stats_mtbias.errors import UsageError
-
     if screenshot is None:
         check_writable_dir(out, "`out`")
         return None
-    from stats_mtbias.report.screenshot import find_browser
 
     if "html" not in formats:
         raise UsageError("`screenshot` photographs report.html: add 'html' to `formats`, or leave `screenshot` out.")
-    if find_browser() is None:
+    if browser.find_browser() is None:  # through the module: tests replace it there
         raise UsageError(
             "`screenshot`: no Chromium on PATH to render report.html (Debian: apt-get install chromium); "
             "install it, or leave `screenshot` out."
@@ -1173,8 +1171,6 @@ def write_results(
     With `screenshot`, the first screen of ``report.html`` (1280 × 900 pixels) is
     saved there by headless Chromium, and appended to the files returned.
     """
-    from stats_mtbias.errors import UsageError
-
     if not results:
         raise UsageError("`results`: give at least one result to report.")
     for result in results:
@@ -1203,8 +1199,6 @@ def write_results(
     report = Report(title, sections, settings, environment(), lead=report_lead(mine))
     written = write_report(report, out, formats)
     if png is not None:
-        from stats_mtbias.report import screenshot as browser
-
         written.append(
             browser.screenshot(Path(out) / "report.html", png, width=browser.FIRST_SCREEN[0], height=browser.FIRST_SCREEN[1])
         )

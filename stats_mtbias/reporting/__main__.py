@@ -10,12 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from stats_mtbias.errors import MtbiasError
+from stats_mtbias.reporting.build import run
+from stats_mtbias.reporting.sections import STUDIES
+from stats_mtbias.reporting.settings import Settings
+
 
 def main(argv: list[str] | None = None) -> int:
-    from stats_mtbias.errors import MtbiasError
-    from stats_mtbias.reporting.build import run
-    from stats_mtbias.reporting.sections import STUDIES
-    from stats_mtbias.reporting.settings import Settings
 
     parser = argparse.ArgumentParser(
         prog="python -m stats_mtbias.reporting",

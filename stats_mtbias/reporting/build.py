@@ -11,6 +11,8 @@ import pandas as pd
 from stats_mtbias._validation import check_choice
 from stats_mtbias.report.document import Report
 from stats_mtbias.report.render import FORMATS, environment, write_report
+from stats_mtbias.report.results import check_screenshot
+from stats_mtbias.report.screenshot import screenshot as take
 from stats_mtbias.reporting.sections import STUDIES, build_section
 from stats_mtbias.reporting.settings import Settings
 
@@ -85,15 +87,11 @@ def run(
         unwritable `out`, or a screenshot that cannot be taken (no Chromium on PATH,
         no HTML among `formats`, an unwritable path).
     """
-    from stats_mtbias.report.results import check_screenshot
-
     formats = [check_choice(f, FORMATS, "format") for f in formats]
     studies = [check_choice(s, STUDIES, "studies") for s in studies]
     png = check_screenshot(screenshot, formats, out)
     report, timing = build_report(studies, settings)
     written = write_report(report, out, formats)
     if png is not None:
-        from stats_mtbias.report.screenshot import screenshot as take
-
         written.append(take(Path(out) / "report.html", png, width=SCREENSHOT[0], height=SCREENSHOT[1]))
     return report, timing, written

@@ -30,6 +30,7 @@ from scipy import special
 from stats_mtbias._validation import check_choice, check_level
 from stats_mtbias.errors import UsageError
 from stats_mtbias.uncertainty.analytic import modified_wilson_interval, wilson_interval
+from stats_mtbias.uncertainty.differences import paired_difference_interval
 from stats_mtbias.uncertainty.intervals import EffectSize
 
 
@@ -75,8 +76,6 @@ def paired_difference_in_proportions(both, first_only, second_only, neither, *, 
         The paired 2×2 table: items with both outcomes, only the first, only the
         second, neither. For exclusive outcomes ``both`` is 0.
     """
-    from stats_mtbias.uncertainty.differences import paired_difference_interval
-
     level = check_level(level)
     a, b, c, d_ = _counts(both, first_only, second_only, neither)
     if np.any(a + b + c + d_ == 0):

@@ -21,8 +21,9 @@ from itertools import pairwise
 import numpy as np
 from scipy import special
 
+from stats_mtbias._defaults import MIN_TAIL
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
-from stats_mtbias.errors import UsageError
+from stats_mtbias.errors import DataQualityWarning, UsageError
 from stats_mtbias.uncertainty.intervals import ConfidenceInterval
 
 WEIGHT_METHODS = ("index", "multinomial")
@@ -239,8 +240,6 @@ def tail_resolution(n: int, level: float, *, what: str = "n_boot", interval: str
     >>> message.split(": ")[0], message.split(". ")[-1]
     ('level 0.9999 with n_boot=200', 'n_boot ≥ 50,000 resolves it (or a lower level).')
     """
-    from stats_mtbias._defaults import MIN_TAIL
-
     tail = (1.0 - level) / 2.0 * n
     if tail >= MIN_TAIL * (1 - 1e-9):  # 2.4999999999999996 at 0.95 × 100 is 2.5
         return None
@@ -250,7 +249,6 @@ def tail_resolution(n: int, level: float, *, what: str = "n_boot", interval: str
         f"the extremes (fewer than {MIN_TAIL:g}): they are (near) the most extreme resamples, and the interval is "
         f"narrower than its level says. {what} ≥ {needed:,} resolves it (or a lower level)."
     )
-    from stats_mtbias.errors import DataQualityWarning
 
     warnings.warn(message, DataQualityWarning, stacklevel=3)
     return message

@@ -1,99 +1,120 @@
-"""The full TGBI data, three systems, through the public API; figures recounted independently."""
+"""The TGBI study's counting (:mod:`stats_mtbias.studies.tgbi`): the few-events fallback and sample weights.
 
-import math
+A benchmark of one's own (genders given) on a handful of items; every value is computed here by hand.
+No dataset is read.
+"""
+
+from __future__ import annotations
+
+import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
+from scipy import special, stats
 
+from stats_mtbias.errors import DataQualityWarning
 from stats_mtbias.studies import tgbi
 
-pytestmark = pytest.mark.slow
+
+def _hand_modified_wilson(k: float, n: float, level: float = 0.95) -> tuple[float, float]:
+    """Wilson's interval widened to Garwood's Poisson bounds (chi-square form) at ten or fewer events (k < n / 2)."""
+    z = float(special.ndtri(0.5 + level / 2))
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = centre - half, centre + half
+    if k <= 10:
+        low = min(low, stats.chi2.ppf((1 - level) / 2, 2 * k) / 2 / n) if k > 0 else 0.0
+        high = max(high, stats.chi2.ppf(1 - (1 - level) / 2, 2 * (k + 1)) / 2 / n)
+    return low, high
 
 
-@pytest.fixture(scope="module")
-def result(data_dir):
-    with pytest.warns(UserWarning, match="total_papago_imp.txt: 400 lines"):
-        return tgbi.evaluate(data_dir=data_dir, n_boot=2000, rng=0, compare=True, ci="bootstrap")
+def _benchmark(rows: list[tuple[str, str, str, str]]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["system", "set", "item", "gender"])
 
 
-def _recount(path):
-    """An independent count: any she/her… word makes the line female, else any he/him… male."""
-    text = path.read_bytes().decode("utf-8").replace("\r\n", "\n").rstrip("\n").split("\n")
-    words = [set("".join(c if c.isalpha() else " " for c in line.lower()).split()) for line in text]
-    female = sum(bool(w & {"she", "her", "hers", "herself", "woman", "girl", "lady"}) for w in words)
-    male = sum(bool(w & {"he", "him", "his", "himself", "man", "boy", "guy"}) and not w & {"she", "her"} for w in words)
-    return female, male, len(text) - female - male
+def _analyse(outputs: pd.DataFrame, **options):
+    judgements, _ = tgbi.load_judgements([], outputs=outputs, sample=options.pop("sample", None))
+    return tgbi.analyse(judgements, compare=False, **options)[0].set_index("subset")
 
 
-def test_google_informal_against_a_recount(result, data_dir):
-    f, m, n = _recount(data_dir / "tgbi/gebnlp-tgbi/corpus/total_google_inf.txt")
-    row = result.frames["estimates"].query("system == 'google' and subset == 'informal'").iloc[0]
-    assert (row.n_female, row.n_male, row.n_neutral + row.n_both) == (f, m, n) == (429, 1689, 0)
-    assert row.p_s == pytest.approx(math.sqrt(f / 2118 * m / 2118 + n / 2118))
+def test_a_set_with_few_minority_outputs_keeps_the_score_interval_under_the_bootstrap():
+    """Set ``a``: 48 male and 2 neutral outputs on 50 items (one each): g = P_S² = 0.04, two minority outputs,
+    at most BOUNDARY_COUNT, so ``ci="bootstrap"`` keeps the score interval and ``ci_method`` says ``score``.
+
+    The score interval by hand: the design effect of one output per item is k/(k − 1) = 50/49 (the worst case,
+    one output per item, is 1), so n_eff = 49 and the interval is the square root of Wilson widened to the
+    Poisson bounds on 0.04 · 49 of 49. Set ``b`` (30 female, 30 male on 60 items) has 15 effective minority
+    outputs and gets the bootstrap."""
+    rows = [("s", "a", f"x{i}", "neutral" if i < 2 else "male") for i in range(50)]
+    rows += [("s", "b", f"y{i}", "female" if i < 30 else "male") for i in range(60)]
+    est = _analyse(_benchmark(rows), ci="bootstrap", n_boot=1000, rng=0)
+    a, b = est.loc["a"], est.loc["b"]
+    assert a["p_s"] == pytest.approx(0.2, abs=1e-12) and b["p_s"] == pytest.approx(0.5, abs=1e-12)
+    assert a["ci_method"] == "score"
+    assert b["ci_method"] == "bootstrap percentile" and est.loc["TGBI", "ci_method"] == "bootstrap percentile"
+    low, high = _hand_modified_wilson(0.04 * 49, 49)
+    assert (a["ci_low"], a["ci_high"]) == pytest.approx((np.sqrt(low), np.sqrt(high)), abs=1e-10)
+    # The analytic run gives set a the same interval, named "score" too; the index is MOVER's.
+    analytic = _analyse(_benchmark(rows), ci="analytic")
+    assert analytic.loc["a", ["ci_low", "ci_high"]].tolist() == pytest.approx([np.sqrt(low), np.sqrt(high)], abs=1e-10)
+    assert analytic["ci_method"].tolist() == ["score", "score", "MOVER"]
 
 
-def test_every_line_is_accounted_for(result):
-    lines = result.frames["accounting"].groupby("system", observed=True)["n"].sum()
-    assert (lines == 12708).all()
-    bad = result.frames["accounting"].query("outcome != 'judged'")
-    assert bad[["system", "subset", "outcome", "n"]].values.tolist() == [["papago", "impolite", "repeated_block", 400]]
+def test_ten_minority_outputs_is_still_few_and_eleven_is_not():
+    """The boundary BOUNDARY_COUNT itself: with one output per item the effective minority count is
+    ``minority · (k − 1) / k``, so 10 neutral of 200 (9.95) keeps the score interval and 11 (10.945) does not."""
+    assert tgbi.BOUNDARY_COUNT == 10
+    for neutral, method in ((10, "score"), (11, "bootstrap percentile")):
+        rows = [("s", "a", f"x{i}", "neutral" if i < neutral else "male") for i in range(200)]
+        est = _analyse(_benchmark(rows), ci="bootstrap", n_boot=200, rng=0)
+        assert est.loc["a", "ci_method"] == method, neutral
 
 
-def test_index_and_intervals(result):
-    est = result.frames["estimates"]
-    assert len(est) == 24
-    for _system, group in est.groupby("system", observed=True):
-        sets = group[group.subset != "TGBI"]
-        index = group[group.subset == "TGBI"].iloc[0]
-        assert index.p_s == pytest.approx(sets.p_s.mean())
-    assert (est.ci_low <= est.p_s).all() and (est.p_s <= est.ci_high).all()
-    assert ((est.ci_low >= 0) & (est.ci_high <= 1)).all()
-    ordered = est[est.subset == "TGBI"].set_index("system")["p_s"]
-    assert ordered["google"] > ordered["papago"] > ordered["kakao"]
+def _sampled(rows: dict[str, list[str]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"system": "s", "set": "a", "item": item, "sample": str(j), "gender": g}
+            for item, genders in rows.items()
+            for j, g in enumerate(genders)
+        ]
+    )
 
 
-def test_comparisons_consistent_and_holm(result):
-    comp = result.comparisons
-    assert len(comp) == 24
-    # Interval excludes 0 exactly when the bootstrap p-value is at most 1 - level (same replicates).
-    excludes = (comp.ci_low > 0) | (comp.ci_high < 0)
-    assert ((comp.p_value <= 0.05 + 1e-9) | ~excludes).all()
-    assert (comp.p_adjusted >= comp.p_value).all()
-    # Under the bootstrap the formal sets (one output of 2,118 off "he") keep their score interval, never [0, 0].
-    formal = result.frames["estimates"].query("subset == 'formal'")
-    assert (formal["ci_method"] == "score").all() and (formal["ci_high"] > formal["ci_low"]).all()
+def test_unequal_samples_are_averaged_within_their_item():
+    """Items of 2, 1 and 3 samples, none unknown — (female, male), (male), (neutral, neutral, male): each item
+    weighs one, so the shares are the means of the items' shares, female 1/6, male (1/2 + 1 + 1/3)/3 = 11/18,
+    neutral 2/9, and P_S = sqrt(p_w p_m + p_n). The unequal numbers are named in a warning."""
+    outputs = _sampled({"i1": ["female", "male"], "i2": ["male"], "i3": ["neutral", "neutral", "male"]})
+    with pytest.warns(DataQualityWarning, match="TGBI: items have 1–3 samples"):
+        est = _analyse(outputs, sample="sample")
+    a = est.loc["a"]
+    assert (a["female"], a["male"], a["neutral"]) == pytest.approx((1 / 6, 11 / 18, 2 / 9), abs=1e-12)
+    assert a["p_s"] == pytest.approx(np.sqrt(1 / 6 * 11 / 18 + 2 / 9), abs=1e-12)
+    assert a["n"] == 3
 
 
-def test_authors_rules_reproduce_their_convention(data_dir):
-    with pytest.warns(UserWarning):
-        authors = tgbi.evaluate(
-            ["papago"], data_dir=data_dir, lexicon="cho2019", repeated_blocks="keep", n_boot=100, compare=False
-        )
-    row = authors.frames["estimates"].query("subset == 'impolite'").iloc[0]
-    # n: the lexicon items the set rests on; n_outputs: its outputs (two per item), none left unread.
-    assert (row.n, row.n_outputs, row.n_unknown) == (1059, 2118, 0)
+def test_equal_samples_are_the_pooled_counts():
+    """Two samples per item everywhere: the counts are the outputs themselves (no reweighting, no warning)."""
+    outputs = _sampled({"i1": ["female", "male"], "i2": ["male", "male"], "i3": ["neutral", "female"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataQualityWarning)
+        est = _analyse(outputs, sample="sample")
+    a = est.loc["a"]
+    assert (a["n_female"], a["n_male"], a["n_neutral"]) == (2, 3, 1)
+    assert a["p_s"] == pytest.approx(np.sqrt(2 / 6 * 3 / 6 + 1 / 6), abs=1e-12)
 
 
-def test_analytic_and_bootstrap_agree_on_full_data(data_dir, result):
-    analytic = tgbi.evaluate(data_dir=data_dir, ci="analytic", compare=False)
-    width_a = (analytic.frames["estimates"].ci_high - analytic.frames["estimates"].ci_low).to_numpy()
-    width_b = (result.frames["estimates"].ci_high - result.frames["estimates"].ci_low).to_numpy()
-    # Same order of magnitude everywhere, close where the data are not at a boundary.
-    ratio = width_a / width_b
-    assert np.all((ratio > 0.5) & (ratio < 2.0))
-    assert np.median(ratio) == pytest.approx(1.0, abs=0.15)
-
-
-def test_analytic_comparisons_use_the_g_scale_p_values(data_dir):
-    from stats_mtbias.tables import count_cube
-    from stats_mtbias.uncertainty.analytic import paired_difference_analytic
-
-    res = tgbi.evaluate(["google", "kakao"], data_dir=data_dir, ci="analytic", compare=True)
-    cube = count_cube(res.frames["judgements"], ("lexicon_item", "system", "subset"))
-    _, p_sets = paired_difference_analytic(cube.counts[:, 0], cube.counts[:, 1])
-    assert res.comparisons.p_value.to_numpy()[:7] == pytest.approx(p_sets)
-    assert "paired comparisons: MOVER of the score intervals on g" in res.provenance["method"]
-    assert res.provenance["n_boot"] is None
-    # The default is the analytic form; every row names its interval.
-    assert res.frames["estimates"].equals(tgbi.evaluate(["google", "kakao"], data_dir=data_dir, compare=True).frames["estimates"])
-    assert set(res.frames["estimates"]["ci_method"]) == {"score", "MOVER"}
+def test_average_samples_scales_each_cell_by_the_mean_over_its_size():
+    """Cells of 2, 1 and 3 outputs (mean 2) are multiplied by 2/2, 2/1 and 2/3; an empty cell stays empty."""
+    counts = np.zeros((4, 1, 1, 5))
+    counts[0, 0, 0, :2] = 1  # female, male
+    counts[1, 0, 0, 1] = 1  # male
+    counts[2, 0, 0, [1, 2]] = [1, 2]  # male, two neutral
+    with pytest.warns(DataQualityWarning):
+        out = tgbi._average_samples(counts)
+    np.testing.assert_allclose(out[0, 0, 0], [1, 1, 0, 0, 0])
+    np.testing.assert_allclose(out[1, 0, 0], [0, 2, 0, 0, 0])
+    np.testing.assert_allclose(out[2, 0, 0], [0, 2 / 3, 4 / 3, 0, 0])
+    np.testing.assert_allclose(out[3, 0, 0], 0)

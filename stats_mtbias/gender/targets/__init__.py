@@ -29,6 +29,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from importlib import import_module
 
+from stats_mtbias.errors import UsageError
+from stats_mtbias.gender.targets.inclusive import inclusive
+
 LANGUAGES = ("ar", "cs", "de", "es", "fr", "he", "it", "nl", "pl", "pt", "ru", "uk")
 # "someone" and its case forms, where the language has no feminine of it (not it qualcuna, fr quelqu'une,
 # he מישהי).
@@ -97,10 +100,7 @@ def reader(language: str) -> Callable[[Sequence[str], Sequence[int]], str]:
     ('female', 'both')
     """
     if language not in LANGUAGES:
-        from stats_mtbias.errors import UsageError
-
         raise UsageError(f"`language`: no gender reader for {language!r}; readers exist for {', '.join(LANGUAGES)}.")
-    from stats_mtbias.gender.targets.inclusive import inclusive
 
     read = import_module(f"stats_mtbias.gender.targets.{language}").read
     indefinite = INDEFINITE.get(language, frozenset())

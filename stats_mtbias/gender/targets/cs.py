@@ -42,6 +42,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from stats_mtbias.errors import UsageError
 from stats_mtbias.gender.targets import vote
 
 FUNCTION = frozenset(
@@ -73,8 +74,6 @@ def _nlp():
     try:
         return spacy.load("cs_core_news_sm", disable=["parser", "trainable_lemmatizer", "ner"])
     except OSError:
-        from stats_mtbias.errors import UsageError
-
         raise UsageError("the Czech reader needs the spaCy pipeline cs_core_news_sm: pip install 'stats_mtbias[all]'") from None
 
 

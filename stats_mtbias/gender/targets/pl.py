@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from stats_mtbias.errors import UsageError
 from stats_mtbias.gender.targets import vote
 
 FUNCTION = frozenset(
@@ -75,8 +76,6 @@ def _morfeusz():
     try:
         import morfeusz2
     except ImportError:
-        from stats_mtbias.errors import UsageError
-
         raise UsageError("the Polish reader needs Morfeusz 2: pip install 'stats_mtbias[all]'") from None
     return morfeusz2.Morfeusz(expand_tags=True)
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from stats_mtbias._validation import check_choice
 from stats_mtbias.report.document import Figure, Section, Table
-from stats_mtbias.reporting.settings import Settings
+from stats_mtbias.reporting.settings import Settings, section_notes
 
 STUDIES = ("tgbi", "prates", "optimal", "winomt", "models")
 METHODS = Path(__file__).resolve().parents[1] / "methods"
@@ -64,9 +65,6 @@ def add(section: Section, *blocks: Table | Figure) -> None:
 
 def build_section(study: str, settings: Settings) -> Section:
     """The section of one study (``tgbi``, ``prates``, ``optimal``, ``winomt`` or ``models``)."""
-    from stats_mtbias._validation import check_choice
-    from stats_mtbias.reporting.settings import section_notes
-
     check_choice(study, STUDIES, "study")
     section = builders()[study](settings)
     section.notes = section_notes(section.notes, settings.data_root)
@@ -75,6 +73,7 @@ def build_section(study: str, settings: Settings) -> Section:
 
 def builders() -> dict[str, Callable[[Settings], Section]]:
     """``{study: builder}``, imported on demand (the models section pulls in PyMC only when asked)."""
+    # Here, not at the top: a cycle (each section imports this package) and heavy (the models section: PyMC).
     from stats_mtbias.reporting.sections import models, optimal, prates, tgbi, winomt
 
     return {

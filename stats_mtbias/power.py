@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_finite
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning import designs
@@ -28,14 +29,14 @@ def power(
     n: int | None = None,
     difference: float | None = None,
     power: float | None = None,
-    alpha: float = 0.05,
+    alpha: float = _defaults.ALPHA,
     alternative: str = "two-sided",
     discordance: float | None = None,
     rate: float | None = None,
     null: float | None = None,
     reference: float | None = None,
     half_width: float | None = None,
-    level: float = 0.95,
+    level: float = _defaults.LEVEL,
     cluster_size: float = 1,
     icc: float = 0.0,
     se: float | None = None,
@@ -48,7 +49,7 @@ def power(
     test: str = "bootstrap",
     n_sim: int = 1000,
     n_boot: int = 500,
-    rng: np.random.Generator | int = 0,
+    rng: np.random.Generator | int = _defaults.SEED,
 ) -> PowerResult:
     """Plan an evaluation: the sample size, the power, or the minimum detectable effect.
 

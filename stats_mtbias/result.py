@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning.closed import mde_from_interval
@@ -175,7 +176,7 @@ class StudyResult:
     comparisons: pd.DataFrame | None
     provenance: dict
     frames: dict = field(default_factory=dict, repr=False)
-    correction: str = "holm"
+    correction: str = _defaults.CORRECTION
     notes: list = field(default_factory=list)
     family: str | tuple = "metric"
 
@@ -228,7 +229,12 @@ class StudyResult:
         return out.reindex([s for s in self.systems if s in out.index])
 
     def compare(
-        self, *, correction: str | None = None, family: str | Sequence[str] | None = None, power: float = 0.8, alpha: float = 0.05
+        self,
+        *,
+        correction: str | None = None,
+        family: str | Sequence[str] | None = None,
+        power: float = _defaults.POWER,
+        alpha: float = _defaults.ALPHA,
     ) -> pd.DataFrame:
         """Paired differences between systems on the same items.
 

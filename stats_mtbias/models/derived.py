@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_level, check_rng
 from stats_mtbias.models.build import one_hot_index
 from stats_mtbias.models.data import ModelData
@@ -17,7 +18,7 @@ from stats_mtbias.models.data import ModelData
 TGBI_SETS = ("informal", "formal", "impolite", "polite", "negative", "positive", "occupation")
 
 
-def hdi(draws: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+def hdi(draws: np.ndarray, level: float = _defaults.LEVEL) -> tuple[np.ndarray, np.ndarray]:
     """Highest-density interval along axis 0 (the narrowest interval holding `level` of the draws)."""
     level = check_level(level)
     ordered = np.sort(np.asarray(draws, dtype=float), axis=0)
@@ -87,7 +88,12 @@ def _summarise(rows: list[dict], values: np.ndarray, level: float) -> None:
 
 
 def tgbi_posterior(
-    idata, data: ModelData, *, level: float = 0.95, new_items: bool = True, rng: np.random.Generator | int = 0
+    idata,
+    data: ModelData,
+    *,
+    level: float = _defaults.LEVEL,
+    new_items: bool = True,
+    rng: np.random.Generator | int = _defaults.SEED,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Posterior P_S per system and set, the TGBI index, and differences between systems.
 
@@ -134,7 +140,7 @@ def tgbi_posterior(
     return pd.DataFrame(rows), pd.DataFrame(diffs)
 
 
-def language_rates(idata, data: ModelData, *, level: float = 0.95) -> pd.DataFrame:
+def language_rates(idata, data: ModelData, *, level: float = _defaults.LEVEL) -> pd.DataFrame:
     """Posterior share of female (and neutral) outputs per language, averaged over its occupations."""
     cells = data.cells
     languages = list(dict.fromkeys(cells["language"]))
@@ -152,7 +158,12 @@ def language_rates(idata, data: ModelData, *, level: float = 0.95) -> pd.DataFra
 
 
 def tgbi_predictive_check(
-    idata, data: ModelData, *, level: float = 0.95, rng: np.random.Generator | int = 0, max_draws: int = 500
+    idata,
+    data: ModelData,
+    *,
+    level: float = _defaults.LEVEL,
+    rng: np.random.Generator | int = _defaults.SEED,
+    max_draws: int = 500,
 ) -> pd.DataFrame:
     """Posterior predictive check of P_S per (system, set): the observed value against replicated data.
 

@@ -17,6 +17,7 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias._cache import heavy
 from stats_mtbias._validation import check_choice, check_level, check_positive_int
 from stats_mtbias.errors import ConvergenceWarning
@@ -100,7 +101,7 @@ def fit(
     return idata
 
 
-def diagnose(idata, var_names=None, *, level: float = 0.95) -> pd.DataFrame:
+def diagnose(idata, var_names=None, *, level: float = _defaults.LEVEL) -> pd.DataFrame:
     """One row per parameter element: ``parameter, group, mean, sd, hdi_low, hdi_high, r_hat, ess_bulk, ess_tail``.
 
     The same numbers as ``arviz.summary`` (sd with ddof 1, HDI, rank-normalised
@@ -188,7 +189,7 @@ def check(idata, table: pd.DataFrame, thresholds: dict | None = None) -> dict:
     return report
 
 
-def posterior_predictive_check(model, idata, data, by: str, *, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+def posterior_predictive_check(model, idata, data, by: str, *, seed: int = 0, level: float = _defaults.LEVEL) -> pd.DataFrame:
     """Observed outcome totals per `by` group against the posterior predictive distribution.
 
     Returns one row per group and outcome: observed count, predictive mean and

@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, special, stats
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level, check_number
 from stats_mtbias.errors import UsageError
 
@@ -119,7 +120,7 @@ def _check_paired(difference, discordance):
 
 
 def paired_sample_size(
-    difference, discordance, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided"
+    difference, discordance, *, alpha: float = _defaults.ALPHA, power: float = _defaults.POWER, alternative: str = "two-sided"
 ) -> np.ndarray:
     """Items for McNemar's test to detect ``difference`` with ``power`` (Connor 1987).
 
@@ -153,7 +154,7 @@ def paired_sample_size(
     return np.ceil(n - 1e-9).astype(int)
 
 
-def paired_power(n, difference, discordance, *, alpha: float = 0.05, alternative: str = "two-sided") -> np.ndarray:
+def paired_power(n, difference, discordance, *, alpha: float = _defaults.ALPHA, alternative: str = "two-sided") -> np.ndarray:
     """Power of McNemar's test with ``n`` items (Connor's normal approximation, both tails when two-sided).
 
     Examples
@@ -174,7 +175,9 @@ def paired_power(n, difference, discordance, *, alpha: float = 0.05, alternative
     return np.where(sd > 0, power, certain)
 
 
-def paired_mde(n, discordance, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided") -> np.ndarray:
+def paired_mde(
+    n, discordance, *, alpha: float = _defaults.ALPHA, power: float = _defaults.POWER, alternative: str = "two-sided"
+) -> np.ndarray:
     """Smallest difference ``|p10 − p01|`` McNemar's test detects with ``power`` on ``n`` items (NaN if none below ψ).
 
     Examples
@@ -274,7 +277,7 @@ def _first_stable(power: np.ndarray, target: float) -> int | None:
 
 
 def paired_power_exact(
-    n, difference, discordance, *, alpha: float = 0.05, alternative: str = "two-sided", test: str = "exact"
+    n, difference, discordance, *, alpha: float = _defaults.ALPHA, alternative: str = "two-sided", test: str = "exact"
 ) -> np.ndarray:
     """Power of McNemar's test with ``n`` items, computed exactly (no normal approximation, no simulation).
 
@@ -324,7 +327,13 @@ def paired_power_exact(
 
 
 def paired_sample_size_exact(
-    difference, discordance, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided", test: str = "exact"
+    difference,
+    discordance,
+    *,
+    alpha: float = _defaults.ALPHA,
+    power: float = _defaults.POWER,
+    alternative: str = "two-sided",
+    test: str = "exact",
 ) -> int:
     """Smallest n from which McNemar's test (exact power) keeps at least ``power``.
 
@@ -365,7 +374,7 @@ def _check_rate(rate, name: str = "rate") -> np.ndarray:
     return np.asarray(check_number(rate, name, low=0, high=1, hint="a share, not percent"))
 
 
-def rate_half_width(n, rate, *, level: float = 0.95, deff=1.0) -> np.ndarray:
+def rate_half_width(n, rate, *, level: float = _defaults.LEVEL, deff=1.0) -> np.ndarray:
     """Half-width of the Wilson interval at an observed share ``rate`` on ``n`` outputs (effective ``n / deff``).
 
     Examples
@@ -379,7 +388,7 @@ def rate_half_width(n, rate, *, level: float = 0.95, deff=1.0) -> np.ndarray:
     return z / (1.0 + z**2 / n_eff) * np.sqrt(p * (1 - p) / n_eff + z**2 / (4.0 * n_eff**2))
 
 
-def rate_sample_size(half_width, rate, *, level: float = 0.95, deff=1.0) -> np.ndarray:
+def rate_sample_size(half_width, rate, *, level: float = _defaults.LEVEL, deff=1.0) -> np.ndarray:
     """Outputs for a Wilson interval no wider than ``± half_width`` at the expected ``rate``.
 
     Examples
@@ -409,7 +418,7 @@ def rate_sample_size(half_width, rate, *, level: float = 0.95, deff=1.0) -> np.n
     return out
 
 
-def rate_power(n, rate, reference, *, alpha: float = 0.05, alternative: str = "two-sided", deff=1.0) -> np.ndarray:
+def rate_power(n, rate, reference, *, alpha: float = _defaults.ALPHA, alternative: str = "two-sided", deff=1.0) -> np.ndarray:
     """Power of the score test of ``H0: share = reference`` when the true share is ``rate``.
 
     Examples
@@ -430,7 +439,7 @@ def rate_power(n, rate, reference, *, alpha: float = 0.05, alternative: str = "t
 
 
 def rate_sample_size_test(
-    rate, reference, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided", deff=1.0
+    rate, reference, *, alpha: float = _defaults.ALPHA, power: float = _defaults.POWER, alternative: str = "two-sided", deff=1.0
 ) -> np.ndarray:
     """Outputs for the score test against ``reference`` to detect the share ``rate`` with ``power``.
 
@@ -452,7 +461,7 @@ def rate_sample_size_test(
 # ---------------------------------------------------------------- any normal estimate
 
 
-def normal_power(difference, se, *, alpha: float = 0.05, alternative: str = "two-sided") -> np.ndarray:
+def normal_power(difference, se, *, alpha: float = _defaults.ALPHA, alternative: str = "two-sided") -> np.ndarray:
     """Power of the Wald test of a difference with standard error ``se`` (both tails when two-sided)."""
     d, se = np.abs(np.asarray(_check_difference(difference), float)), np.asarray(_check_se(se), float)
     za = z_alpha(alpha, alternative)
@@ -463,7 +472,9 @@ def normal_power(difference, se, *, alpha: float = 0.05, alternative: str = "two
     return power
 
 
-def normal_mde(se, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided") -> np.ndarray:
+def normal_mde(
+    se, *, alpha: float = _defaults.ALPHA, power: float = _defaults.POWER, alternative: str = "two-sided"
+) -> np.ndarray:
     """Minimum detectable difference ``(z_α + z_β) · se`` of a Wald test (the far tail, < α/2, ignored).
 
     Examples
@@ -480,7 +491,7 @@ def _mde(se: np.ndarray, alpha: float, power: float, alternative: str = "two-sid
 
 
 def normal_sample_size(
-    difference, se, n, *, alpha: float = 0.05, power: float = 0.8, alternative: str = "two-sided"
+    difference, se, n, *, alpha: float = _defaults.ALPHA, power: float = _defaults.POWER, alternative: str = "two-sided"
 ) -> np.ndarray:
     """Size at which an estimate with standard error ``se`` on ``n`` units detects ``difference`` (SE ∝ 1/√n)."""
     d = np.abs(np.asarray(_check_difference(difference), float))
@@ -490,7 +501,9 @@ def normal_sample_size(
     return np.ceil(np.asarray(_check_size(n), float) * k - 1e-9).astype(int)
 
 
-def mde_from_interval(ci_low, ci_high, *, level: float = 0.95, alpha: float = 0.05, power: float = 0.8) -> np.ndarray:
+def mde_from_interval(
+    ci_low, ci_high, *, level: float = _defaults.LEVEL, alpha: float = _defaults.ALPHA, power: float = _defaults.POWER
+) -> np.ndarray:
     """Minimum detectable difference (two-sided ``alpha``, ``power``) read off a comparison's interval.
 
     The interval's width gives the standard error ``(high − low) / (2 z_{(1+level)/2})``;

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level, check_number, check_positive_int, check_rng, seed_of
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning import closed
@@ -441,8 +442,8 @@ def check_numbers(
     rate=None,
     null=None,
     se=None,
-    alpha: float = 0.05,
-    level: float = 0.95,
+    alpha: float = _defaults.ALPHA,
+    level: float = _defaults.LEVEL,
     power=None,
     cluster_size=1,
     icc=0.0,
@@ -489,13 +490,13 @@ def plan(
     n: int | None = None,
     difference: float | None = None,
     power: float | None = None,
-    alpha: float = 0.05,
+    alpha: float = _defaults.ALPHA,
     alternative: str = "two-sided",
     discordance: float | None = None,
     rate: float | None = None,
     reference: float | None = None,
     half_width: float | None = None,
-    level: float = 0.95,
+    level: float = _defaults.LEVEL,
     cluster_size: float = 1,
     icc: float = 0.0,
     se: float | None = None,
@@ -504,7 +505,7 @@ def plan(
     test: str = "bootstrap",
     n_sim: int = 1000,
     n_boot: int = 500,
-    rng: np.random.Generator | int = 0,
+    rng: np.random.Generator | int = _defaults.SEED,
 ) -> PowerResult:
     """Answer a planning question with a design (see :func:`stats_mtbias.power`, which documents every option).
 

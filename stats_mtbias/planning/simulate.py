@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_positive_int, check_rng
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning.closed import _check_alpha, _check_power, check_alternative, z_alpha
@@ -251,7 +252,7 @@ class Simulation:
         diffs = np.atleast_1d(np.asarray(differences, float))
         return np.array([self.reject(d).mean() for d in diffs])
 
-    def half_width(self, level: float = 0.95) -> float:
+    def half_width(self, level: float = _defaults.LEVEL) -> float:
         """Mean half-width of the interval at ``level`` over the simulated evaluations.
 
         Bootstrap: the percentile interval of each evaluation's replicates (what
@@ -265,7 +266,7 @@ class Simulation:
         low, high = np.nanquantile(self.replicates, [alpha, 1.0 - alpha], axis=0)
         return float(np.nanmean((high - low) / 2.0))
 
-    def mde(self, power: float = 0.8) -> float:
+    def mde(self, power: float = _defaults.POWER) -> float:
         """Smallest ``|δ|`` whose simulated power reaches ``power``: two-sided, in either direction (the smaller);
         one-sided, in the tested direction (δ > 0 for ``"greater"``, δ < 0 for ``"less"``)."""
         power = _check_power(power)
@@ -294,7 +295,7 @@ def simulate(
     rng: np.random.Generator | int,
     test: str = "bootstrap",
     n_boot: int = 500,
-    alpha: float = 0.05,
+    alpha: float = _defaults.ALPHA,
     alternative: str = "two-sided",
 ) -> Simulation:
     """Simulate ``n_sim`` evaluations of ``n`` clusters from the pilot and prepare the study's test on each.
@@ -341,12 +342,12 @@ def sample_size(
     design: PairedDesign,
     difference: float,
     *,
-    power: float = 0.8,
+    power: float = _defaults.POWER,
     n_sim: int = 1000,
     rng: np.random.Generator | int,
     test: str = "bootstrap",
     n_boot: int = 500,
-    alpha: float = 0.05,
+    alpha: float = _defaults.ALPHA,
     alternative: str = "two-sided",
 ) -> tuple[int, Simulation, list[tuple[int, float]]]:
     """Clusters needed for ``power`` at ``difference``, by simulation.

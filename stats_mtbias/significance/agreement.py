@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias.errors import DataQualityWarning, UsageError
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, modified_wilson_interval, wilson_interval
 
@@ -60,7 +61,7 @@ def kappa_variance(table: np.ndarray) -> float:
     return float(max(total, 0.0) / (n * (1 - p_e) ** 2))
 
 
-def kappa_interval(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
+def kappa_interval(a: np.ndarray, b: np.ndarray, level: float = _defaults.LEVEL) -> tuple[float, float, float]:
     """Cohen's κ with an interval that holds near κ = 1: ``(kappa, low, high)``, NaN where κ is undefined.
 
     κ = (p_o − p_e) / (1 − p_e). The Wald interval κ ± z·se (Fleiss, Cohen &
@@ -146,7 +147,7 @@ def _sparse_text(where: str, categories: str) -> str:
     )
 
 
-def kappa_interval_table(table: np.ndarray, level: float = 0.95, *, labels=None) -> tuple[float, float, float]:
+def kappa_interval_table(table: np.ndarray, level: float = _defaults.LEVEL, *, labels=None) -> tuple[float, float, float]:
     """:func:`kappa_interval` from a square table of counts (rows: one labelling, columns: the other).
 
     ``labels`` names the categories in the warning of a sparse one (:func:`sparse_categories`).
@@ -194,7 +195,7 @@ AGREEMENT_COLUMNS = ["n", "agreement", "ci_low", "ci_high", "kappa", "kappa_ci_l
 
 
 def agreement_table(
-    frame: pd.DataFrame, a: str, b: str, by=(), *, level: float = 0.95, overall: bool = True
+    frame: pd.DataFrame, a: str, b: str, by=(), *, level: float = _defaults.LEVEL, overall: bool = True
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Agreement of two label columns per group: ``(table, confusion)``.
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level
 from stats_mtbias.errors import UsageError
 from stats_mtbias.uncertainty.analytic import modified_wilson_interval, wilson_interval
@@ -42,7 +43,7 @@ def _counts(*values):
     return np.broadcast_arrays(*arrays)
 
 
-def difference_in_proportions(x1, n1, x2, n2, *, level: float = 0.95, poisson_ends: bool = False) -> EffectSize:
+def difference_in_proportions(x1, n1, x2, n2, *, level: float = _defaults.LEVEL, poisson_ends: bool = False) -> EffectSize:
     """``x1/n1 - x2/n2`` for independent samples, with Newcombe's hybrid score interval.
 
     ``poisson_ends=True`` takes each proportion's limits from
@@ -63,7 +64,7 @@ def difference_in_proportions(x1, n1, x2, n2, *, level: float = 0.95, poisson_en
     return EffectSize(d, low, high, "Newcombe hybrid score (independent samples)")
 
 
-def paired_difference_in_proportions(both, first_only, second_only, neither, *, level: float = 0.95) -> EffectSize:
+def paired_difference_in_proportions(both, first_only, second_only, neither, *, level: float = _defaults.LEVEL) -> EffectSize:
     """Difference of two proportions measured on the same items, with Newcombe's paired interval (method 10).
 
     Wilson limits of each margin combined with Newcombe's (1998) corrected φ; see
@@ -91,7 +92,7 @@ def cohens_h(p1, p2) -> np.ndarray:
     return 2 * np.arcsin(np.sqrt(p1)) - 2 * np.arcsin(np.sqrt(p2))
 
 
-def odds_ratio(table, *, level: float = 0.95, correction: str = "haldane") -> EffectSize:
+def odds_ratio(table, *, level: float = _defaults.LEVEL, correction: str = "haldane") -> EffectSize:
     """Sample odds ratio ``(a d) / (b c)`` of a 2×2 table with Woolf's log interval.
 
     Parameters

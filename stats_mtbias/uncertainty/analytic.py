@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special, stats
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level
 from stats_mtbias.errors import UsageError
 from stats_mtbias.estimators.tgbi import tgbi_counts
@@ -42,7 +43,7 @@ def _z(level: float) -> float:
     return float(special.ndtri(0.5 + check_level(level) / 2.0))
 
 
-def wilson_interval(successes, n, level: float = 0.95) -> ConfidenceInterval:
+def wilson_interval(successes, n, level: float = _defaults.LEVEL) -> ConfidenceInterval:
     """Wilson score interval for a binomial proportion (vectorised)."""
     k, n = np.asarray(successes, float), np.asarray(n, float)
     z = _z(level)
@@ -56,7 +57,7 @@ def wilson_interval(successes, n, level: float = 0.95) -> ConfidenceInterval:
     return ConfidenceInterval(low, high)
 
 
-def jeffreys_interval(successes, n, level: float = 0.95) -> ConfidenceInterval:
+def jeffreys_interval(successes, n, level: float = _defaults.LEVEL) -> ConfidenceInterval:
     """Jeffreys interval (equal-tailed Beta(k+1/2, n-k+1/2)), ends fixed at 0 and 1."""
     k, n = np.asarray(successes, float), np.asarray(n, float)
     alpha = 1 - check_level(level)
@@ -65,7 +66,7 @@ def jeffreys_interval(successes, n, level: float = 0.95) -> ConfidenceInterval:
     return ConfidenceInterval(low, high)
 
 
-def clopper_pearson_interval(successes, n, level: float = 0.95) -> ConfidenceInterval:
+def clopper_pearson_interval(successes, n, level: float = _defaults.LEVEL) -> ConfidenceInterval:
     """Exact (Clopper–Pearson) interval, conservative by construction."""
     k, n = np.asarray(successes, float), np.asarray(n, float)
     alpha = 1 - check_level(level)
@@ -112,7 +113,7 @@ def design_effect(successes, trials) -> float:
     return max(deff, worst) if min(p, 1 - p) * total / deff <= FEW_EVENTS else deff
 
 
-def proportion_interval(successes, n, *, level: float = 0.95, method: str = "wilson", deff=1.0) -> ConfidenceInterval:
+def proportion_interval(successes, n, *, level: float = _defaults.LEVEL, method: str = "wilson", deff=1.0) -> ConfidenceInterval:
     """Interval for a proportion by `method`, on the effective sample size ``n / deff``.
 
     With clustered outputs (several per item), dividing successes and trials by
@@ -157,7 +158,7 @@ def _influence(x: np.ndarray, grad: np.ndarray):
     return np.sum(resid * grad[None], axis=-1), n_clusters
 
 
-def modified_wilson_interval(successes, n, level: float = 0.95, *, poisson_below: float = 10) -> ConfidenceInterval:
+def modified_wilson_interval(successes, n, level: float = _defaults.LEVEL, *, poisson_below: float = 10) -> ConfidenceInterval:
     """Wilson's interval widened to the exact Poisson bounds where few successes or failures are seen.
 
     Wilson's bounds are too tight when fewer than about ten successes are seen:
@@ -206,7 +207,9 @@ def _g_estimates(x: np.ndarray):
     return g, influence, n_clusters, n
 
 
-def g_score_interval(x: np.ndarray, level: float = 0.95, *, worst_case: bool = True) -> tuple[np.ndarray, ConfidenceInterval]:
+def g_score_interval(
+    x: np.ndarray, level: float = _defaults.LEVEL, *, worst_case: bool = True
+) -> tuple[np.ndarray, ConfidenceInterval]:
     """Score (modified Wilson) interval for g = p_w p_m + p_n on its effective sample size.
 
     g is treated as a proportion observed ``g · n_eff`` times in ``n_eff`` trials,
@@ -264,7 +267,7 @@ def minority_count(cluster_counts: np.ndarray, both: str = "neutral") -> np.ndar
     return np.minimum(g, 1 - g) * n_eff
 
 
-def p_s_interval(cluster_counts: np.ndarray, level: float = 0.95, *, both: str = "neutral") -> ConfidenceInterval:
+def p_s_interval(cluster_counts: np.ndarray, level: float = _defaults.LEVEL, *, both: str = "neutral") -> ConfidenceInterval:
     """Interval for P_S from per-cluster counts: the square root of g's score interval.
 
     The interval of g = P_S² is a modified Wilson interval on g's effective
@@ -345,7 +348,7 @@ def _set_parts(x: np.ndarray, level: float):
 
 
 def tgbi_index_interval(
-    cluster_counts: np.ndarray, estimate: np.ndarray | None = None, level: float = 0.95, *, both: str = "neutral"
+    cluster_counts: np.ndarray, estimate: np.ndarray | None = None, level: float = _defaults.LEVEL, *, both: str = "neutral"
 ) -> ConfidenceInterval:
     """Interval for the index (mean of P_S over the set axis) from the sets' score intervals (MOVER).
 
@@ -375,7 +378,7 @@ def _agreeing(ci: ConfidenceInterval, diff: np.ndarray, same: np.ndarray, apart:
 def paired_difference_analytic(
     counts_a: np.ndarray,
     counts_b: np.ndarray,
-    level: float = 0.95,
+    level: float = _defaults.LEVEL,
     *,
     both: str = "neutral",
     index: bool = False,

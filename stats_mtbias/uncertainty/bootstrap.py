@@ -21,6 +21,7 @@ from itertools import pairwise
 import numpy as np
 from scipy import special
 
+from stats_mtbias import _defaults
 from stats_mtbias._defaults import MIN_TAIL
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.errors import DataQualityWarning, UsageError
@@ -323,10 +324,10 @@ def cluster_bootstrap(
     data: np.ndarray,
     statistic: Callable[[np.ndarray], np.ndarray],
     *,
-    n_boot: int = 10_000,
+    n_boot: int = _defaults.N_BOOT,
     rng: np.random.Generator | int,
     strata: np.ndarray | None = None,
-    level: float = 0.95,
+    level: float = _defaults.LEVEL,
     method: str = "percentile",
     weights: str = "index",
     frequency: np.ndarray | None = None,

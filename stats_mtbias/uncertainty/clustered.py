@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from stats_mtbias import _defaults
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS
 from stats_mtbias.uncertainty.linearization import ratio_influence
 
@@ -42,7 +43,7 @@ def has_samples(means) -> bool:
     return bool(np.any((m > 0) & (m < 1)))
 
 
-def effective_counts(numerator, denominator, *, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+def effective_counts(numerator, denominator, *, level: float = _defaults.LEVEL) -> tuple[np.ndarray, np.ndarray]:
     """Effective successes and trials of ``p = Σ num / Σ den`` over items (axis 0).
 
     Parameters

@@ -38,7 +38,6 @@ import pandas as pd
 
 from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
-from stats_mtbias.datasets._io import delimiter_of, iter_rows
 from stats_mtbias.errors import UsageError
 from stats_mtbias.result import StudyResult, your_systems
 from stats_mtbias.studies import READERS
@@ -836,4 +835,6 @@ def _read_delimited(path: str | Path) -> list[tuple[int, list[str]]]:
     line as every data reader (:mod:`stats_mtbias.datasets._io`). Here, in the API layer, because the command
     line reads no dataset module itself.
     """
+    from stats_mtbias.datasets._io import delimiter_of, iter_rows  # import time: no datasets layer at start-up
+
     return list(iter_rows(path, delimiter_of(path)))

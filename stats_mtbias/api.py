@@ -37,9 +37,11 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias import _defaults
+from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
-from stats_mtbias.result import StudyResult
+from stats_mtbias.result import StudyResult, your_systems
 from stats_mtbias.studies import READERS
+from stats_mtbias.studies._common import comparison_frame
 
 
 def _translations(translations) -> dict:
@@ -65,7 +67,7 @@ def _systems(systems) -> list[str] | None:
 def _checked(study: str, values: dict):
     """The study's :class:`~stats_mtbias.options.Options` built from the API call's keywords and validated
     (choices, levels, resamples, options without effect) before any file is read."""
-    from stats_mtbias import options
+    from stats_mtbias import options  # import time: options imports every study
 
     cls = options.OPTIONS[study]
     found = cls(**{item.name: values[item.name] for item in cls.info()})
@@ -74,8 +76,6 @@ def _checked(study: str, values: dict):
 
 
 def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | None:
-    from stats_mtbias.studies._common import comparison_frame
-
     if frame is None or not len(frame):
         return None
     out = frame.copy()
@@ -184,7 +184,7 @@ def tgbi(
         ``male``, ``neutral`` (shares per set, no interval); ``compare()`` on ``p_s``.
     """
     options = _checked("tgbi", locals())
-    from stats_mtbias.studies import tgbi as study
+    from stats_mtbias.studies import tgbi as study  # import time: a study loads on first use
 
     return study.evaluate(systems, **options.kwargs())
 
@@ -308,7 +308,7 @@ def winomt(
         for F1 and ΔG), so an interval excluding 0 always has p < 1 − level.
     """
     options = _checked("winomt", locals())
-    from stats_mtbias.studies import winomt as study
+    from stats_mtbias.studies import winomt as study  # import time: a study loads on first use
 
     return study.evaluate(systems, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
@@ -389,7 +389,7 @@ def prates(
         several systems; ``frames["tests"]`` the male-default tests.
     """
     options = _checked("prates", locals())
-    from stats_mtbias.studies import prates as study
+    from stats_mtbias.studies import prates as study  # import time: a study loads on first use
 
     return study.evaluate(judgements, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
@@ -460,7 +460,7 @@ def optimal(
         by the paper: it raises, the intervals side by side are the comparison.
     """
     options = _checked("optimal", locals())
-    from stats_mtbias.studies import optimal as study
+    from stats_mtbias.studies import optimal as study  # import time: a study loads on first use
 
     return study.evaluate(judgements, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
@@ -578,7 +578,7 @@ def rates(
          b     0.667
     """
     options = _checked("rates", locals())
-    from stats_mtbias.studies import rates as study
+    from stats_mtbias.studies import rates as study  # import time: a study loads on first use
 
     return study.evaluate(judgements, **options.kwargs())
 
@@ -629,20 +629,18 @@ def read(study: str, source=None, **options) -> pd.DataFrame:
       nurse neutral
       guard unknown  empty
     """
-    from stats_mtbias._validation import check_choice
-
     check_choice(study, READERS, "study")
     if study == "tgbi":
-        from stats_mtbias.studies import tgbi as module
+        from stats_mtbias.studies import tgbi as module  # import time: a study loads on first use
 
         return module.read(source, **options)
     if source is None:
         raise UsageError(f"read({study!r}) needs `source`: the outputs to read.")
     if study == "prates":
-        from stats_mtbias.studies import prates as module
+        from stats_mtbias.studies import prates as module  # import time: a study loads on first use
 
         return module.read(source, **options)
-    from stats_mtbias.studies import winomt as module
+    from stats_mtbias.studies import winomt as module  # import time: a study loads on first use
 
     return module.read(source, **options)
 
@@ -697,7 +695,7 @@ def agreement(
          all      0.75  8
     """
     options = _checked("agreement", locals())
-    from stats_mtbias.studies import agreement as study
+    from stats_mtbias.studies import agreement as study  # import time: a study loads on first use
 
     return study.evaluate(labels, **options.kwargs())
 
@@ -752,7 +750,7 @@ def model(
         quantity), ``diagnostics``, ``derived`` tables, ``provenance`` and ``idata``.
     """
     options = _checked("model", locals())
-    from stats_mtbias.studies import models
+    from stats_mtbias.studies import models  # import time: a study loads on first use
 
     return models.run(study, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
@@ -816,13 +814,11 @@ def report(
         No result, a format not listed, a name in `mine` that no result has, an
         unwritable `out`, or a screenshot that cannot be taken.
     """
-    from stats_mtbias.report.results import write_results
+    from stats_mtbias.report.results import write_results  # heavy: matplotlib
 
     results = [results] if isinstance(results, StudyResult) else list(results)
 
     if mine is None and all(isinstance(r, StudyResult) for r in results):
-        from stats_mtbias.result import your_systems
-
         own: list[str] = []
         for result in results:
             own += [s for s in your_systems(result) if s not in own]
@@ -839,6 +835,6 @@ def _read_delimited(path: str | Path) -> list[tuple[int, list[str]]]:
     line as every data reader (:mod:`stats_mtbias.datasets._io`). Here, in the API layer, because the command
     line reads no dataset module itself.
     """
-    from stats_mtbias.datasets._io import delimiter_of, iter_rows
+    from stats_mtbias.datasets._io import delimiter_of, iter_rows  # import time: no datasets layer at start-up
 
     return list(iter_rows(path, delimiter_of(path)))

@@ -28,6 +28,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from stats_mtbias._files import is_special, write_atomic
 from stats_mtbias.cli import _checks, _options
 from stats_mtbias.cli import agreement as _agreement
 from stats_mtbias.cli import data as _data
@@ -42,6 +43,7 @@ from stats_mtbias.cli import tgbi as _tgbi
 from stats_mtbias.cli import winomt as _winomt
 from stats_mtbias.cli._output import render_output
 from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError, NoEffectWarning
+from stats_mtbias.report.formatting import format_provenance
 
 __all__ = ["build_parser", "main"]
 
@@ -66,8 +68,6 @@ def build_parser() -> _options.Parser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from stats_mtbias.report.formatting import format_provenance
-
     parser = build_parser()
     args = parser.parse_args(argv)
     module = COMMANDS[args.command]
@@ -114,8 +114,6 @@ def main(argv: list[str] | None = None) -> int:
             if below:
                 text += "\n\n" + "\n".join(below)
         if out:
-            from stats_mtbias._files import is_special, write_atomic
-
             write_atomic(Path(out), text + "\n")
             if not is_special(out):  # beside /dev/null there is no place for it
                 write_atomic(Path(str(out) + ".provenance.json"), json.dumps(output.provenance, indent=1, default=str) + "\n")

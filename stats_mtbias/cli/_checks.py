@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from stats_mtbias._cache import check_cache_writable
+from stats_mtbias._files import check_output, check_outside, check_writable_dir, is_special
 from stats_mtbias.cli._options import cli_default
+from stats_mtbias.errors import DataNotFoundError, UsageError
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,6 @@ def protected(args: argparse.Namespace) -> tuple[list, list]:
 def check_inputs(args: argparse.Namespace) -> None:
     """An input that is not there is missing input (exit 66), said before the work; a glob is the library's to expand."""
 
-    from stats_mtbias.errors import DataNotFoundError
-
     for name, value in inputs(args, options=True):
         if not any(c in value for c in "*?[") and not Path(value).expanduser().exists():
             raise DataNotFoundError(f"--{name} {value}: no such file or directory.")
@@ -93,14 +94,9 @@ def precheck(args: argparse.Namespace, *, out_dir: bool = False, cache: bool = F
     cache : bool
         The work writes the readings cache (WinoMT): it must be writable.
     """
-    from stats_mtbias._cache import check_cache_writable
-    from stats_mtbias._files import check_output, check_outside, check_writable_dir
-    from stats_mtbias.errors import UsageError
-
     if getattr(args, "compare", False) and getattr(args, "view", None):
         raise UsageError(f"--compare prints the comparisons; --view {args.view} another view: give one of them.")
     check_inputs(args)
-    from stats_mtbias._files import is_special
 
     out = getattr(args, "out", None)
     files, directories = protected(args)

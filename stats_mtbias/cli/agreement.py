@@ -6,8 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
+import stats_mtbias as smb
 from stats_mtbias import options as vocabulary
-from stats_mtbias.cli import _options, _views
+from stats_mtbias.api import _read_delimited as read_delimited
+from stats_mtbias.cli import _checks, _options, _views
 from stats_mtbias.cli._output import Output
 from stats_mtbias.errors import DataError, DataNotFoundError, UsageError
 
@@ -70,7 +72,6 @@ def _file(path: Path) -> dict[str, str]:
         if not isinstance(found, dict):
             raise DataError("is not a JSON object {label: value}", path)
         return {str(k): str(v) for k, v in found.items()}
-    from stats_mtbias.api import _read_delimited as read_delimited
 
     rows = read_delimited(path)  # the package's one CSV dialect: its errors name the line
     if not rows or len(rows[0][1]) < 2:
@@ -98,14 +99,10 @@ def mapping(text: str | None) -> dict[str, str] | None:
 
 
 def precheck(args: argparse.Namespace) -> None:
-    from stats_mtbias.cli import _checks
-
     _checks.precheck(args)  # --out that names the --mapping file is refused there
     args.mapping = mapping(args.mapping)  # a bad --mapping before the work
 
 
 def run(args: argparse.Namespace) -> Output:
-    import stats_mtbias as smb
-
     res = smb.agreement(args.labels, mapping=args.mapping, **_options.values(args, OPTIONS))
     return _views.view(res, _views.chosen(args, DEFAULT_VIEW), SHARES, not_shares=NOT_SHARES)

@@ -7,13 +7,12 @@ import sys
 
 from stats_mtbias.cli import _options
 from stats_mtbias.cli._output import Output
+from stats_mtbias.datasets.registry import ACTIONS, check_datasets, datasets, inventory
 
 NAME = "data"
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    from stats_mtbias.datasets.registry import ACTIONS, datasets
-
     data = sub.add_parser(
         NAME,
         help="the public datasets: list them, download them (sha256-checked), verify a copy",
@@ -32,8 +31,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> Output:
-    from stats_mtbias.datasets.registry import check_datasets, inventory
-
     check_datasets(args.datasets)  # an unknown name before any download
     progress, bar = None, None
     if args.action == "download" and not args.quiet:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+import stats_mtbias as smb
 from stats_mtbias import options as vocabulary
+from stats_mtbias._files import check_output, write_netcdf_atomic
 from stats_mtbias.cli import _options
+from stats_mtbias.cli._checks import protected
 from stats_mtbias.cli._output import Output
 
 NAME = "model"
@@ -31,17 +34,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def precheck(args: argparse.Namespace) -> None:
-    from stats_mtbias._files import check_output
-    from stats_mtbias.cli._checks import protected
-
     if args.out:
         files, directories = protected(args)
         check_output(args.out, files, protected=directories)
 
 
 def run(args: argparse.Namespace) -> Output:
-    import stats_mtbias as smb
-
     result = smb.model(
         data_dir=args.data_dir,
         languages=_options.names(args.languages) or None,
@@ -50,8 +48,6 @@ def run(args: argparse.Namespace) -> Output:
         **_options.values(args, OPTIONS),
     )
     if args.out:
-        from stats_mtbias._files import write_netcdf_atomic
-
         write_netcdf_atomic(result.idata, args.out)  # never a half-written file
     d = result.diagnostics
     notes = [

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+import stats_mtbias as smb
 from stats_mtbias import options as vocabulary
 from stats_mtbias.cli import _options, _views
 from stats_mtbias.cli._output import Output
+from stats_mtbias.errors import UsageError
 
 NAME = "optimal"
 OPTIONS = vocabulary.OptimalOptions
@@ -57,12 +59,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> Output:
-    import stats_mtbias as smb
-
     engine = _options.engine(args)
     if engine == "dask" and not args.judgements:
-        from stats_mtbias.errors import UsageError
-
         raise UsageError("--engine dask / --scheduler count your --judgements on a cluster; give --judgements.")
     with _options.dask_client(args.scheduler):
         res = smb.optimal(

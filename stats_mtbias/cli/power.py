@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 
+import stats_mtbias as smb
 from stats_mtbias import _defaults
 from stats_mtbias import options as vocabulary
-from stats_mtbias.cli import _options
+from stats_mtbias._files import write_atomic
+from stats_mtbias.cli import _checks, _options
 from stats_mtbias.cli._output import Output
 from stats_mtbias.errors import UsageError
+from stats_mtbias.planning.designs import check_numbers
+from stats_mtbias.report.formatting import format_value
 
 NAME = "power"
 DESIGN_HELP = {
@@ -122,8 +126,6 @@ def _language(args) -> str | None:
 
 
 def _pilot(args: argparse.Namespace, language: str | None):
-    import stats_mtbias as smb
-
     systems = _options.names(args.systems)
     translations = _options.named(args.translations, args.system)
     if args.study in ("tgbi", "winomt"):
@@ -150,9 +152,6 @@ def _pilot(args: argparse.Namespace, language: str | None):
 
 def precheck(args: argparse.Namespace) -> None:
     """Paths, and every number of the plan before a pilot study is run (a NaN or a share of 2 is said at once)."""
-    from stats_mtbias.cli import _checks
-    from stats_mtbias.planning.designs import check_numbers
-
     check_numbers(
         difference=args.difference,
         half_width=getattr(args, "half_width", None),
@@ -174,8 +173,6 @@ def precheck(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> Output:
-    import stats_mtbias as smb
-
     alternative = args.alternative  # smb.power speaks the same two-sided|less|greater
     kw = dict(n=args.n, difference=args.difference, power=args.power, alpha=args.alpha, alternative=alternative, level=args.level)
     if args.design == "paired":
@@ -205,8 +202,7 @@ def run(args: argparse.Namespace) -> Output:
     if args.alternative != "two-sided":
         notes.append(f"alternative: {args.alternative} (one-sided, in the direction of the difference)")
     if args.curve:
-        from stats_mtbias._files import write_atomic
-        from stats_mtbias.plotting import to_png
+        from stats_mtbias.plotting import to_png  # heavy: matplotlib
 
         write_atomic(args.curve, to_png(result.plot(scale=100, unit=" pt")))
         notes.append(f"power curve written to {args.curve}")
@@ -214,8 +210,6 @@ def run(args: argparse.Namespace) -> Output:
     columns = [c for c in frame.columns if frame[c].notna().all() and frame[c].astype(str).ne("").all()]
     frame = frame[columns]
     if args.format == "table":  # one answer: a field per line
-        from stats_mtbias.report.formatting import format_value
-
         shown = frame.T.reset_index()
         shown.columns = ["field", "value"]
         shown["value"] = [format_value(v, digits=4) for v in shown["value"]]

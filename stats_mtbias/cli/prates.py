@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+import stats_mtbias as smb
 from stats_mtbias import options as vocabulary
 from stats_mtbias.cli import _checks, _options, _views
 from stats_mtbias.cli._output import Output
@@ -74,8 +75,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> Output:
-    import stats_mtbias as smb
-
     res = smb.prates(
         args.judgements,
         data_dir=args.data_dir,

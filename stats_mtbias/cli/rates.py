@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+import stats_mtbias as smb
 from stats_mtbias import options as vocabulary
 from stats_mtbias.cli import _checks, _options, _views
 from stats_mtbias.cli._output import Output
@@ -46,8 +47,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> Output:
-    import stats_mtbias as smb
-
     with _options.dask_client(args.scheduler):
         res = smb.rates(
             args.judgements,

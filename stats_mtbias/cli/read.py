@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pandas as pd
 
+import stats_mtbias as smb
 from stats_mtbias import options as vocabulary
+from stats_mtbias._files import write_atomic
 from stats_mtbias.cli import _checks, _options
 from stats_mtbias.cli._output import Output
 from stats_mtbias.errors import UsageError
@@ -121,8 +123,6 @@ def precheck(args: argparse.Namespace) -> None:
 
 
 def _read(args: argparse.Namespace) -> pd.DataFrame:
-    import stats_mtbias as smb
-
     if args.study == "tgbi":
         return smb.read(
             "tgbi",
@@ -148,8 +148,6 @@ def _read(args: argparse.Namespace) -> pd.DataFrame:
 
 def write(frame: pd.DataFrame, out: str) -> Path:
     """`frame` to `out` as CSV or Parquet by its suffix, atomically (a temporary file beside it, then a rename)."""
-    from stats_mtbias._files import write_atomic
-
     if SUFFIXES[Path(out).suffix.lower()] == "csv":
         return write_atomic(Path(out), frame.to_csv(index=False))
     buffer = io.BytesIO()

@@ -9,9 +9,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from stats_mtbias.cli import _checks, _options
+import stats_mtbias as smb
+from stats_mtbias.cli import _checks, _options, _views, optimal
 from stats_mtbias.cli._output import Output
 from stats_mtbias.errors import UsageError
+from stats_mtbias.reporting import Settings
+from stats_mtbias.reporting import run as build
 
 NAME = "report"
 ALL_STUDIES = "tgbi,prates,optimal,winomt,models"
@@ -65,8 +68,6 @@ def _user_report(args: argparse.Namespace, studies: list[str]) -> Output:
     """``report --translations/--judgements``: the user's systems beside the shipped baselines, through the API."""
     import re
 
-    import stats_mtbias as smb
-
     if len(studies) != 1 or studies[0] not in ("tgbi", "winomt", "prates", "optimal"):
         if args.studies != ALL_STUDIES:
             raise UsageError("with --translations/--judgements, --studies names one of tgbi, winomt, prates, optimal.")
@@ -94,7 +95,6 @@ def _user_report(args: argparse.Namespace, studies: list[str]) -> Output:
         [result], out=args.out, formats=formats, mine=_options.names(args.mine) or None, screenshot=args.screenshot
     )
     notes = [f"wrote {len(written)} files into {args.out}/"]
-    from stats_mtbias.cli import _views, optimal
 
     return Output(
         result.table,
@@ -107,9 +107,6 @@ def _user_report(args: argparse.Namespace, studies: list[str]) -> Output:
 
 
 def run(args: argparse.Namespace) -> Output:
-    from stats_mtbias.reporting import Settings
-    from stats_mtbias.reporting import run as build
-
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
     if args.translations or args.judgements:
         return _user_report(args, studies)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+import stats_mtbias as smb
 from stats_mtbias import _defaults
 from stats_mtbias import options as vocabulary
 from stats_mtbias.cli import _checks, _options, _views
@@ -64,8 +65,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> Output:
-    import stats_mtbias as smb
-
     n_permutations = args.n_permutations
     if _permutations(args) and args.n_boot != _defaults.N_BOOT and args.n_permutations == _defaults.N_RESAMPLES:
         _options.deprecate(args, "--n-boot for the permutations of --test permutation", "--n-permutations")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+import stats_mtbias as smb
 from stats_mtbias import options as vocabulary
 from stats_mtbias.cli import _checks, _options, _views
 from stats_mtbias.cli._output import Output, table_text
@@ -107,8 +108,6 @@ def _default_view(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> Output:
-    import stats_mtbias as smb
-
     name = _views.chosen(args, _default_view(args))
     # Several views need one option (validation, confusions, inter_annotator): any of them turns it on.
     wanted = {

@@ -27,9 +27,11 @@ import pandas as pd
 from scipy import special
 
 from stats_mtbias._validation import seed_of
-from stats_mtbias.errors import UsageError
+from stats_mtbias.errors import DataQualityWarning, UsageError
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import COMPARE_COLUMNS, FAMILIES, TABLE_COLUMNS, adjust, family_keys, family_label  # noqa: F401 (re-exported)
+from stats_mtbias.significance.multitest import CORRECTION_NAMES, adjust_pvalues
+from stats_mtbias.uncertainty.bootstrap import bootstrap_pvalue
 
 ACCOUNTING_COLUMNS = ("outcome", "n")
 
@@ -150,8 +152,6 @@ def warn_unshared(
     """
     import warnings
 
-    from stats_mtbias.errors import DataQualityWarning
-
     if not pairs:
         return None
     said = "; ".join(f"{a} lacks {na:,} of {b}'s {what} and {b} {nb:,} of {a}'s ({n:,} shared)" for a, na, b, nb, n in pairs[:5])
@@ -224,8 +224,6 @@ def resample_pvalue(replicates: np.ndarray, estimate: np.ndarray | float, *, axi
     >>> float(resample_pvalue(reps, np.array([0.3]))[0]) < 1e-8
     True
     """
-    from stats_mtbias.uncertainty.bootstrap import bootstrap_pvalue
-
     reps = np.moveaxis(np.asarray(replicates, dtype=float), axis, 0)
     estimate = np.asarray(estimate, dtype=float)
     p = bootstrap_pvalue(reps)
@@ -305,8 +303,6 @@ def integrity(
     """
     import warnings
 
-    from stats_mtbias.errors import DataQualityWarning
-
     def where(system) -> str:
         file = source.get(system) if isinstance(source, dict) else source
         return f" ({file})" if file else ""
@@ -375,8 +371,6 @@ class noted:
     def __exit__(self, *exc):
         import warnings
 
-        from stats_mtbias.errors import DataQualityWarning
-
         self._catcher.__exit__(*exc)
         said = set()
         for w in self._caught:
@@ -443,9 +437,6 @@ def unreachable_significance(
     Returns the message, or None when every family can reach α.
     """
     import warnings
-
-    from stats_mtbias.errors import DataQualityWarning
-    from stats_mtbias.significance.multitest import CORRECTION_NAMES, adjust_pvalues
 
     if frame is None or not len(frame):
         return None

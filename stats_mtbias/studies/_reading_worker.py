@@ -19,7 +19,7 @@ def main() -> int:
     # The pickle goes to the original stdout; anything a library prints goes to stderr.
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    from stats_mtbias.studies.winomt.reading import judge_language
+    from stats_mtbias.studies.winomt.reading import judge_language  # import time: after the redirect above
 
     try:
         reply = ("ok", judge_language(*request["args"], **request["kwargs"]))

@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias._validation import check_level
-from stats_mtbias.datasets.sources import as_source, source_sha256
+from stats_mtbias.datasets._io import read_records
+from stats_mtbias.datasets.sources import FrameSource, as_source, source_sha256
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.significance.agreement import agreement_table
@@ -31,15 +32,11 @@ RESERVED = ("subset", "metric", "estimate", "ci_low", "ci_high", "n")
 
 def _read(labels, columns: list[str]) -> tuple[pd.DataFrame, object]:
     """The label table with `columns` as strings (every row kept), and its source."""
-    from stats_mtbias.datasets.sources import FrameSource
-
     source = as_source(labels, "labels")
     if isinstance(source, FrameSource):
         frame = source.frame
         lines = np.arange(len(frame)) + 2
     else:
-        from stats_mtbias.datasets._io import read_records
-
         header, records = read_records(source, required=tuple(columns))
         frame = pd.DataFrame([record for _, record in records], columns=header)
         lines = np.array([number for number, _ in records], dtype=np.int64)  # the line each row starts on

@@ -22,14 +22,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias._cache import heavy, scratch
+import stats_mtbias.models
+from stats_mtbias._cache import default_cache_dir, heavy, scratch
+from stats_mtbias._files import CacheWarning, write_atomic, write_netcdf_atomic
 from stats_mtbias._validation import check_choice, check_level, check_rng, seed_of
+from stats_mtbias.datasets.prates import read_bls
 from stats_mtbias.datasets.registry import open_store
-from stats_mtbias.errors import UsageError
+from stats_mtbias.errors import ConvergenceWarning, UsageError
 from stats_mtbias.models import build, derived
 from stats_mtbias.models import data as model_data
 from stats_mtbias.models.fit import SUMMARY_COLUMNS, check, diagnose, fit
 from stats_mtbias.provenance import Provenance, dependency_versions
+from stats_mtbias.studies import prates, tgbi
 
 STUDIES = ("tgbi", "prates")
 MODELS = ("rate", "calibration")
@@ -127,14 +131,9 @@ def run(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # data-quality warnings are reported by the studies themselves
         if study == "tgbi":
-            from stats_mtbias.studies import tgbi
-
             judgements, _ = tgbi.load_judgements(store=store)
             data = model_data.tgbi_data(judgements)
         else:
-            from stats_mtbias.datasets.prates import read_bls
-            from stats_mtbias.studies import prates
-
             judgements, _ = prates.load_judgements(store=store, languages=languages)
             if model == "calibration":
                 data = model_data.calibration_data(judgements, read_bls(store))
@@ -152,8 +151,6 @@ def run(
         summary, report, tables, provenance, idata = found
         report = {**report, "cached": True}
         if report.get("failures"):  # the fit's own warning, as when it was made
-            from stats_mtbias.errors import ConvergenceWarning
-
             warnings.warn("posterior diagnostics fail: " + "; ".join(report["failures"]), ConvergenceWarning, stacklevel=2)
         return ModelResult(summary, report, tables, Provenance(**provenance), idata, pm_model, data)
     # TGBI's per-system set effects are strongly correlated (30 neutral outputs in 37,724): a low-rank mass matrix.
@@ -211,8 +208,6 @@ def _fit_key(study, model, data, *options) -> str:
     import hashlib
     import pickle
 
-    import stats_mtbias.models
-
     digest = hashlib.sha256()
     for file in [Path(__file__), *sorted(Path(stats_mtbias.models.__file__).parent.glob("*.py"))]:
         digest.update(file.read_bytes())
@@ -223,8 +218,6 @@ def _fit_key(study, model, data, *options) -> str:
 
 
 def _fit_paths(key: str) -> tuple[Path, Path]:
-    from stats_mtbias._cache import default_cache_dir
-
     folder = default_cache_dir() / "models"
     return folder / f"{key}.nc", folder / f"{key}.pkl"
 
@@ -234,8 +227,6 @@ def _read_fit(key: str):
     import pickle
 
     az = heavy("arviz")
-
-    from stats_mtbias._files import CacheWarning
 
     netcdf, rest = _fit_paths(key)
     if not (netcdf.exists() and rest.exists()):
@@ -256,8 +247,6 @@ def _read_fit(key: str):
 def _write_fit(key: str, summary, report, tables, provenance, idata) -> None:
     """Write the fit atomically (the netCDF first, the summaries last: an entry is complete when both are there)."""
     import pickle
-
-    from stats_mtbias._files import write_atomic, write_netcdf_atomic
 
     netcdf, rest = _fit_paths(key)
     try:

@@ -21,6 +21,15 @@ import pandas as pd
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets import reference as reference_data
+from stats_mtbias.datasets.counting import (
+    as_counting_source,
+    count_rows,
+    first_location,
+    source_digest,
+    source_label,
+    source_stem,
+)
+from stats_mtbias.datasets.reference import REFERENCE_COLUMNS, SURVEY_COLUMNS
 from stats_mtbias.datasets.registry import open_store
 from stats_mtbias.datasets.sources import as_source, source_sha256
 from stats_mtbias.errors import DataError, UsageError
@@ -33,6 +42,7 @@ from stats_mtbias.estimators.optimal import (
     e_0,
     e_probabilistic,
     e_t,
+    survey_female_share,
 )
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import StudyResult
@@ -42,6 +52,7 @@ from stats_mtbias.studies._common import melt
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.studies._study import Study, finish
 from stats_mtbias.tables import judgement_table, wide_counts
+from stats_mtbias.uncertainty.analytic import design_effect, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
 from stats_mtbias.uncertainty.linearization import ratio_se_from_sums
 
@@ -98,8 +109,6 @@ def read_judgements(path, *, engine: str = "auto", sample: str | None = None) ->
     distinct (system, language, occupation, category, gender) with ``n``
     judgements and the first ``line`` holding it.
     """
-    from stats_mtbias.datasets.counting import as_counting_source, count_rows, first_location, source_stem
-
     source = as_counting_source(path)
     extra = [sample] if sample else []
     counts = count_rows(
@@ -490,7 +499,6 @@ def headline(
             if totals[j] and not high > low:
                 # All replicates equal (0% or 100% of the outputs): the bootstrap says nothing about its error;
                 # Wilson's interval on the outputs, over the occupations' design effect, keeps a width.
-                from stats_mtbias.uncertainty.analytic import design_effect, proportion_interval
 
                 deff = design_effect(data[:, i], data[:, j])
                 ci = proportion_interval(totals[i], totals[j], level=level, deff=deff)
@@ -560,9 +568,6 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
 
 def survey_shares(reference: pd.DataFrame) -> pd.DataFrame:
     """A read reference with every survey row's share filled from its answers (Farkas & Németh's weights)."""
-    from stats_mtbias.datasets.reference import REFERENCE_COLUMNS, SURVEY_COLUMNS
-    from stats_mtbias.estimators.optimal import survey_female_share
-
     if not set(SURVEY_COLUMNS) <= set(reference.columns):
         return reference
     out = reference.copy()
@@ -618,8 +623,6 @@ def evaluate(
         store = open_store(data_dir)
         judgements, _ = prates_study.load_judgements(store=store, languages=languages)
     else:
-        from stats_mtbias.datasets.counting import as_counting_source, source_digest, source_label
-
         source = as_counting_source(judgements_file)
         judgements = read_judgements(source, engine=engine, sample=sample)
         data[source_label(source)] = source_digest(source)

@@ -33,12 +33,15 @@ from stats_mtbias.datasets.prates import SYSTEM
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import as_source, source_sha256
 from stats_mtbias.errors import UsageError
+from stats_mtbias.gender.english import classify_english
+from stats_mtbias.planning.designs import one_language
 from stats_mtbias.result import StudyResult
 from stats_mtbias.schema import GENDERS, judgement_table
 from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
 from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.paired import PAIRED_METHODS, paired_test
+from stats_mtbias.studies import rates as rates_study
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import (
     adjust,
@@ -173,7 +176,6 @@ def judge(frame: pd.DataFrame) -> pd.DataFrame:
     """
     if "translation" not in frame:
         return frame
-    from stats_mtbias.gender.english import classify_english
 
     out = frame.copy()
     text = out["translation"].fillna("").astype(str)
@@ -762,8 +764,6 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     exact power of the one-sided sign test with the pilot's discordance;
     ``"p_female"``: one rate with its design effect.
     """
-    from stats_mtbias.planning.designs import one_language
-
     metric = metric or "male>female"
     language = one_language(result.frame("tests"), language)
     if metric in ("p_female", "female"):
@@ -987,8 +987,6 @@ def _between_systems(
     judgements: pd.DataFrame, *, by: str, n_boot: int, rng, level: float, correction: str, against=None, family="metric"
 ) -> pd.DataFrame:
     """Paired differences of systems' shares per language (and category), clusters = occupations (the rates study)."""
-    from stats_mtbias.studies import rates as rates_study
-
     keys = ["language"] if by == "language" else ["category"] if by == "category" else ["language", "category"]
     table = pd.DataFrame(
         {

@@ -39,8 +39,18 @@ import pandas as pd
 from scipy import special
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
+from stats_mtbias.datasets.counting import (
+    as_counting_source,
+    count_rows,
+    first_location,
+    is_dask_frame,
+    source_digest,
+    source_label,
+)
 from stats_mtbias.errors import DataError, UsageError
-from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult
+from stats_mtbias.planning.designs import alone, two_systems
+from stats_mtbias.planning.simulate import PairedDesign
+from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult, adjust_within, family_keys
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS
 from stats_mtbias.studies._common import (
@@ -57,6 +67,7 @@ from stats_mtbias.studies._common import (
 )
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.studies._study import Study, finish, with_notes
+from stats_mtbias.tables import count_cube
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
@@ -173,8 +184,6 @@ def read_judgements(
     outcome's aliases); a row without one, or with another label, is an error
     naming its first line (no row is silently left out of the accuracies).
     """
-    from stats_mtbias.datasets.counting import as_counting_source, count_rows, first_location
-
     source = as_counting_source(source)
     if sample and not cluster:
         raise UsageError("`sample` needs `cluster` (the item whose samples it tells apart).")
@@ -339,8 +348,6 @@ def design_arrays(
     judgement of a cell and `frequency` how many judgements the cell holds; else
     `frequency` is None.
     """
-    from stats_mtbias.tables import count_cube
-
     keys = [f"by:{c}" for c in by]
     table = judgements.assign(group=judgements[keys].agg(" | ".join, axis=1) if keys else ALL)
     cube = count_cube(table, ("cluster", "system", "group", *(["gold"] if "gold" in table else [])))
@@ -375,8 +382,6 @@ def pilot_design(
     With a `group`, the pilot is that group's clusters alone: the plan's ``n`` counts items of the group (one rule
     with :meth:`StudyResult.compare`'s ``mde``, which rests on the group's items).
     """
-    from stats_mtbias.planning.simulate import PairedDesign
-
     check_choice(metric, METRICS + ACCURACY, "metric")
     if metric in ACCURACY and "gold" not in judgements:
         raise UsageError(f"metric {metric!r} needs a pilot with gold genders: smb.rates(..., gold=...).")
@@ -409,8 +414,6 @@ def pilot_design(
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     """A rates result as a planning pilot for :func:`stats_mtbias.power`: a share, the gap or (with gold) an accuracy
     or the accuracy gap of a group, simulated."""
-    from stats_mtbias.planning.designs import alone, two_systems
-
     systems = two_systems(result, systems)
     pair = systems if len(systems) == 2 else (systems[0], systems[0])
     by = (result.provenance.get("options") or {}).get("by") or []
@@ -545,8 +548,6 @@ def _adjust_groups(frame: pd.DataFrame, correction: str, family) -> pd.DataFrame
     >>> _adjust_groups(f, "holm", "all")["family"].tolist()
     ['all (3 comparisons)', 'all (3 comparisons)', 'all (3 comparisons)']
     """
-    from stats_mtbias.result import adjust_within, family_keys
-
     keys = family_keys(family)
     if isinstance(family, str):
         keys = ("system", "metric") if family == "metric" else ()
@@ -833,8 +834,6 @@ def evaluate(
 ) -> StudyResult:
     """Read (or take) a judgement table and analyse it (what :func:`stats_mtbias.rates` returns); see the module
     docstring."""
-    from stats_mtbias.datasets.counting import is_dask_frame, source_digest, source_label
-
     if by is not None and not isinstance(by, str) and not all(isinstance(c, str) for c in _iterable(by)):
         raise UsageError(f"`by` names columns: a column name or a list of them; got {by!r}.")
     by = [] if by is None else [by] if isinstance(by, str) else list(by)

@@ -31,9 +31,12 @@ from stats_mtbias._defaults import N_RESAMPLES
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets import tgbi as tgbi_data
 from stats_mtbias.datasets.registry import DataStore, open_store
-from stats_mtbias.errors import SmallExpectedCountWarning, UsageError
+from stats_mtbias.datasets.sources import as_source, source_sha256
+from stats_mtbias.errors import DataQualityWarning, SmallExpectedCountWarning, UsageError
 from stats_mtbias.estimators.tgbi import BOTH_RULES, p_s, tgbi_shares
 from stats_mtbias.gender.english import RULES, classify_english, compare_rules
+from stats_mtbias.planning.designs import alone, two_systems
+from stats_mtbias.planning.simulate import PairedDesign
 from stats_mtbias.result import StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS
@@ -220,8 +223,6 @@ def _average_samples(counts: np.ndarray) -> np.ndarray:
     """
     import warnings
 
-    from stats_mtbias.errors import DataQualityWarning
-
     k = counts[..., :4].sum(axis=-1)
     filled = k[k > 0]
     if len(filled) and filled.min() != filled.max():
@@ -242,8 +243,6 @@ def set_names(judgements: pd.DataFrame) -> list[str]:
 
 def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], subset: str = INDEX, both: str = "neutral"):
     """Two systems' TGBI judgements as a power-simulation pilot for P_S of ``subset`` (a set, or ``TGBI``)."""
-    from stats_mtbias.planning.simulate import PairedDesign
-
     subsets = (*set_names(judgements), INDEX)
     check_choice(subset, subsets, "subset")
     counts, order, strata = design_arrays(judgements[judgements["system"].isin(systems)])
@@ -265,8 +264,6 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], subset: str
 
 def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     """A TGBI result as a planning pilot for :func:`stats_mtbias.power`: P_S of a set (or the index), simulated."""
-    from stats_mtbias.planning.designs import alone, two_systems
-
     systems = two_systems(result, systems)
     pair = systems if len(systems) == 2 else (systems[0], systems[0])
     if metric not in (None, "p_s"):
@@ -598,8 +595,6 @@ def evaluate(
     and ``repeated_blocks`` whether copy-paste defects are excluded (default) or
     kept as the authors did.
     """
-    from stats_mtbias.datasets.sources import as_source, source_sha256
-
     given = dict(translations or {})
     systems = check_systems(systems)
     if systems is None:

@@ -26,9 +26,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias._cache import check_cache_writable
 from stats_mtbias._validation import check_rng, seed_of
 from stats_mtbias.datasets import winomt as winomt_data
-from stats_mtbias.datasets.sources import as_source
+from stats_mtbias.datasets.registry import manifest, open_store
+from stats_mtbias.datasets.sources import as_source, source_sha256
 from stats_mtbias.datasets.winomt import (
     PREDICTED,
     annotation_language,
@@ -38,6 +40,7 @@ from stats_mtbias.datasets.winomt import (
 )
 from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS
+from stats_mtbias.gender.targets import LANGUAGES
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import check_systems, integrity, melt, with_flags
@@ -126,8 +129,6 @@ ESTIMATE_COLUMNS = (
 
 
 def _check_language(language: str) -> str:
-    from stats_mtbias.gender.targets import LANGUAGES
-
     if language not in LANGUAGES:
         raise UsageError(
             f"WinoMT has no gender reader for language {language!r}; supported: {', '.join(sorted(LANGUAGES))} "
@@ -138,8 +139,6 @@ def _check_language(language: str) -> str:
 
 def labelled_languages() -> set[str]:
     """The languages of the shipped human labels (what ``corrected`` uses without ``annotations``)."""
-    from stats_mtbias.datasets.registry import manifest
-
     prefix = "winomt/data/human_annotations/"
     return {annotation_language(p.removeprefix(prefix)) for p in manifest() if p.startswith(prefix)} - {None}
 
@@ -231,10 +230,6 @@ def evaluate(
         stay the unit of the bootstrap, the intervals and the pairing
         (:mod:`stats_mtbias.uncertainty.clustered`).
     """
-    from stats_mtbias.datasets.registry import open_store
-    from stats_mtbias.datasets.sources import source_sha256
-    from stats_mtbias.gender.targets import LANGUAGES
-
     systems = check_systems(systems)
     seed = seed_of(rng)
     rng = check_rng(rng)
@@ -299,8 +294,6 @@ def evaluate(
                 notes.append(f"{system}/{language}: no shipped translations, skipped")
     jobs += [(name, lang, adj, src) for name, lang, src, adj in user]
     if jobs:  # alignments and readings are cached: an unusable cache is refused before any work
-        from stats_mtbias._cache import check_cache_writable
-
         check_cache_writable()
     base, adj_tables, data = [], [], {}
     origin: dict[tuple[str, str], str] = {}  # (system, language) -> the user's file, for messages
@@ -522,8 +515,6 @@ def read(
     `translations`: an ``en-XX.txt`` file, a directory of them, ``{language: file or frame}`` or a frame
     with ``source, translation`` (and ``language``), as in :func:`stats_mtbias.winomt`; `name` the system.
     """
-    from stats_mtbias.datasets.registry import open_store
-
     store = open_store(data_dir)
     items = winomt_data.read_items(store)
     jobs = [

@@ -18,18 +18,23 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
-from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS, item_features, winomt_metrics
+from stats_mtbias.planning.designs import alone, one_language, two_systems
+from stats_mtbias.planning.simulate import PairedDesign
+from stats_mtbias.significance.effect_sizes import difference_in_proportions
 from stats_mtbias.significance.mcnemar import paired_difference_test
 from stats_mtbias.significance.multitest import CORRECTIONS
 from stats_mtbias.studies._common import adjust, comparison_frame, lacking, system_pairs, warn_unshared
 from stats_mtbias.studies._samples import consistency as shared_consistency
 from stats_mtbias.studies._samples import icc_anova as icc_anova  # re-exported: the ICC of the consistency frame
 from stats_mtbias.studies._samples import unit_codes, warn_unequal
+from stats_mtbias.uncertainty.analytic import FEW_EVENTS, _interval_pvalue, modified_wilson_interval, mover_interval
 from stats_mtbias.uncertainty.bootstrap import (
     ConfidenceInterval,
     cluster_bootstrap,
 )
+from stats_mtbias.uncertainty.clustered import clustered_paired_table, effective_counts
 from stats_mtbias.uncertainty.differences import paired_difference_interval
 
 MCNEMAR_METRICS = {"acc": "correct", "acc_pro": "correct_pro", "acc_anti": "correct_anti"}
@@ -88,8 +93,6 @@ def pilot_design(judgements: pd.DataFrame, systems: tuple[str, str], language: s
     Returns a :class:`~stats_mtbias.planning.simulate.PairedDesign` on the
     study's own item features, estimator (in shares) and strata.
     """
-    from stats_mtbias.planning.simulate import PairedDesign
-
     check_choice(metric, METRICS, "metric")
     part = judgements[(judgements["language"] == language) & judgements["system"].isin(systems)]
     found = set(part["system"])
@@ -153,8 +156,6 @@ def shared_items(
     at all is refused.
     """
     import warnings
-
-    from stats_mtbias.errors import DataQualityWarning
 
     check_choice(missing, MISSING_RULES, "missing")
     n_items = n_items or int(table["item"].nunique())
@@ -310,10 +311,6 @@ def score_bounds(data: np.ndarray, bounds, level: float, replicates: np.ndarray 
     that size), and ΔG = F1(male) − F1(female) the MOVER interval of the two
     with their correlation from the bootstrap `replicates` (0 without them).
     """
-    from stats_mtbias.significance.effect_sizes import difference_in_proportions
-    from stats_mtbias.uncertainty.analytic import modified_wilson_interval
-    from stats_mtbias.uncertainty.clustered import effective_counts
-
     low, high = np.array(bounds.low, dtype=float), np.array(bounds.high, dtype=float)
     totals = data.sum(axis=0)  # (systems, FEATURES)
     # Samples (item means between 0 and 1): effective counts of each proportion; 0/1 means give the counts.
@@ -342,8 +339,6 @@ _PROPORTIONS = {"acc": ("correct", "n"), "acc_pro": ("correct_pro", "pro"), "acc
 def _few_error_f1(totals: np.ndarray, low: np.ndarray, high: np.ndarray, level: float, replicates) -> None:
     """Score intervals for F1 and MOVER for ΔG where a gender's F1 rests on ten or fewer errors, or where the
     bootstrap's interval is a point (in place)."""
-    from stats_mtbias.uncertainty.analytic import FEW_EVENTS, modified_wilson_interval, mover_interval
-
     t = {name: totals[:, FEATURE_INDEX[name]] for name in FEATURE_INDEX}
     parts, few = [], np.zeros(len(totals), dtype=bool)
     for g in ("male", "female"):
@@ -393,8 +388,6 @@ def _paired_table(a: np.ndarray, b: np.ndarray, hit: str, of: str) -> tuple[np.n
     :func:`~stats_mtbias.uncertainty.clustered.clustered_paired_table` (Durkalski's
     statistic at Δ = 0); with one sample per item the ordinary counts.
     """
-    from stats_mtbias.uncertainty.clustered import clustered_paired_table
-
     on = a[:, FEATURE_INDEX[of]] > 0
     return clustered_paired_table(a[on, FEATURE_INDEX[hit]], b[on, FEATURE_INDEX[hit]])
 
@@ -406,8 +399,6 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     (``"paired"``); every other metric, or one system's precision: simulation
     through the study's own item features, estimator and strata (``"simulate"``).
     """
-    from stats_mtbias.planning.designs import alone, one_language, two_systems
-
     judgements = result.frame("judgements")
     language = one_language(judgements, language)
     metric = metric or "delta_g"
@@ -470,10 +461,6 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
         and ``n`` (items each difference rests on).
     """
     from scipy import stats
-
-    from stats_mtbias.significance.mcnemar import paired_difference_test
-    from stats_mtbias.uncertainty.analytic import _interval_pvalue, mover_interval
-    from stats_mtbias.uncertainty.differences import paired_difference_interval
 
     a, b = np.asarray(data_a, float), np.asarray(data_b, float)
     k = len(METRICS)

@@ -9,6 +9,7 @@ import pandas as pd
 
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.errors import UsageError
+from stats_mtbias.significance.agreement import agreement, agreement_table, kappa_interval
 from stats_mtbias.uncertainty.bootstrap import tail_resolution
 
 ANNOTATION_COLUMNS = [
@@ -51,8 +52,6 @@ def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *,
     annotators, ties left out) for :func:`corrected_accuracy`. A label of a system or
     language the run does not evaluate is refused, naming `source` and its ``line``.
     """
-    from stats_mtbias.significance.agreement import agreement, agreement_table, kappa_interval
-
     merged = annotations.merge(
         judgements[["system", "language", "item", "gold", "gender"]], on=["system", "language", "item"], how="left"
     )

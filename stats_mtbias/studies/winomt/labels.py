@@ -21,6 +21,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias.datasets._io import read_frame
+from stats_mtbias.errors import DataError
+from stats_mtbias.significance.agreement import agreement, kappa_interval
+
 LABELS = {"m": "male", "f": "female", "n": "neutral", "b": "both"}
 COLUMNS = ["language", "system", "annotator", "n", "agreement", "ci_low", "ci_high", "kappa", "kappa_low", "kappa_high"]
 
@@ -33,12 +37,8 @@ def read_labels(paths) -> pd.DataFrame:
     DataError
         A gender that is not M/F/N/B where the entity was found, or a missing column.
     """
-    from stats_mtbias.errors import DataError
-
     frames = []
     for path in [Path(p) for p in ([paths] if isinstance(paths, (str, Path)) else paths)]:
-        from stats_mtbias.datasets._io import read_frame
-
         _, frame = read_frame(path, required=("language", "system", "item", "gender", "found"), lower=True, keys=("annotator",))
         found = frame["found"].str.strip().str.upper() != "N"
         human = frame["gender"].str.strip().str.lower().map(LABELS)
@@ -66,8 +66,6 @@ def read_labels(paths) -> pd.DataFrame:
 
 
 def _row(part: pd.DataFrame, **keys) -> dict:
-    from stats_mtbias.significance.agreement import agreement, kappa_interval
-
     human, auto = part["human"].to_numpy(dtype=object), part["automatic"].to_numpy(dtype=object)
     agree = agreement(human, auto)
     kappa, low, high = kappa_interval(human, auto) if len(part) else (np.nan, np.nan, np.nan)
@@ -99,8 +97,6 @@ def agreement_table(labels: pd.DataFrame, readings: pd.DataFrame) -> pd.DataFram
     >>> row["language"], int(row["n"]), float(row["agreement"])
     ('pt', 4, 0.75)
     """
-    from stats_mtbias.errors import DataError
-
     merged = labels.merge(
         readings.rename(columns={"gender": "automatic"})[["language", "system", "item", "automatic"]],
         on=["language", "system", "item"],

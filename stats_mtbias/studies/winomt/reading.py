@@ -17,11 +17,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import stats_mtbias.alignment
+import stats_mtbias.gender
+from stats_mtbias._cache import default_cache_dir
 from stats_mtbias._files import read_cache, write_cache
 from stats_mtbias.alignment import align, tokenize
 from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets.correspondence import check_lines
-from stats_mtbias.datasets.registry import DataStore
+from stats_mtbias.datasets.registry import DataStore, manifest
 from stats_mtbias.datasets.sources import as_source
 from stats_mtbias.datasets.winomt import annotation_language, annotation_rows
 from stats_mtbias.errors import DataQualityWarning, UsageError
@@ -194,8 +197,6 @@ def language_links(store: DataStore, language: str, items: pd.DataFrame, method:
     samples is the same training text for each of them, so one alignment run (cached
     on disk by content) serves the whole language instead of one run per file.
     """
-    from stats_mtbias.datasets.registry import manifest
-
     key = (str(store.root), language, method)
     if key not in _LANGUAGE_LINKS:
         src, trg = shipped_pairs(store, language, items, adjectives=True)
@@ -267,9 +268,6 @@ def reading_alignments(store, language, items, sources, translations, method):
 @lru_cache(maxsize=1)
 def code_digest() -> str:
     """sha256 of the code that turns a translation into a gender (aligner, every module of stats_mtbias.gender, this module)."""
-    import stats_mtbias.alignment
-    import stats_mtbias.gender
-
     files = [Path(__file__), Path(stats_mtbias.alignment.__file__)]
     files += sorted(Path(stats_mtbias.gender.__file__).parent.rglob("*.py"))
     digest = hashlib.sha256()
@@ -285,9 +283,6 @@ def readings_path(store: DataStore, language: str, relpath: str, adjectives: boo
     the options, en.txt, and every shipped file of the language, since they are
     the alignment's training text. A changed file or reader makes a new key.
     """
-    from stats_mtbias._cache import default_cache_dir
-    from stats_mtbias.datasets.registry import manifest
-
     inputs = sorted(
         p
         for p in manifest()

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias.datasets import winomt as winomt_data
-from stats_mtbias.datasets.registry import DataStore
+from stats_mtbias.datasets.registry import DataStore, manifest
 from stats_mtbias.datasets.winomt import annotation_language, annotation_rows
 from stats_mtbias.gender.entity import PRONOUN_LANGUAGES, pronoun_decides, read_entity_and_pronoun
 from stats_mtbias.significance.agreement import agreement
@@ -37,8 +37,6 @@ def validation(store, items: pd.DataFrame, *, aligner: str = "fastalign", use_pr
     Returns ``{"validation": DataFrame (VALIDATION_COLUMNS), "confusions": {file: DataFrame},
     "pairs": DataFrame (labelled_pairs), "annotators": DataFrame (inter_annotator)}``.
     """
-    from stats_mtbias.datasets.registry import manifest
-
     files = sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/"))
     results = [
         validate(store, store.path(relpath), items, method=aligner, use_pronoun=use_pronoun)
@@ -192,8 +190,6 @@ def inter_annotator(store: DataStore, items: pd.DataFrame) -> pd.DataFrame:
     about 87%.
     """
     from itertools import combinations
-
-    from stats_mtbias.datasets.registry import manifest
 
     labels = {}
     for relpath in sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/")):

@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias.errors import DataQualityWarning
 from stats_mtbias.uncertainty.analytic import modified_wilson_interval
 from stats_mtbias.uncertainty.clustered import effective_counts
@@ -208,7 +209,7 @@ def consistency(
     indicators: dict[str, np.ndarray],
     shares: list[str],
     all_of: str | None = None,
-    level: float = 0.95,
+    level: float = _defaults.LEVEL,
 ) -> pd.DataFrame:
     """Consistency of sampled outputs per group of `keys`: the known samples of every item.
 

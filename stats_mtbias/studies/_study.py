@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import TABLE_COLUMNS, StudyResult
 from stats_mtbias.studies._common import comparison_frame, noted
@@ -73,7 +74,7 @@ def finish(
     frames: Mapping[str, pd.DataFrame | None],
     *,
     allowed: Sequence[str],
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     family: str | Sequence[str] = "metric",
     notes: Sequence[str] = (),
     options: Mapping | None = None,

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_level
 from stats_mtbias.datasets._io import read_records
 from stats_mtbias.datasets.sources import FrameSource, as_source, source_sha256
@@ -51,7 +52,13 @@ def _read(labels, columns: list[str]) -> tuple[pd.DataFrame, object]:
 
 
 def evaluate(
-    labels, *, a: str, b: str, by: Sequence[str] | str = (), mapping: Mapping[str, str] | None = None, level: float = 0.95
+    labels,
+    *,
+    a: str,
+    b: str,
+    by: Sequence[str] | str = (),
+    mapping: Mapping[str, str] | None = None,
+    level: float = _defaults.LEVEL,
 ) -> StudyResult:
     """:func:`stats_mtbias.agreement` (see there)."""
     level = check_level(level)

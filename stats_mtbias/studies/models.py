@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 import stats_mtbias.models
+from stats_mtbias import _defaults
 from stats_mtbias._cache import default_cache_dir, heavy, scratch
 from stats_mtbias._files import CacheWarning, write_atomic, write_netcdf_atomic
 from stats_mtbias._validation import check_choice, check_level, check_rng, seed_of
@@ -104,8 +105,8 @@ def run(
     draws: int = 2000,
     tune: int = 400,
     chains: int = 2,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     cache: bool = True,
 ) -> ModelResult:
     """Build, fit and summarise a study's model (see the module docstring).

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng, seed_of
 from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets import reference as reference_data
@@ -373,9 +374,9 @@ def _replicates(part: pd.DataFrame, strata: np.ndarray, n_boot: int, rng, interv
 def category_b(
     table: pd.DataFrame,
     *,
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     neutral: str = "unbiased",
     interval: str = "gamma",
 ) -> pd.DataFrame:
@@ -405,9 +406,9 @@ def category_b(
 def sector_b(
     table: pd.DataFrame,
     *,
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     neutral: str = "unbiased",
     interval: str = "gamma",
 ) -> pd.DataFrame:
@@ -465,7 +466,11 @@ def sector_b(
 
 
 def headline(
-    table: pd.DataFrame, *, n_boot: int = 10_000, rng: np.random.Generator | int = 0, level: float = 0.95
+    table: pd.DataFrame,
+    *,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
 ) -> pd.DataFrame:
     """Headline rates per group with bootstrap intervals over occupations (stratified by sector).
 
@@ -515,7 +520,7 @@ def headline(
     return pd.DataFrame(rows)
 
 
-def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.DataFrame | None:
+def sample_consistency(judgements: pd.DataFrame, level: float = _defaults.LEVEL) -> pd.DataFrame | None:
     """The consistency of each system's samples per language: :func:`stats_mtbias.studies._samples.consistency`.
 
     An occupation of a system and language is the unit; unknown samples are left out (the one rule). None
@@ -586,9 +591,9 @@ def evaluate(
     engine: str = "auto",
     neutral: str = "unbiased",
     interval: str = "gamma",
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     sample: str | None = None,
 ) -> StudyResult:
     """The optimal-translator study (what :func:`stats_mtbias.optimal` returns).

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets.prates import SYSTEM
@@ -438,8 +439,8 @@ def analyse(
     denominator: str = "identified",
     interval: str = "wilson",
     test: str = "exact",
-    correction: str = "holm",
-    level: float = 0.95,
+    correction: str = _defaults.CORRECTION,
+    level: float = _defaults.LEVEL,
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
     """Rates with intervals and the paired tests, adjusted over their family.
 
@@ -483,9 +484,9 @@ def analyse(
 def independence(
     judgements: pd.DataFrame,
     *,
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     method: str = "auto",
-    rng: np.random.Generator | int = 0,
+    rng: np.random.Generator | int = _defaults.SEED,
     n_resamples: int = 9_999,
 ) -> pd.DataFrame:
     """Does the pronoun (female/male/neutral) depend on the language, and on the category within a language?
@@ -634,7 +635,7 @@ def occupation_shares(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFra
     return _per_occupation(_reference_cells(judgements, bls)).dropna()
 
 
-def reference_comparison(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+def reference_comparison(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = _defaults.LEVEL) -> pd.DataFrame:
     """Translated female share against BLS participation, per occupation and per category.
 
     Occupation level: an occupation's translated share is the mean over
@@ -675,7 +676,9 @@ def reference_comparison(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: 
     return pd.DataFrame(rows).reindex(columns=REFERENCE_COLUMNS)
 
 
-def calibration(judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = 0.95, clip: float = 0.005) -> pd.DataFrame:
+def calibration(
+    judgements: pd.DataFrame, bls: pd.DataFrame, *, level: float = _defaults.LEVEL, clip: float = 0.005
+) -> pd.DataFrame:
     """Binomial GLM of a female output on the logit of the BLS female share.
 
     ``logit P(female | identified) = a + b · logit(f)``: ``expit(a)`` is the
@@ -739,7 +742,7 @@ def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+def sample_consistency(judgements: pd.DataFrame, level: float = _defaults.LEVEL) -> pd.DataFrame:
     """The consistency of each system's samples per language: :func:`stats_mtbias.studies._samples.consistency`.
 
     An output (an item, language and variant of a system) is the unit; unknown samples are left out (the one rule).
@@ -820,14 +823,14 @@ def evaluate(
     denominator: str = "identified",
     interval: str = "wilson",
     test: str = "exact",
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     against=None,
     family="metric",
-    alpha: float = 0.05,
-    level: float = 0.95,
-    rng: np.random.Generator | int = 0,
+    alpha: float = _defaults.ALPHA,
+    level: float = _defaults.LEVEL,
+    rng: np.random.Generator | int = _defaults.SEED,
     n_resamples: int = 9_999,
-    n_boot: int = 10_000,
+    n_boot: int = _defaults.N_BOOT,
     pool: bool = False,
     sample: str | None = None,
 ) -> StudyResult:

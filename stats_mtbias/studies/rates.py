@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets.counting import (
     as_counting_source,
@@ -637,12 +638,12 @@ def analyse(
     judgements: pd.DataFrame,
     *,
     by: list[str] | tuple[str, ...] = (),
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     ci: str = "bootstrap",
     interval: str = "percentile",
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     rows_as_clusters: bool = False,
     against: list[str] | None = None,
     family: str | list[str] = "metric",
@@ -820,12 +821,12 @@ def evaluate(
     system: str | None = "system",
     cluster: str | None = "item",
     strata: str | None = None,
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     ci: str = "bootstrap",
     interval: str = "percentile",
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     engine: str = "auto",
     against: list[str] | None = None,
     family: str | list[str] = "metric",

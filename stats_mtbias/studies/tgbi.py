@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias._defaults import N_RESAMPLES
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets import tgbi as tgbi_data
@@ -275,15 +276,15 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
 def analyse(
     judgements: pd.DataFrame,
     *,
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     ci: str = "analytic",
     interval: str = "percentile",
     compare: bool = True,
     test: str = "bootstrap",
     both: str = "neutral",
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     against: list[str] | None = None,
     family: str | list[str] = "metric",
     n_permutations: int = N_RESAMPLES,
@@ -571,15 +572,15 @@ def evaluate(
     translations=None,
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     ci: str = "analytic",
     interval: str = "percentile",
     compare: bool = True,
     test: str = "bootstrap",
     both: str = "neutral",
-    correction: str = "holm",
+    correction: str = _defaults.CORRECTION,
     against: list[str] | None = None,
     family: str | list[str] = "metric",
     n_permutations: int = N_RESAMPLES,
@@ -724,7 +725,7 @@ def evaluate(
     )
 
 
-def sample_consistency(judgements: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+def sample_consistency(judgements: pd.DataFrame, level: float = _defaults.LEVEL) -> pd.DataFrame:
     """The consistency of each system's samples per set (``all`` too): :func:`stats_mtbias.studies._samples.consistency`.
 
     An item is a lexicon item of a system and set; unknown samples are left out (the one rule).

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias._cache import check_cache_writable
 from stats_mtbias._validation import check_rng, seed_of
 from stats_mtbias.datasets import winomt as winomt_data
@@ -169,17 +170,17 @@ def evaluate(
     validate: bool = False,
     annotations=None,
     explain: bool = False,
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
-    correction: str = "holm",
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
+    correction: str = _defaults.CORRECTION,
     interval: str = "percentile",
     engine: str = "auto",
     progress=None,
     missing: str = "shared",
     against: list[str] | None = None,
     family: str | list[str] = "metric",
-    n_draws: int = 10_000,
+    n_draws: int = _defaults.N_RESAMPLES,
     sample: str | None = None,
 ) -> StudyResult:
     """The WinoMT study on shipped systems, a user's own translations and/or readings (what :func:`stats_mtbias.winomt`

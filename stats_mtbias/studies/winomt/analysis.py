@@ -17,6 +17,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS, item_features, winomt_metrics
@@ -256,7 +257,7 @@ CONSISTENCY_COLUMNS = [
 ]
 
 
-def consistency(judgements: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+def consistency(judgements: pd.DataFrame, *, level: float = _defaults.LEVEL) -> pd.DataFrame:
     """Consistency of sampled outputs per system, language and gold gender (``all`` too): :data:`CONSISTENCY_COLUMNS`.
 
     The one function of every study (:func:`stats_mtbias.studies._samples.consistency`) on the known samples
@@ -528,10 +529,10 @@ def paired_comparison(data_a: np.ndarray, data_b: np.ndarray, level: float) -> d
 def analyse(
     judgements: pd.DataFrame,
     *,
-    n_boot: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
-    correction: str = "holm",
+    n_boot: int = _defaults.N_BOOT,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
+    correction: str = _defaults.CORRECTION,
     interval: str = "percentile",
     against: list[str] | None = None,
     family: str | list[str] = "metric",
@@ -659,7 +660,7 @@ def unread_flags(estimates: pd.DataFrame) -> list[str]:
     return flags
 
 
-def adjective_effect(base: pd.DataFrame, adjective: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+def adjective_effect(base: pd.DataFrame, adjective: pd.DataFrame, *, level: float = _defaults.LEVEL) -> pd.DataFrame:
     """Change in Acc when "handsome"/"pretty" is added, on the items both versions judged.
 
     Per (system, language): Acc without and with the adjective, the paired

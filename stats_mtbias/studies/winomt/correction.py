@@ -7,6 +7,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.errors import UsageError
 from stats_mtbias.significance.agreement import agreement, agreement_table, kappa_interval
@@ -41,7 +42,7 @@ BETWEEN_COLUMNS = [
 ]
 
 
-def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *, level: float = 0.95, source=None):
+def annotation_agreement(annotations: pd.DataFrame, judgements: pd.DataFrame, *, level: float = _defaults.LEVEL, source=None):
     """Agreement of the automatic reading with a user's labels, between the user's annotators, and the labelled pairs.
 
     Returns ``(agreement, between, pairs)``: :data:`ANNOTATION_COLUMNS` per system,
@@ -128,9 +129,9 @@ def corrected_accuracy(
     estimates: pd.DataFrame,
     pairs: pd.DataFrame,
     *,
-    n_draws: int = 10_000,
-    rng: np.random.Generator | int = 0,
-    level: float = 0.95,
+    n_draws: int = _defaults.N_RESAMPLES,
+    rng: np.random.Generator | int = _defaults.SEED,
+    level: float = _defaults.LEVEL,
     construct: str = "entity",
 ) -> pd.DataFrame:
     """Acc corrected for the automatic reader's errors, from each system's own human-labelled sample.

@@ -10,6 +10,8 @@ the aligners, Morfeusz, pymorphy3, or a package module importing one of them at 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +45,9 @@ ALLOWED = {
     ("stats_mtbias.api", "tgbi", "stats_mtbias.studies"): "import time: a study loads on first use (all of them: about 110 ms)",
     ("stats_mtbias.api", "winomt", "stats_mtbias.studies"): "import time: a study loads on first use (all of them: about 110 ms)",
     ("stats_mtbias.cli.power", "run", "stats_mtbias.plotting"): "heavy: matplotlib",
+    ("stats_mtbias.cli.report", "run", "stats_mtbias.reporting"): (
+        "heavy: matplotlib (reporting.build imports report.results, which imports plotting)"
+    ),
     (
         "stats_mtbias.studies._reading_worker",
         "main",
@@ -123,3 +128,16 @@ def test_the_scan_sees_methods_nested_functions_and_relative_imports(tmp_path):
         ("stats_mtbias.sub.m", "g.h", "stats_mtbias.z"),
         ("stats_mtbias.sub.m", "g", "stats_mtbias.sub"),
     }
+
+
+def test_start_up_loads_no_heavy_dependency():
+    """`import stats_mtbias` and the command line's parser load none of the heavy optional dependencies: each is
+    imported where it is used (a module-level import of the reporting package once pulled matplotlib into
+    `stats-mtbias --help`)."""
+    heavy = ("matplotlib", "pymc", "arviz", "pytensor", "nutpie", "spacy", "dask", "distributed", "jinja2", "thot")
+    code = (
+        "import sys, stats_mtbias, stats_mtbias.cli; stats_mtbias.cli.build_parser(); "
+        f"print(','.join(m for m in {heavy!r} if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""

@@ -13,8 +13,6 @@ import stats_mtbias as smb
 from stats_mtbias.cli import _checks, _options, _views, optimal
 from stats_mtbias.cli._output import Output
 from stats_mtbias.errors import UsageError
-from stats_mtbias.reporting import Settings
-from stats_mtbias.reporting import run as build
 
 NAME = "report"
 ALL_STUDIES = "tgbi,prates,optimal,winomt,models"
@@ -110,6 +108,10 @@ def run(args: argparse.Namespace) -> Output:
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
     if args.translations or args.judgements:
         return _user_report(args, studies)
+    # heavy: matplotlib (reporting.build -> report.results -> plotting); `stats-mtbias --help` must not load it
+    from stats_mtbias.reporting import Settings
+    from stats_mtbias.reporting import run as build
+
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     settings = Settings(
         data_dir=args.data_dir,

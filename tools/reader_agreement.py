@@ -96,6 +96,21 @@ def shipped_languages() -> list[dict]:
     return rows
 
 
+def _who_labelled(labels: pd.DataFrame, language: str) -> str:
+    """Who labelled a language's sample, how many translations and whose outputs (the report quotes it)."""
+    part = labels[labels["language"] == language]
+    counts = part.drop_duplicates(["system", "item"])["system"].value_counts().sort_index()
+    systems = ", ".join(f"{n} of {system}" for system, n in counts.items())
+    # llm-a and llm-b are translations an LLM wrote for the sample, not a production system's outputs.
+    written = [system for system in counts.index if system.startswith("llm-")]
+    note = f" ({', '.join(written)}: written by LLMs for the sample, not a system's outputs)" if written else ""
+    return (
+        f"blind labels of the entity's noun phrase by {part['annotator'].nunique()} LLM annotators (not native "
+        f"speakers), each labelling every translation; translations: {systems}{note}; "
+        f"data/validation/labels_{language}.csv"
+    )
+
+
 def new_languages() -> list[dict]:
     """One row per issue-36 language (the blind labels of data/validation/)."""
     from agreement_new_readers import readings
@@ -113,7 +128,7 @@ def new_languages() -> list[dict]:
     return [
         {
             "language": r.language,
-            "labels": f"blind labels of the entity's noun phrase (two annotators each; data/validation/labels_{r.language}.csv)",
+            "labels": _who_labelled(labels, r.language),
             "n": int(r.n),
             "agreement": r.agreement,
             "ci_low": r.ci_low,

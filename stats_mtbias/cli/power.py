@@ -204,7 +204,7 @@ def run(args: argparse.Namespace) -> Output:
     if args.curve:
         from stats_mtbias.plotting import to_png  # heavy: matplotlib
 
-        write_atomic(args.curve, to_png(result.plot(scale=100, unit=" pt")))
+        write_atomic(args.curve, to_png(result.plot(scale=100, unit=" points")))
         notes.append(f"power curve written to {args.curve}")
     frame = result.table
     columns = [c for c in frame.columns if frame[c].notna().all() and frame[c].astype(str).ne("").all()]

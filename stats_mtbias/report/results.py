@@ -202,17 +202,17 @@ def scale_of(metric: str, values: Sequence[float] | np.ndarray = ()) -> float:
 
 
 def metric_label(metric: str, scale: float = 100.0, *, difference: bool = False) -> str:
-    """``Acc (%)``, ``ΔG (pt)``, ``B``: the metric's name and the unit it is shown in.
+    """``Acc (%)``, ``ΔG (points)``, ``B``: the metric's name and the unit it is shown in.
 
     Examples
     --------
     >>> metric_label("acc"), metric_label("delta_g"), metric_label("acc", difference=True), metric_label("b", 1)
-    ('Acc (%)', 'ΔG (pt)', 'Acc (pt)', 'B')
+    ('Acc (%)', 'ΔG (points)', 'Acc (points)', 'B')
     """
     name = METRIC_LABELS.get(metric, metric)
     if scale != 100.0:
         return name
-    return f"{name} ({'pt' if difference or metric in DIFFERENCES else '%'})"
+    return f"{name} ({'points' if difference or metric in DIFFERENCES else '%'})"
 
 
 def language_label(code: str) -> str:
@@ -821,7 +821,7 @@ def study_tables(result: StudyResult, mine: Sequence[str] = ()) -> list[Table]:
             [
                 ("Acc anti (%)", "acc", "", ""),
                 ("with the adjective (%)", "acc_adj", "", ""),
-                ("change (pt)", "change", "change_ci_low", "change_ci_high"),
+                ("change (points)", "change", "change_ci_low", "change_ci_high"),
             ],
             [("p", "p_value")],
         )
@@ -846,7 +846,7 @@ def study_tables(result: StudyResult, mine: Sequence[str] = ()) -> list[Table]:
         cells = _interval_cells(
             shown,
             keys or ["language"],
-            [("male − female (pt)", "diff", "diff_ci_low", "diff_ci_high")],
+            [("male − female (points)", "diff", "diff_ci_low", "diff_ci_high")],
             [("p_adjusted", "p_adjusted"), ("significant", "significant")],
         )
         out.append(
@@ -867,7 +867,7 @@ def study_tables(result: StudyResult, mine: Sequence[str] = ()) -> list[Table]:
         cells = _interval_cells(
             frame,
             ["system", "group_a", "group_b", "metric"],
-            [("difference (pt)", "diff", "ci_low", "ci_high")],
+            [("difference (points)", "diff", "ci_low", "ci_high")],
             [("p_adjusted", "p_adjusted")],
         )
         out.append(

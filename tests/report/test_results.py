@@ -103,7 +103,7 @@ def test_headline_is_first_in_percent_with_the_users_systems_first(rates_all_pai
     head = parsed.tables["rates/headline"]
     header, rows = head[0], head[1:]
     # 4 metrics × 4 groups is wider than MAX_COLUMNS: one row per group × system, the user's systems first.
-    assert header[:2] == ["group", "system"] and header[2:] == ["female (%)", "male (%)", "neutral (%)", "male − female (pt)"]
+    assert header[:2] == ["group", "system"] and header[2:] == ["female (%)", "male (%)", "neutral (%)", "male − female (points)"]
     assert [r[1] for r in rows[:4]] == ["my-llm", "my-mt", "google", "aws"]
     assert parsed.classes["rates/headline"][1:5] == ["mine", "mine", "", ""]
     # Each cell is 100 × the table's share and its interval, rounded to one decimal.
@@ -234,7 +234,7 @@ def test_reader_validity_beside_winomt_numbers(tmp_path):
     parsed = _html_tables(tmp_path / "report.html")
     assert parsed.order[:2] == ["winomt/headline", "winomt/reader_validity"]
     head = parsed.tables["winomt/headline"]
-    assert head[0] == ["system", "Acc (%)", "ΔG (pt)", "ΔS (pt)", "Acc pro (%)", "Acc anti (%)"]
+    assert head[0] == ["system", "Acc (%)", "ΔG (points)", "ΔS (points)", "Acc pro (%)", "Acc anti (%)"]
     assert [r[0] for r in head[1:]] == ["mine", "google"]
     validity = parsed.tables["winomt/reader_validity"]
     header, row = validity[0], validity[1]

@@ -93,7 +93,7 @@ def section(settings: Settings) -> Section:
             headers={
                 "translated": "translated (%)",
                 "reference": "BLS (%)",
-                "diff": "diff (pt)",
+                "diff": "diff (points)",
                 "diff_ci_low": "low",
                 "diff_ci_high": "high",
             },

@@ -55,7 +55,7 @@ def section(settings: Settings) -> Section:
                 "The difference in points; size is the rejection rate when the systems do not differ.",
                 digits=3,
                 percent=("difference",),
-                headers={"difference": "difference (pt)"},
+                headers={"difference": "difference (points)"},
             ),
             Figure(
                 "power_delta_g",
@@ -134,7 +134,7 @@ def _planning(pilot: smb.StudyResult, s: Settings) -> tuple[pd.DataFrame, bytes,
         pilot=pilot, systems=(a, b), language=language, metric="delta_g", n=3888, test="wald", n_sim=2000, rng=s.seed
     )
     curve = base.curve(n=[250, 500, 1000, 2000, 3888, 8000, 16000, 32000], differences=[0.01, 0.02, 0.05])
-    png = figures.to_png(figures.power_curve(curve, scale=100, unit=" pt", xlabel="WinoMT items (n)"))
+    png = figures.to_png(figures.power_curve(curve, scale=100, unit=" points", xlabel="WinoMT items (n)"))
     return table, png, plan.provenance
 
 

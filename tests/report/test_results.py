@@ -306,7 +306,10 @@ def test_format_aliases_and_the_title(rates_against, tmp_path):
     names = {p.relative_to(tmp_path).as_posix() for p in written}
     assert {"report.md", "report.tex"} <= names and "report.html" not in names
     assert (tmp_path / "report.md").read_text("utf-8").startswith("# My benchmark")
-    assert r"\title{My benchmark}" in (tmp_path / "report.tex").read_text("utf-8")
+    tex = (tmp_path / "report.tex").read_text("utf-8")
+    assert r"\title{My benchmark}" in tex and tex.startswith("% My benchmark: written by stats_mtbias.")
+    # Nothing of the template is left unrendered (its first line once kept Jinja's {{ }} in a comment).
+    assert not any(mark in tex for mark in ("{{", "}}", "<<", ">>", "<%", "%>"))
 
 
 def test_the_screenshot_may_go_into_the_report_folder_it_creates(rates_against, tmp_path):

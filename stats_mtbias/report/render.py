@@ -113,12 +113,64 @@ def table_markdown(table: Table) -> str:
     return "\n".join([header, rule, *rows])
 
 
+# The text width of report.tex (article, landscape letter, 2 cm margins: 681 pt) less a margin for the rules.
+TEX_WIDTH_PT = 660.0
+# (size command, width in pt of a wide character as lualatex sets Latin Modern, \tabcolsep in pt), largest first:
+# a wide table is set in the largest size it fits in; one that fits in none wraps its long text columns (p{}).
+_TEX_SIZES = (("", 5.3, 6.0), (r"\footnotesize", 4.5, 4.0), (r"\scriptsize", 4.2, 3.0), (r"\tiny", 3.6, 2.0))
+_HEADER_WRAP = 10  # characters: a header longer than its column and this wraps onto lines of its words
+
+
+def _wrap_words(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _tex_layout(cells: pd.DataFrame, aligns: list[str]) -> tuple[str, float, list[str], list[list[str]]]:
+    """The size command, \\tabcolsep, column specs and header lines that fit `cells` in :data:`TEX_WIDTH_PT`."""
+    body = [int(cells[c].astype(str).str.len().max()) if len(cells) else 0 for c in cells.columns]
+    specs = ["l" if a == "text" else "r" for a in aligns]
+    # First with headers wrapped at ten characters, then at their longest word.
+    for wrap in (_HEADER_WRAP, 1):
+        headers = [_wrap_words(str(h), max(body[j], wrap)) for j, h in enumerate(cells.columns)]
+        widths = [max(body[j], *(len(line) for line in headers[j])) for j in range(len(body))]
+        for size, char, sep in _TEX_SIZES:
+            if sum(widths) * char + 2 * sep * len(widths) <= TEX_WIDTH_PT:
+                return size, sep, specs, headers
+    # Too wide at the smallest size: the text columns wrap, sharing what the numbers leave.
+    size, char, sep = _TEX_SIZES[-1]
+    text = [j for j, a in enumerate(aligns) if a == "text"]
+    fixed = sum(widths[j] for j in range(len(widths)) if j not in text) * char + 2 * sep * len(widths)
+    room = max(TEX_WIDTH_PT - fixed, 40.0 * len(text))
+    share = sum(widths[j] for j in text) or 1
+    for j in text:
+        specs[j] = f"p{{{max(room * widths[j] / share, 30.0):.0f}pt}}"
+    return size, sep, specs, headers
+
+
+def _tex_header(lines: list[str], spec: str) -> str:
+    escaped = [tex_escape(line) for line in lines]
+    if len(escaped) == 1:
+        return escaped[0]
+    align = "r" if spec == "r" else "l"
+    return rf"\begin{{tabular}}[b]{{@{{}}{align}@{{}}}}" + r" \\ ".join(escaped) + r"\end{tabular}"
+
+
 def table_latex(table: Table) -> str:
-    """A booktabs ``longtable`` of the shown columns (numbers rounded as in the HTML; the user's rows in bold)."""
+    """A booktabs ``longtable`` of the shown columns (numbers rounded as in the HTML; the user's rows in bold).
+
+    A table wider than the page is set in a smaller size, its long headers wrapped, and as a last resort its text
+    columns wrapped, so that no table runs off the page.
+    """
     cells = _cells(table)
-    spec = "".join("l" if a == "text" else "r" for a in _aligns(table))
-    head = " & ".join(tex_escape(c) for c in cells.columns) + r" \\"
-    lines = [rf"\begin{{longtable}}{{{spec}}}", r"\toprule", head, r"\midrule", r"\endhead"]
+    size, sep, specs, headers = _tex_layout(cells, _aligns(table))
+    head = " & ".join(_tex_header(lines, spec) for lines, spec in zip(headers, specs, strict=True)) + r" \\"
+    lines = [rf"\begin{{longtable}}{{{''.join(specs)}}}", r"\toprule", head, r"\midrule", r"\endhead"]
     for i, row in enumerate(cells.itertuples(index=False)):
         values = [tex_escape(v) for v in row]
         if _highlighted(table, i):
@@ -128,6 +180,8 @@ def table_latex(table: Table) -> str:
     if table.caption:
         lines.append(rf"\caption*{{{tex_escape(table.caption)}}}")
     lines.append(r"\end{longtable}")
+    if size or sep != _TEX_SIZES[0][2]:
+        lines = [rf"{{{size}\setlength{{\tabcolsep}}{{{sep:g}pt}}", *lines, "}"]
     return "\n".join(lines) + "\n"
 
 

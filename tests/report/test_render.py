@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 import io
 import json
+import shutil
+import subprocess
 
 import matplotlib.image
 import numpy as np
@@ -16,6 +18,7 @@ from stats_mtbias.report import figures
 from stats_mtbias.report.document import Figure, Report, Section, Table
 from stats_mtbias.report.formatting import format_cells, format_value
 from stats_mtbias.report.render import (
+    TEMPLATES,
     render_html,
     render_latex,
     render_markdown,
@@ -296,3 +299,58 @@ def test_two_tables_of_one_name_are_refused_rather_than_one_csv_overwriting_the_
     section = Section("s", "S", body=[Table("t", "T", FRAME, ["n"])], appendix=[Table("t", "", FRAME, ["n"])])
     with pytest.raises(ValueError, match="two tables named t"):
         write_section(section, tmp_path)
+
+
+def _wide_frame(columns: int, rows: int = 5, text: str = "") -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.uniform(0, 1, (rows, columns)), columns=[f"share of column {j}" for j in range(columns)])
+    if text:
+        frame.insert(0, "note", [text] * rows)
+    return frame
+
+
+def test_a_narrow_table_keeps_the_normal_size():
+    tex = table_latex(Table("t", "T", FRAME, ["system", "n", "p_s", "p_value"], "cap", digits=3))
+    assert tex.startswith(r"\begin{longtable}") and r"\tabcolsep" not in tex
+
+
+_TWO_LINES = r"\begin{tabular}[b]{@{}r@{}}share of \\ column 3\end{tabular}"
+_FOUR_LINES = r"\begin{tabular}[b]{@{}r@{}}share \\ of \\ column \\ 3\end{tabular}"
+
+
+@pytest.mark.parametrize(
+    ("columns", "size", "header"),
+    [(13, r"\footnotesize", _TWO_LINES), (16, r"\scriptsize", _TWO_LINES), (22, r"\tiny", _FOUR_LINES)],
+)
+def test_a_wide_table_is_set_smaller_to_fit_the_page(columns, size, header):
+    frame = _wide_frame(columns)
+    tex = table_latex(Table("t", "T", frame, list(frame.columns), "cap", digits=3))
+    assert tex.startswith("{" + size + r"\setlength{\tabcolsep}") and tex.rstrip().endswith("}")
+    # Headers wrap onto lines of at most max(their column, 10) characters, then, if that is not enough, word by word.
+    assert header in tex
+
+
+def test_a_table_too_wide_for_any_size_wraps_its_text_columns():
+    frame = _wide_frame(10, text="a long note " * 30)
+    tex = table_latex(Table("t", "T", frame, list(frame.columns), "cap", digits=3))
+    spec = tex.split(r"\begin{longtable}{", 1)[1].split("}\n", 1)[0]
+    assert spec.startswith("p{") and spec.count("p{") == 1 and spec.endswith("r" * 10)
+
+
+@pytest.mark.skipif(shutil.which("lualatex") is None, reason="lualatex is not installed")
+def test_wide_tables_compile_within_the_page(tmp_path):
+    """Compiled with lualatex, no table is wider than the page (TeX reports an overfull box otherwise)."""
+    tables = [_wide_frame(c) for c in (6, 10, 13, 16, 22)] + [_wide_frame(10, text="a long note " * 30)]
+    body = "\n".join(table_latex(Table("t", "T", f, list(f.columns), "cap", digits=3)) for f in tables)
+    template = (TEMPLATES / "report.tex.j2").read_text("utf-8")
+    preamble = template[: template.index(r"\begin{document}")].split("\n", 1)[1]
+    (tmp_path / "t.tex").write_text(preamble + "\\begin{document}\n" + body + "\\end{document}\n", "utf-8")
+    done = subprocess.run(
+        ["lualatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "Overfull \\hbox" not in done.stdout, done.stdout[-3000:]

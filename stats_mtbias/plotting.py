@@ -213,8 +213,22 @@ def power_curve(
 
 
 # The user's own systems: filled, dark, a shape each (told apart in greyscale print); baselines: hollow grey circles.
-MARKED_MARKERS = ("D", "s", "^", "v", "P", "X", "p", "h")
-MARKED_COLOURS = ("#1b6ca8", "#b2182b", "#1b7837", "#6c4f9c", "#8c510a", "#00798c", "#3d3d3d", "#d1495b")
+# Twelve (shape, colour) pairs, no two alike, so that up to 12 systems are told apart in one figure.
+MARKED_MARKERS = ("D", "s", "^", "v", "P", "X", "p", "h", "<", ">", "*", "d")
+MARKED_COLOURS = (
+    "#1b6ca8",
+    "#b2182b",
+    "#1b7837",
+    "#6c4f9c",
+    "#8c510a",
+    "#00798c",
+    "#3d3d3d",
+    "#d1495b",
+    "#e08214",
+    "#7fbc41",
+    "#c51b7d",
+    "#4d4d9f",
+)
 BASELINE_COLOUR = "0.45"
 PRINT_DPI = 150
 # Sizes in points that stay legible when a 7-inch-wide figure is printed on a page.

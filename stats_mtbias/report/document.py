@@ -15,6 +15,7 @@ provenance) that the whole report gathers at its end.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -79,6 +80,44 @@ class Figure:
     title: str
     png: bytes
     caption: str = ""
+
+
+_NAMED = re.compile(r"(?P<name>[^\s:]+): (?P<body>.+)")
+
+
+def collapse_notes(notes: Sequence[str]) -> list[str]:
+    """Each note once, and notes that say the same of several names (``sys/lang: …``) as one line.
+
+    Notes ``name: body`` whose bodies have the same shape (digits aside) are joined where the first
+    of them stood: ``a, b: body`` when the bodies are equal, ``a: body; b: body`` otherwise.
+
+    Examples
+    --------
+    >>> collapse_notes(["x/de: read 3, missing 2", "note", "y/de: read 5, missing 2", "z: no labels", "w: no labels"])
+    ['x/de: read 3, missing 2; y/de: read 5, missing 2', 'note', 'z, w: no labels']
+    """
+    groups: dict[str, list[tuple[str, str]]] = {}
+    order: list[str] = []
+    for note in dict.fromkeys(" ".join(str(n).split()) for n in notes):
+        if not note:
+            continue
+        named = _NAMED.fullmatch(note)
+        key = "\0" + re.sub(r"\d+(?:\.\d+)?", "#", named["body"]) if named else note
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append((named["name"], named["body"]) if named else ("", note))
+    lines = []
+    for key in order:
+        members = groups[key]
+        if len(members) == 1:
+            name, body = members[0]
+            lines.append(f"{name}: {body}" if name else body)
+        elif len({body for _, body in members}) == 1:
+            lines.append(f"{', '.join(name for name, _ in members)}: {members[0][1]}")
+        else:
+            lines.append("; ".join(f"{name}: {body}" for name, body in members))
+    return lines
 
 
 @dataclass

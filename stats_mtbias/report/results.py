@@ -39,7 +39,7 @@ from stats_mtbias._files import check_output, check_writable_dir
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.report import screenshot as browser
-from stats_mtbias.report.document import Figure, Report, Section, Table
+from stats_mtbias.report.document import Figure, Report, Section, Table, collapse_notes
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_interval, format_p
 from stats_mtbias.report.render import environment, write_report
 from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult, adjust, family_label
@@ -262,19 +262,14 @@ def _metrics(result: StudyResult, wanted: Sequence[str]) -> list[str]:
 
 
 def tidy_notes(notes: Sequence[str]) -> list[str]:
-    """Each note once (whitespace normalised), in order.
+    """Each note once (whitespace normalised), in order; the same note of several systems as one line.
 
     Examples
     --------
-    >>> tidy_notes(["a  b", "c", "a b", " c "])
-    ['a b', 'c']
+    >>> tidy_notes(["a  b", "c", "a b", " c ", "x/de: 2 unread", "y/de: 5 unread"])
+    ['a b', 'c', 'x/de: 2 unread; y/de: 5 unread']
     """
-    seen = {}
-    for note in notes:
-        text = " ".join(str(note).split())
-        if text:
-            seen.setdefault(text, None)
-    return list(seen)
+    return collapse_notes(notes)
 
 
 # ---------------------------------------------------------------- the headline

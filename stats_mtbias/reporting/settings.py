@@ -19,6 +19,7 @@ from pathlib import Path
 
 from stats_mtbias import _defaults
 from stats_mtbias._validation import check_level, check_positive_int
+from stats_mtbias.report.document import collapse_notes
 
 
 @dataclass
@@ -134,8 +135,9 @@ def note_text(text: str, root: Path | None = None) -> str:
 
 
 def section_notes(notes, root: Path | None = None) -> list[str]:
-    """Each distinct note once, in order (a result's own notes repeat the warnings it raised)."""
-    return list(dict.fromkeys(note_text(n, root) for n in notes))
+    """Each distinct note once, in order (a result's own notes repeat the warnings it raised), and the same note of
+    several systems or languages as one line (:func:`stats_mtbias.report.document.collapse_notes`)."""
+    return collapse_notes([note_text(n, root) for n in notes])
 
 
 @contextlib.contextmanager

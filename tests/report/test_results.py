@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import stats_mtbias as smb
+from stats_mtbias import plotting
 from stats_mtbias.errors import UsageError
 from stats_mtbias.report import results as report_results
 from stats_mtbias.report import screenshot as browser
@@ -175,7 +176,6 @@ def test_a_figure_per_metric_and_a_forest_every_one_a_valid_png(rates_against, t
 
 
 def test_the_figure_marks_the_users_systems_by_shape_on_one_axis():
-    from stats_mtbias import plotting
 
     frame = pd.DataFrame(
         {
@@ -336,3 +336,11 @@ def test_sampled_outputs_get_their_consistency_table(tmp_path, data_dir):
     expected = res.frames["consistency"]
     assert len(shown) == len(expected)
     np.testing.assert_allclose(np.sort(shown["disagree"].to_numpy()), np.sort(expected["disagree"].to_numpy()))
+
+
+def test_twelve_systems_get_twelve_distinct_markers():
+    styles = plotting.marker_styles([f"system {i}" for i in range(12)])
+    assert len(set(styles.values())) == 12
+    assert len({marker for marker, _ in styles.values()}) == 12 and len({c for _, c in styles.values()}) == 12
+    # The thirteenth repeats the first: a figure with more systems should be split (the report pages its panels).
+    assert plotting.marker_styles([f"s{i}" for i in range(13)])["s12"] == styles["system 0"]

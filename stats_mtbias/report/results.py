@@ -519,35 +519,40 @@ def comparisons_figures(
                 "hollow": ~(part["p_adjusted"].to_numpy(dtype=float) < alpha),
             }
         )
-        if plot.groupby("panel")["label"].nunique().max() > MAX_FOREST_ROWS:
-            continue  # too many rows to read: the table and comparisons.csv have them
         suffix = "" if scale == 100 else "_ratio"
-        png = plotting.interval_plot(
-            plot,
-            estimate="diff",
-            low="low",
-            high="high",
-            label="label",
-            panel="panel",
-            marked=list(mine),
-            style="system_a",
-            hollow="hollow",
-            reference=0.0,
-            ncols=3,
-            xlabel="difference (points)" if scale == 100 else "difference",
-            baseline_name="system a (not yours)",
-            hollow_names=(f"p_adjusted < {alpha:g}", "not significant"),
-        )
-        out.append(
-            Figure(
-                name + suffix,
-                "Comparisons: " + ("your systems against each other system" if mine else "every pair of systems"),
-                png,
-                f"Differences with their {_pct(level)} intervals (the table above); filled: p_adjusted < "
-                f"{alpha:g} within its family, hollow: not significant. Dashed: no difference. Every panel "
-                "shares one axis.",
+        # Above MAX_FOREST_ROWS rows a panel cannot be read: the comparisons go on pages of at most that many.
+        labels = list(dict.fromkeys(plot["label"]))
+        pages = [labels[i : i + MAX_FOREST_ROWS] for i in range(0, len(labels), MAX_FOREST_ROWS)]
+        for k, page in enumerate(pages, start=1):
+            png = plotting.interval_plot(
+                plot[plot["label"].isin(page)],
+                estimate="diff",
+                low="low",
+                high="high",
+                label="label",
+                panel="panel",
+                marked=list(mine),
+                style="system_a",
+                hollow="hollow",
+                reference=0.0,
+                ncols=3,
+                xlabel="difference (points)" if scale == 100 else "difference",
+                baseline_name="system a (not yours)",
+                hollow_names=(f"p_adjusted < {alpha:g}", "not significant"),
             )
-        )
+            paged = f" (page {k} of {len(pages)}: comparisons {labels.index(page[0]) + 1}–{labels.index(page[-1]) + 1})"
+            out.append(
+                Figure(
+                    name + suffix + (f"_{k}" if len(pages) > 1 else ""),
+                    "Comparisons: "
+                    + ("your systems against each other system" if mine else "every pair of systems")
+                    + (paged if len(pages) > 1 else ""),
+                    png,
+                    f"Differences with their {_pct(level)} intervals (the table above); filled: p_adjusted < "
+                    f"{alpha:g} within its family, hollow: not significant. Dashed: no difference. Every panel "
+                    "shares one axis.",
+                )
+            )
     return out
 
 

@@ -344,3 +344,17 @@ def test_twelve_systems_get_twelve_distinct_markers():
     assert len({marker for marker, _ in styles.values()}) == 12 and len({c for _, c in styles.values()}) == 12
     # The thirteenth repeats the first: a figure with more systems should be split (the report pages its panels).
     assert plotting.marker_styles([f"s{i}" for i in range(13)])["s12"] == styles["system 0"]
+
+
+def test_more_comparisons_than_a_panel_holds_go_on_pages(rates_all_pairs):
+    frame, _ = report_results.shown_comparisons(rates_all_pairs, [])
+    one = frame[frame["metric"] == frame["metric"].iloc[0]]
+    labels_per_copy = len(one)  # one row per pair (and group) of one metric
+    copies = -(-(report_results.MAX_FOREST_ROWS * 2 + 1) // labels_per_copy)  # enough for three pages
+    many = pd.concat([one.assign(system_a=one["system_a"] + f"-{k}") for k in range(copies)], ignore_index=True)
+    figures = report_results.comparisons_figures(rates_all_pairs, many, [])
+    rows = labels_per_copy * copies
+    pages = -(-rows // report_results.MAX_FOREST_ROWS)
+    assert pages >= 3 and [f.name for f in figures] == [f"forest_comparisons_{k}" for k in range(1, pages + 1)]
+    assert figures[0].title.endswith(f"(page 1 of {pages}: comparisons 1–{report_results.MAX_FOREST_ROWS})")
+    assert figures[-1].title.endswith(f"comparisons {report_results.MAX_FOREST_ROWS * (pages - 1) + 1}–{rows})")

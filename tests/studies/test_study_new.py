@@ -35,6 +35,7 @@ from stats_mtbias.result import FAMILIES, Spec, adjust
 from stats_mtbias.significance.multitest import CORRECTIONS
 from stats_mtbias.studies._study import Study, finish
 from tests import test_options
+from tests.cli import test_api_keywords
 from tests.contract import _studies as contract
 from tests.contract import test_rules
 
@@ -123,6 +124,9 @@ def test_the_api_function_is_made_from_its_options(share):
         test_options.test_every_option_has_its_flag_with_the_same_default_and_choices,
         test_options.test_the_clis_no_effect_rules_are_the_options,
         test_options.test_the_docs_table_lists_every_option,
+        test_options.test_validate_refuses_a_bad_choice_before_any_file_is_read,
+        test_options.test_validate_refuses_too_few_resamples_and_a_level_outside_0_1,
+        test_api_keywords.test_every_api_keyword_has_its_option,
     ):
         check("share")
     assert smb.share.__doc__.startswith("Female share\n")

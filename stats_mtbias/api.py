@@ -30,7 +30,10 @@ system_a system_b  diff
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +43,7 @@ from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.result import StudyResult, your_systems
-from stats_mtbias.studies import READERS
+from stats_mtbias.studies import ALL, READERS, STUDIES
 from stats_mtbias.studies._common import comparison_frame
 
 
@@ -630,19 +633,9 @@ def read(study: str, source=None, **options) -> pd.DataFrame:
       guard unknown  empty
     """
     check_choice(study, READERS, "study")
-    if study == "tgbi":
-        from stats_mtbias.studies import tgbi as module  # import time: a study loads on first use
-
-        return module.read(source, **options)
-    if source is None:
+    if source is None and study != "tgbi":  # TGBI reads its shipped systems without one
         raise UsageError(f"read({study!r}) needs `source`: the outputs to read.")
-    if study == "prates":
-        from stats_mtbias.studies import prates as module  # import time: a study loads on first use
-
-        return module.read(source, **options)
-    from stats_mtbias.studies import winomt as module  # import time: a study loads on first use
-
-    return module.read(source, **options)
+    return STUDIES[study].read(source, **options)
 
 
 # ---------------------------------------------------------------- agreement of labels
@@ -838,3 +831,68 @@ def _read_delimited(path: str | Path) -> list[tuple[int, list[str]]]:
     from stats_mtbias.datasets._io import delimiter_of, iter_rows  # import time: no datasets layer at start-up
 
     return list(iter_rows(path, delimiter_of(path)))
+
+
+# ---------------------------------------------------------------- a study's function, made from its options
+
+
+def study_function(name: str) -> Callable[..., StudyResult]:
+    """The API function ``smb.<name>`` of a study that declares its own options (``Study.options``) and has no
+    function written above: the same door as theirs, made from the record.
+
+    Its signature and numpydoc docstring come from the options' fields (the first, positional argument is what to
+    analyse; the others keyword-only, with their defaults); a call checks every option before anything is read
+    (:func:`stats_mtbias.options.validate`) and returns the study's ``evaluate``.
+
+    Raises
+    ------
+    AttributeError
+        `name` is no study, or one without options of its own.
+    """
+    study = ALL.get(name)
+    if study is None or study.options is None:
+        raise AttributeError(f"module 'stats_mtbias' has no attribute {name!r}")
+    return _made(study)
+
+
+@functools.cache
+def _made(study) -> Callable[..., StudyResult]:
+    items = study.options.info()
+    kinds = {True: inspect.Parameter.POSITIONAL_OR_KEYWORD, False: inspect.Parameter.KEYWORD_ONLY}
+    signature = inspect.Signature(
+        [
+            inspect.Parameter(
+                item.name, kinds[item.positional], default=inspect.Parameter.empty if item.required else item.default
+            )
+            for item in items
+        ],
+        return_annotation=StudyResult,
+    )
+
+    def function(*args, **kwargs) -> StudyResult:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        options = _checked(study.name, dict(bound.arguments))
+        first = [getattr(options, item.name) for item in items if item.positional]
+        return study.evaluate(*first, **options.kwargs())
+
+    function.__name__ = function.__qualname__ = study.name
+    function.__module__ = "stats_mtbias"
+    function.__signature__ = signature
+    function.__doc__ = _docstring(study, items)
+    return function
+
+
+def _docstring(study, items) -> str:
+    """A numpydoc docstring from the study's spec and its options' fields."""
+    spec = study.spec
+    summary = (spec.title if spec is not None and spec.title else None) or (study.options.__doc__ or study.name)
+    lines = [summary.strip().splitlines()[0], "", "Parameters", "----------"]
+    for item in items:
+        kind = "{" + ", ".join(repr(c) for c in item.choices) + "}" if item.choices else item.kind
+        shown = "" if item.default is MISSING or item.default in (None, ()) else f" Default {item.default!r}."
+        lines += [f"{item.name} : {kind}", f"    {item.help[:1].upper()}{item.help[1:]}.{shown}"]
+    lines += ["", "Returns", "-------", "StudyResult"]
+    if spec is not None:
+        lines.append(f"    {spec.measured}")
+    return "\n".join(lines)

@@ -19,16 +19,16 @@ can hold (``res.frames``): the groups a reader may rely on, as arviz's
 
 from __future__ import annotations
 
-import re
 import warnings
-from collections.abc import Callable
-from dataclasses import MISSING, dataclass, field, fields
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
 from stats_mtbias import _defaults
 from stats_mtbias import studies as _studies
+from stats_mtbias._options import KINDS, Applies, OptionInfo, Options, option
 from stats_mtbias._validation import check_choice, check_level, check_positive_int
 from stats_mtbias.alignment import METHODS as ALIGNERS
 from stats_mtbias.datasets.counting import ENGINES as COUNTING_ENGINES
@@ -44,7 +44,6 @@ from stats_mtbias.report.formatting import FORMATS
 from stats_mtbias.result import FAMILIES
 from stats_mtbias.significance.multitest import CORRECTIONS as _CORRECTIONS
 from stats_mtbias.significance.paired import PAIRED_METHODS as PRATES_TESTS
-from stats_mtbias.studies import NAMES as STUDIES
 from stats_mtbias.studies import READERS
 from stats_mtbias.studies import models as _models
 from stats_mtbias.studies import optimal as _optimal
@@ -67,6 +66,7 @@ __all__ = [
     "FAMILIES",
     "FORMATS",
     "FRAMES",
+    "KINDS",
     "LEXICONS",
     "MISSING_RULES",
     "MODELS",
@@ -93,6 +93,7 @@ __all__ = [
     "Applies",
     "ModelOptions",
     "OptimalOptions",
+    "OptionInfo",
     "Options",
     "PratesOptions",
     "RatesOptions",
@@ -127,8 +128,30 @@ RATES_CI = _rates.CI_KINDS
 MODELS = _models.MODELS
 MODEL_STUDIES = _models.STUDIES
 
+
+class _Derived(Mapping):
+    """A mapping read from the study registry whenever it is read, so that a study added later is in it."""
+
+    def __init__(self, build: Callable[[], dict]):
+        self._build = build
+
+    def __getitem__(self, key):
+        return self._build()[key]
+
+    def __iter__(self):
+        return iter(self._build())
+
+    def __len__(self) -> int:
+        return len(self._build())
+
+    def __repr__(self) -> str:
+        return repr(self._build())
+
+
+# Every study's name (stats_mtbias.studies.STUDIES): the studies a pilot may come from.
+STUDIES = _studies.STUDIES
 # The frames each study's result may hold, as its Study record declares them (stats_mtbias.studies._study).
-FRAMES = {name: study.frames for name, study in _studies.ALL.items()}
+FRAMES: Mapping[str, tuple[str, ...]] = _Derived(lambda: {name: study.frames for name, study in _studies.ALL.items()})
 
 
 # ---------------------------------------------------------------- one Options class per study
@@ -139,77 +162,6 @@ FRAMES = {name: study.frames for name, study in _studies.ALL.items()}
 # functions build and validate one (before any file is read), the command line adds its flags and its
 # "has no effect" checks from it, and :func:`options_table` renders the docs' table; a contract test
 # (tests/test_options.py) checks that the signatures, parsers and pages agree with it.
-
-
-@dataclass(frozen=True)
-class Applies:
-    """When an option has an effect: ``test(values)`` on the options (an Options object, or the command line's
-    namespace, which also has ``compare`` and ``view``), said as ``when`` (a flag, or a sentence starting with "(")."""
-
-    when: str
-    test: Callable[[Any], bool]
-
-
-# How an option is given and checked. "choice": one of `choices`; "level": a number in (0, 1); "resamples": an
-# integer of at least MIN_BOOT; "count": a positive integer; "flag": a bool; "column" (a column name, '' or None for
-# none), "text" (a string: a column that must be named), "columns" (comma-separated names), "names" (comma-separated
-# values) and "input" (a path or a frame): checked where they are used.
-KINDS = ("choice", "level", "resamples", "count", "flag", "column", "columns", "names", "input", "text", "seed")
-
-
-def option(
-    default: Any = MISSING,
-    help: str = "",
-    *,
-    kind: str = "text",
-    choices: tuple[str, ...] | None = None,
-    applies: Applies | None = None,
-    flag: str | None = None,
-    dest: str | None = None,
-    cli: str = "auto",
-    metavar: str | None = None,
-    positional: bool = False,
-) -> dict[str, Any]:
-    """The keywords of ``dataclasses.field`` for one option, its metadata the one description of the option.
-
-    Parameters
-    ----------
-    default : object
-        The API default (omitted: a required keyword).
-    help : str
-        One sentence: the command line's ``--help``; the API docstring says the same at more length.
-    kind : str
-        One of :data:`KINDS`: how the value is checked and typed on the command line.
-    choices : tuple of str, optional
-        The accepted words (a library constant), for ``kind="choice"``.
-    applies : Applies, optional
-        When the option has an effect (None: always).
-    flag, dest : str, optional
-        The command-line option and its argparse ``dest`` (default ``--name`` and ``name``).
-    cli : {"auto", "own"}
-        ``"auto"``: the flag is added from this field (:func:`stats_mtbias.cli._options.add_options`);
-        ``"own"``: the subcommand adds it itself (input files, shared options, flags with a parser of their own).
-    metavar : str, optional
-        The value's name in ``--help``.
-    positional : bool
-        The API function's first argument (what to analyse), passed on to the study by position.
-    """
-    if kind not in KINDS:
-        raise ValueError(f"kind {kind!r} is not one of {KINDS}")
-    if (kind == "choice") != (choices is not None):
-        raise ValueError("choices go with kind='choice', and only there")
-    metadata = {
-        "help": help,
-        "kind": kind,
-        "choices": None if choices is None else tuple(choices),
-        "applies": applies,
-        "flag": flag,
-        "dest": dest,
-        "cli": cli,
-        "metavar": metavar,
-        "positional": positional,
-    }
-    return {"default": default, "metadata": metadata}
 
 
 def _compare(values) -> bool:
@@ -225,99 +177,6 @@ def _view(values, *names: str) -> bool:
 
 COMPARE = Applies("--compare", _compare)
 BOOTSTRAP = Applies("--ci bootstrap", lambda v: v.ci == "bootstrap")
-
-
-@dataclass(frozen=True)
-class OptionInfo:
-    """One option as the command line, the docs and the checks see it (a dataclass field and its metadata)."""
-
-    name: str
-    default: Any
-    help: str
-    kind: str
-    choices: tuple[str, ...] | None
-    applies: Applies | None
-    flag: str
-    dest: str
-    cli: str
-    metavar: str | None
-    positional: bool
-
-    @property
-    def required(self) -> bool:
-        return self.default is MISSING
-
-
-@dataclass(frozen=True)
-class Options:
-    """The options of one study: subclasses declare them as fields made by :func:`option`."""
-
-    STUDY: ClassVar[str] = ""
-
-    @classmethod
-    def info(cls) -> tuple[OptionInfo, ...]:
-        """Every option, in the order of the API signature."""
-        out = []
-        for f in fields(cls):
-            m = f.metadata
-            out.append(
-                OptionInfo(
-                    name=f.name,
-                    default=f.default,
-                    help=m["help"],
-                    kind=m["kind"],
-                    choices=m["choices"],
-                    applies=m["applies"],
-                    flag=m["flag"] or "--" + f.name.replace("_", "-"),
-                    dest=m["dest"] or f.name,
-                    cli=m["cli"],
-                    metavar=m["metavar"],
-                    positional=m["positional"],
-                )
-            )
-        return tuple(out)
-
-    def kwargs(self) -> dict[str, Any]:
-        """The options as keywords, but the first (positional) argument (no copy of the values: frames pass as they
-        are)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if not f.metadata["positional"]}
-
-    def ignored(self, *, counts: bool = True) -> list[str]:
-        """The options set away from their default that have no effect with the others (``"… has no effect …"``).
-
-        ``counts=False`` leaves out the resample counts (``n_boot``, …): one count passed to every run is a budget,
-        not a request that goes unmet.
-        """
-        found = []
-        for item in self.info():
-            value = getattr(self, item.name)
-            if item.applies is None or _same(value, item.default) or item.applies.test(self):
-                continue
-            if not counts and item.kind == "resamples":
-                continue
-            when = _api_when(item.applies.when)
-            said = f"it applies only with {when}" if item.applies.when.startswith("-") else when
-            found.append(f"`{item.name}`={value!r} has no effect here: {said}")
-        return found
-
-
-def _same(value, default) -> bool:
-    if value is default:
-        return True
-    try:
-        return bool(value == default)
-    except (TypeError, ValueError):  # a frame or an array: never the default
-        return False
-
-
-def _api_when(when: str) -> str:
-    """A command-line condition in the API's words: ``--ci bootstrap`` → ``ci='bootstrap'``, ``--outputs`` → ``outputs``."""
-
-    def keyword(match: re.Match) -> str:
-        name = match.group(1).replace("-", "_")
-        return f"{name}={match.group(2)!r}" if match.group(2) else name
-
-    return re.sub(r"--([a-z][\w-]*)(?: ([a-z][\w-]*))?", keyword, when)
 
 
 def validate(options: Options) -> None:
@@ -932,7 +791,16 @@ class ModelOptions(Options):
     )
 
 
-OPTIONS: dict[str, type[Options]] = {
+_SHIPPED = {
     cls.STUDY: cls
     for cls in (TGBIOptions, WinoMTOptions, PratesOptions, OptimalOptions, RatesOptions, AgreementOptions, ModelOptions)
 }
+
+
+def _options() -> dict[str, type[Options]]:
+    added = {name: study.options for name, study in _studies.ALL.items() if study.options is not None}
+    return {**_SHIPPED, **{name: cls for name, cls in added.items() if name not in _SHIPPED}}
+
+
+OPTIONS: Mapping[str, type[Options]] = _Derived(_options)
+"""Each study's Options class: the shipped ones above, and a study's own (its record's ``options``)."""

@@ -47,6 +47,37 @@ FAMILIES = ("metric", "all")
 FAMILY_KEYS = {"metric": ("language", "subset", "metric"), "all": ()}
 
 
+@dataclass(frozen=True)
+class Spec:
+    """How a study's results are presented (:attr:`StudyResult.spec`; the report lays a section out by it).
+
+    A study declares it once, on its :class:`~stats_mtbias.studies._study.Study` record; a study without one shows
+    every metric under its name.
+
+    Attributes
+    ----------
+    measured : str
+        One line on what was measured (under the section's title).
+    headline : tuple of str
+        Metrics of the headline table, in order (empty: every metric of the table).
+    figures : tuple of str
+        Metrics with a figure each (empty: the first three headline metrics).
+    compared : tuple of str
+        Metrics whose comparisons the document shows (empty: every one; the CSV has all).
+    subset : str
+        What the table's ``subset`` is called for a reader (``set``, ``group``, ``category``).
+    title : str
+        The section's title (empty: the study's name).
+    """
+
+    measured: str = "Estimates with their intervals per system."
+    headline: tuple[str, ...] = ()
+    figures: tuple[str, ...] = ()
+    compared: tuple[str, ...] = ()
+    subset: str = "subset"
+    title: str = ""
+
+
 def family_keys(family: str | Sequence[str]) -> tuple[str, ...]:
     """The comparison columns whose combinations make one family."""
     if isinstance(family, str):
@@ -169,6 +200,8 @@ class StudyResult:
         one language × subset × metric), ``"all"``, or comparison columns.
     notes : list of str
         What a reader must not miss (skipped inputs, unknown readings).
+    spec : Spec or None
+        How the study presents its results (the report's headline metrics, figures and title), from its record.
     """
 
     study: str
@@ -179,6 +212,7 @@ class StudyResult:
     correction: str = _defaults.CORRECTION
     notes: list = field(default_factory=list)
     family: str | tuple = "metric"
+    spec: Spec | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         # Every p-value the result reports is floored, never an exact 0 (stats_mtbias.significance.pvalues): the

@@ -40,7 +40,6 @@ ALLOWED = {
     ): "import time: a study loads on first use (all of them: about 110 ms)",
     ("stats_mtbias.api", "prates", "stats_mtbias.studies"): "import time: a study loads on first use (all of them: about 110 ms)",
     ("stats_mtbias.api", "rates", "stats_mtbias.studies"): "import time: a study loads on first use (all of them: about 110 ms)",
-    ("stats_mtbias.api", "read", "stats_mtbias.studies"): "import time: a study loads on first use (all of them: about 110 ms)",
     ("stats_mtbias.api", "report", "stats_mtbias.report.results"): "heavy: matplotlib",
     ("stats_mtbias.api", "tgbi", "stats_mtbias.studies"): "import time: a study loads on first use (all of them: about 110 ms)",
     ("stats_mtbias.api", "winomt", "stats_mtbias.studies"): "import time: a study loads on first use (all of them: about 110 ms)",

@@ -68,7 +68,7 @@ def test_every_test_module_mirrors_a_module():
 
 
 def test_every_test_directory_is_a_package():
-    # Test modules of different directories share names (tests/cli/test_layers.py, tests/test_layers.py):
+    # Test modules of different directories share names (tests/api/test_agreement.py, tests/significance/test_agreement.py):
     # pytest imports them apart only as packages.
     directories = {p.parent for p in TESTS.rglob("test_*.py") if "__pycache__" not in p.parts}
     assert [str(d) for d in directories if not (d / "__init__.py").is_file()] == []

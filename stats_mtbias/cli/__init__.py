@@ -15,7 +15,8 @@ one JSON line with ``--provenance`` — and, with ``--out FILE``, to
 
 One module per subcommand (``tgbi``, ``winomt``, ``prates``, ``optimal``,
 ``rates``, ``agreement``, ``read``, ``model``, ``power``, ``data``, ``report``), each with
-``add_parser(sub)`` and ``run(args) -> Output``; the shared options are in
+``add_parser(sub)`` and ``run(args) -> Output``; a study with options but no module here
+gets its subcommand from them (:mod:`._study`). The shared options are in
 :mod:`._options`, the checks in :mod:`._checks`, the rendering in :mod:`._output`.
 """
 
@@ -28,8 +29,9 @@ import sys
 import warnings
 from pathlib import Path
 
+from stats_mtbias import options as vocabulary
 from stats_mtbias._files import is_special, write_atomic
-from stats_mtbias.cli import _checks, _options
+from stats_mtbias.cli import _checks, _options, _study
 from stats_mtbias.cli import agreement as _agreement
 from stats_mtbias.cli import data as _data
 from stats_mtbias.cli import model as _model
@@ -48,6 +50,19 @@ from stats_mtbias.report.formatting import format_provenance
 __all__ = ["build_parser", "main"]
 
 COMMANDS = {m.NAME: m for m in (_tgbi, _winomt, _prates, _optimal, _rates, _agreement, _read, _model, _power, _data, _report)}
+# The subcommands of the studies after which a study without a module here is listed.
+_STUDY_COMMANDS = ("tgbi", "winomt", "prates", "optimal", "rates")
+
+
+def commands() -> dict:
+    """Every subcommand: a module of this package each, and for a study with options but no module here
+    (``Study.options``) one made from them (:class:`._study.Command`), listed after the shipped studies."""
+    made = {name: _study.Command(name) for name in vocabulary.OPTIONS if name in vocabulary.FRAMES and name not in COMMANDS}
+    listed = list(COMMANDS.items())
+    cut = max(i for i, (name, _) in enumerate(listed) if name in _STUDY_COMMANDS) + 1
+    return dict([*listed[:cut], *made.items(), *listed[cut:]])
+
+
 # Debugging an unexpected error: MTBIAS_DEBUG=1 lets its traceback through.
 ENV_DEBUG = "MTBIAS_DEBUG"
 
@@ -61,8 +76,9 @@ def build_parser() -> _options.Parser:
         "1 an unexpected error.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_options.version()}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(COMMANDS) + "}")
-    for module in COMMANDS.values():
+    every = commands()
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(every) + "}")
+    for module in every.values():
         module.add_parser(sub)
     return parser
 
@@ -70,7 +86,7 @@ def build_parser() -> _options.Parser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    module = COMMANDS[args.command]
+    module = commands()[args.command]
     strict = getattr(args, "strict", False)
     quiet, show_provenance = getattr(args, "quiet", False), getattr(args, "provenance", False)
 

@@ -103,7 +103,7 @@ def _pilot_options(design) -> None:
         help="your pilot outputs (tgbi or winomt; repeatable, named by --system)",
     )
     design.add_argument("--system", action="append", default=[], metavar="NAME", help="name of --translations")
-    design.add_argument("--judgements", metavar="FILE", help="your pilot judgements (rates, prates, optimal)")
+    design.add_argument("--judgements", metavar="FILE", help="your pilot judgements (rates, prates, optimal, any other study)")
     design.add_argument(
         "--test",
         choices=vocabulary.PILOT_TESTS,
@@ -147,7 +147,14 @@ def _pilot(args: argparse.Namespace, language: str | None):
             rng=args.seed,
             languages=[language] if language and not args.judgements else None,
         )
-    return smb.optimal(args.judgements, data_dir=args.data_dir, n_boot=1000, rng=args.seed)
+    if args.study == "optimal":
+        return smb.optimal(args.judgements, data_dir=args.data_dir, n_boot=1000, rng=args.seed)
+    # Any other study: its function on --judgements, with the seed (and the pilot's few resamples) it takes.
+    if not args.judgements:
+        raise UsageError(f"a {args.study} pilot needs --judgements.")
+    takes = {item.name for item in vocabulary.OPTIONS[args.study].info()}
+    kwargs = {"rng": args.seed, "n_boot": 200, "data_dir": args.data_dir}
+    return getattr(smb, args.study)(args.judgements, **{k: v for k, v in kwargs.items() if k in takes})
 
 
 def precheck(args: argparse.Namespace) -> None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import gzip
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,17 +41,9 @@ from stats_mtbias.report import screenshot as browser
 from stats_mtbias.report.document import Figure, Report, Section, Table, collapse_notes
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_interval, format_p
 from stats_mtbias.report.render import environment, write_report
-from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult, adjust, family_label
+from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, Spec, StudyResult, adjust, family_label
 
 FORMAT_NAMES = {"html": "html", "md": "md", "markdown": "md", "tex": "latex", "latex": "latex"}
-TITLES = {
-    "tgbi": "TGBI (Cho et al. 2019): P_S per sentence set and the index",
-    "winomt": "WinoMT (Stanovsky et al. 2019): English → gendered languages",
-    "prates": "Prates et al. (2019): gender-neutral languages → English",
-    "optimal": "Optimal-translator bias B (Farkas & Németh)",
-    "rates": "Female, male and neutral shares per group",
-    "agreement": "Agreement of two label columns",
-}
 LANGUAGE_NAMES = {
     "ar": "Arabic",
     "cs": "Czech",
@@ -100,82 +91,9 @@ CONSTRUCT = (
 )
 
 
-@dataclass(frozen=True)
-class Spec:
-    """How a study's section is laid out (a study not listed shows every metric).
-
-    Attributes
-    ----------
-    measured : str
-        One line on what was measured (under the section's title).
-    headline : tuple of str
-        Metrics of the headline table, in order (empty: every metric of the table).
-    figures : tuple of str
-        Metrics with a figure each (empty: the first three headline metrics).
-    compared : tuple of str
-        Metrics whose comparisons the document shows (empty: every one; the CSV has all).
-    subset : str
-        What the table's ``subset`` is called for a reader (``set``, ``group``, ``category``).
-    """
-
-    measured: str
-    headline: tuple[str, ...] = ()
-    figures: tuple[str, ...] = ()
-    compared: tuple[str, ...] = ()
-    subset: str = "subset"
-
-
-SPECS = {
-    "winomt": Spec(
-        "Acc: entities translated with their gold gender; ΔG = F1(male) − F1(female); ΔS = Acc on "
-        "pro-stereotypical minus anti-stereotypical items (0 = no gap).",
-        ("acc", "delta_g", "delta_s", "acc_pro", "acc_anti"),
-        ("acc", "delta_g", "delta_s"),
-        ("acc", "delta_g", "delta_s"),
-    ),
-    "tgbi": Spec(
-        "P_S = √(p_female·p_male + p_neutral) per sentence set (0: one gender only, 100: balanced); "
-        "TGBI is the mean over the seven sets.",
-        ("p_s",),
-        ("p_s",),
-        ("p_s",),
-        subset="set",
-    ),
-    "rates": Spec(
-        "Shares of female, male and neutral outputs among those whose gender was read, and the gap male − female, per group.",
-        ("female", "male", "neutral", "gap"),
-        ("female", "male", "gap"),
-        ("female", "gap"),
-        subset="group",
-    ),
-    "prates": Spec(
-        "Shares of female, male and neutral English pronouns for gender-neutral source sentences.",
-        ("female", "male", "neutral"),
-        ("female",),
-        ("female", "male"),
-        subset="category",
-    ),
-    "optimal": Spec(
-        "Outputs with the pronoun of the occupation's minority gender, and 'he' for female-dominated / "
-        "'she' for male-dominated occupations; sector B in the body.",
-        ("minority", "he_given_female_dominated", "she_given_male_dominated"),
-        ("minority",),
-        (),
-    ),
-    "agreement": Spec(
-        "Agreement of two label columns: the share of units labelled alike (Wilson interval) and "
-        "Cohen's κ (1: perfect, 0: chance).",
-        ("agreement", "kappa"),
-        ("agreement", "kappa"),
-        (),
-        subset="group",
-    ),
-}
-
-
-def spec_of(study: str) -> Spec:
-    """The layout of `study`'s section (a generic one for a study not in :data:`SPECS`)."""
-    return SPECS.get(study, Spec("Estimates with their intervals per system."))
+def spec_of(result: StudyResult) -> Spec:
+    """The layout of `result`'s section: its study's (:attr:`StudyResult.spec`), else every metric under its name."""
+    return result.spec if result.spec is not None else Spec()
 
 
 # ---------------------------------------------------------------- units and labels
@@ -290,7 +208,7 @@ def headline_table(
     language × system, the layout of the WinoMT paper). The CSV keeps the tidy rows
     of ``result.table`` for these metrics, in shares.
     """
-    spec = spec_of(result.study)
+    spec = spec_of(result)
     metrics = _metrics(result, spec.headline if metrics is None else metrics)
     table = result.table[result.table["metric"].astype(str).isin(metrics)]
     systems = ordered_systems(result.systems, mine)
@@ -452,7 +370,7 @@ def comparisons_table(
     result: StudyResult, frame: pd.DataFrame, sentence: str, mine: Sequence[str] = (), *, name: str = "comparisons"
 ) -> Table:
     """The comparisons as a table: difference [interval] in points, ``p_adjusted``, MDE; the CSV has every row, in shares."""
-    spec = spec_of(result.study)
+    spec = spec_of(result)
     shown = frame[frame["metric"].isin(spec.compared)] if spec.compared else frame
     varying = _varying(shown)
     level = _level(result)
@@ -491,7 +409,7 @@ def comparisons_figures(
     result: StudyResult, frame: pd.DataFrame, mine: Sequence[str] = (), *, name: str = "forest_comparisons"
 ) -> list[Figure]:
     """A forest plot of the shown comparisons: a panel per metric, one shared axis in points, filled = significant."""
-    spec = spec_of(result.study)
+    spec = spec_of(result)
     shown = frame[frame["metric"].isin(spec.compared)] if spec.compared else frame
     if not len(shown):
         return []
@@ -561,7 +479,7 @@ def comparisons_figures(
 
 def metric_figures(result: StudyResult, mine: Sequence[str] = ()) -> list[Figure]:
     """One figure per headline metric of the spec: dots and intervals per system, a panel per language or set."""
-    spec = spec_of(result.study)
+    spec = spec_of(result)
     metrics = _metrics(result, spec.figures or spec.headline[:3])
     systems = ordered_systems(result.systems, mine)
     level = _level(result)
@@ -1074,10 +992,10 @@ def result_section(
         sentence, the same for every system and in the shipped data).
     """
     mine = [s for s in mine if s in result.systems]
-    spec = spec_of(result.study)
+    spec = spec_of(result)
     prov = result.provenance
     level = _level(result)
-    section = Section(key, title or TITLES.get(result.study, result.study))
+    section = Section(key, title or spec.title or result.study)
     section.lead = spec.measured
     section.headline = headline_table(result, mine)
     section.notes = tidy_notes(result.notes)
@@ -1220,7 +1138,6 @@ def report_lead(mine: Sequence[str]) -> str:
 
 
 __all__ = [
-    "SPECS",
     "TABLE_COLUMNS",
     "Spec",
     "accounting_table",

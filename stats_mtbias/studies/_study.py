@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from stats_mtbias import _defaults
+from stats_mtbias import studies as _registry
 from stats_mtbias.provenance import Provenance
-from stats_mtbias.result import TABLE_COLUMNS, StudyResult
+from stats_mtbias.result import TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.studies._common import comparison_frame, noted
 
 
@@ -40,6 +41,14 @@ class Study:
         it reads only the public result (``table``, ``frames``, ``provenance``).
     read : callable or None
         ``read(source, ...) -> DataFrame``: the study's judgements of a file, for :func:`stats_mtbias.read`.
+    spec : Spec or None
+        How its results are presented (title, headline metrics, figures): every result carries it
+        (:attr:`StudyResult.spec`), and the report lays its section out by it.
+    options : type or None
+        Its :class:`~stats_mtbias._options.Options` class, when the study's module declares it (a new study does;
+        the shipped ones' live in :mod:`stats_mtbias.options`). From it come the API function ``smb.<name>`` (where
+        the API writes none), the subcommand ``stats-mtbias <name>`` with its flags (where the command line has no
+        module of its own) and the docs' table of its options.
     """
 
     name: str
@@ -47,6 +56,8 @@ class Study:
     evaluate: Callable[..., StudyResult]
     pilot: Callable | None = None
     read: Callable | None = None
+    spec: Spec | None = None
+    options: type | None = None
 
 
 def with_notes(evaluate: Callable[..., StudyResult] | None = None, *, own_first: bool = False):
@@ -117,6 +128,7 @@ def finish(
         comparisons = comparison_frame(comparisons)
     else:
         comparisons = None
+    registered = _registry.ALL.get(study)
     return StudyResult(
         study,
         table.reset_index(drop=True),
@@ -126,4 +138,5 @@ def finish(
         correction,
         list(dict.fromkeys(notes)),
         family,
+        spec=None if registered is None else registered.spec,
     )

@@ -23,7 +23,7 @@ from stats_mtbias._validation import check_level
 from stats_mtbias.datasets._io import read_records
 from stats_mtbias.datasets.sources import FrameSource, as_source, source_sha256
 from stats_mtbias.errors import DataError, UsageError
-from stats_mtbias.result import TABLE_COLUMNS, StudyResult
+from stats_mtbias.result import TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.significance.agreement import agreement_table
 from stats_mtbias.studies._common import accounting, melt, provenance
 from stats_mtbias.studies._study import Study, finish
@@ -116,4 +116,12 @@ def evaluate(
 
 
 FRAMES = ("agreement", "confusion", "accounting", "labels")
-STUDY = Study("agreement", FRAMES, evaluate)
+SPEC = Spec(
+    "Agreement of two label columns: the share of units labelled alike (Wilson interval) and Cohen's κ (1: perfect, 0: chance).",
+    ("agreement", "kappa"),
+    ("agreement", "kappa"),
+    (),
+    subset="group",
+    title="Agreement of two label columns",
+)
+STUDY = Study("agreement", FRAMES, evaluate, spec=SPEC)

@@ -46,7 +46,7 @@ from stats_mtbias.estimators.optimal import (
     survey_female_share,
 )
 from stats_mtbias.provenance import Provenance
-from stats_mtbias.result import StudyResult
+from stats_mtbias.result import Spec, StudyResult
 from stats_mtbias.studies import prates as prates_study
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import melt
@@ -725,4 +725,12 @@ def group_columns(frame: pd.DataFrame) -> list[str]:
 
 
 FRAMES = ("occupations", "categories", "sectors", "headline", "accounting", "judgements", "consistency")
-STUDY = Study("optimal", FRAMES, evaluate, pilot)
+SPEC = Spec(
+    "Outputs with the pronoun of the occupation's minority gender, and 'he' for female-dominated / "
+    "'she' for male-dominated occupations; sector B in the body.",
+    ("minority", "he_given_female_dominated", "she_given_male_dominated"),
+    ("minority",),
+    (),
+    title="Optimal-translator bias B (Farkas & Németh)",
+)
+STUDY = Study("optimal", FRAMES, evaluate, pilot, spec=SPEC)

@@ -36,7 +36,7 @@ from stats_mtbias.datasets.sources import as_source, source_sha256
 from stats_mtbias.errors import UsageError
 from stats_mtbias.gender.english import classify_english
 from stats_mtbias.planning.designs import one_language
-from stats_mtbias.result import StudyResult
+from stats_mtbias.result import Spec, StudyResult
 from stats_mtbias.schema import GENDERS, judgement_table
 from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
 from stats_mtbias.significance.independence import independence_test
@@ -1043,4 +1043,12 @@ def read(judgements, *, sample: str | None = None) -> pd.DataFrame:
 
 
 FRAMES = ("rates", "tests", "independence", "reference", "calibration", "accounting", "judgements", "consistency")
-STUDY = Study("prates", FRAMES, evaluate, pilot, read)
+SPEC = Spec(
+    "Shares of female, male and neutral English pronouns for gender-neutral source sentences.",
+    ("female", "male", "neutral"),
+    ("female",),
+    ("female", "male"),
+    subset="category",
+    title="Prates et al. (2019): gender-neutral languages → English",
+)
+STUDY = Study("prates", FRAMES, evaluate, pilot, read, spec=SPEC)

@@ -51,7 +51,7 @@ from stats_mtbias.datasets.counting import (
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.planning.designs import alone, two_systems
 from stats_mtbias.planning.simulate import PairedDesign
-from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult, adjust_within, family_keys
+from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, Spec, StudyResult, adjust_within, family_keys
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS
 from stats_mtbias.studies._common import (
@@ -956,4 +956,12 @@ def evaluate(
 
 
 FRAMES = ("estimates", "accounting", "judgements", "group_differences", "consistency")
-STUDY = Study("rates", FRAMES, evaluate, pilot)
+SPEC = Spec(
+    "Shares of female, male and neutral outputs among those whose gender was read, and the gap male − female, per group.",
+    ("female", "male", "neutral", "gap"),
+    ("female", "male", "gap"),
+    ("female", "gap"),
+    subset="group",
+    title="Female, male and neutral shares per group",
+)
+STUDY = Study("rates", FRAMES, evaluate, pilot, spec=SPEC)

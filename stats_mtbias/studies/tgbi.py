@@ -38,7 +38,7 @@ from stats_mtbias.estimators.tgbi import BOTH_RULES, p_s, tgbi_shares
 from stats_mtbias.gender.english import RULES, classify_english, compare_rules
 from stats_mtbias.planning.designs import alone, two_systems
 from stats_mtbias.planning.simulate import PairedDesign
-from stats_mtbias.result import StudyResult
+from stats_mtbias.result import Spec, StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.significance.multitest import CORRECTIONS
 from stats_mtbias.studies._common import accounting as common_accounting
@@ -792,4 +792,13 @@ def read(
 
 
 FRAMES = ("estimates", "accounting", "rule_changes", "judgements", "consistency")
-STUDY = Study("tgbi", FRAMES, evaluate, pilot, read)
+SPEC = Spec(
+    "P_S = √(p_female·p_male + p_neutral) per sentence set (0: one gender only, 100: balanced); "
+    "TGBI is the mean over the seven sets.",
+    ("p_s",),
+    ("p_s",),
+    ("p_s",),
+    subset="set",
+    title="TGBI (Cho et al. 2019): P_S per sentence set and the index",
+)
+STUDY = Study("tgbi", FRAMES, evaluate, pilot, read, spec=SPEC)

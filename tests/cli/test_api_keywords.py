@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import stats_mtbias as smb
+from stats_mtbias import options as vocabulary
 from stats_mtbias.cli import build_parser
 
 # API keyword → the CLI dest that carries it, where the two differ, and why.
@@ -21,7 +22,7 @@ RENAMED = {
     # model: fits are cached by default; --no-cache refits.
     "cache": "no_cache",
 }
-STUDIES = ("tgbi", "winomt", "prates", "optimal", "rates", "agreement", "model")
+STUDIES = tuple(vocabulary.OPTIONS)  # every study with options: the shipped ones, agreement, model and any added
 # smb.read(study, source, **options): the source's option, and the reader's keywords whose option is named otherwise.
 READ_SOURCE = {"tgbi": "outputs", "prates": "judgements", "winomt": "translations"}
 READ_RENAMED = {"name": "system"}  # winomt: the system's name, as --system names it in `stats-mtbias winomt`

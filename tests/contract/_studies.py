@@ -254,7 +254,43 @@ OPTIMAL = Study(
     lambda outcome, items: _share(outcome[items]),
 )
 
-STUDIES = (RATES, TGBI, WINOMT, PRATES, OPTIMAL)
+SHIPPED = (RATES, TGBI, WINOMT, PRATES, OPTIMAL)
+
+
+# ---------------------------------------------------------------- any other study of the registry
+
+
+def generic(name: str) -> Study:
+    """A study added to the registry (``stats_mtbias.studies``) without an entry above, held to the same cases:
+    it takes a judgement table (``item, system, gender[, group]``) as its first argument, and its compared metric —
+    the first of its spec's ``compared`` — is the share of that outcome (``female``, ``male`` or ``neutral``) over
+    the ``all`` group."""
+    from stats_mtbias.studies import ALL
+
+    record = ALL[name]
+    compared = record.spec.compared if record.spec is not None else ()
+    metric = compared[0] if compared and compared[0] in ("female", "male", "neutral") else None
+    takes = {item.name for item in record.options.info()} if record.options is not None else set()
+    defaults = {k: v for k, v in (("n_boot", N_BOOT), ("rng", 0)) if k in takes}
+    return Study(
+        name,
+        _rates_frame,
+        lambda frame, **o: getattr(smb, name)(frame, **{**defaults, **o}),
+        metric,
+        "all" if metric else None,
+        lambda outcome, items: _share(outcome[items], metric or "female"),
+    )
+
+
+def studies() -> tuple[Study, ...]:
+    """Every study of the registry: the shipped ones by their entries above, any other by :func:`generic`."""
+    from stats_mtbias.studies import STUDIES as REGISTRY
+
+    known = {s.name: s for s in SHIPPED}
+    return tuple(known[name] if name in known else generic(name) for name in REGISTRY)
+
+
+STUDIES = studies()
 COMPARING = tuple(s for s in STUDIES if s.metric is not None)
 
 

@@ -42,7 +42,7 @@ from stats_mtbias.datasets.winomt import (
 from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS
 from stats_mtbias.gender.targets import LANGUAGES
-from stats_mtbias.result import TABLE_COLUMNS, StudyResult
+from stats_mtbias.result import TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import check_systems, integrity, melt, with_flags
 from stats_mtbias.studies._common import provenance as record_provenance
@@ -545,4 +545,12 @@ FRAMES = (
     "annotators",
     "consistency",
 )
-STUDY = Study("winomt", FRAMES, evaluate, pilot, read)
+SPEC = Spec(
+    "Acc: entities translated with their gold gender; ΔG = F1(male) − F1(female); ΔS = Acc on "
+    "pro-stereotypical minus anti-stereotypical items (0 = no gap).",
+    ("acc", "delta_g", "delta_s", "acc_pro", "acc_anti"),
+    ("acc", "delta_g", "delta_s"),
+    ("acc", "delta_g", "delta_s"),
+    title="WinoMT (Stanovsky et al. 2019): English → gendered languages",
+)
+STUDY = Study("winomt", FRAMES, evaluate, pilot, read, spec=SPEC)

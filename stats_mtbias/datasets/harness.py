@@ -556,13 +556,14 @@ def _check_together(frames: list[pd.DataFrame], infos: list[dict]) -> None:
         return
     first = infos[0]
     for info in infos[1:]:
-        if info["task"] != first["task"]:
+        if (info["harness"], info["task"]) != (first["harness"], first["task"]):
             warnings.warn(
-                f"{info['file']} is a log of task {info['task']!r}, {first['file']} of {first['task']!r}: "
-                "their items are compared by id",
+                f"{info['file']} is an {info['harness']} log of task {info['task']!r}, {first['file']} an "
+                f"{first['harness']} log of {first['task']!r}: their items are matched by id, their versions not compared",
                 DataQualityWarning,
                 stacklevel=3,
             )
+            continue
         if info["version"] is not None and first["version"] is not None and info["version"] != first["version"]:
             raise DataError(
                 f"is a log of task version {info['version']}, where {first['file']} is of version "

@@ -316,3 +316,22 @@ def test_a_hugging_face_dataset_stands_where_a_file_would(tmp_path):
     with pytest.raises(UsageError, match=r"the DatasetDict has the splits train, test: give one of them"):
         as_source(both)
     assert len(as_counting_source(datasets.DatasetDict({"train": both["train"]})).frame) == 2
+
+
+def test_a_glob_of_json_lines_is_counted_file_by_file(tmp_path):
+    from stats_mtbias.datasets.counting import count_rows
+
+    rows = [
+        {"system": s, "item": i, "gender": g}
+        for s, i, g in [("a", 1, "female"), ("a", 2, "male"), ("b", 1, "male"), ("b", 2, "male")]
+    ]
+    for part in (0, 1):
+        text = "".join(json.dumps(r) + "\n" for r in rows[2 * part : 2 * part + 2])
+        (tmp_path / f"{part}.jsonl").write_text(text, "utf-8")
+    counts = count_rows(str(tmp_path / "*.jsonl"), ["system", "gender"])
+    assert counts[["system", "gender", "n", "part", "line"]].values.tolist() == [
+        ["a", "female", 1, 0, 2],
+        ["a", "male", 1, 0, 3],
+        ["b", "male", 2, 1, 2],
+    ]
+    assert counts.attrs["rows"] == 4

@@ -335,3 +335,20 @@ def test_a_glob_of_json_lines_is_counted_file_by_file(tmp_path):
         ["b", "male", 2, 1, 2],
     ]
     assert counts.attrs["rows"] == 4
+
+
+def test_a_winomt_log_with_a_language_field_is_split_by_language_as_a_frame_is(tmp_path):
+    from stats_mtbias.datasets.winomt import user_files
+
+    docs = [("The doctor left.", "de"), ("The nurse came.", "de"), ("The doctor left.", "fr")]
+    records = [
+        {"doc_id": i, "doc": {"source": s, "language": lang}, "arguments": {"gen_args_0": {"arg_0": s}}, "resps": [[f"t{i}"]]}
+        for i, (s, lang) in enumerate(docs)
+    ]
+    log = tmp_path / "samples_wino_2026-01-01T00-00-00.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    found = user_files("llm", str(log), None)
+    assert [(lang, part.frame["source"].tolist(), part.frame["translation"].tolist()) for lang, part, _ in found] == [
+        ("de", ["The doctor left.", "The nurse came."], ["t0", "t1"]),
+        ("fr", ["The doctor left."], ["t2"]),
+    ]

@@ -657,7 +657,7 @@ def from_harness(source, *, system: str | None = None, filter: str | None = None
     source : path, list of paths, or dict
         An lm-evaluation-harness samples file (``samples_<task>_<date>.jsonl``, from
         ``lm_eval --log_samples``), an inspect_ai log (``.eval``: needs the extra
-        ``inspect``; ``.json``), a directory of them, a list of them, or
+        ``inspect``; ``.json``), a directory or glob of them, a list of them, or
         ``{system: path}`` naming each log's system.
     system : str, optional
         The system's name for a single log (default: the model the log names).

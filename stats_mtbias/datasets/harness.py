@@ -37,6 +37,7 @@ log are a table, one object per line (:func:`read_jsonl`), and a
 
 from __future__ import annotations
 
+import glob
 import gzip
 import json
 import re
@@ -507,12 +508,17 @@ def read_log(path: str | Path, *, filter: str | None = None) -> tuple[pd.DataFra
 
 
 def _logs_of(source: Any) -> list[tuple[str | None, Path]]:
-    """``(system name or None, file)`` of every log a source names: a file, a directory (its lm-eval samples
-    files and inspect logs), a list of them or ``{system: file}``."""
+    """``(system name or None, file)`` of every log a source names: a file, a glob, a directory (its lm-eval
+    samples files and inspect logs), a list of them or ``{system: file}``."""
     if isinstance(source, Mapping):
         return [(str(name), Path(p)) for name, p in source.items()]
     if isinstance(source, (list, tuple)):
         return [pair for item in source for pair in _logs_of(item)]
+    if any(ch in str(source) for ch in "*?["):
+        found = sorted(Path(p) for p in glob.glob(str(source), recursive=True) if Path(p).is_file())
+        if not found:
+            raise InputNotFoundError("no file matches this pattern", str(source))
+        return [(None, p) for p in found]
     path = Path(source)
     if path.is_dir():
         found = sorted(p for p in path.rglob("*") if p.is_file() and log_kind(p) is not None)

@@ -126,6 +126,8 @@ def test_two_logs_of_one_model_must_be_named(tmp_path):
         harness.read_harness([LM_EVAL, copy])
     table = _quiet(harness.read_harness, {"a": LM_EVAL, "b": copy})
     assert table.groupby("system").size().to_dict() == {"a": 16, "b": 16}
+    with pytest.raises(DataError, match=r"is a log of 'dummy', as is"):  # a glob names both too
+        harness.read_harness([str(LM_EVAL.parent / "samples_*.jsonl"), str(copy.parent / "samples_*.jsonl")])
 
 
 def test_a_document_given_twice_under_one_filter_is_refused_naming_the_line_and_id(tmp_path):

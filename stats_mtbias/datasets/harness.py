@@ -535,21 +535,23 @@ def read_harness(source: Any, *, system: str | None = None, filter: str | None =
         if len(logs) != 1:
             raise UsageError("`system` names the model of one log; name several with {system: path}")
         logs = [(str(system), logs[0][1])]
-    frames, infos, by_system = [], [], {}
+    frames, infos = [], []
     for name, path in logs:
         frame, info = read_log(path, filter=filter)
         if name is not None:
             frame["system"] = info["model"] = name
-        if info["model"] in by_system:
-            raise DataError(
-                f"is a log of {info['model']!r}, as is {by_system[info['model']]}: name the systems, e.g. "
-                f"{{'a': '{by_system[info['model']]}', 'b': '{path}'}}",
-                path,
-            )
-        by_system[info["model"]] = path
         frames.append(frame)
         infos.append(info)
-    _check_together(frames, infos)
+    _check_together(frames, infos)  # one task version first: naming the systems would not mend that
+    by_system: dict[str, str] = {}
+    for info in infos:
+        if info["model"] in by_system:
+            first = by_system[info["model"]]
+            raise DataError(
+                f"is a log of {info['model']!r}, as is {first}: name the systems, e.g. {{'a': '{first}', 'b': '{info['file']}'}}",
+                info["file"],
+            )
+        by_system[info["model"]] = info["file"]
     columns = list(dict.fromkeys([*COLUMNS, *(c for f in frames for c in f.columns)]))
     out = pd.concat(frames, ignore_index=True).reindex(columns=columns)
     out.attrs["logs"] = [{k: v for k, v in info.items() if k != "doc_hash"} for info in infos]

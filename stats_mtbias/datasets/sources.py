@@ -104,6 +104,8 @@ def as_source(obj: Any, name: str | None = None) -> Path | FrameSource:
         return FrameSource(obj, name or "frame")
     if harness.is_dataset(obj):
         return FrameSource(harness.dataset_frame(obj), name or "dataset")
+    if _harness_glob(obj):
+        return FrameSource(harness.read_harness(str(obj)), str(obj))
     if isinstance(obj, (str, Path)):
         path = Path(obj)
         if path.suffix.lower() in COLUMNAR_SUFFIXES and path.is_file():
@@ -111,6 +113,14 @@ def as_source(obj: Any, name: str | None = None) -> Path | FrameSource:
         read = _reader_of(path)
         return path if read is None else FrameSource(read(path), str(path), file=path)
     raise DataError(f"expected a file path, a pandas DataFrame or a datasets.Dataset, got {type(obj).__name__}")
+
+
+def _harness_glob(obj: Any) -> bool:
+    """Whether ``obj`` is a glob whose every match is a harness log (read together: their versions and ids checked)."""
+    if not isinstance(obj, (str, Path)) or not any(ch in str(obj) for ch in "*?["):
+        return False
+    found = [Path(p) for p in glob.glob(str(obj), recursive=True) if Path(p).is_file()]
+    return bool(found) and all(harness.log_kind(p) is not None for p in found)
 
 
 def _reader_of(path: Path):
@@ -183,8 +193,8 @@ def source_stem(source: Any, default: str = "system") -> str:
 
 def as_counting_source(obj: Any, name: str = "judgements") -> Any:
     """Paths, globs and dask frames as they are (streamed by :func:`count_rows`); a pandas frame as a named source."""
-    if isinstance(obj, (str, Path)) and _reader_of(Path(obj)) is not None:
-        return as_source(obj, name)  # a harness log or JSON lines: read whole
+    if isinstance(obj, (str, Path)) and (_harness_glob(obj) or _reader_of(Path(obj)) is not None):
+        return as_source(obj, name)  # harness logs or JSON lines: read whole
     if isinstance(obj, (str, Path, FrameSource)) or is_dask_frame(obj):
         return obj
     if isinstance(obj, pd.DataFrame) or harness.is_dataset(obj):

@@ -354,3 +354,15 @@ def test_a_winomt_log_with_a_language_field_is_split_by_language_as_a_frame_is(t
         ("de", ["The doctor left.", "The nurse came."], ["t0", "t1"]),
         ("fr", ["The doctor left."], ["t2"]),
     ]
+
+
+def test_a_glob_of_harness_logs_is_read_together_its_versions_checked(tmp_path):
+    for name, log in (("v1", LM_EVAL), ("v2", LM_EVAL_V2)):
+        shutil.copytree(log.parent, tmp_path / name)
+    pattern = str(tmp_path / "*" / "samples_*.jsonl")
+    with pytest.raises(DataError, match=r"is a log of task version 2.0"):
+        as_source(pattern)
+    shutil.rmtree(tmp_path / "v2")
+    shutil.copytree(LM_EVAL.parent, tmp_path / "v1-again")
+    with pytest.raises(DataError, match=r"is a log of 'dummy', as is"):  # two logs of one model: name them
+        as_counting_source(pattern)

@@ -10,7 +10,7 @@ measures with bootstrap and analytic intervals and paired tests.
 import stats_mtbias.report as _report_package  # noqa: F401
 from stats_mtbias import api as _api
 from stats_mtbias._version import __version__
-from stats_mtbias.api import agreement, model, optimal, prates, rates, read, report, tgbi, winomt
+from stats_mtbias.api import agreement, from_harness, model, optimal, prates, rates, read, report, tgbi, winomt
 from stats_mtbias.errors import (
     DataError,
     DataNotFoundError,
@@ -33,6 +33,7 @@ __all__ = [
     "UsageError",
     "__version__",
     "agreement",
+    "from_harness",
     "model",
     "optimal",
     "power",

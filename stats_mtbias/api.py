@@ -638,6 +638,74 @@ def read(study: str, source=None, **options) -> pd.DataFrame:
     return STUDIES[study].read(source, **options)
 
 
+def from_harness(source, *, system: str | None = None, filter: str | None = None) -> pd.DataFrame:
+    """Read evaluation-harness logs into the outputs table: one row per output, ready for any study.
+
+    Every study's ``outputs=``/``judgements=``/``translations=`` (and the command
+    line's ``--outputs``, ``--judgements``, ``--translations``) also takes such a log
+    directly; this function shows the table, and reads several logs into one.
+
+    Parameters
+    ----------
+    source : path, list of paths, or dict
+        An lm-evaluation-harness samples file (``samples_<task>_<date>.jsonl``, from
+        ``lm_eval --log_samples``), an inspect_ai log (``.eval``: needs the extra
+        ``inspect``; ``.json``), a directory or glob of them, a list of them, or
+        ``{system: path}`` naming each log's system.
+    system : str, optional
+        The system's name for a single log (default: the model the log names).
+    filter : str, optional
+        lm-eval only: the outputs after this filter of the task (``filtered_resps``);
+        default the raw outputs (``resps``), read once however many filters the task has.
+
+    Returns
+    -------
+    DataFrame
+        ``system`` (the model), ``item`` (lm-eval's ``doc_id``, inspect's sample
+        id), ``sample`` (the repeat or epoch, from 1), ``prompt``, ``translation``,
+        ``target``, then the task's fields (the document's, the sample's metadata;
+        one named like a column above as ``doc_<name>``). ``attrs["logs"]``: each
+        log's file, harness, task, task version and model. With repeats or epochs,
+        a study takes the table with ``sample="sample"``.
+
+    Raises
+    ------
+    DataError
+        Naming the file and the line or id: a line that is not JSON, a document without
+        ``doc_id``, an id given twice, a task that is not a generation, a log of another
+        task version (or other documents) than the first log's.
+    UsageError
+        An ``.eval`` log without inspect_ai (``pip install 'stats-mtbias[inspect]'``); a
+        ``filter`` the log does not have.
+
+    Warns
+    -----
+    DataQualityWarning
+        Naming them: ids without all their repeats or epochs, samples that ended in an
+        error (left out), ids the task's dataset lists but the log lacks, ids some
+        logs lack, a run that did not finish.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile, stats_mtbias as smb
+    >>> log = pathlib.Path(tempfile.mkdtemp()) / "samples_mt_2026-01-01T00-00-00.jsonl"
+    >>> docs = [{"doc_id": i, "doc": {"set": "job"}, "arguments": {"gen_args_0": {"arg_0": f"Translate: {s}"}},
+    ...          "resps": [[f"{p} is a nurse.", "They are a nurse."]], "filter": name}
+    ...         for i, (s, p) in enumerate([("Ő ápoló.", "She"), ("Ő mérnök.", "He")]) for name in ("a", "b")]
+    >>> _ = log.write_text("".join(json.dumps(d) + "\\n" for d in docs))
+    >>> table = smb.from_harness(log, system="llm")
+    >>> print(table[["system", "item", "sample", "translation", "set"]].to_string(index=False))
+    system item  sample       translation set
+       llm    0       1  She is a nurse. job
+       llm    0       2 They are a nurse. job
+       llm    1       1   He is a nurse. job
+       llm    1       2 They are a nurse. job
+    """
+    from stats_mtbias.datasets import harness  # import time: no datasets layer at start-up
+
+    return harness.read_harness(source, system=system, filter=filter)
+
+
 # ---------------------------------------------------------------- agreement of labels
 
 

@@ -27,6 +27,7 @@ ALLOWED = {
     ),
     ("stats_mtbias.api", "_checked", "stats_mtbias"): "import time: `options` imports every study (about 110 ms)",
     ("stats_mtbias.api", "_read_delimited", "stats_mtbias.datasets._io"): "import time: no datasets layer at start-up",
+    ("stats_mtbias.api", "from_harness", "stats_mtbias.datasets"): "import time: no datasets layer at start-up",
     (
         "stats_mtbias.api",
         "agreement",

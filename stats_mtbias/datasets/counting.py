@@ -47,12 +47,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets import _io
+from stats_mtbias.datasets import _io, harness
 from stats_mtbias.datasets.sources import (  # noqa: F401 (re-exported: the counting API)
     IPC_SUFFIXES,
     PARQUET_SUFFIXES,
     FrameSource,
     as_counting_source,
+    as_source,
     is_dask_frame,
     source_digest,
     source_label,
@@ -388,6 +389,13 @@ def _count_file(file: Path, columns: list[str], required, case_insensitive: bool
     """One file streamed to its count table: ``(column map, table, rows)`` (the map step on a Dask worker)."""
     import pyarrow as pa
 
+    if harness.is_jsonl(file) or harness.log_kind(file) is not None:  # a glob's JSON lines or harness logs: read whole
+        frame = as_source(file).frame
+        mapping = _match_columns(list(map(str, frame.columns)), columns, required, case_insensitive=case_insensitive, where=file)
+        reducer = _Reducer(list(mapping.values()))
+        if len(frame):
+            reducer.add(_frame_table(frame, mapping))
+        return mapping, _finish(reducer.result(), mapping, part), reducer.rows
     if file.suffix.lower() not in (*PARQUET_SUFFIXES, *IPC_SUFFIXES):
         mapping, table, rows = _count_csv(file, columns, required, case_insensitive)
         return mapping, _finish(table, mapping, part), rows

@@ -1,4 +1,5 @@
-"""Where data come from, in one place: a path, a glob, a directory, a pandas frame or a dask frame.
+"""Where data come from, in one place: a path, a glob, a directory, a pandas frame, a dask frame or a Hugging Face
+dataset; a harness log and a JSON-lines file are read whole into a frame (:mod:`stats_mtbias.datasets.harness`).
 
 A user's DataFrame stands where a file would (:class:`FrameSource`): it is read
 as the CSV ``frame.to_csv(index=False)`` would be, so an error names the same
@@ -17,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from stats_mtbias.datasets import harness
 from stats_mtbias.errors import DataError, InputNotFoundError, one_line
 from stats_mtbias.provenance import sha256_file
 
@@ -94,17 +96,42 @@ PARQUET_SUFFIXES = (".parquet", ".pq")
 
 
 def as_source(obj: Any, name: str | None = None) -> Path | FrameSource:
-    """A path (``str``/``Path``) as a :class:`~pathlib.Path`; a DataFrame, Parquet or Arrow file as a :class:`FrameSource`."""
+    """A path (``str``/``Path``) as a :class:`~pathlib.Path`; a DataFrame, a Hugging Face dataset, a Parquet, Arrow,
+    JSON-lines file or a harness log (:mod:`~stats_mtbias.datasets.harness`) as a :class:`FrameSource`."""
     if isinstance(obj, FrameSource):
         return obj
     if isinstance(obj, pd.DataFrame):
         return FrameSource(obj, name or "frame")
+    if harness.is_dataset(obj):
+        return FrameSource(harness.dataset_frame(obj), name or "dataset")
+    if _harness_glob(obj):
+        return FrameSource(harness.read_harness(str(obj)), str(obj))
     if isinstance(obj, (str, Path)):
         path = Path(obj)
         if path.suffix.lower() in COLUMNAR_SUFFIXES and path.is_file():
             return FrameSource.from_columnar(path)
-        return path
-    raise DataError(f"expected a file path or a pandas DataFrame, got {type(obj).__name__}")
+        read = _reader_of(path)
+        return path if read is None else FrameSource(read(path), str(path), file=path)
+    raise DataError(f"expected a file path, a pandas DataFrame or a datasets.Dataset, got {type(obj).__name__}")
+
+
+def _harness_glob(obj: Any) -> bool:
+    """Whether ``obj`` is a glob whose every match is a harness log (read together: their versions and ids checked)."""
+    if not isinstance(obj, (str, Path)) or not any(ch in str(obj) for ch in "*?["):
+        return False
+    found = [Path(p) for p in glob.glob(str(obj), recursive=True) if Path(p).is_file()]
+    return bool(found) and all(harness.log_kind(p) is not None for p in found)
+
+
+def _reader_of(path: Path):
+    """The reader of a file that is read whole into a frame: a harness log's, a JSON-lines table's; else None."""
+    if not path.is_file():
+        return None
+    if harness.log_kind(path) is not None:
+        return harness.read_harness
+    if harness.is_jsonl(path):
+        return harness.read_jsonl
+    return None
 
 
 def source_sha256(source: Path | FrameSource) -> str:
@@ -166,11 +193,13 @@ def source_stem(source: Any, default: str = "system") -> str:
 
 def as_counting_source(obj: Any, name: str = "judgements") -> Any:
     """Paths, globs and dask frames as they are (streamed by :func:`count_rows`); a pandas frame as a named source."""
+    if isinstance(obj, (str, Path)) and (_harness_glob(obj) or _reader_of(Path(obj)) is not None):
+        return as_source(obj, name)  # harness logs or JSON lines: read whole
     if isinstance(obj, (str, Path, FrameSource)) or is_dask_frame(obj):
         return obj
-    if isinstance(obj, pd.DataFrame):
-        return FrameSource(obj, name)
-    raise DataError(f"expected a file path, a glob, a pandas or a dask DataFrame, got {type(obj).__name__}")
+    if isinstance(obj, pd.DataFrame) or harness.is_dataset(obj):
+        return as_source(obj, name)
+    raise DataError(f"expected a file path, a glob, a pandas or a dask DataFrame or a datasets.Dataset, got {type(obj).__name__}")
 
 
 def source_digest(source: Any) -> str:

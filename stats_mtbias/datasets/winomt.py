@@ -377,10 +377,15 @@ def user_files(name: str, given, languages: list[str] | None) -> list[tuple[str,
     `given` is a path to an ``en-XX.txt`` file (``adj.en-XX.txt`` for "+Adj"), a
     directory of such files (every language it covers), a mapping
     ``{language: path or DataFrame}``, or a DataFrame with columns ``source,
-    translation`` (and ``language``, unless `languages` names exactly one).
+    translation`` (and ``language``, unless `languages` names exactly one); a harness log or JSON-lines
+    file with a ``language`` column is split by it, as such a frame is.
     """
     if isinstance(given, dict):
         return [(str(lang), src, False) for lang, src in given.items()]
+    if isinstance(given, (str, Path)) and Path(given).is_file():
+        source = as_source(given)  # a harness log or JSON lines: a frame, split by its language column as a frame is
+        if isinstance(source, FrameSource) and "language" in source.frame.columns:
+            given = source.frame
     if isinstance(given, pd.DataFrame):
         if "language" in given.columns:
             return [

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from stats_mtbias.gender.targets import vote
+from stats_mtbias.gender.targets._language import Language
 from stats_mtbias.gender.targets.inclusive import fold
 
 FUNCTION = frozenset(
@@ -207,3 +208,16 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
         if readings:
             return vote(readings)
     return "unknown"
+
+
+LANGUAGE = Language(
+    code="nl",
+    name="Dutch",
+    read=read,
+    indefinite=frozenset({"iemand", "persoon"}),
+    separators=frozenset("/("),
+    suffixes=frozenset({"e", "es", "ster", "ice", "rice", "euse", "ière", "in"}),
+    conjunctions=frozenset({"of", "en"}),
+    note_letters=frozenset("mvx"),
+    varieties=frozenset({"af", "li", "fy", "lb"}),
+)

@@ -52,6 +52,9 @@ class Language:
         Determiners and their genders, for doublets such as "der/die".
     in_word : callable, optional
         ``in_word(token) -> bool``: a double form written inside one token ("LehrerIn", "étudiant-e").
+    double_span : callable, optional
+        ``double_span(tokens, j) -> last index or None``: a double form of the language's own spelling that
+        starts at ``tokens[j]`` ("médic@s", "ragazz*", "medewerk(st)er").
     varieties : frozenset of str
         Close varieties a language detector may name for a line of this language.
     pronouns : mapping of str to str
@@ -73,6 +76,7 @@ class Language:
     note_letters: frozenset[str] = frozenset()
     determiners: Mapping[str, str] = field(default_factory=dict)
     in_word: Callable[[str], bool] | None = None
+    double_span: Callable[[Sequence[str], int], int | None] | None = None
     varieties: frozenset[str] = frozenset()
     pronouns: Mapping[str, str] = field(default_factory=dict)
     pronoun_decides: bool = False

@@ -19,6 +19,13 @@ def x_ending(word: str) -> bool:
     return len(word) >= 4 and bool(_X_ENDING.match(word))
 
 
+def at_sign(tokens: Sequence[str], j: int) -> int | None:
+    """ "médic@", "médic@s": a word and "@" (Spanish, Portuguese; the record's ``double_span``), the last index."""
+    if j + 1 >= len(tokens) or not tokens[j].isalpha() or tokens[j + 1] != "@":
+        return None
+    return j + 2 if j + 2 < len(tokens) and tokens[j + 2] == "s" else j + 1
+
+
 def _word(token: str) -> str:
     return token.lower().replace("’", "'")
 

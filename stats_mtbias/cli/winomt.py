@@ -55,8 +55,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument(
         "--languages",
         default=None,
-        help="target languages, comma-separated (default: every one with a reader, or your files'); "
-        "one language names that of a --translations file not called en-XX.txt",
+        help=f"target languages, comma-separated (default: every one with a reader: {', '.join(vocabulary.winomt_languages())}; "
+        "or your files'); one language names that of a --translations file not called en-XX.txt",
     )
     _options.renamed(parser, "--lang", "languages", "--languages")
     parser.add_argument(

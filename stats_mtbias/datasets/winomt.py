@@ -35,7 +35,6 @@ PRO = "winomt/data/aggregates/en_pro.txt"
 ANTI = "winomt/data/aggregates/en_anti.txt"
 GOLDS = ("male", "female", "neutral")
 SYSTEMS = ("google", "bing", "aws", "systran", "sota")
-LANGUAGES = ("ar", "de", "es", "fr", "he", "it", "ru", "uk", "nl", "pt")
 ADJECTIVES = ("handsome", "pretty")
 SEPARATOR = " ||| "
 
@@ -187,11 +186,15 @@ def translation_path(system: str, language: str, adjectives: bool = False) -> st
 
 
 def translation_files(store: DataStore | None = None) -> list[tuple[str, str, bool, str]]:
-    """``(system, language, adjectives, relative path)`` of every shipped translation file in the manifest."""
+    """``(system, language, adjectives, relative path)`` of every shipped translation file in the manifest.
+
+    The language is the file's ISO code (``en-de.txt``); the languages come from the manifest, not from a list here
+    (which of them have a reader is the gender layer's to say).
+    """
     out = []
     for relpath in manifest():
-        match = re.fullmatch(r"winomt/translations/(\w+)/(adj\.)?en-(\w+)\.txt", relpath)
-        if match and match.group(3) in LANGUAGES:
+        match = re.fullmatch(r"winomt/translations/(\w+)/(adj\.)?en-([a-z]{2,3})\.txt", relpath)
+        if match:
             out.append((match.group(1), match.group(3), bool(match.group(2)), relpath))
     return sorted(out)
 
@@ -224,10 +227,20 @@ def annotation_rows(path: Path, items: pd.DataFrame) -> tuple[list, list[tuple[i
 
 
 def annotation_language(name: str) -> str | None:
-    for code in ("ar", "de", "es", "fr", "he", "it", "ru", "uk"):
-        if re.search(rf"(^|[._]){code}([._]|$)", name):
-            return code
-    return "it" if name.lower().startswith("italian") else None
+    """The language of a shipped human-annotation file: the code after ``__`` (``aws.de.in__de.in.csv``).
+
+    >>> annotation_language("google.it.in.2__it.in1.csv"), annotation_language("notes.csv")
+    ('it', None)
+    """
+    match = re.search(r"__([a-z]{2,3})\.in\d*\.csv$", name)
+    return match.group(1) if match else None
+
+
+def __getattr__(name: str):
+    """``LANGUAGES``: the languages of the shipped translation files (read from the manifest)."""
+    if name == "LANGUAGES":
+        return tuple(sorted({language for _, language, _, _ in translation_files()}))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 PREDICTED = ("male", "female", "neutral", "both", "unknown")  # both: a double or inclusive form (issue 36)

@@ -10,55 +10,32 @@ misses, the entity's usual translations in the language stand in for it.
 from __future__ import annotations
 
 from stats_mtbias.alignment import align, tokenize, translation_lexicon, word_tokens
-from stats_mtbias.gender.targets import ALIGNMENT_STEM, INDEFINITE, alignment_form, forms, reader
+from stats_mtbias.gender.targets import alignment_form, facts, forms, languages, reader
 
 DETERMINERS = frozenset({"the", "a", "an"})
 
 
-# English entities whose usual translations include the language's indefinite pronouns (targets.INDEFINITE).
+# English entities whose usual translations include the language's indefinite pronouns (its record's `indefinite`).
 ENGLISH_INDEFINITE = frozenset({"someone", "somebody", "anyone", "anybody"})
 
 
 ENGLISH_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 
 
-# Explicitly gendered subject/object pronouns of the target languages (ambiguous forms such as French
-# "le/la/lui" are left out, as they double as articles). Only words aligned to an English he/she/him/her/his
-# count, so German "ihr" there is "(to) her", not "you" or "their".
-TARGET_PRONOUNS = {
-    "de": {
-        "er": "male",
-        "ihn": "male",
-        "ihm": "male",
-        "sein": "male",
-        "seine": "male",
-        "seinen": "male",
-        "seinem": "male",
-        "seiner": "male",
-        "sie": "female",
-        "ihr": "female",
-    },
-    "fr": {"il": "male", "elle": "female"},
-    "es": {"él": "male", "ella": "female"},
-    "it": {"lui": "male", "lei": "female", "egli": "male", "ella": "female"},
-    "ru": {
-        "он": "male",
-        "она": "female",
-        "его": "male",
-        "её": "female",
-        "ее": "female",
-        "ему": "male",
-        "ей": "female",
-        "ним": "male",
-        "ней": "female",
-    },
-    "uk": {"він": "male", "вона": "female", "його": "male", "її": "female", "йому": "male", "їй": "female"},
-}
+# Explicitly gendered subject/object pronouns of a target language are its record's `pronouns` (ambiguous forms
+# such as French "le/la/lui" are left out, as they double as articles). Only words aligned to an English
+# he/she/him/her/his count, so German "ihr" there is "(to) her", not "you" or "their". Where the native annotators'
+# labels follow the pronoun (German and French: agreement .55 -> .76 and .70 -> .84) the record says
+# `pronoun_decides`; for Spanish, Italian, Russian and Ukrainian it lowers agreement. Off by default (see read_pairs).
 
 
-# Where the native annotators' labels follow the pronoun (German and French: agreement .55 -> .76 and
-# .70 -> .84); for Spanish, Italian, Russian and Ukrainian it lowers agreement. Off by default (see read_pairs).
-PRONOUN_LANGUAGES = ("de", "fr")
+def __getattr__(name: str):
+    """The old tables, read from the language records: ``TARGET_PRONOUNS``, ``PRONOUN_LANGUAGES``."""
+    if name == "TARGET_PRONOUNS":
+        return {code: dict(rec.pronouns) for code, rec in languages().items() if rec.pronouns}
+    if name == "PRONOUN_LANGUAGES":
+        return tuple(code for code, rec in languages().items() if rec.pronoun_decides)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # Fewer translation lines than this: a usual translation needs 2 links instead of 5 (read_entity_and_pronoun).
@@ -124,7 +101,7 @@ def read_pairs(
         lexicon=lexicon,
         details=details,
     )
-    return pronoun_decides(entity, pronoun) if use_pronoun and language in PRONOUN_LANGUAGES else entity
+    return pronoun_decides(entity, pronoun) if use_pronoun and facts(language).pronoun_decides else entity
 
 
 def pronoun_decides(entity, pronoun) -> list[str]:
@@ -166,7 +143,7 @@ def read_entity_and_pronoun(
             extra = (extra[0], aligner_tokens(extra[1], language))
         alignments = align(src, aligner_tokens(trg, language), method=method, extra=extra, cache=cache)
     read = reader(language)
-    pronouns = TARGET_PRONOUNS.get(language, {})
+    pronouns = facts(language).pronouns
     heads = [head_word(sentence, index) for sentence, index in zip(sources, entity_indices)]
     if lexicon is None:
         lexicon = reading_lexicon(src, trg, alignments, heads, language)
@@ -184,7 +161,7 @@ def read_entity_and_pronoun(
         gender = read(tokens, positions)
         usual = lexicon.get(head.lower(), frozenset())
         if head.lower() in ENGLISH_INDEFINITE:
-            usual = usual | INDEFINITE.get(language, frozenset())  # "someone": the language's words for it
+            usual = usual | facts(language).indefinite  # "someone": the language's words for it
         matching = [j for j in positions if forms(language, tokens[j]) & usual]
         if gender not in ("male", "female", "both") and 0 < len(matching) < len(positions):
             # The aligner linked the entity's usual translation and other words ("apresentou ao administrador",
@@ -232,7 +209,7 @@ def reading_lexicon(src, trg, alignments, heads, language: str) -> dict[str, fro
 
 def aligner_tokens(sentences, language: str):
     """The target sentences as the aligner sees them: stems where the language has them (:func:`alignment_form`)."""
-    if language not in ALIGNMENT_STEM:
+    if not facts(language).alignment_stem:
         return sentences
     return [[alignment_form(language, t) for t in sentence] for sentence in sentences]
 

@@ -13,7 +13,7 @@ Identification: py3langid (the maintained fork of langid.py; its model of 97
 languages ships in the wheel, no download), probabilities normalised. A line is
 flagged only when the detector is confident (probability ≥ :data:`THRESHOLD`)
 that it is a language other than XX and not a close variety of XX
-(:data:`VARIETIES`: Walloon for French, Galician for Portuguese, …), and only
+(the language record's ``varieties``: Walloon for French, Galician for Portuguese, …), and only
 when it has at least :data:`MIN_LETTERS` letters: short sentences with names are
 easily misdetected. On the 165,240 lines of the shipped translation files (the
 "+Adj" files included) this flags 9, all English lines left in the academic
@@ -37,24 +37,18 @@ import numpy as np
 from stats_mtbias._cache import default_cache_dir
 from stats_mtbias._files import read_cache, write_cache
 from stats_mtbias.errors import DataQualityWarning
+from stats_mtbias.gender.targets import facts, languages
 
 THRESHOLD = 0.9
 MIN_LETTERS = 20
-# Varieties a detector may name for a line of the language itself.
-VARIETIES: dict[str, frozenset[str]] = {
-    "fr": frozenset({"wa", "oc", "br"}),
-    "pt": frozenset({"gl"}),
-    "es": frozenset({"gl", "ca", "an", "ast"}),
-    "it": frozenset({"la", "co"}),
-    "nl": frozenset({"af", "li", "fy", "lb"}),
-    "de": frozenset({"lb", "nds", "als"}),
-    "cs": frozenset({"sk"}),
-    "pl": frozenset({"szl", "csb"}),
-    "ru": frozenset({"be"}),
-    "uk": frozenset({"be", "rue"}),
-    "ar": frozenset({"arz", "fa", "ur"}),
-    "he": frozenset({"yi"}),
-}
+# Varieties a detector may name for a line of the language itself: the language record's `varieties`.
+
+
+def __getattr__(name: str):
+    """``VARIETIES`` by code, read from the language records."""
+    if name == "VARIETIES":
+        return {code: rec.varieties for code, rec in languages().items() if rec.varieties}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +84,7 @@ def _cache_path(lines: Sequence[str], language: str, threshold: float):
         library = "none"
     digest = hashlib.sha256(
         json.dumps(
-            [language, threshold, MIN_LETTERS, sorted(VARIETIES.get(language, ())), library, list(lines)], ensure_ascii=False
+            [language, threshold, MIN_LETTERS, sorted(facts(language).varieties), library, list(lines)], ensure_ascii=False
         ).encode("utf-8")
     )
     return default_cache_dir() / "langid" / f"{digest.hexdigest()[:32]}.json"
@@ -135,7 +129,7 @@ def wrong_language(
             mask = np.zeros(len(lines), dtype=bool)
             mask[[i for i, _, _ in found]] = True
             return mask, found
-    same = {language} | VARIETIES.get(language, frozenset())
+    same = {language} | facts(language).varieties
     long_enough = [sum(c.isalpha() for c in line) >= MIN_LETTERS for line in lines]
     checked = [i for i, ok in enumerate(long_enough) if ok]
     found = []

@@ -37,6 +37,7 @@ from stats_mtbias import plotting
 from stats_mtbias._files import check_output, check_writable_dir
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
+from stats_mtbias.gender.targets import find, languages
 from stats_mtbias.report import screenshot as browser
 from stats_mtbias.report.document import Figure, Report, Section, Table, collapse_notes
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_interval, format_p
@@ -44,21 +45,8 @@ from stats_mtbias.report.render import environment, write_report
 from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, Spec, StudyResult, adjust, family_label
 
 FORMAT_NAMES = {"html": "html", "md": "md", "markdown": "md", "tex": "latex", "latex": "latex"}
-LANGUAGE_NAMES = {
-    "ar": "Arabic",
-    "cs": "Czech",
-    "de": "German",
-    "es": "Spanish",
-    "fr": "French",
-    "he": "Hebrew",
-    "it": "Italian",
-    "nl": "Dutch",
-    "pl": "Polish",
-    "pt": "Portuguese",
-    "ru": "Russian",
-    "uk": "Ukrainian",
-    "ko": "Korean",
-}
+# Language names: a WinoMT target's from its record (stats_mtbias.gender.targets), and these others (TGBI's Korean).
+OTHER_LANGUAGE_NAMES = {"ko": "Korean"}
 METRIC_LABELS = {
     "acc": "Acc",
     "acc_pro": "Acc pro",
@@ -135,7 +123,16 @@ def metric_label(metric: str, scale: float = 100.0, *, difference: bool = False)
 
 def language_label(code: str) -> str:
     """``German (de)`` for a known code, the value itself otherwise."""
-    return f"{LANGUAGE_NAMES[code]} ({code})" if code in LANGUAGE_NAMES else str(code)
+    record = find(code) if isinstance(code, str) else None
+    name = record.name if record is not None else OTHER_LANGUAGE_NAMES.get(code)
+    return f"{name} ({code})" if name else str(code)
+
+
+def __getattr__(name: str):
+    """``LANGUAGE_NAMES``: every language's name by code (the WinoMT targets' read from their records)."""
+    if name == "LANGUAGE_NAMES":
+        return {**{code: rec.name for code, rec in languages().items()}, **OTHER_LANGUAGE_NAMES}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _varying(frame: pd.DataFrame) -> list[str]:

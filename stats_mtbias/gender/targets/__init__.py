@@ -27,69 +27,39 @@ pairs and are read like nouns.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from importlib import import_module
 
-from stats_mtbias.errors import UsageError
+from stats_mtbias.gender.targets._language import Language, codes, facts, find, language, languages, refresh
 from stats_mtbias.gender.targets.inclusive import inclusive
 
-LANGUAGES = ("ar", "cs", "de", "es", "fr", "he", "it", "nl", "pl", "pt", "ru", "uk")
-# "someone" and its case forms, where the language has no feminine of it (not it qualcuna, fr quelqu'une,
-# he מישהי).
-INDEFINITE = {
-    "es": frozenset({"alguien"}),
-    "de": frozenset({"jemand", "jemanden", "jemandem", "jemands", "jemandes"}),
-    "ru": frozenset({"кто-то", "кого-то", "кому-то", "кем-то", "ком-то", "кто-нибудь", "кого-нибудь", "кому-нибудь"}),
-    "uk": frozenset({"хтось", "когось", "комусь", "кимось", "будь-хто"}),
-    "pt": frozenset({"alguém", "pessoa", "criança", "testemunha", "vítima", "indivíduo", "cônjuge"}),
-    "nl": frozenset({"iemand", "persoon"}),
-    "cs": frozenset(
-        {
-            "někdo",
-            "někoho",
-            "někomu",
-            "někým",
-            "někom",
-            "kdosi",
-            "osoba",
-            "osoby",
-            "osobě",
-            "osobu",
-            "osobou",
-            "dítě",
-            "dítěte",
-            "dítěti",
-            "dítětem",
-            "oběť",
-            "oběti",
-        }
-    ),
-    "pl": frozenset(
-        {
-            "ktoś",
-            "kogoś",
-            "komuś",
-            "kimś",
-            "osoba",
-            "osoby",
-            "osobie",
-            "osobę",
-            "osobą",
-            "dziecko",
-            "dziecka",
-            "dziecku",
-            "dzieckiem",
-            "ofiara",
-            "ofiary",
-            "ofierze",
-            "ofiarę",
-            "ofiarą",
-        }
-    ),
-}
+__all__ = [
+    "Language",
+    "alignment_form",
+    "codes",
+    "facts",
+    "find",
+    "forms",
+    "language",
+    "languages",
+    "reader",
+    "refresh",
+    "strip_prefix",
+    "vote",
+]
 
 
-def reader(language: str) -> Callable[[Sequence[str], Sequence[int]], str]:
-    """The reader of `language` (ISO 639-1 code).
+def __getattr__(name: str):
+    """The old tables, read from the language records: ``LANGUAGES``, ``INDEFINITE``, ``ALIGNMENT_STEM``."""
+    if name == "LANGUAGES":
+        return codes()
+    if name == "INDEFINITE":
+        return {code: rec.indefinite for code, rec in languages().items() if rec.indefinite}
+    if name == "ALIGNMENT_STEM":
+        return {code: rec.alignment_stem for code, rec in languages().items() if rec.alignment_stem}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def reader(code: str) -> Callable[[Sequence[str], Sequence[int]], str]:
+    """The reader of language `code` (ISO 639-1), with the rules common to all (indefinite, inclusive forms).
 
     Examples
     --------
@@ -99,16 +69,13 @@ def reader(language: str) -> Callable[[Sequence[str], Sequence[int]], str]:
     >>> read(tokens, [4]), read(tokens, [6, 10])
     ('female', 'both')
     """
-    if language not in LANGUAGES:
-        raise UsageError(f"`language`: no gender reader for {language!r}; readers exist for {', '.join(LANGUAGES)}.")
-
-    read = import_module(f"stats_mtbias.gender.targets.{language}").read
-    indefinite = INDEFINITE.get(language, frozenset())
+    record = language(code)
+    read, indefinite = record.read, record.indefinite
 
     def read_entity(tokens: Sequence[str], positions: Sequence[int]) -> str:
         if any(tokens[j].lower().replace("’", "'") in indefinite for j in positions):
             return "neutral"
-        if inclusive(tokens, positions, language, read):
+        if inclusive(tokens, positions, code, read):
             return "both"
         return read(tokens, positions)
 
@@ -118,13 +85,13 @@ def reader(language: str) -> Callable[[Sequence[str], Sequence[int]], str]:
 
 # Czech and Polish inflect every noun for case and gender (lekarz, lekarza, lekarzowi, lekarka, lekarce …) and ship
 # no bitext: the aligner, trained on the user's few hundred lines alone, sees each of those forms as a rare word of
-# its own. It is given the target words' first ALIGNMENT_STEM letters instead (prefix stemming), so that the forms
-# of one noun count as one word; the usual translations are then learned as such stems too (see forms).
-ALIGNMENT_STEM = {"cs": 5, "pl": 5}
+# its own. It is given the target words' first letters instead (prefix stemming: the record's ``alignment_stem``),
+# so that the forms of one noun count as one word; the usual translations are then learned as such stems too (see
+# forms).
 
 
 def alignment_form(language: str, word: str) -> str:
-    """The form of a target word the aligner sees: lower case, and for :data:`ALIGNMENT_STEM` languages its stem.
+    """The form of a target word the aligner sees: lower case, and its stem where the language aligns stems.
 
     Examples
     --------
@@ -132,7 +99,7 @@ def alignment_form(language: str, word: str) -> str:
     ('lekar', 'ktoś', 'médica')
     """
     low = word.lower()
-    n = ALIGNMENT_STEM.get(language)
+    n = facts(language).alignment_stem
     return low[:n] if n and low.isalpha() else low
 
 
@@ -144,11 +111,11 @@ def forms(language: str, word: str) -> frozenset[str]:
     aligner stem (:func:`alignment_form`: lekarce and lekarz share "lekar"). Other languages: the word itself.
     """
     low = word.lower()
-    if language in ALIGNMENT_STEM:
+    record = facts(language)
+    if record.alignment_stem:
         return frozenset({low, alignment_form(language, word)})
-    if language != "de":
-        return frozenset({low})
-    return frozenset({low} | {low[: -len(e)] for e in ("s", "es", "n", "en") if low.endswith(e) and len(low) - len(e) >= 3})
+    endings = record.case_endings
+    return frozenset({low} | {low[: -len(e)] for e in endings if low.endswith(e) and len(low) - len(e) >= 3})
 
 
 def vote(signals: Sequence[str]) -> str:

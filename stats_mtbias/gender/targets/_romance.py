@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from stats_mtbias.gender.targets import vote
 
+# An "x" after a consonant, where no Spanish or Portuguese word ends so: "médicx", "todxs".
+_X_ENDING = re.compile(r"^\w*[^\W\daeiouáéíóúâêôãõàü]xs?$", re.IGNORECASE)
+
 # How far before the head noun its determiner may stand: "la nuova infermiera", "el nuevo y joven médico".
 WINDOW = 3
+
+
+def x_ending(word: str) -> bool:
+    """The Spanish and Portuguese double form in one word, "médicx" (the record's ``in_word``)."""
+    return len(word) >= 4 and bool(_X_ENDING.match(word))
+
+
+def at_sign(tokens: Sequence[str], j: int) -> int | None:
+    """ "médic@", "médic@s": a word and "@" (Spanish, Portuguese; the record's ``double_span``), the last index."""
+    if j + 1 >= len(tokens) or not tokens[j].isalpha() or tokens[j + 1] != "@":
+        return None
+    return j + 2 if j + 2 < len(tokens) and tokens[j + 2] == "s" else j + 1
 
 
 def _word(token: str) -> str:

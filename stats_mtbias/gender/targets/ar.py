@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from stats_mtbias.gender.targets import strip_prefix, vote
+from stats_mtbias.gender.targets._language import Language
 
 _PREFIXES = ("وال", "بال", "لل", "فال", "كال", "ال", "و", "ب", "ل")
 _ARTICLES = ("ال", "وال", "بال", "فال", "كال", "لل")
@@ -39,3 +40,14 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
         word = _stem(tokens[j])
         signals.append("female" if word.endswith("ة") or word.endswith("ات") else "male")
     return vote(signals)
+
+
+LANGUAGE = Language(
+    code="ar",
+    name="Arabic",
+    read=read,
+    separators=frozenset("/("),
+    suffixes=frozenset({"ة", "ه"}),
+    conjunctions=frozenset({"أو", "او"}),
+    varieties=frozenset({"arz", "fa", "ur"}),
+)

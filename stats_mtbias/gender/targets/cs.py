@@ -44,6 +44,7 @@ from functools import lru_cache
 
 from stats_mtbias.errors import UsageError
 from stats_mtbias.gender.targets import vote
+from stats_mtbias.gender.targets._language import Language
 
 FUNCTION = frozenset(
     "a i ale že protože aby když se si s se z ze k ke v ve na o u do od po pro při za před mezi nad pod který která "
@@ -221,3 +222,39 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     if gender == "unknown" and words[head].endswith("í") and not (tags[head][2] - {"Nom", "Voc"}):
         return "neutral"  # a bare "vedoucí": one form for both, no gendered word in its noun phrase
     return gender
+
+
+LANGUAGE = Language(
+    code="cs",
+    name="Czech",
+    read=read,
+    requires=("spacy>=3.8,<3.9", "cs-core-news-sm>=0.2,<0.3"),
+    indefinite=frozenset(
+        {
+            "někdo",
+            "někoho",
+            "někomu",
+            "někým",
+            "někom",
+            "kdosi",
+            "osoba",
+            "osoby",
+            "osobě",
+            "osobu",
+            "osobou",
+            "dítě",
+            "dítěte",
+            "dítěti",
+            "dítětem",
+            "oběť",
+            "oběti",
+        }
+    ),
+    alignment_stem=5,
+    separators=frozenset("/("),
+    suffixes=frozenset({"ka", "ky", "ku", "kou", "ce", "ice", "yně", "kyně", "á"}),
+    conjunctions=frozenset({"nebo", "či", "a", "i"}),
+    note_letters=frozenset({"m", "ž", "z", "x"}),
+    determiners={"pan": "male", "pana": "male", "panu": "male", "panem": "male", "paní": "female"},
+    varieties=frozenset({"sk"}),
+)

@@ -36,9 +36,11 @@ nominative, its most frequent use.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from stats_mtbias.gender.targets import vote
+from stats_mtbias.gender.targets._language import Language
 
 M, F, N, PL = "m", "f", "n", "pl"
 NOM, ACC, DAT, GEN = "nom", "acc", "dat", "gen"
@@ -172,6 +174,16 @@ def _head(tokens: Sequence[str], positions: Sequence[int]) -> int:
     return nouns[0] if nouns else max(positions)
 
 
+# Double forms inside one word: the Binnen-I "LehrerIn", "LehrerInnen" and the gender gap "Lehrer_in".
+_BINNEN_I = re.compile(r"^[A-ZÄÖÜ][a-zäöüß]+(?:In|Innen)$")
+_GAP = re.compile(r"^\w+_(?:in|innen)$", re.IGNORECASE)
+
+
+def _double_word(word: str) -> bool:
+    """A double form inside one word (the record's ``in_word``)."""
+    return bool(_BINNEN_I.match(word) or _GAP.match(word))
+
+
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned German entity."""
     if not positions:
@@ -190,3 +202,35 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
         if j < head and not (tokens[j].isalpha() and tokens[j][:1].islower()):
             return "unknown"  # punctuation or another noun: the head has no determiner of its own
     return "unknown"
+
+
+LANGUAGE = Language(
+    code="de",
+    name="German",
+    read=read,
+    indefinite=frozenset({"jemand", "jemanden", "jemandem", "jemands", "jemandes"}),
+    case_endings=("s", "es", "n", "en"),
+    separators=frozenset({"*", ":", "/", "(", "·"}),  # the gender star and colon: "Lehrer*in", "Lehrer:in"
+    suffixes=frozenset({"in", "innen", "e", "n", "r"}),
+    conjunctions=frozenset({"oder", "und", "bzw"}),
+    note_letters=frozenset("mwdx"),
+    determiners={
+        **dict.fromkeys(("der", "den", "dem", "des", "ein", "einen", "einem", "eines", "jeder", "jeden"), "male"),
+        **dict.fromkeys(("die", "eine", "einer", "jede"), "female"),
+    },
+    in_word=_double_word,
+    varieties=frozenset({"lb", "nds", "als"}),
+    pronouns={
+        "er": "male",
+        "ihn": "male",
+        "ihm": "male",
+        "sein": "male",
+        "seine": "male",
+        "seinen": "male",
+        "seinem": "male",
+        "seiner": "male",
+        "sie": "female",
+        "ihr": "female",
+    },
+    pronoun_decides=True,
+)

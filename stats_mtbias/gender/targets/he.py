@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from stats_mtbias.gender.targets import strip_prefix, vote
+from stats_mtbias.gender.targets._language import Language
 
 _PREFIXES = ("וכש", "כשה", "וה", "שה", "מה", "לה", "בה", "כש", "ה", "ו", "ל", "ב", "מ", "ש", "כ")
 # Written alike in both genders (the feminine differs only in its vowels).
@@ -76,3 +77,14 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
         else:
             signals.append("male")
     return vote(signals)
+
+
+LANGUAGE = Language(
+    code="he",
+    name="Hebrew",
+    read=read,
+    separators=frozenset("/("),
+    suffixes=frozenset({"ת", "ה", "ית"}),
+    conjunctions=frozenset({"או"}),
+    varieties=frozenset({"yi"}),
+)

@@ -40,112 +40,27 @@ not a double form; "врач/врачиха" still reads ``both`` by rule 3, as 
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
-# Separators between a stem and its feminine ending. "." only in French (the point médian's stand-in) and ":" in
-# German; "(" needs a closing ")".
-SEPARATORS: dict[str, frozenset[str]] = {
-    "pt": frozenset("/("),
-    "es": frozenset("/("),
-    "it": frozenset("/("),
-    "fr": frozenset({"·", "•", "⋅", "‧", ".", "(", "/"}),
-    "de": frozenset({"*", ":", "/", "(", "·"}),
-    "nl": frozenset("/("),
-    "cs": frozenset("/("),
-    "pl": frozenset("/("),
-    "ru": frozenset("/("),
-    "uk": frozenset("/("),
-    "he": frozenset("/("),
-    "ar": frozenset("/("),
+from stats_mtbias.gender.targets._language import facts, languages
+
+# The languages' tables (separators, endings, conjunctions, note letters, determiners) are fields of their
+# records (:class:`~stats_mtbias.gender.targets._language.Language`); the old names below read them.
+_TABLES = {
+    "SEPARATORS": "separators",
+    "SUFFIXES": "suffixes",
+    "CONJUNCTIONS": "conjunctions",
+    "NOTE_LETTERS": "note_letters",
+    "DETERMINERS": "determiners",
 }
-# Feminine endings (and feminine article tails: "o/a", "un·e", "ein/e") written after a separator.
-SUFFIXES: dict[str, frozenset[str]] = {
-    "pt": frozenset({"a", "as", "ra", "ras", "ã", "ãs", "na"}),
-    "es": frozenset({"a", "as", "ra", "ras", "na"}),
-    "it": frozenset({"a", "e", "essa", "esse", "trice", "trici", "rice", "ice"}),
-    "fr": frozenset(
-        {
-            "e",
-            "es",
-            "ne",
-            "nes",
-            "se",
-            "ses",
-            "rice",
-            "rices",
-            "ice",
-            "ices",
-            "trice",
-            "trices",
-            "ère",
-            "ères",
-            "ière",
-            "ières",
-            "euse",
-            "euses",
-            "eure",
-            "eures",
-            "ve",
-            "ves",
-            "te",
-            "tes",
-            "le",
-            "lle",
-            "sse",
-        }
-    ),
-    "de": frozenset({"in", "innen", "e", "n", "r"}),
-    "nl": frozenset({"e", "es", "ster", "ice", "rice", "euse", "ière", "in"}),
-    "cs": frozenset({"ka", "ky", "ku", "kou", "ce", "ice", "yně", "kyně", "á"}),
-    "pl": frozenset({"ka", "ki", "czka", "yni", "ini", "czyni", "a", "owa"}),
-    "ru": frozenset({"ница", "ка", "ша", "иня", "а"}),
-    "uk": frozenset({"ка", "иця", "ниця", "иня", "а"}),
-    "he": frozenset({"ת", "ה", "ית"}),
-    "ar": frozenset({"ة", "ه"}),
-}
-# "or" and "and": "o médico ou a médica", "Lehrerin oder Lehrer", "le ou la médecin".
-CONJUNCTIONS: dict[str, frozenset[str]] = {
-    "pt": frozenset({"ou", "e"}),
-    "es": frozenset({"o", "u", "y", "e"}),
-    "it": frozenset({"o", "e", "od", "ed"}),
-    "fr": frozenset({"ou", "et"}),
-    "de": frozenset({"oder", "und", "bzw"}),
-    "nl": frozenset({"of", "en"}),
-    "cs": frozenset({"nebo", "či", "a", "i"}),
-    "pl": frozenset({"lub", "albo", "czy", "i", "oraz"}),
-    "ru": frozenset({"или", "и", "либо"}),
-    "uk": frozenset({"або", "чи", "і", "й", "та"}),
-    "he": frozenset({"או"}),
-    "ar": frozenset({"أو", "او"}),
-}
-# Letters of a gender note in parentheses: "(m/w/d)", "(H/F)", "(k/m)".
-NOTE_LETTERS: dict[str, frozenset[str]] = {
-    "de": frozenset("mwdx"),
-    "nl": frozenset("mvx"),
-    "fr": frozenset("hfx"),
-    "es": frozenset("hmx"),
-    "pt": frozenset("mfhx"),
-    "it": frozenset("mfx"),
-    "cs": frozenset({"m", "ž", "z", "x"}),
-    "pl": frozenset("kmx"),
-}
-# Determiners of a doublet ("o/a", "el/la", "der/die"), where the language reader has no article table.
-DETERMINERS: dict[str, dict[str, str]] = {
-    "de": {
-        **dict.fromkeys(("der", "den", "dem", "des", "ein", "einen", "einem", "eines", "jeder", "jeden"), "male"),
-        **dict.fromkeys(("die", "eine", "einer", "jede"), "female"),
-    },
-    "cs": {"pan": "male", "pana": "male", "panu": "male", "panem": "male", "paní": "female"},
-    "pl": {"pan": "male", "pana": "male", "panu": "male", "panem": "male", "pani": "female", "panią": "female"},
-}
-_BINNEN_I = re.compile(r"^[A-ZÄÖÜ][a-zäöüß]+(?:In|Innen)$")
-_GAP = re.compile(r"^\w+_(?:in|innen)$", re.IGNORECASE)
-_FR_HYPHEN = re.compile(r"^\w+-(?:e|es|ne|nes|se|ses|rice|rices|ice|ices|ère|ères|euse|euses|eure|eures|ve|ves|te|tes)$")
-_X_ENDING = re.compile(r"^\w*[^\W\daeiouáéíóúâêôãõàü]xs?$", re.IGNORECASE)
-_IT_SCHWA = re.compile(r"^\w+[əɜ3]$")
+
+
+def __getattr__(name: str):
+    """``SEPARATORS``, ``SUFFIXES``, … by code, read from the language records (languages that have one)."""
+    if name in _TABLES:
+        return {code: getattr(rec, _TABLES[name]) for code, rec in languages().items() if getattr(rec, _TABLES[name])}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def fold(word: str) -> str:
@@ -167,16 +82,9 @@ def _shared_stem(a: str, b: str) -> bool:
 
 
 def _in_word(word: str, language: str) -> bool:
-    """Kind 2: a double form written inside one token."""
-    if language == "de":
-        return bool(_BINNEN_I.match(word) or _GAP.match(word))
-    if language == "fr":
-        return bool(_FR_HYPHEN.match(word.lower()))
-    if language in ("es", "pt"):
-        return len(word) >= 4 and bool(_X_ENDING.match(word))
-    if language == "it":
-        return bool(_IT_SCHWA.match(word.lower()))
-    return False
+    """Kind 2: a double form written inside one token (the language's ``in_word`` rule)."""
+    rule = facts(language).in_word
+    return bool(rule and rule(word))
 
 
 def _suffix_span(tokens: Sequence[str], j: int, language: str) -> int | None:
@@ -185,35 +93,28 @@ def _suffix_span(tokens: Sequence[str], j: int, language: str) -> int | None:
     if j + 1 >= n or not tokens[j].isalpha():
         return None
     sep = tokens[j + 1]
-    # Unattached endings: "médic@" (es, pt), "ragazz*" (it: a stem ending in a consonant).
-    if sep == "@" and language in ("es", "pt"):
-        return j + 2 if j + 2 < n and tokens[j + 2] == "s" else j + 1
-    if sep == "*" and language == "it" and tokens[j][-1].lower() not in "aeiou":
-        return j + 1
-    if sep not in SEPARATORS.get(language, ()):
+    if sep not in facts(language).separators:
         return None
     k = j + 2
     if k < n and tokens[k] == "-":
         k += 1  # "Lehrer/-in", "lekarz(-ka)"
-    if k >= n or tokens[k] not in SUFFIXES[language]:  # endings are lower case: "E" after "." begins a sentence
+    if k >= n or tokens[k] not in facts(language).suffixes:  # endings are lower case: "E" after "." begins a sentence
         return None
     if sep == "(":
         return k + 1 if k + 1 < n and tokens[k + 1] == ")" else None
     return k
 
 
-def _infix_span(tokens: Sequence[str], j: int, language: str) -> int | None:
-    """Dutch "medewerk(st)er": stem, "(", "st", ")", "er"; the last token's index, else None."""
-    if language != "nl" or j + 4 >= len(tokens):
-        return None
-    if tokens[j + 1] == "(" and tokens[j + 2] == "st" and tokens[j + 3] == ")" and tokens[j + 4] == "er":
-        return j + 4
-    return None
+def _own_span(tokens: Sequence[str], j: int, language: str) -> int | None:
+    """A double form of the language's own spelling (its record's ``double_span``: "médic@s", "ragazz*",
+    "medewerk(st)er"); the index of its last token, else None."""
+    rule = facts(language).double_span
+    return rule(tokens, j) if rule else None
 
 
 def _note_span(tokens: Sequence[str], j: int, language: str) -> int | None:
     """Kind 4: "(m/w/d)" after the noun; the index of ")" if two of the language's letters are in it, else None."""
-    letters = NOTE_LETTERS.get(language)
+    letters = facts(language).note_letters
     if not letters or j + 1 >= len(tokens) or tokens[j + 1] != "(":
         return None
     seen, k = set(), j + 2
@@ -237,15 +138,12 @@ def _pair_span(tokens, j, language, read, articles) -> int | None:
     if j + 2 >= n:
         return None
     joint = tokens[j + 1].lower()
-    if joint not in ("/", "(") and joint not in CONJUNCTIONS.get(language, ()):
+    conjunctions = facts(language).conjunctions
+    if joint not in ("/", "(") and joint not in conjunctions:
         return None
     a = tokens[j].lower()
     starts = [j + 2]
-    if (
-        joint in CONJUNCTIONS.get(language, ())
-        and j + 3 < n
-        and (tokens[j + 2].lower() in articles or tokens[j + 2].endswith(("'", "’")))
-    ):
+    if joint in conjunctions and j + 3 < n and (tokens[j + 2].lower() in articles or tokens[j + 2].endswith(("'", "’"))):
         starts.append(j + 3)  # "o médico ou a médica", "l'infermiere o l'infermiera"
     for k in starts:
         b = tokens[k].lower()
@@ -285,7 +183,7 @@ def spans(
         determiner pairs and the written forms count.
     articles : dict, optional
         The language's determiners and their genders (default: the reader
-        module's ``ARTICLES``, else :data:`DETERMINERS`).
+        language record's ``determiners``).
 
     Examples
     --------
@@ -298,13 +196,13 @@ def spans(
     [(1, 3), (6, 6)]
     """
     if articles is None:
-        articles = _articles(language)
+        articles = facts(language).determiners
     found = []
     for j, token in enumerate(tokens):
         if _in_word(token, language):
             found.append((j, j))
             continue
-        for finder in (_suffix_span, _infix_span, _note_span):
+        for finder in (_own_span, _suffix_span, _note_span):
             end = finder(tokens, j, language)
             if end is not None:
                 break
@@ -315,17 +213,6 @@ def spans(
                 end += 1  # a determiner doublet with its noun: "o/a motorista"
             found.append((j, end))
     return found
-
-
-@lru_cache(maxsize=32)
-def _articles(language: str) -> dict[str, str]:
-    from importlib import import_module
-
-    try:
-        module = import_module(f"stats_mtbias.gender.targets.{language}")
-    except ImportError:
-        return DETERMINERS.get(language, {})
-    return {**DETERMINERS.get(language, {}), **getattr(module, "ARTICLES", {})}
 
 
 def inclusive(tokens: Sequence[str], positions: Sequence[int], language: str, read: Callable | None = None) -> bool:
@@ -351,7 +238,7 @@ def inclusive(tokens: Sequence[str], positions: Sequence[int], language: str, re
     # A separator or a bare feminine ending that the aligner linked ("(", "a" of "policzył(a)", "ka" of
     # "ředitel/ka") is a piece of another word's form, not the entity: only words count.
     aligned = {p - start for p in positions if not _piece(tokens[p], language)}
-    articles = _articles(language)
+    articles = facts(language).determiners
     for first, last in spans(window, language, read):
         # The aligner may link only the article before the form ("o" of "o médico/a"); a noun before a form is no
         # part of it ("řidiče zlý/á": the form is the predicate's adjective).
@@ -362,4 +249,4 @@ def inclusive(tokens: Sequence[str], positions: Sequence[int], language: str, re
 
 def _piece(token: str, language: str) -> bool:
     """A token that is only a piece of a written double form: a separator, a bracket or a feminine ending."""
-    return not any(c.isalpha() for c in token) or token in SUFFIXES.get(language, ())
+    return not any(c.isalpha() for c in token) or token in facts(language).suffixes

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from stats_mtbias.gender.targets import vote
+from stats_mtbias.gender.targets._language import Language
 from stats_mtbias.gender.targets.inclusive import fold
 
 FUNCTION = frozenset(
@@ -191,6 +192,11 @@ def _candidates(words: Sequence[str], positions: Sequence[int]) -> tuple[list[in
     return determined, [j for j in content if j not in determined]
 
 
+def _infix(tokens: Sequence[str], j: int) -> int | None:
+    """ "medewerk(st)er": stem, "(", "st", ")", "er" (the record's ``double_span``), the last index."""
+    return j + 4 if tuple(tokens[j + 1 : j + 5]) == ("(", "st", ")", "er") else None
+
+
 def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     """Gender of the aligned Dutch entity.
 
@@ -207,3 +213,17 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
         if readings:
             return vote(readings)
     return "unknown"
+
+
+LANGUAGE = Language(
+    code="nl",
+    name="Dutch",
+    read=read,
+    indefinite=frozenset({"iemand", "persoon"}),
+    separators=frozenset("/("),
+    suffixes=frozenset({"e", "es", "ster", "ice", "rice", "euse", "ière", "in"}),
+    conjunctions=frozenset({"of", "en"}),
+    note_letters=frozenset("mvx"),
+    double_span=_infix,
+    varieties=frozenset({"af", "li", "fy", "lb"}),
+)

@@ -37,6 +37,7 @@ from functools import lru_cache
 
 from stats_mtbias.errors import UsageError
 from stats_mtbias.gender.targets import vote
+from stats_mtbias.gender.targets._language import Language
 
 FUNCTION = frozenset(
     "a i oraz ale że bo ponieważ aby żeby gdy kiedy się w we z ze do od na o u po przy za przed między nad pod dla "
@@ -217,3 +218,40 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
         if agreed is not None:
             return agreed
     return gender
+
+
+LANGUAGE = Language(
+    code="pl",
+    name="Polish",
+    read=read,
+    requires=("morfeusz2>=1.99",),
+    indefinite=frozenset(
+        {
+            "ktoś",
+            "kogoś",
+            "komuś",
+            "kimś",
+            "osoba",
+            "osoby",
+            "osobie",
+            "osobę",
+            "osobą",
+            "dziecko",
+            "dziecka",
+            "dziecku",
+            "dzieckiem",
+            "ofiara",
+            "ofiary",
+            "ofierze",
+            "ofiarę",
+            "ofiarą",
+        }
+    ),
+    alignment_stem=5,
+    separators=frozenset("/("),
+    suffixes=frozenset({"ka", "ki", "czka", "yni", "ini", "czyni", "a", "owa"}),
+    conjunctions=frozenset({"lub", "albo", "czy", "i", "oraz"}),
+    note_letters=frozenset("kmx"),
+    determiners={"pan": "male", "pana": "male", "panu": "male", "panem": "male", "pani": "female", "panią": "female"},
+    varieties=frozenset({"szl", "csb"}),
+)

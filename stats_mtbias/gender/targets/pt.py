@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stats_mtbias.gender.targets._romance import read_with_articles
+from stats_mtbias.gender.targets._language import Language
+from stats_mtbias.gender.targets._romance import at_sign, read_with_articles, x_ending
 
 _MALE = (
     "o os um uns do dos ao aos no nos pelo pelos dum duns num nuns este estes esse esses aquele aqueles deste destes desse "
@@ -64,3 +65,19 @@ def read(tokens: Sequence[str], positions: Sequence[int]) -> str:
     ('male', 'female', 'female')
     """
     return read_with_articles(tokens, positions, ARTICLES, ENDINGS, EPICENE, function=FUNCTION, linkers=LINKERS, lexical=LEXICAL)
+
+
+LANGUAGE = Language(
+    code="pt",
+    name="Portuguese",
+    read=read,
+    indefinite=frozenset({"alguém", "pessoa", "criança", "testemunha", "vítima", "indivíduo", "cônjuge"}),
+    separators=frozenset("/("),
+    suffixes=frozenset({"a", "as", "ra", "ras", "ã", "ãs", "na"}),
+    conjunctions=frozenset({"ou", "e"}),
+    note_letters=frozenset("mfhx"),
+    determiners=ARTICLES,
+    in_word=x_ending,
+    double_span=at_sign,
+    varieties=frozenset({"gl"}),
+)

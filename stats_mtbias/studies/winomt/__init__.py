@@ -41,7 +41,7 @@ from stats_mtbias.datasets.winomt import (
 )
 from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.estimators.winomt import FEATURES, METRICS
-from stats_mtbias.gender.targets import LANGUAGES
+from stats_mtbias.gender.targets import codes
 from stats_mtbias.result import TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import check_systems, integrity, melt, with_flags
@@ -130,9 +130,9 @@ ESTIMATE_COLUMNS = (
 
 
 def _check_language(language: str) -> str:
-    if language not in LANGUAGES:
+    if language not in codes():
         raise UsageError(
-            f"WinoMT has no gender reader for language {language!r}; supported: {', '.join(sorted(LANGUAGES))} "
+            f"WinoMT has no gender reader for language {language!r}; supported: {', '.join(codes())} "
             "(see the docs, 'Adding a target language')."
         )
     return language
@@ -249,7 +249,7 @@ def evaluate(
     for name, given in translations.items():
         for lang, src, adj in user_files(name, given, languages):
             # Issue 36: a directory's language without a reader is skipped (warned below), the others evaluated.
-            if lang not in LANGUAGES and isinstance(given, (str, Path)) and Path(given).is_dir():
+            if lang not in codes() and isinstance(given, (str, Path)) and Path(given).is_dir():
                 if not languages:  # with `languages` it is not asked for (an unsupported one was refused above)
                     without_reader.setdefault(lang, []).append(Path(str(src)).name)
                 continue
@@ -260,7 +260,7 @@ def evaluate(
         skipped = "; ".join(f"{lang}: {', '.join(files)}" for lang, files in sorted(without_reader.items()))
         warnings.warn(
             f"WinoMT has no gender reader for {', '.join(sorted(without_reader))}: skipped {skipped} (the "
-            f"other languages are evaluated; readers exist for {', '.join(sorted(LANGUAGES))})",
+            f"other languages are evaluated; readers exist for {', '.join(codes())})",
             DataQualityWarning,
             stacklevel=2,
         )
@@ -270,15 +270,15 @@ def evaluate(
     if len(set(systems) | set(translations)) != len(systems) + len(translations):
         raise UsageError("a system is named twice (shipped systems and user systems must have distinct names).")
     if languages is None:
-        languages = sorted({lang for _, lang, _, _ in user} | judged) if (user or judged) else sorted(LANGUAGES)
+        languages = sorted({lang for _, lang, _, _ in user} | judged) if (user or judged) else list(codes())
     user = [u for u in user if u[1] in languages]
     if corrected and annotations is None:
         _check_labels(languages)
     notes: list[str] = []
-    shipped = {(s, lang, adj): rel for s, lang, adj, rel in winomt_data.translation_files() if lang in LANGUAGES}
+    shipped = {(s, lang, adj): rel for s, lang, adj, rel in winomt_data.translation_files() if lang in codes()}
     jobs = []  # (system, language, adjectives, user source or None)
     for language in languages:
-        if systems and language not in LANGUAGES:
+        if systems and language not in codes():
             if language in judged:  # judgements need no reader; the shipped systems have nothing to read there
                 notes.extend(f"{system}/{language}: no shipped translations (and no reader), skipped" for system in systems)
                 continue
@@ -321,7 +321,7 @@ def evaluate(
         if given.empty:
             raise DataError(
                 f"has readings only for {', '.join(found)}, none for the languages evaluated "
-                f"({', '.join(languages)}; supported: {', '.join(sorted(LANGUAGES))})",
+                f"({', '.join(languages)}; supported: {', '.join(codes())})",
                 source,
             )
         for key, flag in given_judgements.attrs.get("line_flags", {}).items():
@@ -334,7 +334,7 @@ def evaluate(
             files = "; ".join(f"{', '.join(f)} ({lang})" for lang, f in sorted(without_reader.items()))
             raise DataError(
                 f"no file in a language WinoMT can read: skipped {files}; readers exist for "
-                f"{', '.join(sorted(LANGUAGES))} (or give the readings as judgements, in any language)"
+                f"{', '.join(codes())} (or give the readings as judgements, in any language)"
             )
         raise UsageError("no system/language pair to evaluate: give shipped `systems`, `translations` or `judgements`.")
     table = pd.concat(base, ignore_index=True)

@@ -10,7 +10,8 @@ import pandas as pd
 from stats_mtbias.datasets import winomt as winomt_data
 from stats_mtbias.datasets.registry import DataStore, manifest
 from stats_mtbias.datasets.winomt import annotation_language, annotation_rows
-from stats_mtbias.gender.entity import PRONOUN_LANGUAGES, pronoun_decides, read_entity_and_pronoun
+from stats_mtbias.gender.entity import pronoun_decides, read_entity_and_pronoun
+from stats_mtbias.gender.targets import facts
 from stats_mtbias.significance.agreement import agreement
 from stats_mtbias.studies.winomt.reading import bitext, reading_alignments
 
@@ -149,7 +150,7 @@ def validate(
         lexicon=lexicon,
     )
     entity, pronoun = np.array(entity, dtype=object), np.array(pronoun, dtype=object)
-    auto = np.array(pronoun_decides(entity, pronoun), dtype=object) if use_pronoun and language in PRONOUN_LANGUAGES else entity
+    auto = np.array(pronoun_decides(entity, pronoun), dtype=object) if use_pronoun and facts(language).pronoun_decides else entity
     human = np.array(human, dtype=object)
     gendered = ("male", "female")
     conflict = np.isin(entity, gendered) & np.isin(pronoun, gendered) & (entity != pronoun)

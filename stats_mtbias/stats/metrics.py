@@ -253,12 +253,48 @@ class MetricSet:
 
     # ---------------------------------------------------------------- analytic intervals
 
-    def score_bounds(self, counts, estimate, strata_codes, frequency, level, samples=False, method="wilson"):
+    def design_effects(self, counts, estimate, strata_codes, frequency, samples=False, worst_case=False):
+        """``(deff, se)`` of every metric ``(..., metrics)``: the cluster-robust standard error and, for a share, the
+        design effect its analytic interval divides its counts by (NaN for a gap).
+
+        The design effect is the cluster-robust over the binomial variance ``p (1 − p) / n``, floored at 1; with
+        `samples` (clusters' samples averaged) not floored — duplicated samples must not count as information —
+        except where the effective minority count ``min(p, 1 − p) · n / deff`` is at most ``FEW_EVENTS``.
+        `worst_case` (Prates' rule, :func:`~stats_mtbias.uncertainty.analytic.design_effect` and
+        :func:`~stats_mtbias.stats.proportions.sample_design_effect`): 1 where every cluster holds at most one
+        output; at a share of 0 or 1, or with few effective events, at least the mean outputs per cluster (the worst
+        case: a cluster's outputs as one).
+        """
+        deffs, ses = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
+        for k in range(estimate.shape[-1]):
+            if self.apart[k]:
+                continue
+            y, m = self.linear_parts(counts, k)
+            se = np.sqrt(robust_variance(ratio_influence(y, m, estimate[..., k], frequency), strata_codes, frequency))
+            ses[..., k] = se
+            if k in self.parts:
+                continue
+            n = weighted_sum(m, frequency)
+            p = estimate[..., k]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
+            deff = np.nan_to_num(deff, nan=1.0)
+            if worst_case:
+                deff = _worst_case(deff, m, p, n, frequency, samples)
+            elif samples:  # no floor (duplicated samples must not count), but the worst case with few events
+                deff = np.where(deff > 0, deff, 1.0)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    few = np.minimum(p, 1 - p) * n / deff <= FEW_EVENTS
+                deff = np.where(few, np.maximum(deff, 1.0), deff)
+            else:
+                deff = np.maximum(deff, 1.0)
+            deffs[..., k] = deff
+        return deffs, ses
+
+    def score_bounds(self, counts, estimate, strata_codes, frequency, level, samples=False, method="wilson", worst_case=False):
         """Analytic bounds of every metric; returns ``(low, high, few)``.
 
-        A share: `method` (Wilson by default) on the design-effect sample (the cluster-robust over the binomial
-        variance, floored at 1; with `samples`, clusters' samples averaged, no floor — duplicated samples must not
-        count as information — except where the effective minority count is at most ``FEW_EVENTS``). A gap of two
+        A share: `method` (Wilson by default) on the design-effect sample (:meth:`design_effects`). A gap of two
         shares of one denominator: cluster-robust normal, or where that is a point (a gap of ±1) the MOVER of its
         two shares' bounds with their multinomial correlation. A gap of two denominators: the MOVER of its parts
         coupled by their cluster-robust correlation (:meth:`_mover_apart`). `few` marks the shares whose effective
@@ -267,26 +303,15 @@ class MetricSet:
         z = special.ndtri(0.5 + level / 2)
         low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
         few_events = np.zeros(estimate.shape, dtype=bool)
+        deffs, ses = self.design_effects(counts, estimate, strata_codes, frequency, samples, worst_case)
         for k in range(estimate.shape[-1]):
             if self.apart[k]:  # the MOVER of its two parts, below
                 continue
-            y, m = self.linear_parts(counts, k)
-            se = np.sqrt(robust_variance(ratio_influence(y, m, estimate[..., k], frequency), strata_codes, frequency))
             if k in self.parts:
-                low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
+                low[..., k], high[..., k] = estimate[..., k] - z * ses[..., k], estimate[..., k] + z * ses[..., k]
                 continue
-            n = weighted_sum(m, frequency)
-            p = estimate[..., k]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
-            deff = np.nan_to_num(deff, nan=1.0)
-            if samples:  # no floor (duplicated samples must not count), but the worst case with few events
-                deff = np.where(deff > 0, deff, 1.0)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    few = np.minimum(p, 1 - p) * n / deff <= FEW_EVENTS
-                deff = np.where(few, np.maximum(deff, 1.0), deff)
-            else:
-                deff = np.maximum(deff, 1.0)
+            y, m = self.linear_parts(counts, k)
+            n, p, deff = weighted_sum(m, frequency), estimate[..., k], deffs[..., k]
             interval_ = proportion_interval(weighted_sum(y, frequency), n, level=level, method=method, deff=deff)
             low[..., k], high[..., k] = interval_.low, interval_.high
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -419,3 +444,24 @@ class MetricSet:
     def present(self, counts: np.ndarray) -> np.ndarray:
         """``(clusters, systems, groups, metrics)``: whether a cluster has an identified output of each metric."""
         return counts @ self.identified.T > 0
+
+
+def _worst_case(deff, m, p, n, frequency, samples):
+    """Prates' design effect (:func:`~stats_mtbias.uncertainty.analytic.design_effect`, and with `samples`
+    :func:`~stats_mtbias.stats.proportions.sample_design_effect`) from the robust one `deff` (not floored), vectorised
+    over the trailing axes of `m` ``(clusters, ...)``."""
+    k = m.shape[0] if frequency is None else float(np.sum(frequency))
+    nonzero = weighted_sum((m > 0).astype(float), frequency)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        worst = n / np.where(nonzero > 0, nonzero, 1.0)
+        floored = np.maximum(deff, 1.0)
+        few = np.minimum(p, 1 - p) * n / floored <= FEW_EVENTS
+        singles = ~np.any(m > 1, axis=0)  # every cluster one output at most: the binomial variance is right
+        extreme = ~((p > 0) & (p < 1))
+        classic = np.where(
+            (k < 2) | (n == 0) | singles, 1.0, np.where(extreme, worst, np.where(few, np.maximum(floored, worst), floored))
+        )
+        if not samples:
+            return classic
+        unfloored_few = ~(deff > 0) | (np.minimum(p, 1 - p) * n / deff <= FEW_EVENTS)
+    return np.where((k < 2) | (n == 0) | extreme | unfloored_few, classic, deff)

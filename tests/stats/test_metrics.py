@@ -224,3 +224,35 @@ def test_the_wilson_helper_is_scipy_free_but_right():
     lo, hi = _wilson(9, 20)
     assert (round(lo, 4), round(hi, 4)) == (0.2582, 0.6579)
     assert stats.norm.ppf(0.975) == pytest.approx(Z)
+
+
+@pytest.mark.parametrize("samples", [False, True])
+def test_the_worst_case_rule_is_prates_design_effect(samples):
+    """The engine's ``worst_case`` design effect (Prates' rates, the optimal headline) is, share by share, the scalar
+    rule of :func:`~stats_mtbias.uncertainty.analytic.design_effect` (and with samples
+    :func:`~stats_mtbias.stats.proportions.sample_design_effect`): over 300 random groups of items — one output each,
+    several, averaged samples, rare and absent shares."""
+    from stats_mtbias.stats.proportions import sample_design_effect
+    from stats_mtbias.uncertainty.analytic import design_effect
+
+    rng = np.random.default_rng(11)
+    engine = MetricSet(RATES[:3], GENDERS)
+    checked = 0
+    for _ in range(300):
+        n_items = int(rng.integers(1, 40))
+        per = rng.choice([1, 1, 2, 6])
+        p = rng.choice([0.0, 0.01, 0.05, 0.3, 0.5])
+        cube = np.zeros((n_items, 1, 1, 5))
+        female = rng.binomial(per, p, size=n_items).astype(float)
+        cube[:, 0, 0, 0], cube[:, 0, 0, 1] = female, per - female
+        cube[:, 0, 0, 4] = rng.integers(0, 2, size=n_items)
+        if samples:  # items' means over samples: fractional counts
+            cube[:, 0, 0, :2] = np.round(cube[:, 0, 0, :2] / rng.choice([1, 2, 3], size=(n_items, 1)), 12)
+        estimate = engine.estimate(cube)
+        deff, _ = engine.design_effects(cube, estimate, np.zeros(n_items, int), None, samples=samples, worst_case=True)
+        rule = sample_design_effect if samples else design_effect
+        m = cube[:, 0, 0, :4].sum(axis=1)
+        for k, g in enumerate(("female", "male")):
+            assert deff[0, 0, k] == pytest.approx(rule(cube[:, 0, 0, k], m), rel=1e-12), (n_items, per, p, g)
+            checked += 1
+    assert checked == 600

@@ -256,3 +256,24 @@ def test_the_worst_case_rule_is_prates_design_effect(samples):
             assert deff[0, 0, k] == pytest.approx(rule(cube[:, 0, 0, k], m), rel=1e-12), (n_items, per, p, g)
             checked += 1
     assert checked == 600
+
+
+def test_a_paired_gap_difference_spans_two():
+    """Two systems all male on 5 items: without neutral outputs the gap is 2·male − 1, so the comparison of gaps is
+    twice the comparison of male shares (±1.4756) — it was clipped at ±1 while a difference of two gaps spans ±2."""
+    n = 5
+    table = pd.DataFrame(
+        {
+            "system": ["a"] * n + ["b"] * n,
+            "cluster": [f"i{i}" for i in range(n)] * 2,
+            "stratum": "all",
+            "gender": pd.Categorical(["male"] * 2 * n, categories=GENDERS),
+            "n": 1,
+            "line": np.arange(2 * n) + 2,
+        }
+    )
+    _, comparisons, _ = _shares.analyse(table, ci="analytic", n_boot=1, rng=0)
+    cmp = comparisons.set_index("metric")
+    assert cmp.loc["male", "ci_high"] == pytest.approx(0.7378, abs=1e-4)
+    assert cmp.loc["gap", "ci_low"] == pytest.approx(2 * cmp.loc["male", "ci_low"], abs=1e-12)
+    assert cmp.loc["gap", "ci_high"] == pytest.approx(2 * cmp.loc["male", "ci_high"], abs=1e-12)

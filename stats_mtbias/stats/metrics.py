@@ -152,7 +152,7 @@ class MetricSet:
 
     Examples
     --------
-    >>> engine = MetricSet(RATES, GENDERS)
+    >>> engine = MetricSet(RATES, ("female", "male", "neutral", "both", "unknown"))
     >>> engine.names
     ('female', 'male', 'neutral', 'gap')
     >>> engine.statistic(np.array([3.0, 1.0, 0.0, 0.0, 2.0])).tolist()

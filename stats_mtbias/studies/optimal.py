@@ -47,14 +47,14 @@ from stats_mtbias.estimators.optimal import (
 )
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import Spec, StudyResult
+from stats_mtbias.stats.metrics import Metric, MetricSet
 from stats_mtbias.studies import prates as prates_study
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import melt
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.studies._study import Study, finish
 from stats_mtbias.tables import judgement_table, wide_counts
-from stats_mtbias.uncertainty.analytic import design_effect, proportion_interval
-from stats_mtbias.uncertainty.bootstrap import BootstrapResult, resample_weights
+from stats_mtbias.uncertainty.bootstrap import BootstrapResult, cluster_bootstrap, resample_weights
 from stats_mtbias.uncertainty.linearization import ratio_se_from_sums
 
 # The gamma interval by default: B is 0 for most occupations and large for a few (a weighted sum of rare events),
@@ -64,8 +64,18 @@ GROUP_KEYS = ("system", "language")
 OCCUPATION_COLUMNS = ["occupation", "gender", "female_share", "e_0", "e_t", "b"]
 CATEGORY_COLUMNS = ["category", "n", "b", "ci_low", "ci_high"]
 SECTOR_COLUMNS = ["sector", "dominated", "n", "b", "ci_low", "ci_high", "n_biased", "top_share"]
-# Shares in [0, 1] of the he/she outputs (see :func:`headline`).
-HEADLINE_RATES = ("minority", "he_given_female_dominated", "she_given_male_dominated")
+# Shares in [0, 1] of the he/she outputs (see :func:`headline`), declared once for the shares engine
+# (:mod:`stats_mtbias.stats.metrics`) over the cells of an occupation: "he" where women dominate, its he/she outputs
+# there, "she" where men dominate, and its he/she outputs there.
+HEADLINE = MetricSet(
+    (
+        Metric("minority", {"he_fd": 1.0, "she_md": 1.0}, ("decided_fd", "decided_md")),
+        Metric("he_given_female_dominated", {"he_fd": 1.0}, ("decided_fd",)),
+        Metric("she_given_male_dominated", {"she_md": 1.0}, ("decided_md",)),
+    ),
+    ("he_fd", "decided_fd", "she_md", "decided_md"),
+)
+HEADLINE_RATES = HEADLINE.names
 HEADLINE_COLUMNS = [
     "n",
     "minority",
@@ -490,26 +500,21 @@ def headline(
         she_md = np.where(male_dom, nf, 0.0)
         decided_fd = np.where(fem_dom, nf + nm, 0.0)
         decided_md = np.where(male_dom, nf + nm, 0.0)
-        data = np.column_stack([he_fd + she_md, decided_fd + decided_md, he_fd, decided_fd, she_md, decided_md])
-        w_boot = resample_weights(n_boot, strata=part["sector"].to_numpy(), rng=rng, dtype=np.float32).astype(float)
-        reps = w_boot @ data
-        totals = data.sum(axis=0)
+        data = np.column_stack([he_fd, decided_fd, she_md, decided_md])  # the cells of HEADLINE, per occupation
+        boot = cluster_bootstrap(data, HEADLINE.statistic, n_boot=n_boot, rng=rng, strata=part["sector"].to_numpy())
+        estimate, bounds = boot.estimate, boot.confidence_interval()
+        # All replicates equal (0% or 100% of the outputs): the bootstrap says nothing about its error; Wilson's
+        # interval on the outputs, over the occupations' design effect, keeps a width.
+        score_low, score_high, _ = HEADLINE.score_bounds(
+            data, estimate, np.zeros(len(data), dtype=int), None, level, worst_case=True
+        )
+        point = ~(bounds.high > bounds.low) & ~np.isnan(estimate)
+        low, high = np.where(point, score_low, bounds.low), np.where(point, score_high, bounds.high)
         row = {**dict(zip(GROUP_KEYS, key)), "n": int(np.sum((fem_dom | male_dom) & (nf + nm > 0)))}
-        for name, (i, j) in zip(HEADLINE_RATES, ((0, 1), (2, 3), (4, 5)), strict=True):
-            row[name] = totals[i] / totals[j] if totals[j] else np.nan
-            with np.errstate(invalid="ignore", divide="ignore"):
-                ratio = np.where(reps[:, j] > 0, reps[:, i] / np.where(reps[:, j] > 0, reps[:, j], 1.0), np.nan)
-            bounds = BootstrapResult(np.asarray(row[name]), ratio, None, level, "percentile").confidence_interval()
-            low, high = float(bounds.low), float(bounds.high)
-            if totals[j] and not high > low:
-                # All replicates equal (0% or 100% of the outputs): the bootstrap says nothing about its error;
-                # Wilson's interval on the outputs, over the occupations' design effect, keeps a width.
-
-                deff = design_effect(data[:, i], data[:, j])
-                ci = proportion_interval(totals[i], totals[j], level=level, deff=deff)
-                low, high = float(ci.low), float(ci.high)
-            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = low, high
-        row["should_be_she"] = totals[2] / totals[0] if totals[0] else np.nan
+        for k, name in enumerate(HEADLINE.names):
+            row[name], row[f"{name}_ci_low"], row[f"{name}_ci_high"] = float(estimate[k]), float(low[k]), float(high[k])
+        totals = np.array([(he_fd + she_md).sum(), he_fd.sum()])
+        row["should_be_she"] = totals[1] / totals[0] if totals[0] else np.nan
         b = part["b"].to_numpy(float)
         biased = b[b > 0]
         row["n_biased"] = int(biased.size)

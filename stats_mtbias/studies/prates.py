@@ -42,7 +42,8 @@ from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_i
 from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues
 from stats_mtbias.significance.paired import PAIRED_METHODS, paired_test
-from stats_mtbias.studies import rates as rates_study
+from stats_mtbias.stats.metrics import Metric, MetricSet
+from stats_mtbias.stats.proportions import sample_design_effect
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import (
     adjust,
@@ -55,16 +56,23 @@ from stats_mtbias.studies._common import (
 )
 from stats_mtbias.studies._samples import consistency, unit_codes, warn_unequal
 from stats_mtbias.studies._samples import sample_weights as sample_weights_rule
+from stats_mtbias.studies._shares import analyse as shares
 from stats_mtbias.studies._study import Study, finish, with_notes
 from stats_mtbias.tables import wide_counts
-from stats_mtbias.uncertainty.analytic import FEW_EVENTS, PROPORTION_METHODS, design_effect, proportion_interval
-from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance
+from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS, design_effect
 
 ALL = "all"
 BY_CHOICES = ("language", "category", "language,category")
 DENOMINATORS = ("identified", "all")
 COMPARISONS = (("male", "female"), ("male", "neutral"), ("neutral", "female"))
 IDENTIFIED = ("female", "male", "neutral", "both")
+# The shares of the rates frame, declared once for the engine of :mod:`stats_mtbias.stats.metrics`: over the identified
+# outputs, or (``denominator="all"``, the authors' convention) over every output; ``neutral`` is the neutral pronoun
+# alone (``both`` is counted, in neither share).
+SHARES = {
+    "identified": tuple(Metric(g, {g: 1.0}, IDENTIFIED, unknown=("unknown",)) for g in ("female", "male", "neutral")),
+    "all": tuple(Metric(g, {g: 1.0}, GENDERS) for g in ("female", "male", "neutral")),
+}
 # Shares in [0, 1]; p_value/p_adjusted: the one-sided male > female test of the row.
 RECORD_COLUMNS = [
     "system",
@@ -302,39 +310,6 @@ def _item_counts(judgements: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return counts
 
 
-def sample_design_effect(successes, trials) -> float:
-    """Design effect of ``p = Σ x / Σ m`` over items whose counts are means over samples, without a floor at 1.
-
-    The cluster-robust (linearisation) variance over binomial ``p (1 − p) / Σ m``
-    as :func:`~stats_mtbias.uncertainty.analytic.design_effect`, but an item's
-    averaged samples may be worth more than one output each, so no floor at 1:
-    a floor on the outputs would make duplicated samples count as information.
-    Where ``p`` is 0 or 1, or the effective minority count is at most
-    ``FEW_EVENTS``, the variance rests on a handful of items: there the worst
-    case of :func:`~stats_mtbias.uncertainty.analytic.design_effect` (an item's
-    samples as one output).
-
-    Examples
-    --------
-    Twenty items of one output, each sampled often: half split evenly, half not.
-
-    >>> x = np.r_[np.ones(5), np.zeros(5), np.full(10, 0.5)]
-    >>> round(sample_design_effect(x, np.ones(20)), 3)
-    0.526
-    """
-    x, m = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
-    total = m.sum()
-    if x.size < 2 or total == 0:
-        return design_effect(x, m)
-    p = x.sum() / total
-    if p <= 0 or p >= 1:
-        return design_effect(x, m)
-    deff = float(robust_variance(ratio_influence(x, m, p)) / (p * (1 - p) / total))
-    if not deff > 0 or min(p, 1 - p) * total / deff <= FEW_EVENTS:
-        return design_effect(x, m)
-    return deff
-
-
 def _groups(judgements: pd.DataFrame, by: str):
     """Yield ``(language, category, rows)`` for every reported group, ``all`` rows included."""
     check_choice(by, BY_CHOICES, "by")
@@ -363,33 +338,33 @@ def _groups(judgements: pd.DataFrame, by: str):
 def _rates_row(rows: pd.DataFrame, denominator: str, interval: str, level: float) -> dict:
     per_item = _item_counts(rows, ["language"])  # cells: (language, item)
     totals = per_item[list(GENDERS)].sum()
-    identified = per_item[list(IDENTIFIED)].sum(axis=1)
+    n = _number(totals[list(IDENTIFIED) if denominator == "identified" else list(GENDERS)].sum())
+    # Clusters are items: an occupation's outputs in all languages and variants of the group, counted into the
+    # shares engine's cube (items, one system, one group, genders).
+    by_item = per_item.groupby("item", sort=False)[list(GENDERS)].sum()
+    cube = by_item.to_numpy(dtype=float)[:, None, None, :]
+    engine = MetricSet(SHARES[denominator], GENDERS)
+    strata, samples = np.zeros(len(by_item), dtype=int), _has_samples(rows)
+    estimate = engine.estimate(cube)
+    # Samples that disagree: items' means, no floor at 1 (duplicated samples must not count as outputs).
+    deff, _ = engine.design_effects(cube, estimate, strata, None, samples=samples, worst_case=True)
+    low, high, _ = engine.score_bounds(cube, estimate, strata, None, level, samples=samples, method=interval, worst_case=True)
     if denominator == "identified":
-        n = _number(totals[list(IDENTIFIED)].sum())
-        share = {g: totals[g] / n if n else np.nan for g in ("female", "male", "neutral")}
-        base = identified
+        share = dict(zip(engine.names, estimate[0, 0]))
     else:
-        # The authors' convention: average each cell's outputs, then the cells.
-        n = _number(totals.sum())
-        share = {g: float(np.mean(per_item[g] / per_item["m"])) for g in ("female", "male", "neutral")}
-        base = per_item["m"]
-    # Clusters are items: an occupation's outputs in all languages and variants of the group.
-    by_item = per_item.assign(base=base).groupby("item", sort=False)[["female", "male", "neutral", "base"]].sum()
+        # The authors' convention: average each cell's outputs, then the cells (the interval: the pooled share's).
+        share = {g: float(np.mean(per_item[g] / per_item["m"])) for g in engine.names}
     out = {"n": n, **{f"n_{g}": _number(totals[g]) for g in GENDERS}, "n_items": int(per_item["item"].nunique())}
     # Outputs counted as outputs (rows), whatever the samples' weights: n and n_<gender> are what the shares rest on.
     unknown = int((rows["gender"].astype(str) == "unknown").sum())
     out.update({"n_outputs": len(rows) - unknown, "n_unknown": unknown})
-    # Samples that disagree: items' means, no floor at 1 (duplicated samples must not count as outputs).
-    effect = sample_design_effect if _has_samples(rows) else design_effect
-    for g in ("female", "male", "neutral"):
-        deff = effect(by_item[g], by_item["base"]) if n else 1.0
-        ci = proportion_interval(totals[g], n, level=level, method=interval, deff=deff) if n else None
+    for k, g in enumerate(engine.names):
         out.update(
             {
                 g: share[g],
-                f"{g}_ci_low": float(ci.low) if ci else np.nan,
-                f"{g}_ci_high": float(ci.high) if ci else np.nan,
-                f"deff_{g}": deff,
+                f"{g}_ci_low": float(low[0, 0, k]) if n else np.nan,
+                f"{g}_ci_high": float(high[0, 0, k]) if n else np.nan,
+                f"deff_{g}": float(deff[0, 0, k]) if n else 1.0,
             }
         )
     return out
@@ -849,7 +824,7 @@ def evaluate(
 
     With several systems: a row per system, and paired comparisons of the
     systems' shares per language (and category) on the occupations both
-    translated (the cluster bootstrap of :mod:`stats_mtbias.studies.rates`,
+    translated (the cluster bootstrap of the shares engine, :mod:`stats_mtbias.stats.metrics`,
     ``n_boot`` resamples), with `against`, `family` and `correction`.
     """
     judgements_file, reference_file = judgements, reference
@@ -989,7 +964,8 @@ def evaluate(
 def _between_systems(
     judgements: pd.DataFrame, *, by: str, n_boot: int, rng, level: float, correction: str, against=None, family="metric"
 ) -> pd.DataFrame:
-    """Paired differences of systems' shares per language (and category), clusters = occupations (the rates study)."""
+    """Paired differences of systems' shares per language (and category), clusters = occupations (the shares engine
+    that ``rates`` runs too: :func:`stats_mtbias.studies._shares.analyse`)."""
     keys = ["language"] if by == "language" else ["category"] if by == "category" else ["language", "category"]
     table = pd.DataFrame(
         {
@@ -1002,7 +978,7 @@ def _between_systems(
             **{f"by:{k}": judgements[k].astype(str) for k in keys},
         }
     )
-    _, cmp, _ = rates_study.analyse(
+    _, cmp, _ = shares(
         table,
         by=keys,
         n_boot=n_boot,

@@ -32,14 +32,11 @@ resample the clusters jointly, so groups sharing clusters are handled.
 
 from __future__ import annotations
 
-from itertools import combinations
-
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from stats_mtbias import _defaults
-from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
+from stats_mtbias._validation import check_choice
 from stats_mtbias.datasets.counting import (
     as_counting_source,
     count_rows,
@@ -51,33 +48,26 @@ from stats_mtbias.datasets.counting import (
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.planning.designs import alone, two_systems
 from stats_mtbias.planning.simulate import PairedDesign
-from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, Spec, StudyResult, adjust_within, family_keys
+from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.schema import GENDERS
-from stats_mtbias.significance.multitest import CORRECTIONS
-from stats_mtbias.studies._common import (
-    accounting,
-    adjust,
-    check_systems,
-    integrity,
-    lacking,
-    pair_shared,
-    provenance,
-    resample_pvalue,
-    system_pairs,
-    warn_unshared,
-)
+from stats_mtbias.stats.metrics import GOLDS, RATES, MetricSet
+from stats_mtbias.studies._common import accounting, check_systems, integrity, provenance
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
+from stats_mtbias.studies._shares import (  # noqa: F401 (analyse, design_arrays: the study's engine, re-exported)
+    ALL,
+    CELL_NAMES,
+    CI_KINDS,
+    analyse,
+    design_arrays,
+    metric_set,
+)
 from stats_mtbias.studies._study import Study, finish, with_notes
-from stats_mtbias.tables import count_cube
-from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
-from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
-from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
 
-METRICS = ("female", "male", "neutral", "gap")
-ACCURACY = ("accuracy", "accuracy_female", "accuracy_male", "accuracy_gap")
-GOLDS = ("female", "male", "neutral")
-ALL = "all"
-CI_KINDS = ("bootstrap", "analytic")
+# The metrics, declared once in :data:`stats_mtbias.stats.metrics.RATES`: the shares and the gap, and with a gold
+# column the accuracies and their gap.
+METRICS = MetricSet(RATES, GENDERS).names
+ACCURACY = tuple(name for name in MetricSet(RATES, CELL_NAMES).names if name not in METRICS)
+CELLS = len(CELL_NAMES)  # the cells of a count cube with gold (the first five: the genders, without gold)
 _ALIASES = {
     "f": "female",
     "m": "male",
@@ -91,60 +81,6 @@ _ALIASES = {
     "feminine": "female",
     "masculine": "male",
 }
-# Per metric, the weights of (female, male, neutral, both) in its numerator (denominator: all four).
-_NUMERATORS = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1], [-1, 1, 0, 0]], dtype=float)
-# With a gold column the cell axis holds the five genders, then per gold gender (female, male, neutral) its
-# correct, identified and unknown outputs: 14 cells. The first five stay what they are without gold.
-CELLS = len(GENDERS) + 3 * len(GOLDS)
-
-
-def _gold_cells(kind: int, golds: tuple[int, ...]) -> np.ndarray:
-    """Weights over the cells of `kind` (0 correct, 1 identified, 2 unknown) of the given gold genders."""
-    w = np.zeros(CELLS)
-    for g in golds:
-        w[len(GENDERS) + 3 * g + kind] = 1.0
-    return w
-
-
-_GENDERED = (0, 1)  # the gold genders of the accuracy gap's parts
-_ACCURACY_PARTS = {  # the ratio accuracies: gold genders over which correct / identified are summed
-    "accuracy": (0, 1, 2),
-    "accuracy_female": (0,),
-    "accuracy_male": (1,),
-}
-_ACC_NUM = np.array([_gold_cells(0, g) for g in _ACCURACY_PARTS.values()])
-_ACC_DEN = np.array([_gold_cells(1, g) for g in _ACCURACY_PARTS.values()])
-_BASE_IDENTIFIED, _BASE_UNKNOWN = np.zeros(CELLS), np.zeros(CELLS)
-_BASE_IDENTIFIED[:4], _BASE_UNKNOWN[4] = 1.0, 1.0
-# Per metric (with gold), the cells that count its identified and its unknown outputs (``n_outputs``, ``n_unknown``).
-_IDENTIFIED = np.array([_BASE_IDENTIFIED] * len(METRICS) + [_gold_cells(1, g) for g in (*_ACCURACY_PARTS.values(), _GENDERED)])
-_UNKNOWN = np.array([_BASE_UNKNOWN] * len(METRICS) + [_gold_cells(2, g) for g in (*_ACCURACY_PARTS.values(), _GENDERED)])
-
-
-def metrics_of(cells: int) -> tuple[str, ...]:
-    """The metrics of a count array whose last axis has `cells` cells: the shares and gap, and with gold the accuracies."""
-    return METRICS + ACCURACY if cells == CELLS else METRICS
-
-
-def _statistic(totals: np.ndarray) -> np.ndarray:
-    """``(r, system, group, cell) -> (r, system, group, metric)``: shares and the gap over identified outputs, and with
-    gold cells (:data:`CELLS`) the accuracies and their gap (male − female)."""
-    identified = totals[..., :4]
-    den = identified.sum(axis=-1, keepdims=True)
-    num = identified @ _NUMERATORS.T
-    with np.errstate(invalid="ignore", divide="ignore"):
-        shares = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-        if totals.shape[-1] != CELLS:
-            return shares
-        num, den = totals @ _ACC_NUM.T, totals @ _ACC_DEN.T
-        accuracy = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-    gap = accuracy[..., 2:3] - accuracy[..., 1:2]
-    return np.concatenate([shares, accuracy, gap], axis=-1)
-
-
-def _with_all(counts: np.ndarray, add_all: bool) -> np.ndarray:
-    """Append the ``all`` group (sum over groups) along axis 2."""
-    return np.concatenate([counts, counts.sum(axis=2, keepdims=True)], axis=2) if add_all else counts
 
 
 def read_judgements(
@@ -301,74 +237,6 @@ def _average_samples(out: pd.DataFrame, keys: list[str], source) -> pd.DataFrame
     return out.sort_values("line", kind="stable").reset_index(drop=True)
 
 
-def _linear_parts(counts: np.ndarray, metric: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per-cluster numerator ``y`` and denominator ``m`` of a ratio metric: ``(clusters, ...)`` each."""
-    if metric >= len(METRICS):  # an accuracy: correct over identified outputs of its gold genders
-        cells = counts.astype(float)
-        return cells @ _ACC_NUM[metric - len(METRICS)], cells @ _ACC_DEN[metric - len(METRICS)]
-    identified = counts[..., :4].astype(float)
-    return identified @ _NUMERATORS[metric], identified.sum(axis=-1)
-
-
-_ACCURACY_GAP = len(METRICS) + ACCURACY.index("accuracy_gap")
-_ACCURACY_MALE, _ACCURACY_FEMALE = (
-    len(METRICS) + ACCURACY.index("accuracy_male"),
-    len(METRICS) + ACCURACY.index("accuracy_female"),
-)
-
-
-def _few_accuracy_events(totals: np.ndarray) -> np.ndarray:
-    """``(systems, groups, metrics)``: an accuracy with at most ``FEW_EVENTS`` right or wrong identified outputs (the
-    accuracy gap: either of its parts); False for the shares and the gap, and without gold."""
-    few = np.zeros((*totals.shape[:-1], len(metrics_of(totals.shape[-1]))), dtype=bool)
-    if totals.shape[-1] != CELLS:
-        return few
-    right, identified = totals @ _ACC_NUM.T, totals @ _ACC_DEN.T
-    events = (identified > 0) & (np.minimum(right, identified - right) <= FEW_EVENTS)
-    few[..., len(METRICS) : _ACCURACY_GAP] = events
-    few[..., _ACCURACY_GAP] = events[..., 1] | events[..., 2]
-    return few
-
-
-def _influence(counts: np.ndarray, metric: int, estimate: np.ndarray, frequency: np.ndarray | None) -> np.ndarray:
-    """Per-cluster linearised values of a metric (`estimate`: ``(..., metrics)``): a ratio's, or for the accuracy gap
-    (a difference of two ratios over different items) the male accuracy's minus the female's."""
-    if metric == _ACCURACY_GAP:
-        return _influence(counts, _ACCURACY_MALE, estimate, frequency) - _influence(counts, _ACCURACY_FEMALE, estimate, frequency)
-    y, m = _linear_parts(counts, metric)
-    return ratio_influence(y, m, estimate[..., metric], frequency)
-
-
-def design_arrays(
-    judgements: pd.DataFrame, by: list[str], *, rows_as_clusters: bool = False
-) -> tuple[np.ndarray, list[str], list[str], np.ndarray, np.ndarray | None]:
-    """``(counts, systems, groups, strata codes, frequency)``; counts ``(clusters, systems, groups (+ all), genders)``.
-
-    With `rows_as_clusters` (a table of cells, every judgement its own cluster:
-    :func:`read_judgements` without a ``cluster``) a row of `counts` is one
-    judgement of a cell and `frequency` how many judgements the cell holds; else
-    `frequency` is None.
-    """
-    keys = [f"by:{c}" for c in by]
-    table = judgements.assign(group=judgements[keys].agg(" | ".join, axis=1) if keys else ALL)
-    cube = count_cube(table, ("cluster", "system", "group", *(["gold"] if "gold" in table else [])))
-    groups = list(cube.coords["group"])
-    add_all = bool(keys) and len(groups) > 1
-    cells = cube.counts
-    if "gold" in table:  # the genders summed over gold, then per gold gender its correct, identified, unknown outputs
-        cross = cells  # (clusters, systems, groups, gold, gender)
-        correct = np.stack([cross[..., 0, 0], cross[..., 1, 1], cross[..., 2, 2] + cross[..., 2, 3]], axis=-1)
-        per_gold = np.stack([correct, cross[..., :4].sum(axis=-1), cross[..., 4]], axis=-1)
-        cells = np.concatenate([cross.sum(axis=3), per_gold.reshape(*per_gold.shape[:3], -1)], axis=-1)
-    counts = _with_all(cells, add_all)
-    frequency = None
-    if rows_as_clusters:
-        frequency = cells[..., : len(GENDERS)].reshape(len(counts), -1).sum(axis=1).astype(np.int64)
-        counts = counts / frequency.reshape((-1,) + (1,) * (counts.ndim - 1))  # one judgement: one-hot
-    stratum = table.drop_duplicates("cluster").set_index("cluster")["stratum"].reindex(cube.coords["cluster"]).to_numpy()
-    return counts, list(cube.coords["system"]), groups + ([ALL] if add_all else []), pd.factorize(stratum)[0], frequency
-
-
 def pilot_design(
     judgements: pd.DataFrame,
     systems: tuple[str, str],
@@ -401,10 +269,11 @@ def pilot_design(
         inside = counts[:, :, labels.index(group)].sum(axis=(1, 2)) > 0
         counts, strata = counts[inside], strata[inside]
     per_cluster = float(counts[:, :, labels.index(group), : len(GENDERS)].sum() / (2 * counts.shape[0]))
+    metrics = metric_set(counts.shape[-1])
     return PairedDesign(
         counts,
-        _statistic,
-        (labels.index(group), metrics_of(counts.shape[-1]).index(metric)),
+        metrics.statistic,
+        (labels.index(group), metrics.index(metric)),
         strata,
         label=f"{group} {metric}: {systems[0]} − {systems[1]}",
         unit="clusters",
@@ -429,375 +298,6 @@ def pilot(result, *, systems=None, metric=None, language=None, subset=None):
     return "simulate", alone(design, systems)
 
 
-GROUP = "_group"  # the label of a row's group while it is built: never the name of a user's column
-
-
-def _group_column(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """The label of a row's group as ``group``; where a grouping column is itself called ``group`` it keeps its
-    name and its values, and the label (the ``" | "``-joined values of the grouping columns) is dropped."""
-    if "group" in by:
-        return frame.drop(columns=GROUP)
-    return frame.rename(columns={GROUP: "group"})
-
-
-def _subset_language(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """``language`` and ``subset`` of the public table: a ``language`` grouping column is the language (not a
-    subset), the other grouping columns make the subset; each grouping column also keeps its own name."""
-    out = frame.copy()
-    out["language"] = out["language"].astype(str) if "language" in by else ALL
-    rest = [c for c in by if c != "language"]
-    out["subset"] = out[rest].astype(str).agg(" | ".join, axis=1) if rest else ALL
-    return out
-
-
-def _score_bounds(counts, estimate, strata_codes, frequency, level, samples=False):
-    """Analytic bounds of every metric: Wilson on the design-effect sample for the shares, the gap (male − female)
-    by MOVER of its two shares' Wilson bounds with their multinomial correlation where its normal interval would be
-    a point (a gap of ±1) — never a point where there is an output.
-
-    With `samples` (clusters' samples averaged) the design effect has no floor at 1 —
-    duplicated samples must not count as information — except with few events.
-
-    Returns ``(low, high, few)``: `few` marks the shares whose effective minority count (``min(p, 1 − p) · n /
-    deff``) is at most ``FEW_EVENTS`` (never the gap)."""
-    z = special.ndtri(0.5 + level / 2)
-    low, high = np.full(estimate.shape, np.nan), np.full(estimate.shape, np.nan)
-    few_events = np.zeros(estimate.shape, dtype=bool)
-    for k in range(estimate.shape[-1]):
-        if k == _ACCURACY_GAP:  # the MOVER of its two accuracies, below
-            continue
-        y, m = _linear_parts(counts, k)
-        se = np.sqrt(robust_variance(ratio_influence(y, m, estimate[..., k], frequency), strata_codes, frequency))
-        if k == METRICS.index("gap"):
-            low[..., k], high[..., k] = estimate[..., k] - z * se, estimate[..., k] + z * se
-            continue
-        n = weighted_sum(m, frequency)
-        p = estimate[..., k]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            deff = np.where((n > 0) & (p > 0) & (p < 1), se**2 / (p * (1 - p) / n), 1.0)
-        deff = np.nan_to_num(deff, nan=1.0)
-        if samples:  # no floor (duplicated samples must not count), but the worst case with few events
-            deff = np.where(deff > 0, deff, 1.0)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                few = np.minimum(p, 1 - p) * n / deff <= FEW_EVENTS
-            deff = np.where(few, np.maximum(deff, 1.0), deff)
-        else:
-            deff = np.maximum(deff, 1.0)
-        interval_ = proportion_interval(weighted_sum(y, frequency), n, level=level, deff=deff)
-        low[..., k], high[..., k] = interval_.low, interval_.high
-        with np.errstate(invalid="ignore", divide="ignore"):
-            few_events[..., k] = (n > 0) & (np.minimum(p, 1 - p) * n / deff <= FEW_EVENTS)
-    gap = METRICS.index("gap")
-    female, male = METRICS.index("female"), METRICS.index("male")
-    point = ~(high[..., gap] > low[..., gap]) & ~np.isnan(estimate[..., gap])
-    if np.any(point):
-        pm, pf = estimate[..., male], estimate[..., female]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            r = -np.sqrt(pm * pf / ((1 - pm) * (1 - pf)))  # two shares of one multinomial
-        # Without neutral outputs the gap is 2 p_m − 1: the two shares move together exactly (correlation −1).
-        r = np.where(pm + pf >= 1 - 1e-12, -1.0, np.where(np.isfinite(r), r, 0.0))
-        corr = np.zeros((*pm.shape, 2, 2))
-        corr[..., 0, 0] = corr[..., 1, 1] = 1.0
-        corr[..., 0, 1] = corr[..., 1, 0] = r
-        moved = mover_interval(
-            np.stack([pm, pf], -1),
-            np.stack([low[..., male], low[..., female]], -1),
-            np.stack([high[..., male], high[..., female]], -1),
-            np.array([1.0, -1.0]),
-            corr,
-        )
-        low[..., gap] = np.where(point, np.maximum(moved.low, -1.0), low[..., gap])
-        high[..., gap] = np.where(point, np.minimum(moved.high, 1.0), high[..., gap])
-    if estimate.shape[-1] > _ACCURACY_GAP:
-        low[..., _ACCURACY_GAP], high[..., _ACCURACY_GAP] = _accuracy_gap_bounds(
-            counts, estimate, low, high, strata_codes, frequency
-        )
-    return low, high, few_events
-
-
-def _accuracy_gap_bounds(counts, estimate, low, high, strata_codes, frequency) -> tuple[np.ndarray, np.ndarray]:
-    """MOVER bounds of ``accuracy_male − accuracy_female`` from the two accuracies' Wilson bounds (Newcombe's square
-    and add, Zou & Donner 2008), coupled by their cluster-robust correlation: 0 where the gold genders lie in different
-    clusters, positive where a cluster holds both (a counterfactual pair). Near 0 and 1 the Wilson bounds' asymmetry
-    carries into the gap, which a normal interval would lose (and a point where both accuracies are 1)."""
-    parts = [_ACCURACY_MALE, _ACCURACY_FEMALE]
-    u_m, u_f = (_influence(counts, k, estimate, frequency) for k in parts)
-    var_m, var_f = robust_variance(u_m, strata_codes, frequency), robust_variance(u_f, strata_codes, frequency)
-    cov = (robust_variance(u_m + u_f, strata_codes, frequency) - var_m - var_f) / 2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = cov / np.sqrt(var_m * var_f)
-    r = np.clip(np.where(np.isfinite(r), r, 0.0), -1.0, 1.0)
-    corr = np.zeros((*r.shape, 2, 2))
-    corr[..., 0, 0] = corr[..., 1, 1] = 1.0
-    corr[..., 0, 1] = corr[..., 1, 0] = r
-    moved = mover_interval(estimate[..., parts], low[..., parts], high[..., parts], np.array([1.0, -1.0]), corr)
-    return np.maximum(moved.low, -1.0), np.minimum(moved.high, 1.0)
-
-
-def _adjust_groups(frame: pd.DataFrame, correction: str, family) -> pd.DataFrame:
-    """``p_adjusted`` of the group differences, `family` meaning what it means for the systems' comparisons: with
-    ``"metric"`` the group pairs of one system × metric are a family (as the system pairs of one estimate are), with
-    ``"all"`` every row; named comparison columns keep those the frame has (``metric``) and the system.
-
-    Examples
-    --------
-    >>> f = pd.DataFrame({"system": ["a", "a", "b"], "metric": "female", "p_value": [0.01, 0.04, 0.03]})
-    >>> _adjust_groups(f, "holm", "metric")["p_adjusted"].tolist()
-    [0.02, 0.04, 0.03]
-    >>> _adjust_groups(f, "holm", "all")["p_adjusted"].round(2).tolist()
-    [0.03, 0.06, 0.06]
-    >>> _adjust_groups(f, "holm", "all")["family"].tolist()
-    ['all (3 comparisons)', 'all (3 comparisons)', 'all (3 comparisons)']
-    """
-    keys = family_keys(family)
-    if isinstance(family, str):
-        keys = ("system", "metric") if family == "metric" else ()
-    else:
-        keys = ("system", *(k for k in keys if k in frame))
-    return adjust_within(frame, correction, keys)
-
-
-def _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples=False):
-    """The difference a − b of every group and metric with its interval and p-value, from one set of clusters.
-
-    Returns ``(diff, low, high, p_value, method, ci_method, n_both)``, arrays ``(groups, metrics)`` (``n_both``: the
-    clusters where both systems have an identified output of the metric; `present` ``(clusters, systems, groups,
-    metrics)`` tells where). An interval that would be a point
-    (both systems at 0% or 100%: every replicate, every influence the same) is the MOVER of the two systems' score
-    intervals instead — never [0, 0] where there are outputs.
-    """
-    found = _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z)
-    diff, low, high = found[0], found[1], found[2]
-    point = ~(high > low) & ~np.isnan(diff)
-    if np.any(point):
-        level = float(2 * special.ndtr(z) - 1)
-        pair = counts[:, [a, b]]
-        s_low, s_high, _ = _score_bounds(pair, estimate[[a, b]], strata_codes, frequency, level, samples)
-        ea, eb = estimate[a], estimate[b]
-        # Newcombe's MOVER with the correlation of the paired outputs left out (0): wider than a paired interval.
-        m_low = diff - np.sqrt((ea - s_low[0]) ** 2 + (s_high[1] - eb) ** 2)
-        m_high = diff + np.sqrt((s_high[0] - ea) ** 2 + (eb - s_low[1]) ** 2)
-        reach = np.ones(diff.shape[-1])
-        reach[_ACCURACY_GAP : _ACCURACY_GAP + 1] = 2.0  # a difference of two accuracy gaps spans [-2, 2]
-        low, high = np.where(point, np.maximum(m_low, -reach), low), np.where(point, np.minimum(m_high, reach), high)
-    return (diff, low, high, *found[3:])
-
-
-def _paired_parts(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z):
-    """:func:`_paired` before the point intervals are replaced."""
-    diff = estimate[a] - estimate[b]
-    both = weighted_sum((present[:, a] & present[:, b]).astype(float), frequency)  # (groups, metrics)
-    if boot is not None:
-        reps = boot.replicates[:, a] - boot.replicates[:, b]
-        jack = None if boot.jackknife is None else boot.jackknife[:, a] - boot.jackknife[:, b]
-        d_bounds = BootstrapResult(
-            diff, reps, jack, boot.level, interval, jackknife_weights=boot.jackknife_weights
-        ).confidence_interval()
-        pvalue, method = resample_pvalue(reps, diff), "paired bootstrap"
-        if interval == "bca":  # the percentile p-value goes with the percentile interval, not BCa's
-            method = "paired bootstrap (percentile p-value)"
-        return diff, d_bounds.low, d_bounds.high, pvalue, method, f"paired bootstrap ({interval})", both
-    se = np.empty(diff.shape)
-    for k in range(diff.shape[-1]):
-        # The paired difference's influence per cluster: a's minus b's (same clusters).
-        u = _influence(counts[:, a], k, estimate[a], frequency) - _influence(counts[:, b], k, estimate[b], frequency)
-        se[..., k] = np.sqrt(robust_variance(u, strata_codes, frequency))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        pvalue = np.where(se > 0, 2 * special.ndtr(-np.abs(diff) / se), np.where(diff == 0, 1.0, 0.0))
-    method = "cluster-robust normal"
-    return diff, diff - z * se, diff + z * se, pvalue, method, method, both
-
-
-def intervals(counts, strata_codes, frequency, *, level, ci, interval, n_boot, rng, samples=False):
-    """``(estimate, low, high, boot)`` of every system, group and metric: :func:`analyse`'s estimates and intervals.
-
-    `counts` ``(clusters, systems, groups, genders)`` (:func:`design_arrays`); `boot` the bootstrap (None with
-    ``ci="analytic"``). The bootstrap interval gives way to the score interval (Wilson with the design effect;
-    MOVER for the gap) where it is a point and on a share of few effective events.
-    """
-    estimate = _statistic(weighted_sum(counts, frequency)[None])[0]  # (systems, groups, metrics)
-    score_low, score_high, few = _score_bounds(counts, estimate, strata_codes, frequency, level, samples)
-    if ci != "bootstrap":
-        return estimate, score_low, score_high, None
-    boot = cluster_bootstrap(
-        counts, _statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level, method=interval, frequency=frequency
-    )
-    bounds = boot.confidence_interval()
-    # A 0% or 100% share (or a gap of ±1) is the same in every replicate: its bootstrap interval is a point. There
-    # the score interval stands in, and on a share of few effective events too (at most FEW_EVENTS): the percentile
-    # bootstrap's upper tail is short there (50 items of 3 samples at 5%: it covered 0.90, missing 9% above;
-    # tests/statistical/test_coverage_rates_samples.py).
-    # An accuracy with few errors (0.97-0.99 is the usual) likewise: its percentile interval cannot see the errors it
-    # did not draw (0.84 coverage at 0.98 over 50 pairs).
-    few = few | _few_accuracy_events(weighted_sum(counts, frequency))
-    point = (~(bounds.high > bounds.low) | few) & ~np.isnan(estimate)
-    return estimate, np.where(point, score_low, bounds.low), np.where(point, score_high, bounds.high), boot
-
-
-def analyse(
-    judgements: pd.DataFrame,
-    *,
-    by: list[str] | tuple[str, ...] = (),
-    n_boot: int = _defaults.N_BOOT,
-    rng: np.random.Generator | int = _defaults.SEED,
-    level: float = _defaults.LEVEL,
-    ci: str = "bootstrap",
-    interval: str = "percentile",
-    correction: str = _defaults.CORRECTION,
-    rows_as_clusters: bool = False,
-    against: list[str] | None = None,
-    family: str | list[str] = "metric",
-    samples: bool = False,
-    unit: str = "clusters",
-) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame | None]:
-    """Estimates, system comparisons and group differences from a validated judgement table (:func:`read_judgements`).
-
-    `rows_as_clusters`: the table counts cells of judgements that are each their
-    own cluster (:func:`read_judgements` without a ``cluster``). The bootstrap and
-    the cluster-robust variances then weight each cell by its judgements: the
-    same numbers as a table of one row per judgement, in the memory of the cells.
-
-    ``n`` of an estimate is the clusters (items) with an identified output in the
-    group, ``n_outputs`` the identified outputs; of a comparison, the clusters both
-    systems have an identified output in. `against` compares the named systems
-    with each other system instead of every pair; `family` is the family of
-    ``p_adjusted`` (:func:`stats_mtbias.result.adjust`).
-
-    `samples`: the counts are clusters' samples averaged (:func:`read_judgements`
-    with ``sample``). The analytic design effect is then not floored at 1 (an
-    item's averaged samples may be worth more than one output, and a floor on the
-    outputs would make duplicated samples look like information), except where
-    the effective minority count is at most ``FEW_EVENTS`` (the worst case there).
-
-    `unit`: what the clusters are called in the warning on pairs that cover different ones (Prates: ``items``).
-    """
-    n_boot = check_positive_int(n_boot, "n_boot", minimum=100 if ci == "bootstrap" else 1)
-    level = check_level(level)
-    check_choice(ci, CI_KINDS, "ci")
-    check_choice(interval, tuple(m for m in CI_METHODS if m != "studentized"), "interval")
-    check_choice(correction, CORRECTIONS, "correction")
-    rng = check_rng(rng)
-    by = list(by)
-    counts, systems, labels, strata_codes, frequency = design_arrays(judgements, by, rows_as_clusters=rows_as_clusters)
-    groups = labels[:-1] if by and len(labels) > 1 else labels  # without the added "all"
-    totals = weighted_sum(counts, frequency)
-    z = special.ndtri(0.5 + level / 2)
-    estimate, low, high, boot = intervals(
-        counts, strata_codes, frequency, level=level, ci=ci, interval=interval, n_boot=n_boot, rng=rng, samples=samples
-    )
-    metrics = metrics_of(counts.shape[-1])
-    # Per metric, the cells of its identified and unknown outputs (an accuracy's: those of its gold genders).
-    is_identified, is_unknown = _IDENTIFIED[: len(metrics), : counts.shape[-1]], _UNKNOWN[: len(metrics), : counts.shape[-1]]
-    raw = totals
-    if "outputs" in judgements:  # samples averaged: n_outputs and n_unknown still count outputs, not item-equivalents
-        raw = weighted_sum(design_arrays(judgements.assign(n=judgements["outputs"]), by)[0])
-    unknown, identified = raw @ is_unknown.T, raw @ is_identified.T  # (systems, groups, metrics)
-    present = counts @ is_identified.T > 0  # (clusters, systems, groups, metrics): an identified output there
-    clusters = weighted_sum(present.astype(float), frequency)
-    group_values = {label: dict(zip(by, label.split(" | "))) if label != ALL else dict.fromkeys(by, ALL) for label in labels}
-    rows = []
-    for s, system in enumerate(systems):
-        for g, label in enumerate(labels):
-            for k, metric in enumerate(metrics):
-                rows.append(
-                    {
-                        "system": system,
-                        GROUP: label,
-                        **group_values[label],
-                        "metric": metric,
-                        "estimate": estimate[s, g, k],
-                        "ci_low": low[s, g, k],
-                        "ci_high": high[s, g, k],
-                        "n": int(np.rint(clusters[s, g, k])),
-                        "n_outputs": int(np.rint(identified[s, g, k])),
-                        "n_unknown": int(np.rint(unknown[s, g, k])),
-                    }
-                )
-    estimates = _subset_language(pd.DataFrame(rows), by)
-    estimates = _group_column(estimates, by)
-    comparisons = None
-    if len(systems) > 1:
-        rows = []
-        # One rule for every pair: the cells (cluster × group) both systems have (any output, read or not), for the
-        # difference, its interval and its test alike — a cluster one system lacks in one group only (an occupation
-        # in one language) is left out of that group alone. Without cells in common (every judgement its own, or
-        # each system's clusters its own) the samples are independent and compared as such, on all of their own.
-        n_base = len(groups)
-        covered = counts[:, :, :n_base].sum(axis=-1) > 0  # (clusters, systems, groups)
-        lacks = []
-        for a, b in system_pairs(systems, against):
-            shared = None if rows_as_clusters else pair_shared(covered, a, b)
-            if shared is None:
-                found = _paired(counts, a, b, estimate, boot, strata_codes, frequency, present, interval, z, samples)
-            else:
-                lacks.append(lacking(covered, systems, a, b))
-                mask = np.ones((counts.shape[0], counts.shape[2]), dtype=bool)
-                mask[:, :n_base] = shared
-                sub = counts[:, [a, b]] * mask[:, None, :, None]
-                if counts.shape[2] > n_base:  # the "all" group: the shared cells of every group
-                    sub[:, :, n_base] = sub[:, :, :n_base].sum(axis=2)
-                keep = shared.any(axis=1)
-                sub = sub[keep]
-                sub_strata = pd.factorize(strata_codes[keep])[0]
-                sub_estimate = _statistic(sub.sum(axis=0)[None])[0]
-                sub_boot = None
-                if boot is not None:
-                    sub_boot = cluster_bootstrap(
-                        sub, _statistic, n_boot=n_boot, rng=rng.spawn(1)[0], strata=sub_strata, level=level, method=interval
-                    )
-                found = _paired(
-                    sub, 0, 1, sub_estimate, sub_boot, sub_strata, None, sub @ is_identified.T > 0, interval, z, samples
-                )
-            diff, d_low, d_high, pvalue, method, ci_method, both = found
-            for g, label in enumerate(labels):
-                for k, metric in enumerate(metrics):
-                    rows.append(
-                        {
-                            "system_a": systems[a],
-                            "system_b": systems[b],
-                            GROUP: label,
-                            **group_values[label],
-                            "metric": metric,
-                            "diff": diff[g, k],
-                            "ci_low": d_low[g, k],
-                            "ci_high": d_high[g, k],
-                            "p_value": float(pvalue[g, k]),
-                            "method": method,
-                            "ci_method": ci_method,
-                            "n": int(np.rint(both[g, k])),
-                        }
-                    )
-        warn_unshared(lacks, what=unit, stacklevel=4)
-        comparisons = _group_column(adjust(_subset_language(pd.DataFrame(rows), by), correction, family), by)
-    group_differences = None
-    if boot is not None and len(groups) > 1:
-        rows = []
-        for s, system in enumerate(systems):
-            for g, h in combinations(range(len(groups)), 2):
-                diff = estimate[s, g] - estimate[s, h]
-                reps = boot.replicates[:, s, g] - boot.replicates[:, s, h]
-                bounds = BootstrapResult(diff, reps, None, level, "percentile").confidence_interval()
-                pvalue = resample_pvalue(reps, diff)
-                for k, metric in enumerate(metrics):
-                    rows.append(
-                        {
-                            "system": system,
-                            "group_a": groups[g],
-                            "group_b": groups[h],
-                            "metric": metric,
-                            "diff": diff[k],
-                            "ci_low": bounds.low[k],
-                            "ci_high": bounds.high[k],
-                            "p_value": float(pvalue[k]),
-                        }
-                    )
-        group_differences = _adjust_groups(pd.DataFrame(rows), correction, family)
-        group_differences["method"] = "cluster bootstrap (percentile)"
-    return estimates, comparisons, group_differences
-
-
-# Columns of the result a grouping column cannot share its name with (``language`` is the table's language, and a
-# column called ``group`` replaces the label of the groups, which it then equals or refines).
 RESERVED_BY = tuple(
     dict.fromkeys(
         c for c in (*TABLE_COLUMNS, *COMPARE_COLUMNS, "n_outputs", "n_unknown", "group_a", "group_b") if c != "language"

@@ -7,7 +7,7 @@ Both tails are counted apart; ``p = 0.05`` checks the female share near 0 and th
 
 Each chunk of simulated evaluations goes through the study's own path: the rows are read by
 :func:`stats_mtbias.studies.rates.read_judgements` (a system per evaluation, the items shared) and the intervals
-are :func:`stats_mtbias.studies.rates.intervals`, as :func:`~stats_mtbias.studies.rates.analyse` computes them.
+are :meth:`stats_mtbias.stats.metrics.MetricSet.intervals`, as :func:`~stats_mtbias.studies.rates.analyse` computes them.
 The evaluations of a chunk draw their data apart but share the bootstrap's resampling weights; chunks of 25 keep
 that correlation small.
 
@@ -64,7 +64,7 @@ def _misses(n_items: int, k, p: float, ci: str, reps: int, seed: int, n_boot: in
                 _chunk(n_items, k, p, rng), outcome="gender", system="system", cluster="item", by=[], strata=None, sample="sample"
             )
         counts, _, _, strata, frequency = rates.design_arrays(table, [])
-        _, low, high, _ = rates.intervals(
+        _, low, high, _ = rates.metric_set(counts.shape[-1]).intervals(
             counts, strata, frequency, level=LEVEL, ci=ci, interval="percentile", n_boot=n_boot, rng=rng, samples=True
         )
         for metric, truth in (("female", p), ("male", 1 - p)):
@@ -99,7 +99,7 @@ def test_the_chunk_is_read_by_the_rule():
             frame, outcome="gender", system="system", cluster="item", by=[], strata=None, sample="sample"
         )
     counts, systems, _, strata, frequency = rates.design_arrays(table, [])
-    estimate, *_ = rates.intervals(
+    estimate, *_ = rates.metric_set(counts.shape[-1]).intervals(
         counts, strata, frequency, level=LEVEL, ci="analytic", interval="percentile", n_boot=1, rng=0, samples=True
     )
     known = frame[frame["gender"] != "unknown"]

@@ -89,7 +89,9 @@ def test_group_differences_contain_their_estimate_and_match_the_bootstrap_by_han
 
     # The same bootstrap, by hand: replicates of de − fr and their 2.5% and 97.5% quantiles.
     counts, _, labels, strata, _ = rates.design_arrays(result.frames["judgements"], ["lang"])
-    boot = cluster_bootstrap(counts, rates._statistic, n_boot=n_boot, rng=np.random.default_rng(seed), strata=strata)
+    boot = cluster_bootstrap(
+        counts, rates.metric_set(counts.shape[-1]).statistic, n_boot=n_boot, rng=np.random.default_rng(seed), strata=strata
+    )
     reps = boot.replicates[:, 0, labels.index("de")] - boot.replicates[:, 0, labels.index("fr")]
     low, high = np.quantile(reps, [0.025, 0.975], axis=0)
     np.testing.assert_allclose(diffs["ci_low"].to_numpy(), low, rtol=0, atol=1e-12)

@@ -172,6 +172,8 @@ def test_cli_gold(tmp_path, capsys):
 
 # ---------------------------------------------------------------- simulation
 
+ENGINE = rates.metric_set(rates.CELLS)  # the engine of a cube with gold cells (stats_mtbias.stats.metrics)
+
 
 def _simulate(n_items: int, p_f: float, p_m: float, reps: int, rng, *, per: int = 2, rho: float = 0.5, unknown=0.05):
     """``reps`` benchmarks as the count cube of :func:`rates.design_arrays`, the benchmarks on the system axis:
@@ -204,15 +206,15 @@ def _intervals(counts: np.ndarray, ci: str, rng, n_boot: int = 400):
     """Every benchmark's (estimate, low, high) ``(reps, metrics)`` as :func:`rates.analyse` computes them (checked
     against ``smb.rates`` in :func:`test_the_simulation_is_the_public_function`); the bootstrap per benchmark."""
     strata = np.zeros(len(counts), int)
-    estimate = rates._statistic(counts.sum(axis=0)[None])[0]
-    low, high, few = rates._score_bounds(counts, estimate, strata, None, 0.95)
+    estimate = ENGINE.statistic(counts.sum(axis=0)[None])[0]
+    low, high, few = ENGINE.score_bounds(counts, estimate, strata, None, 0.95)
     if ci == "bootstrap":
         boot = [
-            cluster_bootstrap(counts[:, r : r + 1], rates._statistic, n_boot=n_boot, rng=rng, strata=strata).confidence_interval()
+            cluster_bootstrap(counts[:, r : r + 1], ENGINE.statistic, n_boot=n_boot, rng=rng, strata=strata).confidence_interval()
             for r in range(counts.shape[1])
         ]
         b_low, b_high = np.concatenate([b.low for b in boot]), np.concatenate([b.high for b in boot])
-        few = few | rates._few_accuracy_events(counts.sum(axis=0))
+        few = few | ENGINE.few_counts(counts.sum(axis=0))
         point = (~(b_high > b_low) | few) & ~np.isnan(estimate)
         low, high = np.where(point, low, b_low), np.where(point, high, b_high)
     return estimate[:, 0], low[:, 0], high[:, 0]
@@ -264,21 +266,21 @@ def _two_equal_systems(n_items: int, p_f: float, p_m: float, reps: int, rng) -> 
 
 
 def _paired_pvalues(counts: np.ndarray, ci: str, rng, n_boot: int = 400) -> np.ndarray:
-    """``(reps, metrics)`` p-values of a − b, by :func:`rates._paired_parts` (the engine's comparison)."""
+    """``(reps, metrics)`` p-values of a − b, by :func:`ENGINE.paired_parts` (the engine's comparison)."""
     strata = np.zeros(len(counts), int)
-    estimate = rates._statistic(counts.sum(axis=0)[None])[0]
-    identified = rates._IDENTIFIED[:, : counts.shape[-1]]
+    estimate = ENGINE.statistic(counts.sum(axis=0)[None])[0]
+    identified = ENGINE.identified
     present = counts @ identified.T > 0
     a, b = np.arange(0, counts.shape[1], 2), np.arange(1, counts.shape[1], 2)
     z = 1.959963984540054
     if ci == "analytic":
-        return rates._paired_parts(counts, a, b, estimate, None, strata, None, present, "percentile", z)[3][:, 0]
+        return ENGINE.paired_parts(counts, a, b, estimate, None, strata, None, present, "percentile", z)[3][:, 0]
     out = []
     for r in range(len(a)):
         pair = counts[:, [a[r], b[r]]]
-        boot = cluster_bootstrap(pair, rates._statistic, n_boot=n_boot, rng=rng, strata=strata)
+        boot = cluster_bootstrap(pair, ENGINE.statistic, n_boot=n_boot, rng=rng, strata=strata)
         out.append(
-            rates._paired_parts(
+            ENGINE.paired_parts(
                 pair, 0, 1, estimate[[a[r], b[r]]], boot, strata, None, present[:, [a[r], b[r]]], "percentile", z
             )[3][0]
         )

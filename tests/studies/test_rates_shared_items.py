@@ -14,6 +14,8 @@ from stats_mtbias.errors import DataQualityWarning
 from stats_mtbias.studies import rates
 from tests.statistical import _bands
 
+SHARES = rates.metric_set(5)  # the engine of a cube of the five genders (stats_mtbias.stats.metrics)
+
 
 def _frame(seed: int = 1, n: int = 500, keep_b: int = 300) -> pd.DataFrame:
     """Items whose difficulty changes half way (so dropping items moves a system's own estimate); b lacks the last
@@ -90,9 +92,9 @@ def test_the_shared_items_comparison_covers_its_level_in_both_tails():
         counts[..., 0, 0], counts[..., 0, 1] = female, ~female
         counts[keep:, 1] = 0  # b lacks the last items
         shared = counts[:keep]
-        estimate = rates._statistic(shared.sum(axis=0)[None])[0]
+        estimate = SHARES.statistic(shared.sum(axis=0)[None])[0]
         present = shared[..., :4].sum(axis=-1) > 0
-        _, low, high, *_ = rates._paired(
+        _, low, high, *_ = SHARES.paired(
             shared, 0, 1, estimate, None, np.zeros(keep, int), None, present, "percentile", 1.959963984540054
         )
         lows[r], highs[r] = low[0, 0], high[0, 0]
@@ -124,9 +126,9 @@ def test_comparisons_near_zero_cover_their_level():
         female = np.stack([rng.random(n) < 0.01, rng.random(n) < 0.03], axis=1)
         counts = np.zeros((n, 2, 1, 5))
         counts[..., 0, 0], counts[..., 0, 1] = female, ~female
-        estimate = rates._statistic(counts.sum(axis=0)[None])[0]
+        estimate = SHARES.statistic(counts.sum(axis=0)[None])[0]
         present = counts[..., :4].sum(axis=-1) > 0
-        _, low, high, *_ = rates._paired(counts, 0, 1, estimate, None, np.zeros(n, int), None, present, "percentile", z)
+        _, low, high, *_ = SHARES.paired(counts, 0, 1, estimate, None, np.zeros(n, int), None, present, "percentile", z)
         covered += low[0, 0] <= -0.02 <= high[0, 0]
     floor = 0.95 - 3 * _bands.mc_se(0.95, reps)
     print(f"BAND rates: paired difference at 1% vs 3% on 100 items: coverage {covered / reps:.4f} >= {floor:.4f}")

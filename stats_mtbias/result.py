@@ -43,7 +43,7 @@ COMPARE_COLUMNS = [
 ]
 # The comparisons whose p-values are adjusted together: by default the system pairs of one estimate
 # (a language × subset × metric), or every comparison of the result ("all"), or any comparison columns.
-FAMILIES = ("metric", "all")
+FAMILIES = _defaults.FAMILIES
 FAMILY_KEYS = {"metric": ("language", "subset", "metric"), "all": ()}
 
 
@@ -210,7 +210,7 @@ class StudyResult:
         --------
         >>> import pandas as pd, stats_mtbias as smb
         >>> frame = pd.DataFrame({"item": [1, 1, 2, 2], "system": ["a", "b"] * 2, "gender": ["male", "female"] * 2})
-        >>> print(smb.rates(frame, ci="analytic").wide("female").round(2))
+        >>> print(smb.rates(frame, interval="score").wide("female").round(2))
         language    all
         subset      all
         metric   female

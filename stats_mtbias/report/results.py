@@ -43,6 +43,7 @@ from stats_mtbias.report.document import Figure, Report, Section, Table
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_interval, format_p
 from stats_mtbias.report.render import environment, write_report
 from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult, adjust, family_label
+from stats_mtbias.significance.multitest import CORRECTION_NAMES
 
 FORMAT_NAMES = {"html": "html", "md": "md", "markdown": "md", "tex": "latex", "latex": "latex"}
 TITLES = {
@@ -89,7 +90,6 @@ METRIC_LABELS = {
 # Differences of shares are shown in points; ratios (B) and coefficients (κ) as they are.
 DIFFERENCES = frozenset({"delta_g", "delta_s", "gap", "diff", "change"})
 UNSCALED = frozenset({"b", "kappa"})
-CORRECTIONS = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "no adjustment"}
 # A headline wider than this puts the language (or set) in the rows: one row per language × system.
 MAX_COLUMNS = 8
 # A forest of comparisons taller than this per panel is left to comparisons.csv.
@@ -409,7 +409,7 @@ def shown_comparisons(result: StudyResult, mine: Sequence[str] = ()) -> tuple[pd
     frame = result.compare()
     options = result.provenance.get("options") or {}
     against = options.get("against")
-    correction = CORRECTIONS.get(result.correction, result.correction)
+    correction = CORRECTION_NAMES.get(result.correction, result.correction)
     readjusted = False
     if mine:
         involved = frame["system_a"].isin(mine) | frame["system_b"].isin(mine)

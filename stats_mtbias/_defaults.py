@@ -43,4 +43,5 @@ TESTS = {
 }
 CORRECTIONS = ("holm", "bh", "none")  # multiplicity adjustments of p_adjusted: Holm, Benjamini–Hochberg, none
 FAMILIES = ("metric", "all")  # the comparisons adjusted together: one metric's system pairs per language × subset, or all
+OLD_CI = ("analytic", "bootstrap")  # the retired ci= of tgbi and rates: interval="score", or a bootstrap interval
 POWER_FORMULAS = ("connor", "exact")  # the paired design's power: Connor's normal approximation, or the exact power

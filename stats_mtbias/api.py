@@ -77,8 +77,7 @@ def _checked(study: str, values: dict):
     return found
 
 
-# The old spellings of the interval and test options, kept for one release (0.3.0 removes them).
-OLD_CI = ("analytic", "bootstrap")  # `ci=` of tgbi and rates: now one `interval=` (score, percentile, bca)
+# The old spellings of the test options, kept for one release (0.3.0 removes them; `ci=`: options.OLD_CI).
 OLD_TESTS = {"tgbi": {"bootstrap": "interval"}}  # tgbi's test="bootstrap" was the interval's own test
 
 
@@ -89,7 +88,7 @@ def _upgraded(study: str, keywords: dict) -> dict:
     keywords = dict(keywords)
     said = []
     if "ci" in keywords:
-        ci = check_choice(keywords.pop("ci"), OLD_CI, "ci")
+        ci = check_choice(keywords.pop("ci"), _defaults.OLD_CI, "ci")
         interval = keywords.get("interval")
         if ci == "analytic":
             new = "score"

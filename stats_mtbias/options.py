@@ -71,6 +71,7 @@ __all__ = [
     "MODELS",
     "MODEL_STUDIES",
     "NEUTRAL_RULES",
+    "OLD_CI",
     "OPTIMAL_INTERVALS",
     "OPTIONS",
     "PILOT_TESTS",
@@ -112,6 +113,9 @@ INTERVALS = tuple(_defaults.INTERVALS)
 TESTS = tuple(_defaults.TESTS)
 # The bootstrap intervals of WinoMT's F1 and ΔG (the studentized interval needs a variance per replicate).
 BOOTSTRAP_INTERVALS = ("percentile", "bca")
+
+# The retired `ci=` of tgbi and rates (0.3.0 removes it): "analytic" is interval="score", "bootstrap" a bootstrap interval.
+OLD_CI = _defaults.OLD_CI
 
 TGBI_INTERVALS = _tgbi.INTERVALS  # score (the default), percentile, bca
 TGBI_TESTS = _tgbi.TESTS_ASKED  # the interval's own test, or permutation

@@ -137,7 +137,7 @@ class OldCI(argparse.Action):
 def add_old_ci(parser) -> None:
     """The retired ``--ci`` of tgbi and rates, hidden from ``--help``."""
     parser.add_argument(
-        "--ci", choices=("analytic", "bootstrap"), action=OldCI, dest="old_ci", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+        "--ci", choices=vocabulary.OLD_CI, action=OldCI, dest="old_ci", default=argparse.SUPPRESS, help=argparse.SUPPRESS
     )
 
 

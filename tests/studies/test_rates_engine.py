@@ -309,7 +309,7 @@ def test_a_gap_of_one_gets_the_mover_of_its_shares_by_hand():
     assert u == pytest.approx(stats.chi2.ppf(0.975, 2) / 2 / 30)
     for gender, expected in (("male", (1 - 2 * u, 1.0)), ("female", (-1.0, -1 + 2 * u))):
         frame = pd.DataFrame({"system": "s", "item": [f"i{k}" for k in range(30)], "gender": gender})
-        for ci in ("analytic", "bootstrap"):
-            row = rates.evaluate(frame, ci=ci, n_boot=200, rng=0).frames["estimates"].set_index("metric").loc["gap"]
+        for ci in ("score", "percentile"):
+            row = rates.evaluate(frame, interval=ci, n_boot=200, rng=0).frames["estimates"].set_index("metric").loc["gap"]
             assert row["estimate"] == (1.0 if gender == "male" else -1.0)
             assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected, abs=1e-12), (gender, ci)

@@ -309,8 +309,10 @@ def winomt(
         Also ``frames["unread"]``: every item whose entity came out unknown, with
         its translation, the target words read (``aligned``) and why (``why``), so
         you can see what the reader did on your outputs.
-    n_boot, rng, level, interval, correction, family, against
+    n_boot, rng, level, correction, family, against
         As in :func:`tgbi` (``n_boot``: the bootstrap of F1 and ΔG intervals).
+    interval : {"percentile", "bca"}
+        Bootstrap interval of the F1 and ΔG estimates.
     n_draws : int
         Monte-Carlo draws of the corrected Acc's interval (``corrected`` or ``annotations``).
     missing : {"shared", "wrong"}

@@ -21,7 +21,7 @@ from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning.closed import mde_from_interval
-from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues  # noqa: F401 (names: re-exported to the report)
 from stats_mtbias.significance.pvalues import PVALUE_COLUMNS, floor_frame, floor_pvalues
 
 TABLE_COLUMNS = ["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]

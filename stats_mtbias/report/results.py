@@ -42,8 +42,7 @@ from stats_mtbias.report import screenshot as browser
 from stats_mtbias.report.document import Figure, Report, Section, Table
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_interval, format_p
 from stats_mtbias.report.render import environment, write_report
-from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, StudyResult, adjust, family_label
-from stats_mtbias.significance.multitest import CORRECTION_NAMES
+from stats_mtbias.result import COMPARE_COLUMNS, CORRECTION_NAMES, TABLE_COLUMNS, StudyResult, adjust, family_label
 
 FORMAT_NAMES = {"html": "html", "md": "md", "markdown": "md", "tex": "latex", "latex": "latex"}
 TITLES = {

@@ -4,11 +4,11 @@ Data → gender of each English output → judgement table → per-item counts �
 P_S per set and the index → intervals → paired comparisons of systems with
 Holm's adjustment.
 
-Intervals (``ci="analytic"``, the default): a set's P_S gets the square root of a
+Intervals (``interval="score"``, the default; :func:`analyse`'s ``ci="analytic"``): a set's P_S gets the square root of a
 score interval on g = P_S² (never a point, and it keeps its coverage near 0 and
 1); the index and the paired differences combine the sets' intervals by MOVER;
 a paired test of a set is a cluster-robust t-test of g_a − g_b (see
-:mod:`stats_mtbias.uncertainty.analytic`). ``ci="bootstrap"`` gives the cluster
+:mod:`stats_mtbias.uncertainty.analytic`). ``interval="percentile"`` or ``"bca"`` gives the cluster
 bootstrap instead, except for a set with ten or fewer effective minority
 outputs, whose bootstrap distribution is too discrete (often a single point):
 that set keeps the score interval, and ``ci_method`` says so.

@@ -7,7 +7,7 @@ from stats_mtbias.report.document import Section, Table
 from stats_mtbias.report.results import headline_table, result_section
 from stats_mtbias.reporting.sections import ITEMS_DROP, add, common, methods
 from stats_mtbias.reporting.settings import Settings, collect_warnings
-from stats_mtbias.significance.multitest import CORRECTION_NAMES
+from stats_mtbias.result import CORRECTION_NAMES
 
 TITLE = "TGBI (Cho et al. 2019): Korean → English"
 

@@ -171,10 +171,11 @@ def _same(value, default) -> bool:
 
 
 def _api_when(when: str) -> str:
-    """A command-line condition in the API's words: ``--ci bootstrap`` → ``ci='bootstrap'``, ``--outputs`` → ``outputs``."""
+    """A command-line condition in the API's words: ``--test permutation`` → ``test='permutation'``,
+    ``--interval percentile|bca`` → ``interval='percentile' or interval='bca'``, ``--outputs`` → ``outputs``."""
 
     def keyword(match: re.Match) -> str:
         name = match.group(1).replace("-", "_")
-        return f"{name}={match.group(2)!r}" if match.group(2) else name
+        return " or ".join(f"{name}={value!r}" for value in match.group(2).split("|")) if match.group(2) else name
 
-    return re.sub(r"--([a-z][\w-]*)(?: ([a-z][\w-]*))?", keyword, when)
+    return re.sub(r"--([a-z][\w-]*)(?: ([a-z][\w|-]*))?", keyword, when)

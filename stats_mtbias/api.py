@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING
 from pathlib import Path
@@ -78,6 +79,47 @@ def _checked(study: str, values: dict):
     return found
 
 
+# The old spellings of the test options, kept for one release (0.3.0 removes them; `ci=`: options.OLD_CI).
+OLD_TESTS = {"tgbi": {"bootstrap": "interval"}}  # tgbi's test="bootstrap" was the interval's own test
+
+
+def _upgraded(study: str, keywords: dict) -> dict:
+    """`keywords` in the package's one vocabulary: ``ci="analytic"`` → ``interval="score"``, ``ci="bootstrap"`` →
+    the bootstrap `interval` given (default percentile), TGBI's ``test="bootstrap"`` → ``test="interval"``; each old
+    spelling said once, as a FutureWarning naming the new one."""
+    keywords = dict(keywords)
+    said = []
+    if "ci" in keywords:
+        ci = check_choice(keywords.pop("ci"), _defaults.OLD_CI, "ci")
+        interval = keywords.get("interval")
+        if ci == "analytic":
+            new = "score"
+            ignored = f" (interval={interval!r} had no effect with it)" if interval not in (None, "percentile", "score") else ""
+        else:
+            if interval == "score":
+                raise UsageError("`ci='bootstrap'` and `interval='score'` disagree: give `interval` alone.")
+            new, ignored = interval or "percentile", ""
+        keywords["interval"] = new
+        said.append(f"`ci={ci!r}` is deprecated: use `interval={new!r}`{ignored}")
+    old = OLD_TESTS.get(study, {}).get(keywords.get("test"))
+    if old is not None:
+        said.append(f"`test={keywords['test']!r}` is deprecated: use `test={old!r}` (the interval's own test)")
+        keywords["test"] = old
+    for message in said:
+        warnings.warn(f"smb.{study}: {message} (see CHANGELOG.md).", FutureWarning, stacklevel=3)
+    return keywords
+
+
+def _old_spellings(function):
+    """Let `function` (an API study) take the old spellings of :func:`_upgraded`; its signature stays the new one."""
+
+    @functools.wraps(function)
+    def call(*args, **keywords):
+        return function(*args, **_upgraded(function.__name__, keywords))
+
+    return call
+
+
 def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | None:
     if frame is None or not len(frame):
         return None
@@ -90,6 +132,7 @@ def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | Non
 # ---------------------------------------------------------------- TGBI
 
 
+@_old_spellings
 def tgbi(
     systems: Sequence[str] | None = None,
     *,
@@ -100,12 +143,11 @@ def tgbi(
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
     n_boot: int = _defaults.N_BOOT,
-    n_permutations: int = _defaults.N_RESAMPLES,
+    n_permutations: int = _defaults.N_PERMUTATIONS,
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
-    ci: str = "analytic",
-    interval: str = "percentile",
-    test: str = "bootstrap",
+    interval: str = "score",
+    test: str = "interval",
     both: str = "neutral",
     correction: str = _defaults.CORRECTION,
     family: str | Sequence[str] = "metric",
@@ -149,26 +191,28 @@ def tgbi(
         your outputs (``"all"``; by default yours are kept, with a warning naming the
         lines), or kept everywhere as the authors did (``"keep"``).
     n_boot : int
-        Bootstrap resamples (``ci="bootstrap"``).
+        Bootstrap resamples (a bootstrap ``interval``).
     n_permutations : int
         Permutations of the approximate randomisation test (``test="permutation"``).
     rng : int or Generator
         Source of every random number (keyword-only).
     level : float
         Confidence level of every interval.
-    ci : {"analytic", "bootstrap"}
-        ``"analytic"`` (default): a set's P_S gets the square root of a score
+    interval : {"score", "percentile", "bca"}
+        ``"score"`` (default): a set's P_S gets the square root of a score
         interval on g = P_S² (never a point; it keeps its coverage near 0 and 1),
         the index and the differences MOVER intervals from the sets'. Or the
-        cluster bootstrap over lexicon items (sets with ten or fewer effective
-        minority outputs keep the score interval: ``ci_method`` says which).
-    interval : {"percentile", "bca"}
-        Bootstrap interval.
-    test : {"bootstrap", "permutation"}
-        p-values of the comparisons: the interval's own method (``ci="analytic"``:
-        a cluster-robust t-test of g for a set, MOVER's for the index; else the
-        paired bootstrap), or ``"permutation"``: approximate randomisation, exact
-        in size, for sets of fewer than 30 items.
+        cluster bootstrap over lexicon items, its percentile or BCa interval
+        (sets with ten or fewer effective minority outputs keep the score
+        interval: ``ci_method`` says which). The names are the package's one
+        vocabulary (:data:`stats_mtbias.options.INTERVALS`); ``ci="analytic"``
+        (now ``interval="score"``) and ``ci="bootstrap"`` are deprecated.
+    test : {"interval", "permutation"}
+        p-values of the comparisons: the interval's own method (``"interval"``;
+        with the score interval a cluster-robust t-test of g for a set, MOVER's
+        for the index; else the paired bootstrap), or ``"permutation"``:
+        approximate randomisation, exact in size, for sets of fewer than 30
+        items. ``"bootstrap"`` is the deprecated name of ``"interval"``.
     both : {"neutral", "exclude"}
         Outputs showing both genders count as neutral, or are left out.
     correction : {"holm", "bh", "none"}
@@ -209,7 +253,7 @@ def winomt(
     annotations=None,
     explain: bool = False,
     n_boot: int = _defaults.N_BOOT,
-    n_draws: int = _defaults.N_RESAMPLES,
+    n_draws: int = _defaults.N_DRAWS,
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
     interval: str = "percentile",
@@ -267,8 +311,10 @@ def winomt(
         Also ``frames["unread"]``: every item whose entity came out unknown, with
         its translation, the target words read (``aligned``) and why (``why``), so
         you can see what the reader did on your outputs.
-    n_boot, rng, level, interval, correction, family, against
+    n_boot, rng, level, correction, family, against
         As in :func:`tgbi` (``n_boot``: the bootstrap of F1 and ΔG intervals).
+    interval : {"percentile", "bca"}
+        Bootstrap interval of the F1 and ΔG estimates.
     n_draws : int
         Monte-Carlo draws of the corrected Acc's interval (``corrected`` or ``annotations``).
     missing : {"shared", "wrong"}
@@ -333,6 +379,7 @@ def prates(
     test: str = "exact",
     alpha: float = _defaults.ALPHA,
     n_boot: int = _defaults.N_BOOT,
+    n_draws: int = _defaults.N_DRAWS,
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
     correction: str = _defaults.CORRECTION,
@@ -368,6 +415,8 @@ def prates(
         Flags ``significant`` tests.
     n_boot : int
         Bootstrap resamples of the comparisons between systems.
+    n_draws : int
+        Monte-Carlo tables of the exact tests of independence (``frames["independence"]``).
     rng, level, correction, family, against
         As in :func:`tgbi`.
     pool : bool
@@ -471,6 +520,7 @@ def optimal(
 # ---------------------------------------------------------------- any benchmark
 
 
+@_old_spellings
 def rates(
     judgements,
     *,
@@ -482,7 +532,6 @@ def rates(
     n_boot: int = _defaults.N_BOOT,
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
-    ci: str = "bootstrap",
     interval: str = "percentile",
     correction: str = _defaults.CORRECTION,
     family: str | Sequence[str] = "metric",
@@ -541,10 +590,10 @@ def rates(
         Source of every random number (keyword-only).
     level : float
         Confidence level.
-    ci : {"bootstrap", "analytic"}
-        Cluster bootstrap, or Wilson on the effective sample size (gap: cluster-robust normal; accuracy_gap: MOVER
-        of its two accuracies' intervals).
-    interval : {"percentile", "bca"}
+    interval : {"percentile", "bca", "score"}
+        The cluster bootstrap's percentile (default) or BCa interval, or score intervals: Wilson on the effective
+        sample size (gap: cluster-robust normal; accuracy_gap: MOVER of its two accuracies' intervals).
+        ``ci="analytic"`` (now ``interval="score"``) and ``ci="bootstrap"`` are deprecated.
     correction : {"holm", "bh", "none"}
         Multiplicity adjustment of ``p_adjusted`` within each family.
     family : {"metric", "all"} or list of str

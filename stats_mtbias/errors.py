@@ -99,4 +99,4 @@ class ConvergenceWarning(UserWarning):
 
 
 class NoEffectWarning(UserWarning):
-    """An option was set that has no effect with the others (``interval="bca"`` with ``ci="analytic"``)."""
+    """An option was set that has no effect with the others (``n_boot`` with ``interval="score"``)."""

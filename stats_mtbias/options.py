@@ -39,12 +39,11 @@ from stats_mtbias.estimators.tgbi import BOTH_RULES
 from stats_mtbias.gender.english import RULES as LEXICONS
 from stats_mtbias.gender.targets import codes as winomt_languages
 from stats_mtbias.models.fit import SAMPLERS
-from stats_mtbias.planning.designs import DESIGNS, PAIRED_METHODS
+from stats_mtbias.planning.designs import DESIGNS, POWER_FORMULAS
 from stats_mtbias.planning.simulate import TESTS as PILOT_TESTS
 from stats_mtbias.report.formatting import FORMATS
 from stats_mtbias.result import FAMILIES
-from stats_mtbias.significance.multitest import CORRECTIONS as _CORRECTIONS
-from stats_mtbias.significance.paired import PAIRED_METHODS as PRATES_TESTS
+from stats_mtbias.significance.paired import PAIRED_TESTS as PRATES_TESTS
 from stats_mtbias.studies import READERS
 from stats_mtbias.studies import models as _models
 from stats_mtbias.studies import optimal as _optimal
@@ -53,7 +52,6 @@ from stats_mtbias.studies import rates as _rates
 from stats_mtbias.studies import tgbi as _tgbi
 from stats_mtbias.studies import winomt as _winomt
 from stats_mtbias.uncertainty.analytic import PROPORTION_METHODS
-from stats_mtbias.uncertainty.bootstrap import CI_METHODS
 
 __all__ = [
     "ALIGNERS",
@@ -67,28 +65,32 @@ __all__ = [
     "FAMILIES",
     "FORMATS",
     "FRAMES",
+    "INTERVALS",
     "KINDS",
     "LEXICONS",
     "MISSING_RULES",
     "MODELS",
     "MODEL_STUDIES",
     "NEUTRAL_RULES",
+    "OLD_CI",
     "OPTIMAL_INTERVALS",
     "OPTIONS",
-    "PAIRED_METHODS",
     "PILOT_TESTS",
+    "POWER_FORMULAS",
     "PRATES_BY",
     "PRATES_DENOMINATORS",
+    "PRATES_INTERVALS",
     "PRATES_ITEMS",
     "PRATES_TESTS",
     "PROPORTION_METHODS",
-    "RATES_CI",
+    "RATES_INTERVALS",
     "READERS",
     "READING_ENGINES",
     "REPEATED_BLOCKS",
     "SAMPLERS",
     "STUDIES",
-    "TGBI_CI",
+    "TESTS",
+    "TGBI_INTERVALS",
     "TGBI_TESTS",
     "AgreementOptions",
     "Applies",
@@ -106,19 +108,27 @@ __all__ = [
     "winomt_languages",
 ]
 
-CORRECTIONS = tuple(_CORRECTIONS)  # holm, bh, none
+CORRECTIONS = _defaults.CORRECTIONS  # holm, bh, none
 ALTERNATIVES = _defaults.ALTERNATIVES  # two-sided, less, greater
-# The bootstrap intervals of TGBI, WinoMT and rates (the studentized interval needs a variance per replicate).
-BOOTSTRAP_INTERVALS = tuple(m for m in CI_METHODS if m != "studentized")
+# One vocabulary of intervals and one of tests: a name means one method in every study, which accepts a subset of
+# them (the choices of its `interval` and `test` fields; tests/test_vocabulary.py holds it).
+INTERVALS = tuple(_defaults.INTERVALS)
+TESTS = tuple(_defaults.TESTS)
+# The bootstrap intervals of WinoMT's F1 and ΔG (the studentized interval needs a variance per replicate).
+BOOTSTRAP_INTERVALS = ("percentile", "bca")
 
-TGBI_CI = _tgbi.CI_KINDS
-TGBI_TESTS = _tgbi.TESTS
+# The retired `ci=` of tgbi and rates (0.3.0 removes it): "analytic" is interval="score", "bootstrap" a bootstrap interval.
+OLD_CI = _defaults.OLD_CI
+
+TGBI_INTERVALS = _tgbi.INTERVALS  # score (the default), percentile, bca
+TGBI_TESTS = _tgbi.TESTS_ASKED  # the interval's own test, or permutation
 REPEATED_BLOCKS = _tgbi.REPEATED_BLOCKS
 
 MISSING_RULES = _winomt.MISSING_RULES
 READING_ENGINES = _winomt.READING_ENGINES
 # winomt_languages(): the WinoMT targets with a reader, a function (a language is a module, found when asked).
 
+PRATES_INTERVALS = PROPORTION_METHODS  # wilson, jeffreys, clopper-pearson
 PRATES_BY = _prates.BY_CHOICES
 PRATES_DENOMINATORS = _prates.DENOMINATORS
 # Bengali's six variants pooled into one language, or kept as six (checked by a literal in studies.prates).
@@ -126,7 +136,7 @@ BENGALI = ("pool", "variants")
 
 OPTIMAL_INTERVALS = _optimal.INTERVALS
 
-RATES_CI = _rates.CI_KINDS
+RATES_INTERVALS = _rates.INTERVALS  # percentile (the default), bca, score
 
 MODELS = _models.MODELS
 MODEL_STUDIES = _models.STUDIES
@@ -179,13 +189,14 @@ def _view(values, *names: str) -> bool:
 
 
 COMPARE = Applies("--compare", _compare)
-BOOTSTRAP = Applies("--ci bootstrap", lambda v: v.ci == "bootstrap")
+BOOTSTRAP = Applies("--interval percentile|bca", lambda v: v.interval != "score")
 
 
 def validate(options: Options) -> None:
     """Check every option of `options` against its field: choices, levels in (0, 1), resamples of at least
     :data:`stats_mtbias._defaults.MIN_BOOT`, integers and flags; warn (``UserWarning``) of a method option
-    without effect (``interval="bca"`` with ``ci="analytic"``; the command line also says it of resample counts).
+    without effect (``n_permutations`` without ``test="permutation"``; the command line also says it of resample
+    counts).
 
     Raises
     ------
@@ -295,10 +306,6 @@ def _against() -> dict[str, Any]:
     )
 
 
-def _bootstrap_interval(applies: Applies | None = None) -> dict[str, Any]:
-    return option("percentile", "bootstrap interval method", kind="choice", choices=BOOTSTRAP_INTERVALS, applies=applies)
-
-
 def _engine(choices: tuple[str, ...], help: str) -> dict[str, Any]:
     return option("auto", help, kind="choice", choices=choices, cli="own")
 
@@ -351,10 +358,10 @@ class TGBIOptions(Options):
             choices=REPEATED_BLOCKS,
         )
     )
-    n_boot: int = field(**_n_boot(applies=Applies("--ci bootstrap", lambda v: v.ci == "bootstrap" or _permutations(v))))
+    n_boot: int = field(**_n_boot(applies=Applies(BOOTSTRAP.when, lambda v: BOOTSTRAP.test(v) or _permutations(v))))
     n_permutations: int = field(
         **option(
-            _defaults.N_RESAMPLES,
+            _defaults.N_PERMUTATIONS,
             f"permutations of --test permutation, at least {_defaults.MIN_BOOT}",
             kind="resamples",
             applies=Applies("--compare --test permutation", _permutations),
@@ -362,16 +369,18 @@ class TGBIOptions(Options):
     )
     rng: Any = field(**_rng())
     level: float = field(**_level())
-    ci: str = field(
+    interval: str = field(
         **option(
-            "analytic", "score intervals on g with MOVER (analytic), or the cluster bootstrap", kind="choice", choices=TGBI_CI
+            "score",
+            "score intervals on g with MOVER (score), or the cluster bootstrap's percentile or BCa interval",
+            kind="choice",
+            choices=TGBI_INTERVALS,
         )
     )
-    interval: str = field(**_bootstrap_interval(BOOTSTRAP))
     test: str = field(
         **option(
-            "bootstrap",
-            "p-values of the comparisons: the interval's own method, or approximate randomisation",
+            "interval",
+            "p-values of the comparisons: the interval's own method (interval), or approximate randomisation",
             kind="choice",
             choices=TGBI_TESTS,
             applies=COMPARE,
@@ -452,7 +461,7 @@ class WinoMTOptions(Options):
     n_boot: int = field(**_n_boot("bootstrap resamples of the F1 and ΔG intervals"))
     n_draws: int = field(
         **option(
-            _defaults.N_RESAMPLES,
+            _defaults.N_DRAWS,
             f"Monte-Carlo draws of the corrected Acc's interval, at least {_defaults.MIN_BOOT}",
             kind="resamples",
             applies=Applies(
@@ -463,7 +472,7 @@ class WinoMTOptions(Options):
     )
     rng: Any = field(**_rng())
     level: float = field(**_level())
-    interval: str = field(**_bootstrap_interval())
+    interval: str = field(**option("percentile", "bootstrap interval of F1 and ΔG", kind="choice", choices=BOOTSTRAP_INTERVALS))
     correction: str = field(**_correction())
     family: Any = field(**_family())
     against: Any = field(**_against())
@@ -540,7 +549,7 @@ class PratesOptions(Options):
             choices=PRATES_DENOMINATORS,
         )
     )
-    interval: str = field(**option("wilson", "interval of a share", kind="choice", choices=PROPORTION_METHODS))
+    interval: str = field(**option("wilson", "interval of a share", kind="choice", choices=PRATES_INTERVALS))
     test: str = field(
         **option(
             "exact",
@@ -561,6 +570,14 @@ class PratesOptions(Options):
         **_n_boot(
             "bootstrap resamples of the comparisons between systems",
             Applies("--compare (the comparisons between systems; the rates and tests are exact or analytic)", _compare),
+        )
+    )
+    n_draws: int = field(
+        **option(
+            _defaults.N_DRAWS,
+            f"Monte-Carlo tables of the exact tests of independence (view independence), at least {_defaults.MIN_BOOT}",
+            kind="resamples",
+            applies=Applies("--view independence", lambda v: _view(v, "independence")),
         )
     )
     rng: Any = field(**_rng())
@@ -682,7 +699,15 @@ class RatesOptions(Options):
             metavar="COLS",
         )
     )
-    system: str | None = field(**option("system", "column naming the system ('' for one system)", kind="column", metavar="COL"))
+    system: str | None = field(
+        **option(
+            "system",
+            "column naming the system ('' for one system)",
+            kind="column",
+            flag="--system-column",  # elsewhere --system names a system
+            metavar="COL",
+        )
+    )
     cluster: str | None = field(
         **option(
             "item",
@@ -697,10 +722,14 @@ class RatesOptions(Options):
     n_boot: int = field(**_n_boot(applies=BOOTSTRAP))
     rng: Any = field(**_rng())
     level: float = field(**_level())
-    ci: str = field(
-        **option("bootstrap", "the cluster bootstrap, or Wilson on the effective sample size", kind="choice", choices=RATES_CI)
+    interval: str = field(
+        **option(
+            "percentile",
+            "the cluster bootstrap's percentile or BCa interval, or score intervals (Wilson on the effective sample size)",
+            kind="choice",
+            choices=RATES_INTERVALS,
+        )
     )
-    interval: str = field(**_bootstrap_interval(BOOTSTRAP))
     correction: str = field(
         **_correction(Applies("--compare or --view group_differences", lambda v: _compare(v) or _view(v, "group_differences")))
     )

@@ -7,6 +7,7 @@ there directly; a pilot result is first turned into a design by its own study
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -45,11 +46,12 @@ def power(
     metric: str | None = None,
     language: str | None = None,
     subset: str | None = None,
-    method: str = "connor",
+    formula: str = "connor",
     test: str = "bootstrap",
     n_sim: int = 1000,
     n_boot: int = 500,
     rng: np.random.Generator | int = _defaults.SEED,
+    method: str | None = None,
 ) -> PowerResult:
     """Plan an evaluation: the sample size, the power, or the minimum detectable effect.
 
@@ -64,7 +66,7 @@ def power(
     design : {"paired", "rate", "normal", "pilot"}
         ``paired``: two systems' binary outcomes on the same items (right/wrong,
         male/female), McNemar's test — Connor's (1987) formula, or with
-        ``method="exact"`` the exact power of the exact test the package runs;
+        ``formula="exact"`` the exact power of the exact test the package runs;
         needs ``discordance``. ``rate``: one share — the Wilson half-width at
         ``rate``, or the score test of ``null + difference`` against
         ``null``. ``normal``: any estimate with standard error ``se`` measured
@@ -111,7 +113,7 @@ def power(
         acc_pro, acc_anti, delta_s`` and a language; TGBI ``p_s`` of a ``subset``
         (a set or ``"TGBI"``); rates ``female, male, neutral, gap`` (with ``gold``
         also ``accuracy, accuracy_female, accuracy_male, accuracy_gap``) of a group.
-    method : {"connor", "exact"}
+    formula : {"connor", "exact"}
         ``paired`` design: Connor's normal approximation or the exact McNemar power.
     test : {"bootstrap", "wald"}
         ``pilot`` simulation: the study's paired bootstrap in every simulated
@@ -122,6 +124,8 @@ def power(
         Bootstrap resamples inside every simulated evaluation.
     rng : int or Generator
         Source of every random number (keyword-only); the same seed, the same answer.
+    method : {"connor", "exact"}, optional
+        Deprecated spelling of ``formula`` (``method`` names the test elsewhere).
 
     Returns
     -------
@@ -165,9 +169,16 @@ def power(
     )
     for name, value in numbers.items():  # NaN passes every range check (NaN < 0 is False): refused here, by name
         check_finite(value, name)
+    if method is not None:
+        if formula != "connor":
+            raise UsageError("give `formula` (the paired design's power formula), not also its old name `method`.")
+        warnings.warn(
+            "smb.power(method=) is deprecated: call it `formula` (the paired design's power formula).",
+            FutureWarning,
+            stacklevel=2,
+        )
+        formula = method
     if reference is not None:
-        import warnings
-
         if null is not None:
             raise UsageError("give `null` (the share under the null hypothesis), not also its old name `reference`.")
         warnings.warn(
@@ -216,14 +227,14 @@ def power(
         alternative=alternative,
         discordance=discordance,
         rate=rate,
-        reference=null,
+        null=null,
         half_width=half_width,
         level=level,
         cluster_size=cluster_size,
         icc=icc,
         se=se,
         n_pilot=n_pilot,
-        method=method,
+        formula=formula,
         test=test,
         n_sim=n_sim,
         n_boot=n_boot,

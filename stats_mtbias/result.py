@@ -21,7 +21,7 @@ from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning.closed import mde_from_interval
-from stats_mtbias.significance.multitest import CORRECTIONS, adjust_pvalues
+from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues  # noqa: F401 (names: re-exported to the report)
 from stats_mtbias.significance.pvalues import PVALUE_COLUMNS, floor_frame, floor_pvalues
 
 TABLE_COLUMNS = ["system", "language", "subset", "metric", "estimate", "ci_low", "ci_high", "n"]
@@ -43,7 +43,7 @@ COMPARE_COLUMNS = [
 ]
 # The comparisons whose p-values are adjusted together: by default the system pairs of one estimate
 # (a language × subset × metric), or every comparison of the result ("all"), or any comparison columns.
-FAMILIES = ("metric", "all")
+FAMILIES = _defaults.FAMILIES
 FAMILY_KEYS = {"metric": ("language", "subset", "metric"), "all": ()}
 
 
@@ -244,7 +244,7 @@ class StudyResult:
         --------
         >>> import pandas as pd, stats_mtbias as smb
         >>> frame = pd.DataFrame({"item": [1, 1, 2, 2], "system": ["a", "b"] * 2, "gender": ["male", "female"] * 2})
-        >>> print(smb.rates(frame, ci="analytic").wide("female").round(2))
+        >>> print(smb.rates(frame, interval="score").wide("female").round(2))
         language    all
         subset      all
         metric   female

@@ -20,7 +20,7 @@ PACKAGE = ROOT / "stats_mtbias"
 # recovery by simulation (build, fit and derived quantities together).
 CROSS_CUTTING = {"api", "cli", "report", "statistical", "reference", "faults", "mutation", "contract", "docs", "models"}
 # Checks of the whole package (its import layers, its formatting, its wheel) and of this layout.
-PACKAGE_WIDE = {"test_layers.py", "test_style.py", "test_packaging.py", "test_layout.py", "test_imports.py"}
+PACKAGE_WIDE = {"test_layers.py", "test_style.py", "test_packaging.py", "test_layout.py", "test_imports.py", "test_vocabulary.py"}
 
 
 def mirrored_module(test: Path, tests: Path = TESTS, package: Path = PACKAGE) -> Path | None:

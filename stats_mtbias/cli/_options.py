@@ -121,6 +121,26 @@ class Alternative(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+class OldCI(argparse.Action):
+    """``--ci analytic|bootstrap`` (before 0.3.0): one ``--interval`` now, ``score`` or a bootstrap interval; an
+    ``--interval`` given before it is kept, as it was."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values == "analytic":
+            namespace.interval = "score"
+        elif namespace.interval == "score":
+            namespace.interval = "percentile"
+        new = "--interval score" if values == "analytic" else f"--interval {namespace.interval} (or another bootstrap interval)"
+        deprecate(namespace, f"{option_string} {values}", new)
+
+
+def add_old_ci(parser) -> None:
+    """The retired ``--ci`` of tgbi and rates, hidden from ``--help``."""
+    parser.add_argument(
+        "--ci", choices=vocabulary.OLD_CI, action=OldCI, dest="old_ci", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
+
+
 def add_alternative(parser, help: str) -> None:
     parser.add_argument(
         "--alternative",
@@ -250,12 +270,33 @@ def argument(item: vocabulary.OptionInfo) -> dict:
     return kwargs
 
 
-def add_options(parser, options: type[vocabulary.Options]) -> None:
+class OldValue(argparse.Action):
+    """A choice that takes old words too (``self.old``: old → new), each said once as deprecated."""
+
+    def __init__(self, option_strings, dest, *, old: dict, **kwargs):
+        self.old = old
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values in self.old:
+            deprecate(namespace, f"{option_string} {values}", f"{option_string} {self.old[values]}")
+            values = self.old[values]
+        setattr(namespace, self.dest, values)
+
+
+def add_options(parser, options: type[vocabulary.Options], old: dict[str, dict[str, str]] | None = None) -> None:
     """Add the flags of a study's options made here (``cli="auto"``), each from its field; the subcommand adds
-    its input files and the options it parses itself."""
+    its input files and the options it parses itself. ``old`` maps an option to its old words (old → new), still
+    accepted for one release."""
+    old = old or {}
     for item in options.info():
-        if item.cli == "auto":
-            parser.add_argument(item.flag, **argument(item))
+        if item.cli != "auto":
+            continue
+        kwargs = argument(item)
+        if item.name in old:
+            kwargs.update(action=OldValue, old=old[item.name], choices=(*item.choices, *old[item.name]))
+            kwargs["metavar"] = "{" + ",".join(item.choices) + "}"
+        parser.add_argument(item.flag, **kwargs)
 
 
 def values(args: argparse.Namespace, options: type[vocabulary.Options]) -> dict:

@@ -52,11 +52,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
                 "--discordance", type=float, required=True, help="share of items on which the two outcomes differ"
             )
             design.add_argument(
-                "--method",
-                choices=vocabulary.PAIRED_METHODS,
+                "--formula",
+                choices=vocabulary.POWER_FORMULAS,
                 default="connor",
                 help="Connor's formula or the exact power of McNemar's exact test",
             )
+            _options.renamed(design, "--method", "formula", "--formula {value}", choices=vocabulary.POWER_FORMULAS)
         if name == "rate":
             design.add_argument("--rate", type=float, help="expected share (for --half-width or the half-width at --n)")
             design.add_argument("--null", type=float, help="share under the null of the score test (e.g. 0.5)")
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace) -> Output:
     alternative = args.alternative  # smb.power speaks the same two-sided|less|greater
     kw = dict(n=args.n, difference=args.difference, power=args.power, alpha=args.alpha, alternative=alternative, level=args.level)
     if args.design == "paired":
-        result = smb.power("paired", discordance=args.discordance, method=args.method, **kw)
+        result = smb.power("paired", discordance=args.discordance, formula=args.formula, **kw)
     elif args.design == "rate":
         result = smb.power(
             "rate", rate=args.rate, null=args.null, half_width=args.half_width, cluster_size=args.cluster_size, icc=args.icc, **kw

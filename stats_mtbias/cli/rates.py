@@ -38,6 +38,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="your judgements: CSV, Parquet or Arrow, a directory or a quoted glob of them",
     )
     _options.add_options(parser, OPTIONS)
+    _options.add_old_ci(parser)
+    _options.renamed(parser, "--system", "system", "--system-column", type=_options.column, metavar="COL")
     _options.add_engine(
         parser, vocabulary.COUNTING_ENGINES, "count --judgements here with Arrow (auto) or on a Dask cluster (dask)"
     )

@@ -56,7 +56,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument(
         "--system", action="append", default=[], metavar="NAME", help="name of the system in the matching --translations"
     )
-    _options.add_options(parser, OPTIONS)
+    _options.add_options(parser, OPTIONS, old={"test": {"bootstrap": "interval"}})
+    _options.add_old_ci(parser)
     _options.renamed(parser, "--keep-repeated", "repeated_blocks", "--repeated-blocks keep", flag_value="keep")
     _options.renamed(parser, "--exclude-repeated-mine", "repeated_blocks", "--repeated-blocks all", flag_value="all")
     parser.add_argument("--compare", action="store_true", help="print the paired differences between systems")
@@ -66,7 +67,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> Output:
     n_permutations = args.n_permutations
-    if _permutations(args) and args.n_boot != _defaults.N_BOOT and args.n_permutations == _defaults.N_RESAMPLES:
+    if _permutations(args) and args.n_boot != _defaults.N_BOOT and args.n_permutations == _defaults.N_PERMUTATIONS:
         _options.deprecate(args, "--n-boot for the permutations of --test permutation", "--n-permutations")
         n_permutations = args.n_boot  # the old spelling
     res = smb.tgbi(

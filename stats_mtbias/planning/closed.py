@@ -37,7 +37,7 @@ from stats_mtbias.errors import UsageError
 
 # One vocabulary for every test of the package (scipy's): a one-sided plan names its direction, and the planned
 # difference (a − b) must lie in it. "one-sided" (before 0.2) is read as the difference's own direction.
-ALTERNATIVES = ("two-sided", "less", "greater")
+ALTERNATIVES = _defaults.ALTERNATIVES
 
 
 def check_alternative(alternative: str, difference: float | None = None) -> str:

@@ -26,7 +26,7 @@ from stats_mtbias.planning.result import PowerResult, plan_row
 from stats_mtbias.provenance import Provenance
 
 DESIGNS = ("paired", "rate", "normal", "pilot")
-PAIRED_METHODS = ("connor", "exact")
+POWER_FORMULAS = _defaults.POWER_FORMULAS  # the paired design's power: Connor's formula, or exact
 PILOT_KINDS = ("simulate", "paired", "rate", "normal")
 
 
@@ -62,27 +62,27 @@ def paired(
     alpha,
     alternative,
     discordance,
-    method,
+    formula,
     *,
     metric="paired binary",
     comparison="",
     unit_scale: float = 1.0,
 ):
-    check_choice(method, PAIRED_METHODS, "method")
+    check_choice(formula, POWER_FORMULAS, "formula")
     if discordance is None:
         raise UsageError("the paired design needs `discordance`: the share of items on which the two outcomes differ.")
     psi = float(discordance)
     question = which_question(n, difference, None)
     target = 0.8 if power is None else power
-    name = "Connor (1987) normal approximation" if method == "connor" else "exact power of McNemar's exact test"
+    name = "Connor (1987) normal approximation" if formula == "connor" else "exact power of McNemar's exact test"
 
     def power_at(size, d):
-        if method == "connor":
+        if formula == "connor":
             return float(closed.paired_power(size, d, psi, alpha=alpha, alternative=alternative))
         return float(closed.paired_power_exact(int(size), d, psi, alpha=alpha, alternative=alternative))
 
     if question == "sample_size":
-        if method == "connor":
+        if formula == "connor":
             n = int(closed.paired_sample_size(difference, psi, alpha=alpha, power=target, alternative=alternative))
         else:
             n = closed.paired_sample_size_exact(difference, psi, alpha=alpha, power=target, alternative=alternative)
@@ -494,14 +494,14 @@ def plan(
     alternative: str = "two-sided",
     discordance: float | None = None,
     rate: float | None = None,
-    reference: float | None = None,
+    null: float | None = None,
     half_width: float | None = None,
     level: float = _defaults.LEVEL,
     cluster_size: float = 1,
     icc: float = 0.0,
     se: float | None = None,
     n_pilot: int | None = None,
-    method: str = "connor",
+    formula: str = "connor",
     test: str = "bootstrap",
     n_sim: int = 1000,
     n_boot: int = 500,
@@ -518,7 +518,7 @@ def plan(
         half_width=half_width,
         discordance=discordance,
         rate=rate,
-        null=reference,
+        null=null,
         se=se,
         alpha=alpha,
         level=level,
@@ -542,10 +542,10 @@ def plan(
     options = {"alpha": alpha, "alternative": alternative, "level": level, "power": power}
     trace, notes = None, []
     if design == "paired":
-        table, curve, name = paired(n, difference, power, alpha, alternative, discordance, method)
+        table, curve, name = paired(n, difference, power, alpha, alternative, discordance, formula)
     elif design == "rate":
         table, curve, name = one_rate(
-            n, difference, power, alpha, alternative, rate, reference, half_width, level, deff, cluster_size=float(cluster_size)
+            n, difference, power, alpha, alternative, rate, null, half_width, level, deff, cluster_size=float(cluster_size)
         )
     elif design == "normal":
         table, curve, name = normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, level)
@@ -580,8 +580,8 @@ def plan(
             table["design"] = "pilot"
             options.update({"pilot_difference": observed, "alternative": alt})
         elif kind == "rate":
-            # A difference is read against parity (0.5) unless a reference is given.
-            ref = reference if reference is not None else (0.5 if difference is not None else None)
+            # A difference is read against parity (0.5) unless a null share is given.
+            ref = null if null is not None else (0.5 if difference is not None else None)
             table, curve, name = one_rate(
                 n,
                 difference,
@@ -621,7 +621,7 @@ def plan(
             for k, v in {
                 "discordance": discordance,
                 "rate": rate,
-                "reference": reference,
+                "null": null,
                 "cluster_size": cluster_size,
                 "icc": icc,
                 "design_effect": deff,

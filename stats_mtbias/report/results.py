@@ -42,7 +42,7 @@ from stats_mtbias.report import screenshot as browser
 from stats_mtbias.report.document import Figure, Report, Section, Table, collapse_notes
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_interval, format_p
 from stats_mtbias.report.render import environment, write_report
-from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, Spec, StudyResult, adjust, family_label
+from stats_mtbias.result import COMPARE_COLUMNS, CORRECTION_NAMES, TABLE_COLUMNS, Spec, StudyResult, adjust, family_label
 
 FORMAT_NAMES = {"html": "html", "md": "md", "markdown": "md", "tex": "latex", "latex": "latex"}
 # Language names: a WinoMT target's from its record (stats_mtbias.gender.targets), and these others (TGBI's Korean).
@@ -68,7 +68,6 @@ METRIC_LABELS = {
 # Differences of shares are shown in points; ratios (B) and coefficients (κ) as they are.
 DIFFERENCES = frozenset({"delta_g", "delta_s", "gap", "diff", "change"})
 UNSCALED = frozenset({"b", "kappa"})
-CORRECTIONS = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "no adjustment"}
 # A headline wider than this puts the language (or set) in the rows: one row per language × system.
 MAX_COLUMNS = 8
 # A forest of comparisons taller than this per panel is left to comparisons.csv.
@@ -319,7 +318,7 @@ def shown_comparisons(result: StudyResult, mine: Sequence[str] = ()) -> tuple[pd
     frame = result.compare()
     options = result.provenance.get("options") or {}
     against = options.get("against")
-    correction = CORRECTIONS.get(result.correction, result.correction)
+    correction = CORRECTION_NAMES.get(result.correction, result.correction)
     readjusted = False
     if mine:
         involved = frame["system_a"].isin(mine) | frame["system_b"].isin(mine)

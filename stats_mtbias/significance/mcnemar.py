@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
+from stats_mtbias._defaults import ALTERNATIVES
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.uncertainty import differences as _d
@@ -54,7 +55,6 @@ __all__ = [
 ]
 
 MCNEMAR_METHODS = ("mid-p", "exact", "asymptotic", "asymptotic-cc")
-ALTERNATIVES = ("two-sided", "less", "greater")
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
 from stats_mtbias.significance.pvalues import floor_pvalues
 
-CORRECTIONS = {"holm": "holm", "bh": "fdr_bh", "none": None}
-# How documents name each correction.
-CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "no correction"}
+# The names of _defaults.CORRECTIONS: statsmodels' name of each, and how documents name it.
+CORRECTIONS = dict(zip(_defaults.CORRECTIONS, ("holm", "fdr_bh", None), strict=True))
+CORRECTION_NAMES = dict(zip(_defaults.CORRECTIONS, ("Holm", "Benjamini–Hochberg", "no correction"), strict=True))
 
 
 def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:

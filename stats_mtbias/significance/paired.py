@@ -21,11 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from stats_mtbias._defaults import ALTERNATIVES
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 
-PAIRED_METHODS = ("exact", "ttest")
-ALTERNATIVES = ("greater", "less", "two-sided")
+PAIRED_TESTS = ("exact", "ttest")  # names of _defaults.TESTS
 
 
 def sign_test_pvalue(n_positive, n_negative, alternative: str = "greater") -> np.ndarray:
@@ -125,7 +125,7 @@ def paired_test(first, second, *, trials=None, method: str = "exact", alternativ
         Exact sign test on the discordant items, or the paired t-test.
     alternative : {"greater", "less", "two-sided"}
     """
-    check_choice(method, PAIRED_METHODS, "method")
+    check_choice(method, PAIRED_TESTS, "method")
     check_choice(alternative, ALTERNATIVES, "alternative")
     a = np.asarray(first, dtype=float)
     b = np.asarray(second, dtype=float)

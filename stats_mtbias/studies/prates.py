@@ -41,7 +41,7 @@ from stats_mtbias.schema import GENDERS, judgement_table
 from stats_mtbias.significance.effect_sizes import cohens_h, paired_difference_in_proportions
 from stats_mtbias.significance.independence import independence_test
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues
-from stats_mtbias.significance.paired import PAIRED_METHODS, paired_test
+from stats_mtbias.significance.paired import PAIRED_TESTS, paired_test
 from stats_mtbias.stats.metrics import Metric, MetricSet
 from stats_mtbias.stats.proportions import sample_design_effect
 from stats_mtbias.studies._common import accounting as common_accounting
@@ -428,7 +428,7 @@ def analyse(
     """
     check_choice(denominator, DENOMINATORS, "denominator")
     check_choice(interval, PROPORTION_METHODS, "interval")
-    check_choice(test, PAIRED_METHODS, "test")
+    check_choice(test, PAIRED_TESTS, "test")
     check_choice(correction, CORRECTIONS, "correction")
     level = check_level(level)
     rate_rows, test_rows = [], []
@@ -462,7 +462,7 @@ def independence(
     correction: str = _defaults.CORRECTION,
     method: str = "auto",
     rng: np.random.Generator | int = _defaults.SEED,
-    n_resamples: int = 9_999,
+    n_draws: int = _defaults.N_DRAWS,
 ) -> pd.DataFrame:
     """Does the pronoun (female/male/neutral) depend on the language, and on the category within a language?
 
@@ -492,7 +492,7 @@ def independence(
         table = pd.crosstab(part[row_key], part["gender"].astype(str)).reindex(columns=genders, fill_value=0)
         deff = np.mean([design_effect(per_item[g], per_item["m"]) for g in genders])
         try:
-            res = independence_test(table.to_numpy(), method=method if deff == 1.0 else "chi2", rng=rng, n_resamples=n_resamples)
+            res = independence_test(table.to_numpy(), method=method if deff == 1.0 else "chi2", rng=rng, n_resamples=n_draws)
         except ValueError as exc:  # a table with one non-empty row or column
             rows.append({"language": language, "table": name, "n": int(table.to_numpy().sum()), "method": f"not tested: {exc}"})
             continue
@@ -804,8 +804,8 @@ def evaluate(
     alpha: float = _defaults.ALPHA,
     level: float = _defaults.LEVEL,
     rng: np.random.Generator | int = _defaults.SEED,
-    n_resamples: int = 9_999,
     n_boot: int = _defaults.N_BOOT,
+    n_draws: int = _defaults.N_DRAWS,
     pool: bool = False,
     sample: str | None = None,
 ) -> StudyResult:
@@ -828,7 +828,7 @@ def evaluate(
     ``n_boot`` resamples), with `against`, `family` and `correction`.
     """
     judgements_file, reference_file = judgements, reference
-    check_positive_int(n_resamples, "n_resamples")
+    check_positive_int(n_draws, "n_draws")
     alpha = check_level(alpha, "alpha")
     seed = rng
     store = open_store(data_dir) if judgements_file is None or reference_file is None else None
@@ -872,7 +872,7 @@ def evaluate(
             fixes=["the authors' paired t-test (test='ttest' / --test ttest: no floor, approximate on few occupations)"],
             smaller="fewer tests a family (by='language' / --by language: no per-category rows)",
         )
-    indep = _per_system(independence, judgements, correction=correction, rng=rng, n_resamples=n_resamples)
+    indep = _per_system(independence, judgements, correction=correction, rng=rng, n_draws=n_draws)
     reference = calib = None
     if items == "jobs":
         bls = prates_data.read_bls(store, reference_file)
@@ -912,7 +912,7 @@ def evaluate(
             "interval": interval,
             "test": test,
             "alpha": alpha,
-            "independence_resamples": n_resamples,
+            "independence_resamples": n_draws,
             "unknown": "`?` rows counted in n_unknown",
             "systems": systems,
             "pooled": bool(pool and len(systems) > 1),

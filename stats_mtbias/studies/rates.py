@@ -68,6 +68,8 @@ from stats_mtbias.studies._study import Study, finish, with_notes
 METRICS = MetricSet(RATES, GENDERS).names
 ACCURACY = tuple(name for name in MetricSet(RATES, CELL_NAMES).names if name not in METRICS)
 CELLS = len(CELL_NAMES)  # the cells of a count cube with gold (the first five: the genders, without gold)
+# What evaluate (smb.rates) accepts, in the package's vocabulary (_defaults.INTERVALS).
+INTERVALS = ("percentile", "bca", "score")
 _ALIASES = {
     "f": "female",
     "m": "male",
@@ -324,7 +326,6 @@ def evaluate(
     n_boot: int = _defaults.N_BOOT,
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
-    ci: str = "bootstrap",
     interval: str = "percentile",
     correction: str = _defaults.CORRECTION,
     engine: str = "auto",
@@ -334,7 +335,12 @@ def evaluate(
     gold: str | None = None,
 ) -> StudyResult:
     """Read (or take) a judgement table and analyse it (what :func:`stats_mtbias.rates` returns); see the module
-    docstring."""
+    docstring. ``interval`` takes the package's one vocabulary (a bootstrap interval, or ``"score"``), read here into
+    :func:`analyse`'s ``ci`` and ``interval``."""
+    check_choice(interval, INTERVALS, "interval")
+    asked = interval  # the provenance records the option as given
+    ci = "analytic" if interval == "score" else "bootstrap"
+    interval = "percentile" if ci == "analytic" else interval  # unused by the analytic intervals
     if by is not None and not isinstance(by, str) and not all(isinstance(c, str) for c in _iterable(by)):
         raise UsageError(f"`by` names columns: a column name or a list of them; got {by!r}.")
     by = [] if by is None else [by] if isinstance(by, str) else list(by)
@@ -424,8 +430,7 @@ def evaluate(
             "system": system,
             "cluster": cluster,
             "strata": strata,
-            "ci": ci,
-            "interval": interval,
+            "interval": asked,
             "rows": int(table["outputs" if sample else "n"].sum()),
             "engine": engine,
             "against": against,

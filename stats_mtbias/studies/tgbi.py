@@ -4,11 +4,11 @@ Data → gender of each English output → judgement table → per-item counts �
 P_S per set and the index → intervals → paired comparisons of systems with
 Holm's adjustment.
 
-Intervals (``ci="analytic"``, the default): a set's P_S gets the square root of a
+Intervals (``interval="score"``, the default; :func:`analyse`'s ``ci="analytic"``): a set's P_S gets the square root of a
 score interval on g = P_S² (never a point, and it keeps its coverage near 0 and
 1); the index and the paired differences combine the sets' intervals by MOVER;
 a paired test of a set is a cluster-robust t-test of g_a − g_b (see
-:mod:`stats_mtbias.uncertainty.analytic`). ``ci="bootstrap"`` gives the cluster
+:mod:`stats_mtbias.uncertainty.analytic`). ``interval="percentile"`` or ``"bca"`` gives the cluster
 bootstrap instead, except for a set with ten or fewer effective minority
 outputs, whose bootstrap distribution is too discrete (often a single point):
 that set keeps the score interval, and ``ci_method`` says so.
@@ -28,7 +28,6 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias import _defaults
-from stats_mtbias._defaults import N_RESAMPLES
 from stats_mtbias._validation import check_choice, check_level, check_positive_int, check_rng
 from stats_mtbias.datasets import tgbi as tgbi_data
 from stats_mtbias.datasets.registry import DataStore, open_store
@@ -81,7 +80,10 @@ FEW_MINORITY = 3  # effective minority outputs of a set at or below which its pa
 SMALL_SET = 30  # lexicon items below which a set's paired analytic test may exceed its size: test="permutation"
 BOUNDARY_COUNT = 10  # effective minority outputs at or below which a set's bootstrap interval is replaced
 CI_KINDS = ("bootstrap", "analytic")
-TESTS = ("bootstrap", "permutation")
+TESTS = ("bootstrap", "permutation")  # analyse's: "bootstrap" is the interval's own method, analytic or not
+# What evaluate (smb.tgbi) accepts, in the package's vocabulary (_defaults.INTERVALS, _defaults.TESTS).
+INTERVALS = ("score", "percentile", "bca")
+TESTS_ASKED = ("interval", "permutation")
 
 
 def judge(outputs: pd.DataFrame, lexicon: str = "default") -> pd.DataFrame:
@@ -287,7 +289,7 @@ def analyse(
     correction: str = _defaults.CORRECTION,
     against: list[str] | None = None,
     family: str | list[str] = "metric",
-    n_permutations: int = N_RESAMPLES,
+    n_permutations: int = _defaults.N_PERMUTATIONS,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, BootstrapResult | None]:
     """Estimates, intervals and paired comparisons from a TGBI judgement table.
 
@@ -575,15 +577,14 @@ def evaluate(
     n_boot: int = _defaults.N_BOOT,
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
-    ci: str = "analytic",
-    interval: str = "percentile",
+    interval: str = "score",
     compare: bool = True,
-    test: str = "bootstrap",
+    test: str = "interval",
     both: str = "neutral",
     correction: str = _defaults.CORRECTION,
     against: list[str] | None = None,
     family: str | list[str] = "metric",
-    n_permutations: int = N_RESAMPLES,
+    n_permutations: int = _defaults.N_PERMUTATIONS,
     outputs=None,
     sample: str | None = None,
 ) -> StudyResult:
@@ -594,8 +595,16 @@ def evaluate(
     systems (default all three). See :func:`analyse` for the statistical options;
     ``lexicon`` picks the gender rule (``"default"`` or the authors' ``"cho2019"``)
     and ``repeated_blocks`` whether copy-paste defects are excluded (default) or
-    kept as the authors did.
+    kept as the authors did. ``interval`` and ``test`` take the package's one vocabulary
+    (``"score"`` or a bootstrap interval; ``"interval"`` or ``"permutation"``), read here
+    into :func:`analyse`'s ``ci``, ``interval`` and ``test``.
     """
+    check_choice(interval, INTERVALS, "interval")
+    check_choice(test, TESTS_ASKED, "test")
+    asked = {"interval": interval, "test": test}  # the provenance records the options as given
+    ci = "analytic" if interval == "score" else "bootstrap"
+    interval = "percentile" if ci == "analytic" else interval  # unused by the analytic intervals
+    test = "bootstrap" if test == "interval" else test  # analyse's name of the interval's own test
     given = dict(translations or {})
     systems = check_systems(systems)
     if systems is None:
@@ -657,9 +666,7 @@ def evaluate(
             "lexicon": lexicon,
             "both": both,
             "repeated_blocks": repeated_blocks,
-            "ci": ci,
-            "interval": interval,
-            "test": test,
+            **asked,
             "n_permutations": n_permutations if compare and test == "permutation" else None,
             "sample": sample,
             "unknown": "excluded from denominators",

@@ -264,7 +264,7 @@ def test_rates_analytic_comparison_by_hand():
             "gender": ["female", "female", "female", "male", "male", "male", "male", "male"],
         }
     )
-    cmp = smb.rates(frame, ci="analytic", rng=0).compare()
+    cmp = smb.rates(frame, interval="score", rng=0).compare()
     row = cmp[cmp["metric"] == "female"].iloc[0]
     # diff = 1/2 - 1/4; per-item differences d_i = (0, 1, 0, 0)/4, centred: SE = sqrt(4/3 * sum((d - mean d)^2)).
     d = np.array([0, 1, 0, 0]) / 4

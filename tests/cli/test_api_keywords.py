@@ -84,7 +84,7 @@ def _tgbi(**kwargs):
     ("argv", "kwargs"),
     [
         ([], {}),
-        (["--ci", "bootstrap", "--n-boot", "300", "--seed", "3"], {"ci": "bootstrap", "n_boot": 300, "rng": 3}),
+        (["--interval", "percentile", "--n-boot", "300", "--seed", "3"], {"interval": "percentile", "n_boot": 300, "rng": 3}),
         (["--lexicon", "cho2019", "--level", "0.9"], {"lexicon": "cho2019", "level": 0.9}),
         (["--both", "exclude"], {"both": "exclude"}),
     ],
@@ -194,5 +194,5 @@ def test_winomt_n_draws_is_the_apis(cli, data_dir, tmp_path):
 
 def test_rates_says_data_dir_has_no_effect(cli, tiny_judgements, tmp_path):
     path, _ = tiny_judgements
-    code, _, err = cli("rates", "--judgements", path, "--ci", "analytic", "--data-dir", tmp_path, "--format", "json")
+    code, _, err = cli("rates", "--judgements", path, "--interval", "score", "--data-dir", tmp_path, "--format", "json")
     assert code == 0 and "--data-dir has no effect here (rates reads only --judgements)" in err

@@ -54,8 +54,8 @@ def test_tgbi_same_seed_same_numbers(capsys, data_dir):
         "json",
         "--systems",
         "kakao",
-        "--ci",
-        "bootstrap",
+        "--interval",
+        "percentile",
         "--seed",
         "7",
     )

@@ -401,9 +401,9 @@ RATES = (
 
 def rates_judgements(tmp_path, cli, data_dir):
     path = write(tmp_path / "judgements.csv", RATES)
-    options = dict(by=["language"], ci="analytic")
+    options = dict(by=["language"], interval="score")
     api = smb.rates(path, **options)
-    argv = ("rates", "--by", "language", "--ci", "analytic", "--view", "table", "--judgements")
+    argv = ("rates", "--by", "language", "--interval", "score", "--view", "table", "--judgements")
     records, _ = cli.json(*argv, path)
     same(records, api.table)
     frame = pd.read_csv(path)

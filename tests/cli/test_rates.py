@@ -28,7 +28,7 @@ def _api(*args, **kwargs):
 
 def test_rates_by_hand(cli, tiny_judgements):
     path, _ = tiny_judgements
-    records, _ = cli.json("rates", "--judgements", path, "--by", "language", "--ci", "analytic", "--view", "table")
+    records, _ = cli.json("rates", "--judgements", path, "--by", "language", "--interval", "score", "--view", "table")
     got = {(r["system"], r["language"], r["metric"]): r for r in records}
     for (system, language), expected in BY_HAND.items():
         for metric in ("female", "male", "neutral"):
@@ -37,13 +37,13 @@ def test_rates_by_hand(cli, tiny_judgements):
             assert row["n"] == expected["n"] and 0 <= row["ci_low"] <= row["estimate"] <= row["ci_high"] <= 1
         assert got[(system, language, "gap")]["estimate"] == pytest.approx(expected["male"] - expected["female"])
     # The same numbers as the API's, to the last digit.
-    api = _api(path, by=["language"], ci="analytic").table
+    api = _api(path, by=["language"], interval="score").table
     assert pd.DataFrame(records)[list(api.columns)].equals(api.reset_index(drop=True))
 
 
 def test_rates_table_shows_percent_and_accounts_for_unknowns(cli, tiny_judgements):
     path, _ = tiny_judgements
-    code, out, err = cli("rates", "--judgements", path, "--ci", "analytic", "--view", "table")
+    code, out, err = cli("rates", "--judgements", path, "--interval", "score", "--view", "table")
     assert code == 0, err
     header = out.splitlines()[0]
     assert "estimate %" in header and "ci_low %" in header and "ci_high %" in header
@@ -56,13 +56,13 @@ def test_rates_table_shows_percent_and_accounts_for_unknowns(cli, tiny_judgement
     ("argv", "kwargs"),
     [
         ([], {}),
-        (["--ci", "analytic"], {"ci": "analytic"}),
+        (["--interval", "score"], {"interval": "score"}),
         (["--interval", "bca", "--n-boot", "300", "--seed", "4"], {"interval": "bca", "n_boot": 300, "rng": 4}),
-        (["--cluster", "", "--ci", "analytic"], {"cluster": None, "ci": "analytic"}),
-        (["--system", "", "--ci", "analytic"], {"system": None, "ci": "analytic"}),
+        (["--cluster", "", "--interval", "score"], {"cluster": None, "interval": "score"}),
+        (["--system-column", "", "--interval", "score"], {"system": None, "interval": "score"}),
         (["--strata", "language", "--n-boot", "200"], {"strata": "language", "n_boot": 200}),
-        (["--level", "0.9", "--ci", "analytic"], {"level": 0.9, "ci": "analytic"}),
-        (["--engine", "arrow", "--ci", "analytic"], {"engine": "arrow", "ci": "analytic"}),
+        (["--level", "0.9", "--interval", "score"], {"level": 0.9, "interval": "score"}),
+        (["--engine", "arrow", "--interval", "score"], {"engine": "arrow", "interval": "score"}),
     ],
 )
 def test_rates_options_are_the_apis(cli, tiny_judgements, argv, kwargs):
@@ -84,8 +84,8 @@ def test_rates_outcome_column_and_compare_with_family_and_against(cli, tiny_judg
         renamed,
         "--outcome",
         "read_as",
-        "--ci",
-        "analytic",
+        "--interval",
+        "score",
         "--compare",
         "--by",
         "language",
@@ -94,12 +94,12 @@ def test_rates_outcome_column_and_compare_with_family_and_against(cli, tiny_judg
         "--against",
         "mine",
     )
-    api = _api(renamed, outcome="read_as", ci="analytic", by=["language"], family="all", against=["mine"]).compare()
+    api = _api(renamed, outcome="read_as", interval="score", by=["language"], family="all", against=["mine"]).compare()
     assert [list(r) for r in records] == [list(api.columns)] * len(api)
     assert {(r["system_a"], r["system_b"]) for r in records} == {("mine", "base")}
     assert {r["family"] for r in records} == {f"all ({len(api)} comparisons)"}
     assert [r["p_adjusted"] for r in records] == pytest.approx(api["p_adjusted"].tolist())
-    code, out, _ = cli("rates", "--judgements", renamed, "--outcome", "read_as", "--ci", "analytic", "--compare")
+    code, out, _ = cli("rates", "--judgements", renamed, "--outcome", "read_as", "--interval", "score", "--compare")
     assert code == 0 and "p_adjusted: Holm within each family (language × subset × metric" in out
 
 

@@ -150,14 +150,13 @@ def test_family_and_against(cli, files, data_dir, study):
     ("study", "extra", "said"),
     [
         ("tgbi", ["--correction", "bh"], "--correction has no effect here: it applies only with --compare"),
-        ("tgbi", ["--interval", "bca"], "--interval has no effect here: it applies only with --ci bootstrap"),
+        ("tgbi", ["--n-boot", "500"], "--n-boot has no effect here: it applies only with --interval percentile|bca"),
         ("tgbi", ["--n-permutations", "500"], "--n-permutations has no effect here"),
         ("winomt", ["--against", "a"], "--against has no effect here: it applies only with --compare"),
         ("winomt", ["--aligner", "eflomal"], "--aligner has no effect here with --judgements"),
         ("prates", ["--alpha", "0.1"], "--alpha has no effect here: it applies only with --view tests"),
         ("prates", ["--family", "all"], "--family has no effect here: it applies only with --compare"),
-        ("rates", ["--ci", "analytic", "--interval", "bca"], "--interval has no effect here"),
-        ("rates", ["--ci", "analytic", "--n-boot", "500"], "--n-boot has no effect here"),
+        ("rates", ["--interval", "score", "--n-boot", "500"], "--n-boot has no effect here"),
     ],
 )
 def test_options_without_effect_are_said(cli, files, data_dir, study, extra, said):

@@ -151,7 +151,7 @@ RATES = Study(
     "female",
     "all",
     lambda outcome, items: _share(outcome[items]),  # every outcome of a case is identified
-    variants=({}, {"ci": "analytic"}),
+    variants=({}, {"interval": "score"}),
 )
 
 
@@ -170,7 +170,7 @@ TGBI = Study(
     "p_s",
     "s1",
     lambda outcome, items: _p_s(outcome[items]),
-    variants=({}, {"ci": "bootstrap"}, {"test": "permutation", "n_permutations": 999}),
+    variants=({}, {"interval": "percentile"}, {"test": "permutation", "n_permutations": 999}),
 )
 
 

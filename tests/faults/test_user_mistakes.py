@@ -67,7 +67,7 @@ def test_an_empty_cluster_cell_of_rates_is_a_data_error(tmp_path, capsys):
 
 def test_a_file_without_a_system_column_is_still_one_system(tmp_path, capsys):
     path = _write(tmp_path / "mine.csv", "item,gender\n1,female\n2,male\n")
-    code, err = _run(capsys, "rates", "--judgements", path, "--system", "", "--ci", "analytic", "--format", "json")
+    code, err = _run(capsys, "rates", "--judgements", path, "--system-column", "", "--interval", "score", "--format", "json")
     assert code == 0, err
 
 

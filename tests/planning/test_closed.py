@@ -79,7 +79,7 @@ def test_mde_inverts_the_power():
     mde = smb.power("paired", discordance=0.2, n=3888).difference
     assert closed.paired_power(3888, mde, 0.2) == pytest.approx(0.8, abs=1e-6)
     assert smb.power("paired", discordance=0.2, n=3888, difference=mde).power == pytest.approx(0.8, abs=1e-6)
-    exact = smb.power("paired", discordance=0.2, n=3888, method="exact")
+    exact = smb.power("paired", discordance=0.2, n=3888, formula="exact")
     assert exact.difference > mde  # the exact test detects a little less
 
 

@@ -136,7 +136,7 @@ def test_tables_equal_the_api_before_rounding(built, data_dir, winomt_result):
     _same(_csv(out, "tgbi", "headline"), t.table[t.table["metric"] == "p_s"])
     _same(_csv(out, "tgbi", "comparisons"), t.compare())
     _same(_csv(out, "tgbi", "estimates_wide"), t.frame("estimates").astype({"system": str}))
-    boot = smb.tgbi(data_dir=data_dir, n_boot=N_BOOT, rng=SEED, ci="bootstrap")
+    boot = smb.tgbi(data_dir=data_dir, n_boot=N_BOOT, rng=SEED, interval="percentile")
     _same(_csv(out, "tgbi", "estimates_bootstrap"), boot.table[boot.table["metric"] == "p_s"])
     p = smb.prates(data_dir=data_dir, rng=SEED)
     _same(_csv(out, "prates", "headline"), p.table)

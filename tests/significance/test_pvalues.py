@@ -86,11 +86,20 @@ def test_an_underflowing_comparison_is_below_1e300_in_every_view(data, ci, tmp_p
     path = data(tmp_path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = smb.rates(path, ci=ci, n_boot=1000)
+        res = smb.rates(path, interval="score" if ci == "analytic" else "percentile", n_boot=1000)
     female = res.compare().set_index("metric").loc["female"]
     assert female["p_value"] == P_FLOOR and female["p_adjusted"] == P_FLOOR  # was 0.0
     assert _never_zero(res)
-    base = ["rates", "--judgements", str(path), "--compare", "--ci", ci, "--n-boot", "1000"]
+    base = [
+        "rates",
+        "--judgements",
+        str(path),
+        "--compare",
+        "--interval",
+        "score" if ci == "analytic" else "percentile",
+        "--n-boot",
+        "1000",
+    ]
     assert main(base) == 0
     out = capsys.readouterr().out
     header, row = out.splitlines()[0], next(line for line in out.splitlines() if " female " in line)
@@ -111,7 +120,7 @@ def test_the_report_shows_it_in_markdown_html_and_latex(tmp_path):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = smb.rates(_extreme(tmp_path), ci="analytic")
+        res = smb.rates(_extreme(tmp_path), interval="score")
     write_results([res], tmp_path / "report", formats=("md", "html", "tex"))
     markdown = (tmp_path / "report" / "report.md").read_text("utf-8")
     assert "| < 1e-300 |" in markdown and "| 0.000 |" not in markdown

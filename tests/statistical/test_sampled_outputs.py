@@ -89,13 +89,15 @@ def test_the_duplication_check_can_fail():
     rows = pd.DataFrame(
         {"item": np.repeat(np.arange(200), 3), "system": "a", "gender": np.where(rng.random(600) < 0.4, "female", "male")}
     )
-    kw = dict(ci="analytic", cluster=None, rng=0)
+    kw = dict(interval="score", cluster=None, rng=0)
     once = smb.rates(rows, **kw).table
     twice = smb.rates(pd.concat([rows, rows], ignore_index=True), **kw).table
     assert not_narrower(once, twice, keys=TABLE_KEYS) != []
     rows["sample"] = np.tile(["0", "1", "2"], 200)
     for ci in ("analytic", "bootstrap"):
-        clustered = dict(ci=ci, cluster="item", sample="sample", rng=0, n_boot=500)
+        clustered = dict(
+            interval="score" if ci == "analytic" else "percentile", cluster="item", sample="sample", rng=0, n_boot=500
+        )
         doubled = pd.concat([rows, rows.assign(sample=rows["sample"] + "b")], ignore_index=True)
         assert not_narrower(smb.rates(rows, **clustered).table, smb.rates(doubled, **clustered).table, keys=TABLE_KEYS) == []
 
@@ -279,7 +281,7 @@ def _tgbi_outputs(k, rng, n_items=60):
 @pytest.mark.parametrize("ci", ["analytic", "bootstrap"])
 def test_tgbi_duplicating_samples_narrows_nothing(ci):
     frame = _tgbi_outputs(3, np.random.default_rng(8))
-    kw = dict(systems=[], sample="sample", ci=ci, n_boot=400, rng=0)
+    kw = dict(systems=[], sample="sample", interval="score" if ci == "analytic" else "percentile", n_boot=400, rng=0)
     once = smb.tgbi(outputs=frame, **kw)
     doubled = pd.concat([frame, frame.assign(sample=frame["sample"] + "b")], ignore_index=True)
     again = smb.tgbi(outputs=doubled, **kw)
@@ -289,7 +291,7 @@ def test_tgbi_duplicating_samples_narrows_nothing(ci):
 
 def test_tgbi_one_sample_is_todays():
     frame = _tgbi_outputs(1, np.random.default_rng(9))
-    kw = dict(systems=[], ci="analytic", rng=0)
+    kw = dict(systems=[], interval="score", rng=0)
     pd.testing.assert_frame_equal(
         smb.tgbi(outputs=frame.drop(columns="sample"), **kw).table, smb.tgbi(outputs=frame, sample="sample", **kw).table
     )
@@ -299,7 +301,7 @@ def test_tgbi_unequal_samples_are_averaged():
     frame = _tgbi_outputs(4, np.random.default_rng(10))
     frame = frame[~((frame["item"].isin(["w1", "w2", "w3"])) & (frame["sample"] != "0"))]
     with pytest.warns(DataQualityWarning, match="items have 1–4 samples; each item's samples are averaged"):
-        smb.tgbi(outputs=frame, systems=[], sample="sample", ci="analytic", rng=0)
+        smb.tgbi(outputs=frame, systems=[], sample="sample", interval="score", rng=0)
 
 
 def test_rates_one_sample_is_todays():
@@ -308,5 +310,5 @@ def test_rates_one_sample_is_todays():
         {"item": np.arange(300), "system": "a", "sample": "0", "gender": np.where(rng.random(300) < 0.3, "female", "male")}
     )
     for ci in ("analytic", "bootstrap"):
-        kw = dict(ci=ci, n_boot=300, rng=0)
+        kw = dict(interval="score" if ci == "analytic" else "percentile", n_boot=300, rng=0)
         pd.testing.assert_frame_equal(smb.rates(rows, **kw).table, smb.rates(rows, sample="sample", **kw).table)

@@ -31,8 +31,8 @@ def _per_row(frame: pd.DataFrame) -> pd.DataFrame:
 @pytest.mark.parametrize("strata", [None, "half"])
 def test_cells_give_the_analytic_numbers_of_a_row_each(strata):
     frame = _frame(900, 1)
-    cells = smb.rates(frame, cluster=None, by="split", strata=strata, ci="analytic", rng=0)
-    rows = smb.rates(_per_row(frame), cluster="row", by="split", strata=strata, ci="analytic", rng=0)
+    cells = smb.rates(frame, cluster=None, by="split", strata=strata, interval="score", rng=0)
+    rows = smb.rates(_per_row(frame), cluster="row", by="split", strata=strata, interval="score", rng=0)
     # The count table holds cells, not rows, and accounts for every row.
     judged = cells.frames["judgements"]
     assert len(judged) < 3 * 2 * 2 * 5 + 1 and int(judged["n"].sum()) == 900
@@ -118,7 +118,7 @@ def test_a_parquet_of_many_rows_stays_a_table_of_cells(tmp_path):
     )
     path = tmp_path / "j.parquet"
     frame.to_parquet(path)
-    res = smb.rates(path, cluster=None, by="lang", ci="analytic", rng=0)
+    res = smb.rates(path, cluster=None, by="lang", interval="score", rng=0)
     assert len(res.frames["judgements"]) == 2 * 3 * 3 and int(res.frames["judgements"]["n"].sum()) == n
     t = res.table.set_index(["system", "subset", "metric"])["estimate"]
     want = frame[frame["system"] == "a"]["gender"].eq("female").mean()
@@ -133,7 +133,9 @@ def _coverage(reps: int, n: int, p: float, ci: str, seed: int) -> float:
         female = rng.random(n) < p
         if ci != "analytic" or female.sum() not in limits:
             frame = pd.DataFrame({"system": "a", "gender": np.where(female, "female", "male")})
-            est = smb.rates(frame, cluster=None, ci=ci, n_boot=400, rng=rng).table
+            est = smb.rates(
+                frame, cluster=None, interval="score" if ci == "analytic" else "percentile", n_boot=400, rng=rng
+            ).table
             row = est[est["metric"] == "female"].iloc[0]
             limits[female.sum()] = (row["ci_low"], row["ci_high"])
         low, high = limits[female.sum()]

@@ -140,7 +140,7 @@ def test_few_events_with_samples_fall_back_to_the_items_as_outputs():
     events the floor takes the worst case: Wilson widened to the Poisson bounds on 1.5 of 40, computed here.
     Without the floor the interval is that of 3.04 of 81.1 effective outputs, a third narrower.
     """
-    result = rates.evaluate(_sampled_frame(40, 3), sample="sample", ci="analytic", rng=0)
+    result = rates.evaluate(_sampled_frame(40, 3), sample="sample", interval="score", rng=0)
     row = result.frames["estimates"].set_index("metric").loc["female"]
     assert row["estimate"] == pytest.approx(1.5 / 40, abs=1e-12)
     low, high = _hand_modified_wilson(1.5, 40.0)
@@ -160,7 +160,7 @@ def test_few_events_with_samples_fall_back_to_the_items_as_outputs():
 def test_many_events_with_samples_keep_the_design_effect_below_one():
     """12 of 40 items split and 10 more all female: female = 16 / 40, past the floor, so the design effect
     (below 1: disagreeing samples) is used: Wilson on ``16 / deff`` of ``40 / deff``, computed here."""
-    result = rates.evaluate(_sampled_frame(40, 12, extra=10), sample="sample", ci="analytic", rng=0)
+    result = rates.evaluate(_sampled_frame(40, 12, extra=10), sample="sample", interval="score", rng=0)
     row = result.frames["estimates"].set_index("metric").loc["female"]
     y = np.r_[np.full(12, 0.5), np.ones(10), np.zeros(18)]
     p = y.mean()
@@ -188,7 +188,7 @@ def test_unequal_samples_are_averaged_within_their_item():
     """Each item weighs one: female = (1/2 + 0 + 0 + 1) / 4, male = (1/2 + 1 + 1/3 + 0) / 4, neutral = (2/3) / 4;
     ``n`` counts items and ``n_outputs`` the 10 outputs; the unequal numbers of samples are named in a warning."""
     with pytest.warns(DataQualityWarning, match=r"s: clusters have 1–4 samples"):
-        result = rates.evaluate(_unequal_samples(), sample="sample", ci="analytic", rng=0)
+        result = rates.evaluate(_unequal_samples(), sample="sample", interval="score", rng=0)
     est = result.frames["estimates"].set_index("metric")
     hand = {"female": 1.5 / 4, "male": (0.5 + 1 + 1 / 3) / 4, "neutral": (2 / 3) / 4}
     hand["gap"] = hand["male"] - hand["female"]
@@ -208,7 +208,7 @@ def test_equal_samples_weigh_like_one_output_each():
     """Two samples per item everywhere: the shares are the pooled ones, and no warning is given."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", DataQualityWarning)
-        result = rates.evaluate(_sampled_frame(10, 4, extra=2), sample="sample", ci="analytic", rng=0)
+        result = rates.evaluate(_sampled_frame(10, 4, extra=2), sample="sample", interval="score", rng=0)
     est = result.frames["estimates"].set_index("metric")["estimate"]
     assert est["female"] == pytest.approx((4 * 0.5 + 2) / 10, abs=1e-12)
 
@@ -238,7 +238,7 @@ def test_prates_sample_weights_are_one_over_each_outputs_samples():
 
 
 def test_analytic_gap_is_the_stratified_cluster_robust_normal_interval_by_hand():
-    """The gap (male − female) of ``ci="analytic"``: gap ± z·se, se² = Σ_h k_h/(k_h − 1) Σ_{i∈h} (u_i − ū_h)²,
+    """The gap (male − female) of ``interval="score"``: gap ± z·se, se² = Σ_h k_h/(k_h − 1) Σ_{i∈h} (u_i − ū_h)²,
     u_i = (y_i − gap·m_i) / N with y_i = +1 male, −1 female, 0 neutral, at level 0.90 (z = 1.645).
 
     Stratum A: 12 female, 15 male, 3 neutral; stratum B: 4 female, 14 male, 2 neutral; one output per item."""
@@ -247,7 +247,7 @@ def test_analytic_gap_is_the_stratified_cluster_robust_normal_interval_by_hand()
         genders = ["female"] * f + ["male"] * m + ["neutral"] * n
         rows += [{"system": "s", "item": f"{stratum}{i}", "st": stratum, "gender": g} for i, g in enumerate(genders)]
         y.append(np.r_[-np.ones(f), np.ones(m), np.zeros(n)])
-    result = rates.evaluate(pd.DataFrame(rows), strata="st", ci="analytic", level=0.90, rng=0)
+    result = rates.evaluate(pd.DataFrame(rows), strata="st", interval="score", level=0.90, rng=0)
     row = result.frames["estimates"].set_index("metric").loc["gap"]
     total = sum(len(v) for v in y)
     gap = sum(v.sum() for v in y) / total
@@ -260,7 +260,7 @@ def test_analytic_gap_is_the_stratified_cluster_robust_normal_interval_by_hand()
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((gap - z * np.sqrt(var), gap + z * np.sqrt(var)), abs=1e-12)
     # Without strata the variance is the pooled one: a different (here wider) interval.
     pooled = (
-        rates.evaluate(pd.DataFrame(rows), ci="analytic", level=0.90, rng=0).frames["estimates"].set_index("metric").loc["gap"]
+        rates.evaluate(pd.DataFrame(rows), interval="score", level=0.90, rng=0).frames["estimates"].set_index("metric").loc["gap"]
     )
     u = (np.concatenate(y) - gap) / total
     se = np.sqrt(total / (total - 1) * np.sum(u**2))
@@ -293,7 +293,7 @@ def test_the_few_events_count_is_taken_on_the_effective_outputs():
     """4 of 40 items split and 8 all female: female = 10 / 40 with design effect 0.889, so the effective minority
     count is 10 / 0.889 = 11.25 — past FEW_EVENTS (it would be 8.9 if the design effect multiplied instead of
     divided): Wilson on 10 / deff of 40 / deff, computed here."""
-    result = rates.evaluate(_sampled_frame(40, 4, extra=8), sample="sample", ci="analytic", rng=0)
+    result = rates.evaluate(_sampled_frame(40, 4, extra=8), sample="sample", interval="score", rng=0)
     row = result.frames["estimates"].set_index("metric").loc["female"]
     y = np.r_[np.full(4, 0.5), np.ones(8), np.zeros(28)]
     p = y.mean()
@@ -311,7 +311,7 @@ def test_a_gap_of_one_gets_the_mover_of_its_shares_by_hand():
     assert u == pytest.approx(stats.chi2.ppf(0.975, 2) / 2 / 30)
     for gender, expected in (("male", (1 - 2 * u, 1.0)), ("female", (-1.0, -1 + 2 * u))):
         frame = pd.DataFrame({"system": "s", "item": [f"i{k}" for k in range(30)], "gender": gender})
-        for ci in ("analytic", "bootstrap"):
-            row = rates.evaluate(frame, ci=ci, n_boot=200, rng=0).frames["estimates"].set_index("metric").loc["gap"]
+        for ci in ("score", "percentile"):
+            row = rates.evaluate(frame, interval=ci, n_boot=200, rng=0).frames["estimates"].set_index("metric").loc["gap"]
             assert row["estimate"] == (1.0 if gender == "male" else -1.0)
             assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected, abs=1e-12), (gender, ci)

@@ -55,7 +55,7 @@ def _quiet(*args, **kwargs):
 
 @pytest.mark.parametrize("ci", ["analytic", "bootstrap"])
 def test_accuracy_by_hand(ci):
-    res = _quiet(FRAME, gold="gold", ci=ci, n_boot=300, rng=0)
+    res = _quiet(FRAME, gold="gold", interval="score" if ci == "analytic" else "percentile", n_boot=300, rng=0)
     est = res.frames["estimates"].set_index(["system", "metric"])
     for key, (value, n, outputs, unknown) in HAND.items():
         row = est.loc[key]
@@ -70,8 +70,8 @@ def test_accuracy_by_hand(ci):
 @pytest.mark.parametrize("ci", ["analytic", "bootstrap"])
 def test_without_gold_nothing_changes(ci):
     """The shares and the gap keep every number (bootstrap too: the same clusters drawn) with gold added."""
-    plain = _quiet(FRAME, ci=ci, n_boot=300, rng=1)
-    gold = _quiet(FRAME, gold="gold", ci=ci, n_boot=300, rng=1)
+    plain = _quiet(FRAME, interval="score" if ci == "analytic" else "percentile", n_boot=300, rng=1)
+    gold = _quiet(FRAME, gold="gold", interval="score" if ci == "analytic" else "percentile", n_boot=300, rng=1)
     assert set(plain.table["metric"]) == set(rates.METRICS)
     kept = gold.table[gold.table["metric"].isin(rates.METRICS)].reset_index(drop=True)
     pd.testing.assert_frame_equal(kept, plain.table)
@@ -92,7 +92,7 @@ def test_the_accuracy_gap_is_the_mover_of_its_two_accuracies():
     right = rng.random(n) < np.where(gold == "female", 0.7, 0.9)
     output = np.where(right, gold, np.where(gold == "female", "male", "female"))
     frame = pd.DataFrame({"item": range(n), "system": "a", "gold": gold, "gender": output})
-    est = smb.rates(frame, gold="gold", ci="analytic").table.set_index("metric")
+    est = smb.rates(frame, gold="gold", interval="score").table.set_index("metric")
     f, m = est.loc["accuracy_female"], est.loc["accuracy_male"]
     gap = est.loc["accuracy_gap"]
     assert f["estimate"] == pytest.approx(right[gold == "female"].mean())
@@ -103,7 +103,7 @@ def test_the_accuracy_gap_is_the_mover_of_its_two_accuracies():
 
 
 def test_groups_and_their_all():
-    est = _quiet(FRAME, gold="gold", by="lang", ci="analytic").frames["estimates"]
+    est = _quiet(FRAME, gold="gold", by="lang", interval="score").frames["estimates"]
     got = est.set_index(["system", "group", "metric"])["estimate"]
     # a/de: F ✓, F ✗, M ✓; a/es: M unknown, N ✓, F ✓.  b/de: F ✗, F ✓, M ✓; b/es: M ✗, N ✓, F unknown.
     assert got[("a", "de", "accuracy")] == pytest.approx(2 / 3)
@@ -121,8 +121,8 @@ def test_groups_and_their_all():
 def test_samples_are_averaged_and_outputs_counted():
     """Every item sampled twice, identically: the estimates are the unsampled ones, the outputs counted twice."""
     twice = pd.concat([FRAME.assign(s=0), FRAME.assign(s=1)], ignore_index=True)
-    once = _quiet(FRAME, gold="gold", ci="analytic").frames["estimates"]
-    sampled = _quiet(twice, gold="gold", ci="analytic", sample="s").frames["estimates"]
+    once = _quiet(FRAME, gold="gold", interval="score").frames["estimates"]
+    sampled = _quiet(twice, gold="gold", interval="score", sample="s").frames["estimates"]
     np.testing.assert_allclose(sampled["estimate"], once["estimate"])
     np.testing.assert_array_equal(sampled["n"], once["n"])
     np.testing.assert_array_equal(sampled["n_outputs"], 2 * once["n_outputs"])
@@ -131,7 +131,7 @@ def test_samples_are_averaged_and_outputs_counted():
 
 def test_compare_on_shared_items_by_hand():
     """The paired accuracy difference a − b and its cluster-robust SE from the per-item influences, by hand."""
-    cmp = smb.rates(FRAME, gold="gold", ci="analytic").compare().set_index("metric")
+    cmp = smb.rates(FRAME, gold="gold", interval="score").compare().set_index("metric")
     # Per item (1..6): a's right / identified, b's right / identified (all gold genders).
     ya, ma = np.array([1, 0, 1, 0, 1, 1]), np.array([1, 1, 1, 0, 1, 1])
     yb, mb = np.array([0, 1, 1, 0, 1, 0]), np.array([1, 1, 1, 1, 1, 0])
@@ -161,11 +161,11 @@ def test_bad_gold_is_an_error_naming_the_line():
 def test_cli_gold(tmp_path, capsys):
     path = tmp_path / "geneval.csv"
     FRAME.to_csv(path, index=False)
-    argv = ["rates", "--judgements", path, "--gold", "gold", "--ci", "analytic", "--view", "table", "--format", "json"]
+    argv = ["rates", "--judgements", path, "--gold", "gold", "--interval", "score", "--view", "table", "--format", "json"]
     capsys.readouterr()
     assert main([str(a) for a in argv]) == 0
     records = json.loads(capsys.readouterr().out)
-    api = _quiet(path, gold="gold", ci="analytic").table
+    api = _quiet(path, gold="gold", interval="score").table
     assert pd.DataFrame(records, columns=api.columns).equals(api.reset_index(drop=True))
     assert {"accuracy", "accuracy_gap"} <= {r["metric"] for r in records}
 
@@ -229,7 +229,14 @@ def test_the_simulation_is_the_public_function(ci):
     counts = _simulate(30, 0.8, 0.9, 2, np.random.default_rng(5))
     frame = _as_frame(counts, 1)
     _, low, high = _intervals(counts[:, 1:], ci, np.random.default_rng(7), n_boot=300)
-    public = smb.rates(frame, system=None, gold="gold", ci=ci, n_boot=300, rng=np.random.default_rng(7)).table
+    public = smb.rates(
+        frame,
+        system=None,
+        gold="gold",
+        interval="score" if ci == "analytic" else "percentile",
+        n_boot=300,
+        rng=np.random.default_rng(7),
+    ).table
     public = public.set_index("metric").loc[list(rates.METRICS + rates.ACCURACY)]
     np.testing.assert_allclose(public["ci_low"], low[0], rtol=1e-12)
     np.testing.assert_allclose(public["ci_high"], high[0], rtol=1e-12)
@@ -350,7 +357,7 @@ def test_bootstrap_accuracy_intervals_cover(n_items, accuracies):
     linearised SE at 50 clusters (measured), its quantiles are noisy, and near 1 its lower tail misses 4.6% for the
     pooled accuracy at 400 pairs (the analytic interval: 2.5-3.0%). Asserted: coverage in [0.925, 0.97] (at 50 pairs
     near 1, where the score interval stands in, up to 0.995), each tail at most 0.05 — looser than the analytic
-    bands, which is why the docs send accuracies near 1 to ``ci="analytic"``. With ten errors or fewer an accuracy
+    bands, which is why the docs send accuracies near 1 to ``interval="score"``. With ten errors or fewer an accuracy
     takes the score interval (the percentile one covered 0.84 at 50 pairs near 1)."""
     counts = _simulate(n_items, *accuracies, 2000, np.random.default_rng(n_items + 7))
     _, low, high = _intervals(counts, "bootstrap", np.random.default_rng(n_items + 8), n_boot=1000)
@@ -409,7 +416,7 @@ def test_power_of_the_accuracy_gap_matches_the_comparisons_mde():
         frame = _as_frame(counts[:, s : s + 1], 0)
         frames.append(frame.assign(system=system))
     pilot = pd.concat(frames, ignore_index=True)
-    res = smb.rates(pilot, gold="gold", ci="analytic")
+    res = smb.rates(pilot, gold="gold", interval="score")
     mde = res.compare().set_index("metric").loc["accuracy_gap", "mde"]
     plan = smb.power(pilot=res, metric="accuracy_gap", n=300, test="wald", n_sim=400, rng=0)
     assert plan.n == 300

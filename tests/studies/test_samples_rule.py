@@ -93,9 +93,9 @@ def _run(study: str, frame: pd.DataFrame):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if study == "rates":
-            return smb.rates(frame, sample="sample", ci="analytic")
+            return smb.rates(frame, sample="sample", interval="score")
         if study == "tgbi":
-            return smb.tgbi(outputs=frame, systems=[], sample="sample", ci="analytic", rng=0)
+            return smb.tgbi(outputs=frame, systems=[], sample="sample", interval="score", rng=0)
         if study == "winomt":
             return smb.winomt(judgements=frame, sample="sample", n_boot=200, rng=0)
         if study == "prates":
@@ -215,7 +215,7 @@ def test_rates_cli_sample_changes_the_result_as_the_api(tmp_path):
         out = io.StringIO()
         with contextlib.redirect_stdout(out), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            main(["rates", "--judgements", str(path), "--ci", "analytic", "--format", "json", *extra])
+            main(["rates", "--judgements", str(path), "--interval", "score", "--format", "json", *extra])
         return pd.DataFrame(json.loads(out.getvalue())).set_index("metric")["estimate"]
 
     with_sample, without = cli("--sample", "sample"), cli()

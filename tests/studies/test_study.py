@@ -44,7 +44,7 @@ def _frame(n: int = 40) -> pd.DataFrame:
 
 
 def test_finish_orders_and_checks_the_parts():
-    res = smb.rates(_frame(), ci="analytic")
+    res = smb.rates(_frame(), interval="score")
     again = finish(
         "rates",
         res.table,
@@ -74,7 +74,7 @@ def test_finish_orders_and_checks_the_parts():
 
 def test_the_rates_pilot_reads_the_public_result_alone():
     """A pilot rebuilt from nothing but the public parts plans exactly as the study's own result."""
-    res = smb.rates(_frame(200), ci="analytic")
+    res = smb.rates(_frame(200), interval="score")
     public = StudyResult("rates", res.table, res.comparisons, res.provenance, {"judgements": res.frame("judgements")})
     kw = dict(metric="female", n=200, test="wald", n_sim=200, rng=0)
     assert smb.power(pilot=public, **kw).table.equals(smb.power(pilot=res, **kw).table)
@@ -86,7 +86,7 @@ def test_with_notes_keeps_each_warning_once_in_order():
     from stats_mtbias.errors import DataQualityWarning
     from stats_mtbias.studies._study import with_notes
 
-    base = smb.rates(_frame(), ci="analytic")
+    base = smb.rates(_frame(), interval="score")
 
     def study():
         for said in ("copy", "copy", "blank"):

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def result(data_dir):
     with pytest.warns(UserWarning, match="total_papago_imp.txt: 400 lines"):
-        return tgbi.evaluate(data_dir=data_dir, n_boot=2000, rng=0, compare=True, ci="bootstrap")
+        return tgbi.evaluate(data_dir=data_dir, n_boot=2000, rng=0, compare=True, interval="percentile")
 
 
 def _recount(path):
@@ -75,7 +75,7 @@ def test_authors_rules_reproduce_their_convention(data_dir):
 
 
 def test_analytic_and_bootstrap_agree_on_full_data(data_dir, result):
-    analytic = tgbi.evaluate(data_dir=data_dir, ci="analytic", compare=False)
+    analytic = tgbi.evaluate(data_dir=data_dir, interval="score", compare=False)
     width_a = (analytic.frames["estimates"].ci_high - analytic.frames["estimates"].ci_low).to_numpy()
     width_b = (result.frames["estimates"].ci_high - result.frames["estimates"].ci_low).to_numpy()
     # Same order of magnitude everywhere, close where the data are not at a boundary.
@@ -88,7 +88,7 @@ def test_analytic_comparisons_use_the_g_scale_p_values(data_dir):
     from stats_mtbias.tables import count_cube
     from stats_mtbias.uncertainty.analytic import paired_difference_analytic
 
-    res = tgbi.evaluate(["google", "kakao"], data_dir=data_dir, ci="analytic", compare=True)
+    res = tgbi.evaluate(["google", "kakao"], data_dir=data_dir, interval="score", compare=True)
     cube = count_cube(res.frames["judgements"], ("lexicon_item", "system", "subset"))
     _, p_sets = paired_difference_analytic(cube.counts[:, 0], cube.counts[:, 1])
     assert res.comparisons.p_value.to_numpy()[:7] == pytest.approx(p_sets)

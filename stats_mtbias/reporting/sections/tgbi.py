@@ -7,6 +7,7 @@ from stats_mtbias.report.document import Section, Table
 from stats_mtbias.report.results import headline_table, result_section
 from stats_mtbias.reporting.sections import ITEMS_DROP, add, common, methods
 from stats_mtbias.reporting.settings import Settings, collect_warnings
+from stats_mtbias.result import CORRECTION_NAMES
 
 TITLE = "TGBI (Cho et al. 2019): Korean → English"
 
@@ -30,7 +31,7 @@ def section(settings: Settings) -> Section:
             if step == "score and MOVER intervals":
                 runs[step] = main_result(s)
             elif step == "bootstrap":
-                runs[step] = smb.tgbi(**common_args, ci="bootstrap")
+                runs[step] = smb.tgbi(**common_args, interval="percentile")
             else:
                 runs[step] = smb.tgbi(**common_args, lexicon="cho2019", repeated_blocks="keep")
         variant_notes[step] = caught
@@ -89,7 +90,7 @@ def _recaption(table: Table, caption: str) -> Table:
 
 
 def _correction(result: smb.StudyResult) -> str:
-    return {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "no adjustment"}.get(result.correction, result.correction)
+    return CORRECTION_NAMES.get(result.correction, result.correction)
 
 
 def _family_size(result: smb.StudyResult) -> int:

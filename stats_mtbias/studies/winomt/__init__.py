@@ -180,7 +180,7 @@ def evaluate(
     missing: str = "shared",
     against: list[str] | None = None,
     family: str | list[str] = "metric",
-    n_draws: int = _defaults.N_RESAMPLES,
+    n_draws: int = _defaults.N_DRAWS,
     sample: str | None = None,
 ) -> StudyResult:
     """The WinoMT study on shipped systems, a user's own translations and/or readings (what :func:`stats_mtbias.winomt`

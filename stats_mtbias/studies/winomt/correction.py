@@ -129,7 +129,7 @@ def corrected_accuracy(
     estimates: pd.DataFrame,
     pairs: pd.DataFrame,
     *,
-    n_draws: int = _defaults.N_RESAMPLES,
+    n_draws: int = _defaults.N_DRAWS,
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
     construct: str = "entity",

@@ -96,6 +96,7 @@ def tgbi(
     translations: Mapping | None = None,
     outputs=None,
     sample: str | None = None,
+    referent: str | None = None,
     data_dir: str | Path | None = None,
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
@@ -139,6 +140,13 @@ def tgbi(
         are the means over its known samples (an unknown sample counts as
         absent; every item weighs the same). ``n_outputs`` and ``n_unknown`` count
         outputs. Adds ``frames["consistency"]``.
+    referent : str, optional
+        The column of ``outputs`` holding a reference translation per output with the
+        asked-about word(s) in square brackets ("The king and the queen were walking,
+        [one] tripped."): the reader then reads the gender the output gives the
+        words aligned to the bracketed ones, not the first cue anywhere, and a
+        referent the output dropped is unknown (``referent_dropped``). Without it
+        the reader assumes one person per sentence.
     data_dir : path, optional
         The public datasets (else ``$MTBIAS_DATA``, else the download cache).
     lexicon : {"default", "cho2019"}
@@ -609,8 +617,9 @@ def read(study: str, source=None, **options) -> pd.DataFrame:
     source : path or DataFrame
         What to read.
     **options
-        ``tgbi``: ``systems, lexicon, sample, data_dir, repeated_blocks``; ``prates``: ``sample``; ``winomt``:
-        ``name, languages, data_dir, aligner, use_pronoun``.
+        ``tgbi``: ``systems, lexicon, sample, referent, data_dir, repeated_blocks`` (``referent``: the
+        column of reference translations with the asked-about words in [brackets]; adds ``why``);
+        ``prates``: ``sample``; ``winomt``: ``name, languages, data_dir, aligner, use_pronoun``.
 
     Returns
     -------

@@ -337,6 +337,16 @@ class TGBIOptions(Options):
             metavar="COL",
         )
     )
+    referent: str | None = field(
+        **option(
+            None,
+            "column of --outputs with reference translations in which the asked-about words are in [brackets] "
+            "(two people in a sentence): the output's words aligned to them are read, a dropped referent is unknown",
+            kind="column",
+            applies=Applies("--outputs", lambda v: v.outputs is not None),
+            metavar="COL",
+        )
+    )
     data_dir: Any = field(**_data_dir())
     lexicon: str = field(**option("default", "gender cue rule", kind="choice", choices=LEXICONS))
     repeated_blocks: str = field(

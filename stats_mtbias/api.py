@@ -348,6 +348,7 @@ def prates(
     against: Sequence[str] | None = None,
     pool: bool = False,
     sample: str | None = None,
+    referent: str | None = None,
 ) -> StudyResult:
     """Prates et al. (2019): female, male and neutral shares per language (and category), male-default tests.
 
@@ -390,6 +391,10 @@ def prates(
         sign tests take the sign of an item's difference of mean shares, and the
         intervals the design effect over items; one sample per item is the
         single-output analysis, and duplicating every sample changes no number.
+    referent : str, optional
+        Column of `judgements` with reference translations in which the asked-about
+        word(s) are in [brackets]: the translation's words aligned to them are read
+        (as in :func:`tgbi`), a dropped referent is unknown.
 
     Returns
     -------
@@ -619,7 +624,7 @@ def read(study: str, source=None, **options) -> pd.DataFrame:
     **options
         ``tgbi``: ``systems, lexicon, sample, referent, data_dir, repeated_blocks`` (``referent``: the
         column of reference translations with the asked-about words in [brackets]; adds ``why``);
-        ``prates``: ``sample``; ``winomt``: ``name, languages, data_dir, aligner, use_pronoun``.
+        ``prates``: ``sample, referent``; ``winomt``: ``name, languages, data_dir, aligner, use_pronoun``.
 
     Returns
     -------

@@ -595,6 +595,16 @@ class PratesOptions(Options):
             metavar="COL",
         )
     )
+    referent: str | None = field(
+        **option(
+            None,
+            "column of --judgements with reference translations in which the asked-about words are in [brackets] "
+            "(two people in a sentence): the output's words aligned to them are read, a dropped referent is unknown",
+            kind="column",
+            applies=Applies("--judgements", lambda v: v.judgements is not None),
+            metavar="COL",
+        )
+    )
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     prates.add_argument(
         "--sample", metavar="COL", help="column of --judgements telling several samples of one output apart (kept by its name)"
     )
+    prates.add_argument(
+        "--referent",
+        metavar="COL",
+        help="column of --judgements with reference translations, the asked-about words in [brackets]; adds why",
+    )
     _out(prates)
     winomt = studies.add_parser(
         "winomt",
@@ -143,7 +148,7 @@ def _read(args: argparse.Namespace) -> pd.DataFrame:
             repeated_blocks=args.repeated_blocks,
         )
     if args.study == "prates":
-        return smb.read("prates", args.judgements, sample=args.sample)
+        return smb.read("prates", args.judgements, sample=args.sample, referent=args.referent)
     return smb.read(
         "winomt",
         args.translations,

@@ -166,7 +166,7 @@ REFERENT_MALE_NOUNS = MALE_NOUNS | frozenset(
 REFERENT_DROPPED = "referent_dropped"
 _POSSESSIVE = frozenset({"his", "her", "their", "its", "my", "your", "our"})
 # A slot holding only these is a clause the output left without its subject.
-_EMPTY_SLOT = frozenset({"and", "or", "but", "then", "so", "while", "when", "because", "one's", "s"})
+_EMPTY_SLOT = frozenset({"and", "or", "but", "then", "so", "while", "when", "because", "s"})
 _SLOT_TOKEN = re.compile(r"[a-z]+|[^\sa-z]")
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
 
@@ -179,7 +179,7 @@ def _key(word: str) -> str:
     return word[:4]
 
 
-def bracketed(reference: str | None) -> list[tuple[list[str], list[int]]] | None:
+def bracketed(reference: str | None) -> tuple[list[str], list[list[int]]] | None:
     """The reference's words and, per bracketed span, their positions; None without brackets.
 
     Raises
@@ -213,7 +213,7 @@ def bracketed(reference: str | None) -> list[tuple[list[str], list[int]]] | None
         words += inner
         last = match.end()
     words += _tokens(reference[last:])
-    return words, spans  # type: ignore[return-value]
+    return words, spans
 
 
 def _slot(out: list[str], ref: list[str], span: list[int]) -> list[int]:

@@ -139,6 +139,7 @@ def tgbi(
     translations: Mapping | None = None,
     outputs=None,
     sample: str | None = None,
+    referent: str | None = None,
     data_dir: str | Path | None = None,
     lexicon: str = "default",
     repeated_blocks: str = "exclude",
@@ -181,6 +182,13 @@ def tgbi(
         are the means over its known samples (an unknown sample counts as
         absent; every item weighs the same). ``n_outputs`` and ``n_unknown`` count
         outputs. Adds ``frames["consistency"]``.
+    referent : str, optional
+        The column of ``outputs`` holding a reference translation per output with the
+        asked-about word(s) in square brackets ("The king and the queen were walking,
+        [one] tripped."): the reader then reads the gender the output gives the
+        words aligned to the bracketed ones, not the first cue anywhere, and a
+        referent the output dropped is unknown (``referent_dropped``). Without it
+        the reader assumes one person per sentence.
     data_dir : path, optional
         The public datasets (else ``$MTBIAS_DATA``, else the download cache).
     lexicon : {"default", "cho2019"}
@@ -387,6 +395,7 @@ def prates(
     against: Sequence[str] | None = None,
     pool: bool = False,
     sample: str | None = None,
+    referent: str | None = None,
 ) -> StudyResult:
     """Prates et al. (2019): female, male and neutral shares per language (and category), male-default tests.
 
@@ -431,6 +440,10 @@ def prates(
         sign tests take the sign of an item's difference of mean shares, and the
         intervals the design effect over items; one sample per item is the
         single-output analysis, and duplicating every sample changes no number.
+    referent : str, optional
+        Column of `judgements` with reference translations in which the asked-about
+        word(s) are in [brackets]: the translation's words aligned to them are read
+        (as in :func:`tgbi`), a dropped referent is unknown.
 
     Returns
     -------
@@ -658,8 +671,9 @@ def read(study: str, source=None, **options) -> pd.DataFrame:
     source : path or DataFrame
         What to read.
     **options
-        ``tgbi``: ``systems, lexicon, sample, data_dir, repeated_blocks``; ``prates``: ``sample``; ``winomt``:
-        ``name, languages, data_dir, aligner, use_pronoun``.
+        ``tgbi``: ``systems, lexicon, sample, referent, data_dir, repeated_blocks`` (``referent``: the
+        column of reference translations with the asked-about words in [brackets]; adds ``why``);
+        ``prates``: ``sample, referent``; ``winomt``: ``name, languages, data_dir, aligner, use_pronoun``.
 
     Returns
     -------

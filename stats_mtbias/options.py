@@ -347,6 +347,16 @@ class TGBIOptions(Options):
             metavar="COL",
         )
     )
+    referent: str | None = field(
+        **option(
+            None,
+            "column of --outputs with reference translations in which the asked-about words are in [brackets] "
+            "(two people in a sentence): the output's words aligned to them are read, a dropped referent is unknown",
+            kind="column",
+            applies=Applies("--outputs", lambda v: v.outputs is not None),
+            metavar="COL",
+        )
+    )
     data_dir: Any = field(**_data_dir())
     lexicon: str = field(**option("default", "gender cue rule", kind="choice", choices=LEXICONS))
     repeated_blocks: str = field(
@@ -600,6 +610,16 @@ class PratesOptions(Options):
             None,
             "column of --judgements telling several samples of one output apart (an LLM sampled k times): an item's shares "
             "are the means over its samples, items stay the unit of every test and interval",
+            kind="column",
+            applies=Applies("--judgements", lambda v: v.judgements is not None),
+            metavar="COL",
+        )
+    )
+    referent: str | None = field(
+        **option(
+            None,
+            "column of --judgements with reference translations in which the asked-about words are in [brackets] "
+            "(two people in a sentence): the output's words aligned to them are read, a dropped referent is unknown",
             kind="column",
             applies=Applies("--judgements", lambda v: v.judgements is not None),
             metavar="COL",

@@ -59,6 +59,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "language); without it, the shipped --systems",
     )
     tgbi.add_argument("--sample", metavar="COL", help="column of --outputs numbering several outputs of one item")
+    tgbi.add_argument(
+        "--referent",
+        metavar="COL",
+        help="column of --outputs with reference translations, the asked-about words in [brackets] (two people in a "
+        "sentence): reads the output's words aligned to them; adds why",
+    )
     tgbi.add_argument("--systems", default=None, help="shipped systems, comma-separated (default: all three; not with --outputs)")
     tgbi.add_argument("--lexicon", choices=vocabulary.LEXICONS, default="default", help="gender cue rule")
     tgbi.add_argument(
@@ -81,6 +87,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     )
     prates.add_argument(
         "--sample", metavar="COL", help="column of --judgements telling several samples of one output apart (kept by its name)"
+    )
+    prates.add_argument(
+        "--referent",
+        metavar="COL",
+        help="column of --judgements with reference translations, the asked-about words in [brackets]; adds why",
     )
     _out(prates)
     winomt = studies.add_parser(
@@ -119,6 +130,8 @@ def precheck(args: argparse.Namespace) -> None:
         raise UsageError("--outputs is a benchmark of its own: it cannot be mixed with the shipped --systems.")
     if args.study == "tgbi" and args.sample and not args.outputs:
         raise UsageError("--sample names a column of --outputs: give --outputs.")
+    if args.study == "tgbi" and args.referent and not args.outputs:
+        raise UsageError("--referent names a column of --outputs: give --outputs.")
     _checks.precheck(args, cache=args.study == "winomt")  # inputs there, --out writable, before the work
 
 
@@ -130,11 +143,12 @@ def _read(args: argparse.Namespace) -> pd.DataFrame:
             systems=_options.names(args.systems),
             lexicon=args.lexicon,
             sample=args.sample,
+            referent=args.referent,
             data_dir=args.data_dir,
             repeated_blocks=args.repeated_blocks,
         )
     if args.study == "prates":
-        return smb.read("prates", args.judgements, sample=args.sample)
+        return smb.read("prates", args.judgements, sample=args.sample, referent=args.referent)
     return smb.read(
         "winomt",
         args.translations,

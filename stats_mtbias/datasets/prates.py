@@ -234,7 +234,12 @@ def match_reference(judgements: pd.DataFrame, bls: pd.DataFrame) -> pd.DataFrame
 
 
 def read_user_judgements(
-    path: str | Path, system: str | None = None, *, sample: str | None = None, keep: bool = False
+    path: str | Path,
+    system: str | None = None,
+    *,
+    sample: str | None = None,
+    keep: bool = False,
+    referent: str | None = None,
 ) -> pd.DataFrame:
     """Users' own judgements: a CSV ``item, language, gender`` or ``item, language, translation``
     (with both, as in the table ``read prates`` writes, ``gender`` is used: the round trip read → correct → judge).
@@ -252,6 +257,9 @@ def read_user_judgements(
     (:func:`stats_mtbias.studies.prates.judge`); empty cells are ``unknown`` with
     the reason ``missing``. With `keep` the file's other columns (the header
     lower-cased) come along as ``+<column>`` (:func:`stats_mtbias.studies.prates.read`).
+    `referent` names a column of reference translations with the asked-about words in
+    [brackets], kept as ``reference`` for the study's reader; a column called ``reference``
+    not named so is ignored, with a warning.
     """
     path = as_source(path)
     column = sample.lower() if sample else None
@@ -267,6 +275,18 @@ def read_user_judgements(
             "both, as in a table of `read prates`, 'gender' is used",
             path,
             1,
+        )
+    referent = referent.lower() if referent else None
+    if referent and referent not in header:
+        raise DataError(f"has no reference column {referent!r} (found {', '.join(header)})", path, 1)
+    if referent is None and "reference" in header and "gender" not in header:  # read already: nothing to ignore
+        import warnings
+
+        warnings.warn(
+            f"{path}: column 'reference' is ignored; to read the [bracketed] referent of each reference "
+            "translation give referent='reference' (command line: --referent reference)",
+            DataQualityWarning,
+            stacklevel=2,
         )
     own = {"item", "language", "gender", "translation", "system", "category", "variant", "reason", column}
     extra = [c for c in header if c not in own]
@@ -303,6 +323,7 @@ def read_user_judgements(
                 "reason": reason,
                 "line": line,
                 "translation": record.get("translation"),
+                **({"reference": record[referent]} if referent else {}),
                 **({"sample": key[4]} if column else {}),
                 **({f"+{c}": record[c] for c in extra} if keep else {}),
             }
@@ -314,7 +335,7 @@ def read_user_judgements(
     warn_repeated(frame, path)
     if "gender" not in header:
         return frame  # judged by the study
-    return judgement_table(frame.drop(columns="translation"))
+    return judgement_table(frame.drop(columns=["translation", *(["reference"] if referent else [])]))
 
 
 def warn_repeated(frame: pd.DataFrame, path) -> None:

@@ -482,7 +482,9 @@ GENDER_LABELS = {
 }
 
 
-def read_benchmark(source, *, sample: str | None = None, name: str = "outputs", keep: bool = False) -> pd.DataFrame:
+def read_benchmark(
+    source, *, sample: str | None = None, name: str = "outputs", keep: bool = False, referent: str | None = None
+) -> pd.DataFrame:
     """A user's own TGBI-style benchmark: one row per output, any sentence sets, any source language.
 
     Columns: ``system, set, item`` and ``translation`` (English output, read by the
@@ -495,6 +497,10 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs", 
     Every row is kept: an empty translation is ``unknown`` (reason ``empty``); a
     repeated (system, set, item[, sample]), an empty set or item, or a label that is
     not a gender is an error naming the file and line.
+
+    `referent` names a column of reference translations with the asked-about words
+    in [brackets] (two people in a sentence: which one to read); it comes as
+    ``reference``. A column called ``reference`` without `referent` is ignored, with a warning.
 
     With `keep` the user's other columns (``language``, ``stratum`` and any of theirs;
     the header lower-cased) come along as ``+<column>``, for :func:`stats_mtbias.studies.tgbi.read`.
@@ -530,6 +536,16 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs", 
         )
     if sample and sample not in header:
         raise DataError(f"has no sample column {sample!r} (found {', '.join(header)})", source, 1)
+    referent = referent.lower() if referent else None
+    if referent and referent not in header:
+        raise DataError(f"has no reference column {referent!r} (found {', '.join(header)})", source, 1)
+    if referent is None and "reference" in header and "gender" not in header:  # read already: nothing to ignore
+        warnings.warn(
+            f"{source}: column 'reference' is ignored; to read the [bracketed] referent of each reference "
+            "translation give referent='reference' (command line: --referent reference)",
+            DataQualityWarning,
+            stacklevel=2,
+        )
     if not len(frame):
         raise DataError("has a header but no outputs", source, 2)
     for column in ("system", "set", "item"):
@@ -561,6 +577,8 @@ def read_benchmark(source, *, sample: str | None = None, name: str = "outputs", 
         own = {"system", "set", "item", "translation", "gender", "reason", "line", sample}
         for column in (c for c in header if c not in own):
             out[f"+{column}"] = frame[column].astype(str).to_numpy()
+    if referent:
+        out["reference"] = frame[referent].astype(str).to_numpy()
     if "source" in header:  # the sentences translated: the outputs are checked against them line by line
         out["source"] = frame["source"].astype(str).to_numpy()
     if "gender" not in header:

@@ -33,8 +33,8 @@ from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets.prates import SYSTEM
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import as_source, source_sha256
-from stats_mtbias.errors import UsageError
-from stats_mtbias.gender.english import classify_english
+from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.gender.english import REFERENT_DROPPED, bracketed, classify_english, classify_english_referent
 from stats_mtbias.planning.designs import one_language
 from stats_mtbias.result import Spec, StudyResult
 from stats_mtbias.schema import GENDERS, judgement_table
@@ -174,7 +174,13 @@ def judge(frame: pd.DataFrame) -> pd.DataFrame:
     gives female, male or neutral; as in the authors' scheme, ``neutral`` needs a
     neutral pronoun (they, it), and an output without any personal pronoun is
     ``unknown`` (reason ``no_pronoun``). Rows without text (reason ``missing``)
-    stay ``unknown``. A frame without ``translation`` is returned as it is.
+    stay ``unknown``. A frame without ``translation`` is returned as it is. With a
+    ``reference`` column (the asked-about words in [brackets]) only the output's words
+    aligned to the bracketed ones are read
+    (:func:`~stats_mtbias.gender.english.classify_english_referent`; ``why`` names the
+    word read, a dropped referent is ``unknown``, reason ``referent_dropped``), and the
+    same scheme holds there: a neutral slot needs a neutral pronoun, else it is ``unknown``
+    (``no_pronoun``).
 
     Examples
     --------
@@ -188,10 +194,26 @@ def judge(frame: pd.DataFrame) -> pd.DataFrame:
 
     out = frame.copy()
     text = out["translation"].fillna("").astype(str)
-    read = classify_english(text.tolist())
-    neutral_word = text.str.lower().str.contains(NEUTRAL_PRONOUN, regex=True).to_numpy()
+    if "reference" in out:  # the bracketed referent's slot, not the whole output
+        for line, ref in zip(out["line"], out["reference"], strict=True):
+            try:
+                bracketed(ref)
+            except ValueError as error:
+                raise DataError(f"reference translation: {error}", out["source"].iloc[0], int(line)) from None
+        read, dropped, why = classify_english_referent(text.tolist(), out["reference"].tolist())
+        said = pd.Series(why).str.extract(r"^'(.*)' for \[", expand=False).fillna("")
+        neutral_word = said.str.contains(NEUTRAL_PRONOUN, regex=True).to_numpy().copy()
+        # A row without brackets is read whole, as without a reference.
+        neutral_word |= (why == "") & text.str.lower().str.contains(NEUTRAL_PRONOUN, regex=True).to_numpy()
+    else:
+        read = classify_english(text.tolist())
+        neutral_word = text.str.lower().str.contains(NEUTRAL_PRONOUN, regex=True).to_numpy()
     read = np.where((read == "neutral") & ~neutral_word, "unknown", read)
     out["gender"] = np.where(out["reason"] == "missing", "unknown", read)
+    if "reference" in out:
+        out["reason"] = np.where(out["reason"] == "", dropped, out["reason"])
+        out["why"] = np.where(out["reason"].isin(["", REFERENT_DROPPED]), why, "")
+        out = out.drop(columns="reference")
     out.loc[(out["gender"] == "unknown") & (out["reason"] == ""), "reason"] = "no_pronoun"
     return judgement_table(out.drop(columns="translation"))
 
@@ -205,6 +227,7 @@ def load_judgements(
     judgements_file: str | Path | None = None,
     bengali: str = "pool",
     sample: str | None = None,
+    referent: str | None = None,
 ) -> tuple[pd.DataFrame, DataStore | None]:
     """The authors' judgements (or a user's CSV), filtered to `languages`.
 
@@ -222,12 +245,19 @@ def load_judgements(
     sample : str, optional
         The column of `judgements_file` telling several samples of one output
         apart (an LLM sampled k times): see :func:`sample_weights`.
+    referent : str, optional
+        The column of `judgements_file` with reference translations, the asked-about
+        words in [brackets] (:func:`judge`).
     """
     check_choice(bengali, ("pool", "variants"), "bengali")
     if sample is not None and judgements_file is None:
         raise UsageError("`sample` needs your own judgements (the shipped ones have one output per item).")
+    if referent is not None and judgements_file is None:
+        raise UsageError("`referent` names a column of your own judgements: give `judgements`.")
     if judgements_file is not None:
-        judgements = judge(prates_data.read_user_judgements(as_source(judgements_file, "judgements"), sample=sample))
+        judgements = judge(
+            prates_data.read_user_judgements(as_source(judgements_file, "judgements"), sample=sample, referent=referent)
+        )
     else:
         store = store or open_store(data_dir)
         judgements = prates_data.read_judgements(store, items)
@@ -808,6 +838,7 @@ def evaluate(
     n_draws: int = _defaults.N_DRAWS,
     pool: bool = False,
     sample: str | None = None,
+    referent: str | None = None,
 ) -> StudyResult:
     """The Prates study on the shipped judgements or a user's (`judgements`, `reference`), per system: what
     :func:`stats_mtbias.prates` returns.
@@ -833,7 +864,13 @@ def evaluate(
     seed = rng
     store = open_store(data_dir) if judgements_file is None or reference_file is None else None
     judgements, _ = load_judgements(
-        store=store, items=items, languages=languages, judgements_file=judgements_file, bengali=bengali, sample=sample
+        store=store,
+        items=items,
+        languages=languages,
+        judgements_file=judgements_file,
+        bengali=bengali,
+        sample=sample,
+        referent=referent,
     )
     systems = list(dict.fromkeys(judgements["system"].astype(str)))
     if len(systems) > 1 and not pool:
@@ -998,7 +1035,7 @@ def _between_systems(
 READ_COLUMNS = ["system", "item", "language", "category", "variant", "translation", "gender", "reason"]
 
 
-def read(judgements, *, sample: str | None = None) -> pd.DataFrame:
+def read(judgements, *, sample: str | None = None, referent: str | None = None) -> pd.DataFrame:
     """English outputs read as the authors did (a neutral pronoun for ``neutral``; no pronoun is ``unknown``).
 
     `judgements`: a CSV or frame ``item, language, translation`` (optional ``system, category, variant``);
@@ -1006,15 +1043,16 @@ def read(judgements, *, sample: str | None = None) -> pd.DataFrame:
     user's other columns (a sample column, notes; the header lower-cased) follow :data:`READ_COLUMNS` under their
     names, so the table goes back in as it came. `sample` names the column telling several samples of one output
     apart (an LLM sampled k times; without it a repeated item is another occupation of that name): it stays under
-    its own name, and ``prates(..., sample=...)`` takes the table.
+    its own name, and ``prates(..., sample=...)`` takes the table. `referent`: the column of reference translations
+    with the asked-about words in [brackets] (:func:`judge`); a column ``why`` after ``reason`` names the word read.
     """
-    raw = prates_data.read_user_judgements(as_source(judgements, "judgements"), sample=sample, keep=True)
+    raw = prates_data.read_user_judgements(as_source(judgements, "judgements"), sample=sample, keep=True, referent=referent)
     if "translation" not in raw or raw["translation"].isna().all():
         raise UsageError("`judgements` has no 'translation' column to read (its genders are read already).")
     judged = judge(raw)
     extra = [c for c in judged.columns if str(c).startswith("+")]
     out = judged.assign(item=judged["occupation"], translation=raw["translation"].to_numpy(), gender=judged["gender"].astype(str))
-    columns = READ_COLUMNS + (["sample"] if sample else []) + extra
+    columns = READ_COLUMNS + (["why"] if "why" in judged else []) + (["sample"] if sample else []) + extra
     return out[columns].rename(columns=lambda c: c[1:] if c in extra else sample if c == "sample" else c).reset_index(drop=True)
 
 

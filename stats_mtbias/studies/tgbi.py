@@ -32,9 +32,16 @@ from stats_mtbias._validation import check_choice, check_level, check_positive_i
 from stats_mtbias.datasets import tgbi as tgbi_data
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import as_source, source_sha256
-from stats_mtbias.errors import DataQualityWarning, SmallExpectedCountWarning, UsageError
+from stats_mtbias.errors import DataError, DataQualityWarning, SmallExpectedCountWarning, UsageError
 from stats_mtbias.estimators.tgbi import BOTH_RULES, p_s, tgbi_shares
-from stats_mtbias.gender.english import RULES, classify_english, compare_rules
+from stats_mtbias.gender.english import (
+    REFERENT_DROPPED,
+    RULES,
+    bracketed,
+    classify_english,
+    classify_english_referent,
+    compare_rules,
+)
 from stats_mtbias.planning.designs import alone, two_systems
 from stats_mtbias.planning.simulate import PairedDesign
 from stats_mtbias.result import Spec, StudyResult
@@ -92,7 +99,11 @@ def judge(outputs: pd.DataFrame, lexicon: str = "default") -> pd.DataFrame:
     Rows whose ``reason`` is not empty (empty, missing, broken or repeated
     outputs) are ``unknown``; the reason stays in the table. A benchmark that
     gives the gender already (column ``given``, :func:`~stats_mtbias.datasets.tgbi.read_benchmark`)
-    is taken as given; its English outputs otherwise are read with `lexicon`.
+    is taken as given; its English outputs otherwise are read with `lexicon`. With a
+    ``reference`` column (reference translations with the asked-about words in [brackets])
+    the output's words aligned to the bracketed ones are read
+    (:func:`~stats_mtbias.gender.english.classify_english_referent`): ``why`` names the word
+    read, and a referent the output dropped is ``unknown`` (reason ``referent_dropped``).
     """
     check_choice(lexicon, RULES, "lexicon")
     table = outputs.copy()
@@ -102,11 +113,28 @@ def judge(outputs: pd.DataFrame, lexicon: str = "default") -> pd.DataFrame:
     given = table["given"].to_numpy(dtype=object) if "given" in table else np.full(len(table), None, dtype=object)
     read = np.array([g is not None for g in given])
     gender = np.empty(len(table), dtype=object)
-    if (~read).any():
+    referent = "reference" in table
+    if referent:
+        why = np.full(len(table), "", dtype=object)
+        dropped = np.full(len(table), "", dtype=object)
+    if (~read).any() and referent:
+        rows = table.loc[~read]
+        for origin, line, ref in zip(rows["origin"], rows["line"], rows["reference"], strict=True):
+            try:
+                bracketed(ref)
+            except ValueError as error:
+                raise DataError(f"reference translation: {error}", origin, int(line)) from None
+        gender[~read], dropped[~read], why[~read] = classify_english_referent(
+            rows["translation"].tolist(), rows["reference"].tolist(), rule=lexicon
+        )
+    elif (~read).any():
         gender[~read] = classify_english(table.loc[~read, "translation"].tolist(), rule=lexicon)
     gender[read] = given[read]
     gender[table["reason"].to_numpy() != ""] = "unknown"
     table["gender"] = gender
+    if referent:
+        table["reason"] = np.where(table["reason"] == "", dropped, table["reason"])
+        table["why"] = np.where(np.isin(table["reason"], ["", REFERENT_DROPPED]), why, "")
     table.loc[(table["gender"] == "unknown") & (table["reason"] == ""), "reason"] = "no_reading"
     own = "item" in table and not table["item"].isna().all()
     if not own:
@@ -137,6 +165,7 @@ def load_judgements(
     outputs=None,
     sample: str | None = None,
     keep: bool = False,
+    referent: str | None = None,
 ) -> tuple[pd.DataFrame, DataStore | None]:
     """Read the shipped systems and any user outputs, and judge every output (`keep`: with the user's other
     columns of `outputs` as ``+<column>``, :func:`read`).
@@ -145,16 +174,19 @@ def load_judgements(
     files it was made for (Papago's impolite file repeats 400 lines of other items);
     ``"all"`` also to users' outputs (whose identical outputs for different items may
     be genuine: they are otherwise kept, with a warning naming the lines); ``"keep"``
-    nowhere, as the authors did.
+    nowhere, as the authors did. ``referent``: the column of `outputs` holding reference translations with
+    the asked-about words in [brackets] (:func:`judge`).
     """
     check_choice(repeated_blocks, REPEATED_BLOCKS, "repeated_blocks")
+    if referent is not None and outputs is None:
+        raise UsageError("`referent` names a column of `outputs`: give a benchmark of your own as `outputs`.")
     if outputs is not None:  # a benchmark of one's own: its own sets and items, no shipped data needed
         if systems or translations:
             raise UsageError(
                 "`outputs` is a benchmark of its own sets and items: it cannot be mixed with the shipped "
                 "systems or `translations` of the Korean sets (give systems=[])."
             )
-        table = tgbi_data.read_benchmark(outputs, sample=sample, keep=keep)
+        table = tgbi_data.read_benchmark(outputs, sample=sample, keep=keep, referent=referent)
         table.attrs["line_flags"] = dict(table.attrs.get("line_flags", {}))
         origin = table["origin"].iloc[0]
         integrity(
@@ -587,6 +619,7 @@ def evaluate(
     n_permutations: int = _defaults.N_PERMUTATIONS,
     outputs=None,
     sample: str | None = None,
+    referent: str | None = None,
 ) -> StudyResult:
     """The TGBI study on the shipped outputs and/or a user's own (what :func:`stats_mtbias.tgbi` returns).
 
@@ -621,6 +654,7 @@ def evaluate(
         repeated_blocks=repeated_blocks,
         outputs=outputs,
         sample=sample,
+        referent=referent,
     )
     estimates, comparisons, _ = analyse(
         judgements,
@@ -763,6 +797,7 @@ def read(
     sample: str | None = None,
     data_dir=None,
     repeated_blocks: str = "exclude",
+    referent: str | None = None,
 ) -> pd.DataFrame:
     """One row per output with the gender the English cues read and why: the table ``tgbi(outputs=...)`` takes.
 
@@ -772,13 +807,22 @@ def read(
     The columns are :data:`READ_COLUMNS`, the `sample` column under its own name in place of ``sample``, then the
     user's other columns of `outputs` (``language``, ``stratum``, notes of theirs; the header lower-cased), so that
     the table goes back into ``tgbi(outputs=..., sample=...)`` as it came.
+
+    `referent`: the column of `outputs` with reference translations in which the asked-about words are in
+    [brackets] (a sentence about two people: which one to read). The gender is then that the output gives the
+    words aligned to the bracketed ones, a column ``why`` after ``reason`` names the word read, and a referent
+    the output dropped is ``unknown`` (reason ``referent_dropped``).
     """
     if outputs is not None:
-        judged, _ = load_judgements([], outputs=outputs, sample=sample, lexicon=lexicon, keep=True)
+        judged, _ = load_judgements([], outputs=outputs, sample=sample, lexicon=lexicon, keep=True, referent=referent)
         item = judged["item"].str.split(":", n=1).str[1].str.split("#", n=1).str[0]
     else:
         judged, _ = load_judgements(
-            list(systems or tgbi_data.SYSTEMS), data_dir=data_dir, lexicon=lexicon, repeated_blocks=repeated_blocks
+            list(systems or tgbi_data.SYSTEMS),
+            data_dir=data_dir,
+            lexicon=lexicon,
+            repeated_blocks=repeated_blocks,
+            referent=referent,
         )
         item = judged["line"].astype(str)
     table = pd.DataFrame(
@@ -792,6 +836,8 @@ def read(
             "reason": judged["reason"],
         }
     )[READ_COLUMNS]
+    if "why" in judged:  # the referent read: which word
+        table.insert(table.columns.get_loc("reason") + 1, "why", judged["why"].to_numpy())
     if sample:
         table = table.rename(columns={"sample": sample})
     extra = [c for c in judged.columns if str(c).startswith("+") and str(c)[1:] not in table]

@@ -132,3 +132,38 @@ def test_read_prates_feeds_prates_judgements(tmp_path, capsys):
     assert main(["prates", "--judgements", str(read), "--format", "json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert (row["n_female"], row["n_male"], row["n_neutral"]) == (2, 1, 0)  # the corrected gender is the one used
+
+
+def test_read_tgbi_referent(cli, tmp_path):
+    two = pd.DataFrame(
+        {
+            "system": "mt",
+            "set": "care",
+            "item": ["a", "b"],
+            "translation": ["Sir William met Lady Davis; she won.", "Sir William met Lady Davis."],
+            "ref": ["Sir William met Lady Davis; [one] won."] * 2,
+        }
+    )
+    path, out = tmp_path / "two.csv", tmp_path / "read.csv"
+    two.to_csv(path, index=False)
+    code, stdout, err = cli("read", "tgbi", "--outputs", path, "--referent", "ref", "--out", out)
+    assert code == 0, err
+    pd.testing.assert_frame_equal(_read(out), _as_csv(smb.read("tgbi", path, referent="ref")))
+    assert _read(out)["gender"].tolist() == ["female", "unknown"] and "unknown: 1 referent_dropped" in stdout
+    code, stdout, err = cli("tgbi", "--outputs", path, "--referent", "ref")
+    assert code == 0, err
+    assert "mt care: 1 lines referent_dropped" in stdout
+
+
+def test_read_prates_referent(cli, tmp_path):
+    two = PRATES.assign(
+        translation=["Ben and his aunt met; she is a nurse", "Ben and his aunt met.", "He is an engineer", "They are"],
+        reference=["Ben and his aunt met; [they] are a nurse"] * 2 + [""] * 2,
+    )
+    path, out = tmp_path / "two.csv", tmp_path / "read.csv"
+    two.to_csv(path, index=False)
+    code, stdout, err = cli("read", "prates", "--judgements", path, "--referent", "reference", "--out", out)
+    assert code == 0, err
+    pd.testing.assert_frame_equal(_read(out), _as_csv(smb.read("prates", path, referent="reference")))
+    assert _read(out)["gender"].tolist() == ["female", "unknown", "male", "neutral"]
+    assert "unknown: 1 referent_dropped" in stdout

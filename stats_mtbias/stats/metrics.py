@@ -295,8 +295,8 @@ class MetricSet:
         """Analytic bounds of every metric; returns ``(low, high, few)``.
 
         A share: `method` (Wilson by default) on the design-effect sample (:meth:`design_effects`). A gap of two
-        shares of one denominator: cluster-robust normal, or where that is a point (a gap of ±1) the MOVER of its
-        two shares' bounds with their multinomial correlation. A gap of two denominators: the MOVER of its parts
+        shares of one denominator: cluster-robust normal clipped to [−1, 1], or where that is a point (a gap of ±1)
+        the MOVER of its two shares' bounds with their multinomial correlation. A gap of two denominators: the MOVER of its parts
         coupled by their cluster-robust correlation (:meth:`_mover_apart`). `few` marks the shares whose effective
         minority count (``min(p, 1 − p) · n / deff``) is at most ``FEW_EVENTS`` (never a gap).
         """
@@ -308,7 +308,9 @@ class MetricSet:
             if self.apart[k]:  # the MOVER of its two parts, below
                 continue
             if k in self.parts:
-                low[..., k], high[..., k] = estimate[..., k] - z * ses[..., k], estimate[..., k] + z * ses[..., k]
+                # A gap of two shares lies in [−1, 1]; its Wald interval on few clusters can overrun that.
+                low[..., k] = np.maximum(estimate[..., k] - z * ses[..., k], -1.0)
+                high[..., k] = np.minimum(estimate[..., k] + z * ses[..., k], 1.0)
                 continue
             y, m = self.linear_parts(counts, k)
             n, p, deff = weighted_sum(m, frequency), estimate[..., k], deffs[..., k]

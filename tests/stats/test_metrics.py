@@ -277,3 +277,32 @@ def test_a_paired_gap_difference_spans_two():
     assert cmp.loc["male", "ci_high"] == pytest.approx(0.7378, abs=1e-4)
     assert cmp.loc["gap", "ci_low"] == pytest.approx(2 * cmp.loc["male", "ci_low"], abs=1e-12)
     assert cmp.loc["gap", "ci_high"] == pytest.approx(2 * cmp.loc["male", "ci_high"], abs=1e-12)
+
+
+def test_a_gap_interval_stays_within_minus_one_and_one():
+    """On 4 clusters the gap's cluster-robust Wald interval overruns 1 (θ + z·se ≈ 1.24, by hand below): the bound is
+    clipped to 1, the other bound is θ − z·se unchanged. The accuracy gap (the MOVER of its parts) keeps to [−1, 1] too."""
+    rows = [{"male": 6}, {"male": 6}, {"male": 5}, {"female": 4, "male": 1}]
+    counts = _cube(rows)[..., : len(GENDERS)]
+    engine = MetricSet(RATES, GENDERS)
+    estimate = engine.estimate(counts)
+    low, high, _ = engine.score_bounds(counts, estimate, np.zeros(len(rows), int), None, 0.95)
+    n, g = counts[:, 0, 0, :4].sum(axis=1), counts[:, 0, 0, 1] - counts[:, 0, 0, 0]
+    theta = g.sum() / n.sum()
+    u = (g - theta * n) / n.sum()
+    se = np.sqrt(4 / 3 * np.sum((u - u.mean()) ** 2))
+    assert theta + Z * se > 1.2
+    k = engine.index("gap")
+    assert (low[0, 0, k], high[0, 0, k]) == pytest.approx((theta - Z * se, 1.0), abs=1e-12)
+
+    gold = _cube(
+        [{"correct:male": 3, "identified:male": 3, "male": 3}] * 3
+        + [{"identified:female": 3, "male": 3}] * 2
+        + [{"identified:female": 1, "correct:female": 1, "female": 1}]
+    )
+    engine = MetricSet(RATES, CELLS)
+    estimate = engine.estimate(gold)
+    low, high, _ = engine.score_bounds(gold, estimate, np.zeros(len(gold), int), None, 0.95)
+    k = engine.index("accuracy_gap")
+    assert estimate[0, 0, k] == pytest.approx(1 - 1 / 7)
+    assert -1 <= low[0, 0, k] < estimate[0, 0, k] < high[0, 0, k] <= 1

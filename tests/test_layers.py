@@ -64,6 +64,10 @@ class Contract:
     unless: tuple[str, ...] = ()  # importers the contract leaves out
 
 
+# The study modules (a package's submodules belong to its study); stats_mtbias.studies._* are shared by them.
+STUDY_MODULES = tuple(
+    sorted({".".join(m.split(".")[:3]) for m in MODULES if m.startswith("stats_mtbias.studies.") and m.split(".")[2][0] != "_"})
+)
 # The facade and the foundation a front end may use besides the public API.
 CLIENT = (
     "stats_mtbias",
@@ -110,6 +114,14 @@ CONTRACTS = (
         importers=("stats_mtbias",),
         forbidden=("stats_mtbias.reporting",),
         unless=("stats_mtbias.reporting", "stats_mtbias.cli"),
+    ),
+    *(
+        Contract(
+            "a study does not import another study; shared code lives in studies/_*.py or below",
+            importers=(study,),
+            forbidden=tuple(other for other in STUDY_MODULES if other != study),
+        )
+        for study in STUDY_MODULES
     ),
 )
 
@@ -294,6 +306,19 @@ def test_a_front_end_reaching_a_study_is_caught(tmp_path):
         "line 1: imports stats_mtbias.options (rendering stays below the API: the result type, figures, files, "
         "provenance, the floor of p-values and the language records (a language's display name lives in its module))"
     ]
+
+
+def test_a_study_importing_another_study_is_caught(tmp_path):
+    assert {"stats_mtbias.studies.prates", "stats_mtbias.studies.winomt", "stats_mtbias.studies.models"} <= set(STUDY_MODULES)
+    text = "from stats_mtbias.studies import prates\nfrom stats_mtbias.studies._common import melt\n"
+    modules = _probe(tmp_path, "stats_mtbias.studies.optimal", text)
+    assert broken("stats_mtbias.studies.optimal", modules) == [
+        "line 1: imports stats_mtbias.studies.prates (a study does not import another study; shared code lives in "
+        "studies/_*.py or below)"
+    ]
+    # A study's own submodules are the study; a shared module may read a study (the reading worker reads WinoMT's).
+    modules = _probe(tmp_path, "stats_mtbias.studies.winomt._probe", "from stats_mtbias.studies.winomt import reading\n")
+    assert broken("stats_mtbias.studies.winomt._probe", modules) == []
 
 
 def test_a_private_read_and_a_typed_choice_are_caught(tmp_path):

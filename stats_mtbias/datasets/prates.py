@@ -24,10 +24,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from stats_mtbias._validation import check_choice
 from stats_mtbias.datasets._io import read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import as_source
-from stats_mtbias.errors import DataError, DataQualityWarning
+from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.schema import judgement_table
 
 LANGUAGES = (
@@ -128,6 +129,30 @@ def read_judgements(store: DataStore | None = None, items: str = "jobs", *, path
     if items == "jobs":
         warn_repeated(frame, relpath)
     return judgement_table(frame)
+
+
+BENGALI = ("pool", "variants")
+
+
+def select(judgements: pd.DataFrame, languages: list[str] | None = None, bengali: str = "pool") -> pd.DataFrame:
+    """The judgements of `languages` (default all; a name matches a language and its ``-variant``s, any case),
+    Bengali's six pronoun variants pooled as one language's outputs (``"pool"``) or as six languages
+    ``Bengali-HF`` … (``"variants"``); an unknown name is an error listing the known ones. The rows in order.
+    """
+    check_choice(bengali, BENGALI, "bengali")
+    if bengali == "variants":
+        has_variant = judgements["variant"] != ""
+        judgements.loc[has_variant, "language"] = judgements["language"] + "-" + judgements["variant"]
+    if languages:
+        known = list(dict.fromkeys(judgements["language"]))
+        wanted = []
+        for name in languages:
+            matches = [k for k in known if k.lower() == name.lower() or k.lower().startswith(name.lower() + "-")]
+            if not matches:
+                raise UsageError(f"`languages`: {name!r} is not in the data; known: {', '.join(known)}.")
+            wanted += matches
+        judgements = judgements[judgements["language"].isin(wanted)].copy()
+    return judgements.reset_index(drop=True)
 
 
 def _number(text: str, path: Path, line: int, column: str) -> float:

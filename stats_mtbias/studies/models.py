@@ -27,6 +27,7 @@ from stats_mtbias import _defaults
 from stats_mtbias._cache import default_cache_dir, heavy, scratch
 from stats_mtbias._files import CacheWarning, write_atomic, write_netcdf_atomic
 from stats_mtbias._validation import check_choice, check_level, check_rng, seed_of
+from stats_mtbias.datasets import prates as prates_data
 from stats_mtbias.datasets.prates import read_bls
 from stats_mtbias.datasets.registry import open_store
 from stats_mtbias.errors import ConvergenceWarning, UsageError
@@ -34,7 +35,7 @@ from stats_mtbias.models import build, derived
 from stats_mtbias.models import data as model_data
 from stats_mtbias.models.fit import SUMMARY_COLUMNS, check, diagnose, fit
 from stats_mtbias.provenance import Provenance, dependency_versions
-from stats_mtbias.studies import prates, tgbi
+from stats_mtbias.studies._tgbi_judgements import load_judgements as tgbi_judgements
 
 STUDIES = ("tgbi", "prates")
 MODELS = ("rate", "calibration")
@@ -132,10 +133,10 @@ def run(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # data-quality warnings are reported by the studies themselves
         if study == "tgbi":
-            judgements, _ = tgbi.load_judgements(store=store)
+            judgements, _ = tgbi_judgements(store=store)
             data = model_data.tgbi_data(judgements)
         else:
-            judgements, _ = prates.load_judgements(store=store, languages=languages)
+            judgements = prates_data.select(prates_data.read_judgements(store), languages)
             if model == "calibration":
                 data = model_data.calibration_data(judgements, read_bls(store))
             else:

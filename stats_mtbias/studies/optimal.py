@@ -48,7 +48,6 @@ from stats_mtbias.estimators.optimal import (
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import Spec, StudyResult
 from stats_mtbias.stats.metrics import Metric, MetricSet
-from stats_mtbias.studies import prates as prates_study
 from stats_mtbias.studies._common import accounting as common_accounting
 from stats_mtbias.studies._common import melt
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
@@ -631,7 +630,7 @@ def evaluate(
         if sample is not None:
             raise UsageError("`sample` needs your own judgements (the Prates languages have one output per item).")
         store = open_store(data_dir)
-        judgements, _ = prates_study.load_judgements(store=store, languages=languages)
+        judgements = prates_data.select(prates_data.read_judgements(store), languages)
     else:
         source = as_counting_source(judgements_file)
         judgements = read_judgements(source, engine=engine, sample=sample)

@@ -249,7 +249,7 @@ def load_judgements(
         The column of `judgements_file` with reference translations, the asked-about
         words in [brackets] (:func:`judge`).
     """
-    check_choice(bengali, ("pool", "variants"), "bengali")
+    check_choice(bengali, prates_data.BENGALI, "bengali")
     if sample is not None and judgements_file is None:
         raise UsageError("`sample` needs your own judgements (the shipped ones have one output per item).")
     if referent is not None and judgements_file is None:
@@ -261,19 +261,7 @@ def load_judgements(
     else:
         store = store or open_store(data_dir)
         judgements = prates_data.read_judgements(store, items)
-    if bengali == "variants":
-        has_variant = judgements["variant"] != ""
-        judgements.loc[has_variant, "language"] = judgements["language"] + "-" + judgements["variant"]
-    if languages:
-        known = list(dict.fromkeys(judgements["language"]))
-        wanted = []
-        for name in languages:
-            matches = [k for k in known if k.lower() == name.lower() or k.lower().startswith(name.lower() + "-")]
-            if not matches:
-                raise UsageError(f"`languages`: {name!r} is not in the data; known: {', '.join(known)}.")
-            wanted += matches
-        judgements = judgements[judgements["language"].isin(wanted)].copy()
-    judgements = judgements.reset_index(drop=True)
+    judgements = prates_data.select(judgements, languages, bengali)
     if sample is not None:
         judgements = sample_weights(judgements)
     return judgements, store

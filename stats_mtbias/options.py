@@ -121,7 +121,7 @@ BOOTSTRAP_INTERVALS = ("percentile", "bca")
 OLD_CI = _defaults.OLD_CI
 
 TGBI_INTERVALS = _tgbi.INTERVALS  # score (the default), percentile, bca
-TGBI_TESTS = _tgbi.TESTS_ASKED  # the interval's own test, or permutation
+TGBI_TESTS = _tgbi.TESTS  # the interval's own test, or permutation
 REPEATED_BLOCKS = _tgbi.REPEATED_BLOCKS
 
 MISSING_RULES = _winomt.MISSING_RULES

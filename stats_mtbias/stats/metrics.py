@@ -370,10 +370,11 @@ class MetricSet:
 
     # ---------------------------------------------------------------- estimates with intervals
 
-    def intervals(self, counts, strata_codes, frequency, *, level, ci, interval, n_boot, rng, samples=False):
+    def intervals(self, counts, strata_codes, frequency, *, level, interval, n_boot, rng, samples=False):
         """``(estimate, low, high, boot)`` of every system, group and metric.
 
-        `counts` ``(clusters, systems, groups, cells)``; `boot` the cluster bootstrap (None with ``ci="analytic"``).
+        `counts` ``(clusters, systems, groups, cells)``; `interval` ``"score"`` (:meth:`score_bounds`) or a bootstrap
+        interval (``"percentile"``, ``"bca"``); `boot` the cluster bootstrap (None with ``interval="score"``).
         The bootstrap interval gives way to the score interval (:meth:`score_bounds`) where it is a point (a 0% or
         100% share, a gap of ±1: the same in every replicate) and on a share of few effective events (at most
         ``FEW_EVENTS``: the percentile bootstrap's upper tail is short there — 50 items of 3 samples at 5% covered
@@ -383,7 +384,7 @@ class MetricSet:
         """
         estimate = self.estimate(counts, frequency)  # (systems, groups, metrics)
         score_low, score_high, few = self.score_bounds(counts, estimate, strata_codes, frequency, level, samples)
-        if ci != "bootstrap":
+        if interval == "score":
             return estimate, score_low, score_high, None
         boot = cluster_bootstrap(
             counts, self.statistic, n_boot=n_boot, rng=rng, strata=strata_codes, level=level, method=interval, frequency=frequency

@@ -32,11 +32,13 @@ from stats_mtbias.studies._common import (
     warn_unshared,
 )
 from stats_mtbias.tables import count_cube
-from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
+from stats_mtbias.uncertainty.bootstrap import BootstrapResult, cluster_bootstrap
 from stats_mtbias.uncertainty.linearization import weighted_sum
 
 ALL = "all"
-CI_KINDS = ("bootstrap", "analytic")
+# ``interval``: the score intervals (Wilson on the effective sample size, cluster-robust normal or MOVER for a gap) or
+# a cluster bootstrap interval.
+INTERVALS = ("score", "percentile", "bca")
 # The cells of a count cube: the five genders, and with a gold column per gold gender its correct, identified and
 # unknown outputs.
 CELL_NAMES = (*GENDERS, *GOLD_CELLS)
@@ -131,7 +133,6 @@ def analyse(
     n_boot: int = _defaults.N_BOOT,
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
-    ci: str = "bootstrap",
     interval: str = "percentile",
     correction: str = _defaults.CORRECTION,
     rows_as_clusters: bool = False,
@@ -165,10 +166,9 @@ def analyse(
     `metrics`: the declared metrics (:data:`stats_mtbias.stats.metrics.RATES` by default); every one the cells feed
     gets its row in each frame.
     """
-    n_boot = check_positive_int(n_boot, "n_boot", minimum=100 if ci == "bootstrap" else 1)
+    n_boot = check_positive_int(n_boot, "n_boot", minimum=1 if interval == "score" else 100)
     level = check_level(level)
-    check_choice(ci, CI_KINDS, "ci")
-    check_choice(interval, tuple(m for m in CI_METHODS if m != "studentized"), "interval")
+    check_choice(interval, INTERVALS, "interval")
     check_choice(correction, CORRECTIONS, "correction")
     rng = check_rng(rng)
     by = list(by)
@@ -178,7 +178,7 @@ def analyse(
     z = special.ndtri(0.5 + level / 2)
     found = metric_set(counts.shape[-1], metrics)
     estimate, low, high, boot = found.intervals(
-        counts, strata_codes, frequency, level=level, ci=ci, interval=interval, n_boot=n_boot, rng=rng, samples=samples
+        counts, strata_codes, frequency, level=level, interval=interval, n_boot=n_boot, rng=rng, samples=samples
     )
     metrics = found.names
     # Per metric, the cells of its identified and unknown outputs (an accuracy's: those of its gold genders).

@@ -53,10 +53,9 @@ from stats_mtbias.schema import GENDERS
 from stats_mtbias.stats.metrics import GOLDS, RATES, MetricSet
 from stats_mtbias.studies._common import accounting, check_systems, integrity, provenance
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
-from stats_mtbias.studies._shares import (  # noqa: F401 (analyse, design_arrays: the study's engine, re-exported)
+from stats_mtbias.studies._shares import (
     ALL,
     CELL_NAMES,
-    CI_KINDS,
     analyse,
     design_arrays,
     metric_set,
@@ -335,12 +334,10 @@ def evaluate(
     gold: str | None = None,
 ) -> StudyResult:
     """Read (or take) a judgement table and analyse it (what :func:`stats_mtbias.rates` returns); see the module
-    docstring. ``interval`` takes the package's one vocabulary (a bootstrap interval, or ``"score"``), read here into
-    :func:`analyse`'s ``ci`` and ``interval``."""
+    docstring. ``interval``: a bootstrap interval, or ``"score"`` (the package's one vocabulary, :func:`analyse`'s
+    too)."""
     check_choice(interval, INTERVALS, "interval")
-    asked = interval  # the provenance records the option as given
-    ci = "analytic" if interval == "score" else "bootstrap"
-    interval = "percentile" if ci == "analytic" else interval  # unused by the analytic intervals
+    bootstrap = interval != "score"
     if by is not None and not isinstance(by, str) and not all(isinstance(c, str) for c in _iterable(by)):
         raise UsageError(f"`by` names columns: a column name or a list of them; got {by!r}.")
     by = [] if by is None else [by] if isinstance(by, str) else list(by)
@@ -386,7 +383,6 @@ def evaluate(
         n_boot=n_boot,
         rng=rng,
         level=level,
-        ci=ci,
         interval=interval,
         correction=correction,
         rows_as_clusters=cluster is None,
@@ -404,7 +400,7 @@ def evaluate(
         )
         + (
             f"cluster bootstrap over {cluster or 'rows'}" + (f" stratified by {strata}" if strata else "") + f", {interval}"
-            if ci == "bootstrap"
+            if bootstrap
             else "Wilson on the effective sample size (cluster design effect); gap: cluster-robust normal"
             + ("; accuracy_gap: MOVER of the two accuracies' intervals" if gold else "")
         )
@@ -414,14 +410,14 @@ def evaluate(
             else ""
         )
         + "; systems compared paired on clusters"
-        + (" (bootstrap p-values: the replicates' percentile tail, a normal tail beyond them)" if ci == "bootstrap" else "")
+        + (" (bootstrap p-values: the replicates' percentile tail, a normal tail beyond them)" if bootstrap else "")
     )
     record = provenance(
         method,
         {source_label(source): source_digest(source)},
         rng=rng,
         level=level,
-        n_boot=n_boot if ci == "bootstrap" else None,
+        n_boot=n_boot if bootstrap else None,
         correction=correction,
         family=family,
         options={
@@ -430,7 +426,7 @@ def evaluate(
             "system": system,
             "cluster": cluster,
             "strata": strata,
-            "interval": asked,
+            "interval": interval,
             "rows": int(table["outputs" if sample else "n"].sum()),
             "engine": engine,
             "against": against,

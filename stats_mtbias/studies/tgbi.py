@@ -4,7 +4,7 @@ Data → gender of each English output → judgement table → per-item counts �
 P_S per set and the index → intervals → paired comparisons of systems with
 Holm's adjustment.
 
-Intervals (``interval="score"``, the default; :func:`analyse`'s ``ci="analytic"``): a set's P_S gets the square root of a
+Intervals (``interval="score"``, the default): a set's P_S gets the square root of a
 score interval on g = P_S² (never a point, and it keeps its coverage near 0 and
 1); the index and the paired differences combine the sets' intervals by MOVER;
 a paired test of a set is a cluster-robust t-test of g_a − g_b (see
@@ -79,11 +79,9 @@ ESTIMATE_COLUMNS = ["system", "subset", "n", "female", "male", "neutral", "p_s",
 FEW_MINORITY = 3  # effective minority outputs of a set at or below which its paired analytic interval undercovers
 SMALL_SET = 30  # lexicon items below which a set's paired analytic test may exceed its size: test="permutation"
 BOUNDARY_COUNT = 10  # effective minority outputs at or below which a set's bootstrap interval is replaced
-CI_KINDS = ("bootstrap", "analytic")
-TESTS = ("bootstrap", "permutation")  # analyse's: "bootstrap" is the interval's own method, analytic or not
-# What evaluate (smb.tgbi) accepts, in the package's vocabulary (_defaults.INTERVALS, _defaults.TESTS).
+# The package's vocabulary (_defaults.INTERVALS, _defaults.TESTS), in analyse and evaluate (smb.tgbi) alike.
 INTERVALS = ("score", "percentile", "bca")
-TESTS_ASKED = ("interval", "permutation")
+TESTS = ("interval", "permutation")  # "interval": the interval's own test, score (MOVER) or bootstrap
 
 
 def _statistic(both: str):
@@ -176,10 +174,9 @@ def analyse(
     n_boot: int = _defaults.N_BOOT,
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
-    ci: str = "analytic",
-    interval: str = "percentile",
+    interval: str = "score",
     compare: bool = True,
-    test: str = "bootstrap",
+    test: str = "interval",
     both: str = "neutral",
     correction: str = _defaults.CORRECTION,
     against: list[str] | None = None,
@@ -201,15 +198,13 @@ def analyse(
         Source of every random number drawn (a seed or a Generator).
     level : float
         Confidence level.
-    ci : {"analytic", "bootstrap"}
+    interval : {"score", "percentile", "bca"}
         Score intervals on g with MOVER for the index and differences
-        (default), or the cluster bootstrap (with the boundary rule above).
-    interval : {"percentile", "bca"}
-        Bootstrap interval method.
+        (default), or the cluster bootstrap's percentile or BCa interval (with the boundary rule above).
     compare : bool
         Also compute the paired comparisons of every pair of systems.
-    test : {"bootstrap", "permutation"}
-        p-values from the paired interval's own method (with ``ci="analytic"``
+    test : {"interval", "permutation"}
+        p-values from the paired interval's own method (with ``interval="score"``
         a cluster-robust t-test of g for a set and the MOVER interval's for the
         index; else the paired bootstrap) or from approximate randomisation (swap
         the systems' outputs per item; exact size, best for sets of fewer than
@@ -227,8 +222,7 @@ def analyse(
     rng = check_rng(rng)
     check_choice(correction, CORRECTIONS, "correction")
     level = check_level(level)
-    check_choice(ci, CI_KINDS, "ci")
-    check_choice(interval, ("percentile", "bca"), "interval")
+    check_choice(interval, INTERVALS, "interval")
     check_choice(test, TESTS, "test")
     check_choice(both, BOTH_RULES, "both")
     counts, systems, strata = design_arrays(judgements)
@@ -245,7 +239,7 @@ def analyse(
     high = np.concatenate([sets.high, index.high[:, None]], axis=-1)
     methods = np.full(low.shape, "score", dtype=object)
     methods[:, -1] = "MOVER"
-    if ci == "bootstrap":
+    if interval != "score":
         boot = cluster_bootstrap(counts, statistic, n_boot=n_boot, rng=rng, strata=strata, level=level, method=interval)
         bounds = boot.confidence_interval()
         use = np.ones(low.shape, dtype=bool)
@@ -297,7 +291,7 @@ def analyse(
     if compare and len(systems) > 1:
         items = (counts.sum(axis=-1) > 0).any(axis=1).sum(axis=0)  # lexicon items with an output, per set
         small = [f"{name} ({n})" for name, n in zip(names, items, strict=True) if 0 < n < SMALL_SET]
-        if small and ci == "analytic" and test != "permutation":
+        if small and interval == "score" and test != "permutation":
             warnings.warn(
                 f"sets of fewer than {SMALL_SET} lexicon items: {', '.join(small)}; their paired analytic tests can reject "
                 "up to 7% of the time at a nominal 5%: test='permutation' (--test permutation) holds its size there.",
@@ -306,7 +300,7 @@ def analyse(
             )
         minority = minority_count(counts, both)  # (systems, sets): effective outputs off the majority
         scarce = [name for k, name in enumerate(names) if np.any((minority[:, k] <= FEW_MINORITY) & (items[k] > 0))]
-        if scarce and ci == "analytic":
+        if scarce and interval == "score":
             warnings.warn(
                 f"sets where a system has {FEW_MINORITY} or fewer outputs off its majority: {', '.join(scarce)}; "
                 "there the paired analytic interval covers a true difference about 89-90% of the time at a nominal "
@@ -322,7 +316,6 @@ def analyse(
             boot,
             statistic,
             level,
-            ci,
             test,
             n_permutations,
             rng,
@@ -353,7 +346,7 @@ def _permutation_reach(comparisons, counts, systems, against, n_permutations, le
         data_floor=exact,
         resamples=("n_permutations", n_permutations),
         what="TGBI paired comparisons (approximate randomisation)",
-        fixes=["test='bootstrap' (--test bootstrap, the default: p-values without a floor)"],
+        fixes=["test='interval' (--test interval, the default: p-values without a floor)"],
     )
 
 
@@ -365,7 +358,6 @@ def _compare(
     boot,
     statistic,
     level,
-    ci,
     test,
     n_permutations,
     rng,
@@ -401,14 +393,14 @@ def _compare(
                     method=boot.method,
                 )
         ia, ib = (a, b) if shared is None else (0, 1)
-        if ci == "bootstrap":
+        if pair_boot is not None:
             reps = pair_boot.replicates[:, ia] - pair_boot.replicates[:, ib]
             jack = None if pair_boot.jackknife is None else pair_boot.jackknife[:, ia] - pair_boot.jackknife[:, ib]
             bounds = BootstrapResult(diff, reps, jack, level, pair_boot.method).confidence_interval()
             low, high = bounds.low, bounds.high
         sets, p_sets = paired_difference_analytic(counts_a, counts_b, level, both=both)
         index, p_index = paired_difference_analytic(counts_a, counts_b, level, both=both, index=True)
-        if ci == "analytic":
+        if pair_boot is None:
             low = np.append(sets.low, index.low)
             high = np.append(sets.high, index.high)
         else:  # a difference the same in every replicate (both systems at 0 or 1): MOVER's interval, never a point
@@ -417,7 +409,7 @@ def _compare(
             high = np.where(point, np.append(sets.high, index.high), high)
         if test == "permutation":
             _, pvalue = paired_permutation(counts_a, counts_b, statistic, n_perm=n_permutations, rng=rng)
-        elif ci == "bootstrap":
+        elif pair_boot is not None:
             pvalue = resample_pvalue(reps, diff)
         else:
             pvalue = np.append(p_sets, p_index)
@@ -442,16 +434,16 @@ def _compare(
     return adjust(table, correction, family)
 
 
-def p_value_method(ci: str, test: str) -> str:
-    """Which method the comparisons' p-values come from, given the interval kind and test."""
+def p_value_method(interval: str, test: str) -> str:
+    """Which method the comparisons' p-values come from, given the interval and test."""
     if test == "permutation":
         return "approximate randomisation"
-    return "paired bootstrap (percentile)" if ci == "bootstrap" else "MOVER of the score intervals on g"
+    return "MOVER of the score intervals on g" if interval == "score" else "paired bootstrap (percentile)"
 
 
-def ci_method(ci: str, interval: str) -> str:
+def ci_method(interval: str) -> str:
     """Which method the comparisons' intervals come from."""
-    return "MOVER of the score intervals on g" if ci == "analytic" else f"paired bootstrap ({interval})"
+    return "MOVER of the score intervals on g" if interval == "score" else f"paired bootstrap ({interval})"
 
 
 def accounting(judgements: pd.DataFrame) -> pd.DataFrame:
@@ -492,15 +484,10 @@ def evaluate(
     ``lexicon`` picks the gender rule (``"default"`` or the authors' ``"cho2019"``)
     and ``repeated_blocks`` whether copy-paste defects are excluded (default) or
     kept as the authors did. ``interval`` and ``test`` take the package's one vocabulary
-    (``"score"`` or a bootstrap interval; ``"interval"`` or ``"permutation"``), read here
-    into :func:`analyse`'s ``ci``, ``interval`` and ``test``.
+    (``"score"`` or a bootstrap interval; ``"interval"`` or ``"permutation"``), :func:`analyse`'s too.
     """
     check_choice(interval, INTERVALS, "interval")
-    check_choice(test, TESTS_ASKED, "test")
-    asked = {"interval": interval, "test": test}  # the provenance records the options as given
-    ci = "analytic" if interval == "score" else "bootstrap"
-    interval = "percentile" if ci == "analytic" else interval  # unused by the analytic intervals
-    test = "bootstrap" if test == "interval" else test  # analyse's name of the interval's own test
+    check_choice(test, TESTS, "test")
     given = dict(translations or {})
     systems = check_systems(systems)
     if systems is None:
@@ -525,7 +512,6 @@ def evaluate(
         rng=check_rng(rng),
         correction=correction,
         level=level,
-        ci=ci,
         interval=interval,
         compare=compare,
         test=test,
@@ -540,11 +526,11 @@ def evaluate(
         + (
             f"cluster bootstrap over lexicon items stratified by content, {interval} interval (a set with "
             f"<= {BOUNDARY_COUNT} effective minority outputs: score interval on g)"
-            if ci == "bootstrap"
+            if interval != "score"
             else "sets: modified Wilson score interval on g = P_S^2 with the cluster design effect, square-rooted; "
             "index and differences: MOVER with cluster-robust correlations"
         )
-        + (f"; paired comparisons: {p_value_method(ci, test)} p-values" if compare else "")
+        + (f"; paired comparisons: {p_value_method(interval, test)} p-values" if compare else "")
     )
     data = dict(sorted(store.used.items())) if store is not None else {}
     data.update({str(src): source_sha256(src) for src, _ in translations or []})
@@ -558,12 +544,13 @@ def evaluate(
         level=level,
         correction=correction,
         family=family,
-        n_boot=n_boot if ci == "bootstrap" else None,
+        n_boot=n_boot if interval != "score" else None,
         options={
             "lexicon": lexicon,
             "both": both,
             "repeated_blocks": repeated_blocks,
-            **asked,
+            "interval": interval,
+            "test": test,
             "n_permutations": n_permutations if compare and test == "permutation" else None,
             "sample": sample,
             "unknown": "excluded from denominators",
@@ -596,15 +583,14 @@ def evaluate(
     if comparisons is not None:
         comparisons = adjust(
             comparison_frame(
-                comparisons.assign(language=language), method=p_value_method(ci, test), ci_method=ci_method(ci, interval)
+                comparisons.assign(language=language), method=p_value_method(interval, test), ci_method=ci_method(interval)
             ),
             correction,
             family,
         )
         if test == "permutation":
             notes.append(
-                "p-values by approximate randomisation, intervals by "
-                f"{ci_method(ci, interval)}: near the boundary they can disagree."
+                f"p-values by approximate randomisation, intervals by {ci_method(interval)}: near the boundary they can disagree."
             )
     flags = dict(judgements.attrs.get("line_flags", {}))
     for system in {s for s, _ in flags}:  # the index rests on every set: it carries its sets' flags

@@ -180,7 +180,7 @@ def _clustered(rng, k, m, p, rho, systems=1):
     )
 
 
-def _coverage(reps, k, m, p, rho, ci, seed):
+def _coverage(reps, k, m, p, rho, interval, seed):
     """Share of `reps` simulated evaluations whose interval for the female share covers p (fresh weights each time)."""
     from stats_mtbias.studies import rates as rates_study
 
@@ -198,7 +198,7 @@ def _coverage(reps, k, m, p, rho, ci, seed):
                 "stratum": "all",
             }
         )
-        est, _, _ = rates_study.analyse(table, n_boot=400, rng=rng, ci=ci)
+        est, _, _ = rates_study.analyse(table, n_boot=400, rng=rng, interval=interval)
         row = est[(est["metric"] == "female")].iloc[0]
         hits += row["ci_low"] <= p <= row["ci_high"]
     return hits / reps
@@ -223,19 +223,19 @@ def test_coverage_helper_matches_the_public_function():
     np.testing.assert_allclose(est["estimate"], public["estimate"])
 
 
-@pytest.mark.parametrize("ci", ["bootstrap", "analytic"])
-def test_rates_coverage_with_clustered_items_fast(ci):
+@pytest.mark.parametrize("interval", ["percentile", "score"])
+def test_rates_coverage_with_clustered_items_fast(interval):
     # 150 simulated evaluations: Monte-Carlo SE about 0.018, so the band is wide here; the slow test is tight.
-    cover = _coverage(150, k=80, m=5, p=0.3, rho=0.2, ci=ci, seed=11)
+    cover = _coverage(150, k=80, m=5, p=0.3, rho=0.2, interval=interval, seed=11)
     assert 0.89 <= cover <= 0.99
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ci", ["bootstrap", "analytic"])
+@pytest.mark.parametrize("interval", ["percentile", "score"])
 @pytest.mark.parametrize(("k", "p"), [(100, 0.3), (400, 0.1)])
-def test_rates_coverage_with_clustered_items(ci, k, p):
+def test_rates_coverage_with_clustered_items(interval, k, p):
     # 1,000 evaluations: Monte-Carlo SE 0.007, the band [0.93, 0.97] is more than 2.5 SE either side of 0.95.
-    cover = _coverage(1000, k=k, m=4, p=p, rho=0.15, ci=ci, seed=k)
+    cover = _coverage(1000, k=k, m=4, p=p, rho=0.15, interval=interval, seed=k)
     assert 0.93 <= cover <= 0.97, cover
 
 
@@ -274,7 +274,7 @@ def test_rates_analytic_comparison_by_hand():
     assert np.isfinite(cmp["p_value"]).all()
 
 
-def _size(reps, k, p, rho, ci, seed):
+def _size(reps, k, p, rho, interval, seed):
     """Rejection rate at 0.05 of the paired comparison of two systems with the same item-level rates."""
     from stats_mtbias.studies import rates as rates_study
 
@@ -291,20 +291,20 @@ def _size(reps, k, p, rho, ci, seed):
                 "stratum": "all",
             }
         )
-        _, cmp, _ = rates_study.analyse(table, n_boot=400, rng=rng, ci=ci)
+        _, cmp, _ = rates_study.analyse(table, n_boot=400, rng=rng, interval=interval)
         rejected += cmp[cmp["metric"] == "female"]["p_value"].iloc[0] < 0.05
     return rejected / reps
 
 
-@pytest.mark.parametrize("ci", ["bootstrap", "analytic"])
-def test_rates_paired_comparison_size_fast(ci):
+@pytest.mark.parametrize("interval", ["percentile", "score"])
+def test_rates_paired_comparison_size_fast(interval):
     # 200 simulated null evaluations: Monte-Carlo SE about 0.015 at 0.05; a test that never rejects fails too.
-    assert 0.01 <= _size(200, k=100, p=0.3, rho=0.2, ci=ci, seed=3) <= 0.09
+    assert 0.01 <= _size(200, k=100, p=0.3, rho=0.2, interval=interval, seed=3) <= 0.09
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ci", ["bootstrap", "analytic"])
+@pytest.mark.parametrize("interval", ["percentile", "score"])
 @pytest.mark.parametrize(("k", "p"), [(100, 0.3), (400, 0.05)])
-def test_rates_paired_comparison_size(ci, k, p):
+def test_rates_paired_comparison_size(interval, k, p):
     # 1,000 null evaluations: Monte-Carlo SE 0.007; size must stay <= alpha + 0.01 plus 2 SE of simulation noise.
-    assert _size(1000, k=k, p=p, rho=0.15, ci=ci, seed=k) <= 0.074
+    assert _size(1000, k=k, p=p, rho=0.15, interval=interval, seed=k) <= 0.074

@@ -60,7 +60,7 @@ def test_tgbi_permutations_too_few_for_the_family_warn_once_with_the_numbers():
     message = found[0]
     # 3 pairs x 4 rows (3 sets and the index) in one family: Holm's smallest p_adjusted is 12 / 101.
     assert "0.119 ≥ α = 0.05" in message and "Holm over 12 comparisons" in message and "n_permutations=100" in message
-    assert "n_permutations ≥ 5,000" in message and "test='bootstrap'" in message and "family='metric'" in message
+    assert "n_permutations ≥ 5,000" in message and "test='interval'" in message and "family='metric'" in message
     assert message in res.notes
     cmp = res.compare()
     assert cmp["p_adjusted"].min() >= 0.05  # what the warning foretold

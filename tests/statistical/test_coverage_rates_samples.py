@@ -53,7 +53,7 @@ def _chunk(n_items: int, k, p: float, rng) -> pd.DataFrame:
     return pd.DataFrame({"system": "r" + pd.Series(system).astype(str), "item": item, "sample": sample, "gender": gender})
 
 
-def _misses(n_items: int, k, p: float, ci: str, reps: int, seed: int, n_boot: int = 500) -> dict[str, np.ndarray]:
+def _misses(n_items: int, k, p: float, interval: str, reps: int, seed: int, n_boot: int = 500) -> dict[str, np.ndarray]:
     """Per metric (female, male): the evaluations' misses below and above the truth, ``(reps, 2)`` booleans."""
     rng = np.random.default_rng(seed)
     out = {"female": [], "male": []}
@@ -65,7 +65,7 @@ def _misses(n_items: int, k, p: float, ci: str, reps: int, seed: int, n_boot: in
             )
         counts, _, _, strata, frequency = rates.design_arrays(table, [])
         _, low, high, _ = rates.metric_set(counts.shape[-1]).intervals(
-            counts, strata, frequency, level=LEVEL, ci=ci, interval="percentile", n_boot=n_boot, rng=rng, samples=True
+            counts, strata, frequency, level=LEVEL, interval=interval, n_boot=n_boot, rng=rng, samples=True
         )
         for metric, truth in (("female", p), ("male", 1 - p)):
             m = rates.METRICS.index(metric)
@@ -100,27 +100,27 @@ def test_the_chunk_is_read_by_the_rule():
         )
     counts, systems, _, strata, frequency = rates.design_arrays(table, [])
     estimate, *_ = rates.metric_set(counts.shape[-1]).intervals(
-        counts, strata, frequency, level=LEVEL, ci="analytic", interval="percentile", n_boot=1, rng=0, samples=True
+        counts, strata, frequency, level=LEVEL, interval="score", n_boot=1, rng=0, samples=True
     )
     known = frame[frame["gender"] != "unknown"]
     by_hand = (known["gender"] == "female").groupby([known["system"], known["item"]]).mean().groupby(level=0).mean()
     np.testing.assert_allclose(estimate[:, 0, 0], by_hand.reindex(systems).to_numpy(), rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("ci", ["bootstrap", "analytic"])
-def test_coverage_with_samples_at_50_items_and_a_5_percent_share(ci):
+@pytest.mark.parametrize("interval", ["percentile", "score"])
+def test_coverage_with_samples_at_50_items_and_a_5_percent_share(interval):
     """The issue's case, fast: 1,000 evaluations (MC SE of the coverage 0.007, of a tail 0.005): the bootstrap's upper
     tail missed 9.1% before the fix, three times the band's top of 4.5%."""
-    _check(_misses(50, 3, 0.05, ci, reps=1000, seed=1, n_boot=300), 50, 0.05, f"rates samples 50×3 p=0.05 {ci}")
+    _check(_misses(50, 3, 0.05, interval, reps=1000, seed=1, n_boot=300), 50, 0.05, f"rates samples 50×3 p=0.05 {interval}")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ci", ["bootstrap", "analytic"])
+@pytest.mark.parametrize("interval", ["percentile", "score"])
 @pytest.mark.parametrize("k", [1, 3, "unequal"])
 @pytest.mark.parametrize("n_items", [50, 400])
 @pytest.mark.parametrize("p", [0.05, 0.5])
-def test_coverage_with_samples(p, n_items, k, ci):
+def test_coverage_with_samples(p, n_items, k, interval):
     """2,000 evaluations a cell (MC SE of a coverage near 0.95: 0.0049, below a third of the 3-SE band's half-width
     plus the tails' 2-point slack)."""
-    seed = int(1000 * p) + n_items + (7 if k == "unequal" else k) + (ci == "analytic")
-    _check(_misses(n_items, k, p, ci, reps=2000, seed=seed), n_items, p, f"rates samples {n_items}×{k} p={p} {ci}")
+    seed = int(1000 * p) + n_items + (7 if k == "unequal" else k) + (interval == "score")
+    _check(_misses(n_items, k, p, interval, reps=2000, seed=seed), n_items, p, f"rates samples {n_items}×{k} p={p} {interval}")

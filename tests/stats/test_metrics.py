@@ -174,8 +174,8 @@ def _two_systems(n: int = 120, seed: int = 0) -> pd.DataFrame:
 def test_a_declared_metric_gets_estimates_intervals_and_comparisons():
     table = _two_systems()
     metrics = (*RATES, FEMALE_OF_GENDERED)
-    for ci in ("analytic", "bootstrap"):
-        estimates, comparisons, _ = _shares.analyse(table, metrics=metrics, ci=ci, n_boot=200, rng=1)
+    for interval in ("score", "percentile"):
+        estimates, comparisons, _ = _shares.analyse(table, metrics=metrics, interval=interval, n_boot=200, rng=1)
         est = estimates.set_index(["system", "metric"])
         assert set(est.index.get_level_values("metric")) == {"female", "male", "neutral", "gap", "female_of_gendered"}
         for system in ("a", "b"):
@@ -190,11 +190,11 @@ def test_a_declared_metric_gets_estimates_intervals_and_comparisons():
         assert diff["diff"] == pytest.approx(by_hand, abs=1e-15)
         assert diff["ci_low"] < diff["diff"] < diff["ci_high"] and 0 <= diff["p_value"] <= 1
         # The shares already declared keep their numbers when a metric is added.
-        alone, alone_cmp, _ = _shares.analyse(table, ci=ci, n_boot=200, rng=1)
+        alone, alone_cmp, _ = _shares.analyse(table, interval=interval, n_boot=200, rng=1)
         pd.testing.assert_frame_equal(
             estimates[estimates["metric"] != "female_of_gendered"].reset_index(drop=True), alone.reset_index(drop=True)
         )
-        if ci == "analytic":
+        if interval == "score":
             pd.testing.assert_frame_equal(
                 comparisons[comparisons["metric"] != "female_of_gendered"]
                 .drop(columns=["p_adjusted", "family"])
@@ -272,7 +272,7 @@ def test_a_paired_gap_difference_spans_two():
             "line": np.arange(2 * n) + 2,
         }
     )
-    _, comparisons, _ = _shares.analyse(table, ci="analytic", n_boot=1, rng=0)
+    _, comparisons, _ = _shares.analyse(table, interval="score", n_boot=1, rng=0)
     cmp = comparisons.set_index("metric")
     assert cmp.loc["male", "ci_high"] == pytest.approx(0.7378, abs=1e-4)
     assert cmp.loc["gap", "ci_low"] == pytest.approx(2 * cmp.loc["male", "ci_low"], abs=1e-12)

@@ -41,7 +41,7 @@ def _analyse(outputs: pd.DataFrame, **options):
 
 def test_a_set_with_few_minority_outputs_keeps_the_score_interval_under_the_bootstrap():
     """Set ``a``: 48 male and 2 neutral outputs on 50 items (one each): g = P_S² = 0.04, two minority outputs,
-    at most BOUNDARY_COUNT, so ``ci="bootstrap"`` keeps the score interval and ``ci_method`` says ``score``.
+    at most BOUNDARY_COUNT, so ``interval="percentile"`` keeps the score interval and ``ci_method`` says ``score``.
 
     The score interval by hand: the design effect of one output per item is k/(k − 1) = 50/49 (the worst case,
     one output per item, is 1), so n_eff = 49 and the interval is the square root of Wilson widened to the
@@ -49,7 +49,7 @@ def test_a_set_with_few_minority_outputs_keeps_the_score_interval_under_the_boot
     outputs and gets the bootstrap."""
     rows = [("s", "a", f"x{i}", "neutral" if i < 2 else "male") for i in range(50)]
     rows += [("s", "b", f"y{i}", "female" if i < 30 else "male") for i in range(60)]
-    est = _analyse(_benchmark(rows), ci="bootstrap", n_boot=1000, rng=0)
+    est = _analyse(_benchmark(rows), interval="percentile", n_boot=1000, rng=0)
     a, b = est.loc["a"], est.loc["b"]
     assert a["p_s"] == pytest.approx(0.2, abs=1e-12) and b["p_s"] == pytest.approx(0.5, abs=1e-12)
     assert a["ci_method"] == "score"
@@ -57,7 +57,7 @@ def test_a_set_with_few_minority_outputs_keeps_the_score_interval_under_the_boot
     low, high = _hand_modified_wilson(0.04 * 49, 49)
     assert (a["ci_low"], a["ci_high"]) == pytest.approx((np.sqrt(low), np.sqrt(high)), abs=1e-10)
     # The analytic run gives set a the same interval, named "score" too; the index is MOVER's.
-    analytic = _analyse(_benchmark(rows), ci="analytic")
+    analytic = _analyse(_benchmark(rows), interval="score")
     assert analytic.loc["a", ["ci_low", "ci_high"]].tolist() == pytest.approx([np.sqrt(low), np.sqrt(high)], abs=1e-10)
     assert analytic["ci_method"].tolist() == ["score", "score", "MOVER"]
 
@@ -68,7 +68,7 @@ def test_ten_minority_outputs_is_still_few_and_eleven_is_not():
     assert tgbi.BOUNDARY_COUNT == 10
     for neutral, method in ((10, "score"), (11, "bootstrap percentile")):
         rows = [("s", "a", f"x{i}", "neutral" if i < neutral else "male") for i in range(200)]
-        est = _analyse(_benchmark(rows), ci="bootstrap", n_boot=200, rng=0)
+        est = _analyse(_benchmark(rows), interval="percentile", n_boot=200, rng=0)
         assert est.loc["a", "ci_method"] == method, neutral
 
 

@@ -9,7 +9,7 @@ measures with bootstrap and analytic intervals and paired tests.
 # replaced by the module when the report code is imported later (Python binds a submodule on its first load).
 import stats_mtbias.report as _report_package  # noqa: F401
 from stats_mtbias._version import __version__
-from stats_mtbias.api import agreement, model, optimal, prates, rates, read, report, tgbi, winomt
+from stats_mtbias.api import agreement, model, optimal, parse_signature, prates, rates, read, report, tgbi, winomt
 from stats_mtbias.errors import (
     DataError,
     DataNotFoundError,
@@ -33,6 +33,7 @@ __all__ = [
     "agreement",
     "model",
     "optimal",
+    "parse_signature",
     "power",
     "prates",
     "rates",

@@ -111,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
             say(f"warning: {note}")
         if fmt == "table":
             below = ([] if quiet else output.notes) + ([format_provenance(output.provenance)] if show_provenance else [])
+            if output.provenance.get("signature") and not quiet:  # the line that makes the numbers again (smb.parse_signature)
+                below.append(f"signature: {output.provenance['signature']}")
             if below:
                 text += "\n\n" + "\n".join(below)
         if out:

@@ -333,3 +333,15 @@ def test_sampled_outputs_get_their_consistency_table(tmp_path, data_dir):
     expected = res.frames["consistency"]
     assert len(shown) == len(expected)
     np.testing.assert_allclose(np.sort(shown["disagree"].to_numpy()), np.sort(expected["disagree"].to_numpy()))
+
+
+def test_every_caption_of_a_study_ends_with_its_signature(rates_against):
+    """Each table and figure a reader sees says how its numbers were made, in every format (issue 48 item 4)."""
+    section = report_results.result_section(rates_against, "rates", mine=["my-mt"])
+    shown = [b for b in [section.headline, *section.body] if b is not None and b.title]
+    assert len(shown) >= 3
+    for block in shown:
+        assert block.caption.endswith(f"Signature: {rates_against.signature}"), block.name
+    assert all("Signature" not in t.caption for t in section.appendix)  # the appendix keeps the provenance itself
+    parsed = smb.parse_signature(shown[0].caption.rsplit("Signature: ", 1)[1])
+    assert parsed.kwargs()["against"] == ["my-mt", "my-llm"] and parsed.kwargs()["by"] == ["prompt_set"]

@@ -170,3 +170,9 @@ def test_tgbi_signature_names_its_systems_and_shipped_inputs():
 def test_a_result_made_outside_the_api_still_has_a_signature():
     res = smb.StudyResult("rates", pd.DataFrame({"system": ["a"], "metric": ["female"]}), None, {"seed": 0, "data": {}})
     assert res.signature == f"stats_mtbias:{smb.__version__}|study:rates|metric:female|seed:0|inputs:"
+
+
+def test_a_plan_from_a_pilot_keeps_the_pilots_signature(frame):
+    pilot = _rates(frame, ci="analytic")
+    plan = smb.power(pilot=pilot, difference=0.1, metric="female")
+    assert plan.provenance["pilot"]["signature"] == pilot.signature

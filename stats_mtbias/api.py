@@ -39,7 +39,7 @@ import pandas as pd
 
 from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
-from stats_mtbias.errors import UsageError
+from stats_mtbias.errors import UsageError, needs_extras
 from stats_mtbias.provenance import Signature
 from stats_mtbias.result import StudyResult, your_systems
 from stats_mtbias.studies import READERS
@@ -206,6 +206,7 @@ def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | Non
 # ---------------------------------------------------------------- TGBI
 
 
+@needs_extras()
 def tgbi(
     systems: Sequence[str] | None = None,
     *,
@@ -311,6 +312,7 @@ def tgbi(
 # ---------------------------------------------------------------- WinoMT
 
 
+@needs_extras()
 def winomt(
     systems: Sequence[str] | None = None,
     *,
@@ -437,6 +439,7 @@ def winomt(
 # ---------------------------------------------------------------- Prates
 
 
+@needs_extras()
 def prates(
     judgements=None,
     *,
@@ -520,6 +523,7 @@ def prates(
 # ---------------------------------------------------------------- optimal translator
 
 
+@needs_extras()
 def optimal(
     judgements=None,
     *,
@@ -593,6 +597,7 @@ def optimal(
 # ---------------------------------------------------------------- any benchmark
 
 
+@needs_extras()
 def rates(
     judgements,
     *,
@@ -711,6 +716,7 @@ def rates(
 # ---------------------------------------------------------------- readers
 
 
+@needs_extras()
 def read(study: str, source=None, **options) -> pd.DataFrame:
     """Read outputs into genders, one row per output with the gender read and why (no statistics).
 
@@ -773,6 +779,7 @@ def read(study: str, source=None, **options) -> pd.DataFrame:
 # ---------------------------------------------------------------- agreement of labels
 
 
+@needs_extras()
 def agreement(
     labels,
     *,
@@ -828,6 +835,7 @@ def agreement(
 # ---------------------------------------------------------------- models and reports
 
 
+@needs_extras()
 def model(
     study: str,
     *,
@@ -880,6 +888,7 @@ def model(
     return models.run(study, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
 
+@needs_extras()
 def report(
     results: Sequence[StudyResult] | StudyResult,
     *,

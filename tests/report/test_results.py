@@ -345,3 +345,9 @@ def test_every_caption_of_a_study_ends_with_its_signature(rates_against):
     assert all("Signature" not in t.caption for t in section.appendix)  # the appendix keeps the provenance itself
     parsed = smb.parse_signature(shown[0].caption.rsplit("Signature: ", 1)[1])
     assert parsed.kwargs()["against"] == ["my-mt", "my-llm"] and parsed.kwargs()["by"] == ["prompt_set"]
+
+
+def test_the_signature_breaks_after_its_bars_in_latex(rates_against, tmp_path):
+    smb.report(rates_against, out=tmp_path, mine=["my-mt"], formats=["tex"])
+    tex = (tmp_path / "rates" / "headline.tex").read_text("utf-8")
+    assert r"study:rates\textbar{}\allowbreak{}" in tex and "|study:" not in tex

@@ -155,7 +155,7 @@ def parse_signature(signature: str) -> Signature:
         found = Signature.parse(signature)
     except ValueError as exc:
         raise UsageError(f"parse_signature: {exc}.") from None
-    cls = vocabulary.OPTIONS.get(found.study)
+    cls = vocabulary.OPTIONS.get(found.study.partition("/")[0])  # "model/prates": a model of the prates study
     if cls is None:
         raise UsageError(f"parse_signature: unknown study {found.study!r}; studies: {', '.join(vocabulary.OPTIONS)}.")
     info = {item.name: item for item in cls.info()}

@@ -264,6 +264,9 @@ class Signature:
         """The keywords that make the result again with ``smb.<study>(<the same inputs>, **kwargs)``: the options,
         the interval options, ``n_boot``, ``rng`` (an integer seed) and ``level``."""
         out = dict(zip(self.interval_options, self.ci))
+        fitted = self.study.partition("/")[2]
+        if fitted:  # a model's ("model/prates") names the study it fitted: smb.model(study=...)
+            out["study"] = fitted
         out.update(self.options)
         if self.n_boot is not None:
             out["n_boot"] = self.n_boot

@@ -176,3 +176,15 @@ def test_a_plan_from_a_pilot_keeps_the_pilots_signature(frame):
     pilot = _rates(frame, ci="analytic")
     plan = smb.power(pilot=pilot, difference=0.1, metric="female")
     assert plan.provenance["pilot"]["signature"] == pilot.signature
+
+
+def test_a_models_signature_names_the_study_it_fitted_and_reads_back_into_smb_model_keywords():
+    from stats_mtbias.provenance import Provenance
+    from stats_mtbias.studies.models import ModelResult
+
+    options = {"study": "prates", "model": "calibration", "draws": 500, "tune": 300, "chains": 4, "sampler": "pymc"}
+    provenance = Provenance("x", {"prates/a.tsv": "ab" * 32}, seed=3, level=0.9, options={**options, "cells": 12})
+    fit = ModelResult(pd.DataFrame(), {}, {}, provenance, None, None, None)
+    line = fit.signature
+    assert line.startswith(f"stats_mtbias:{smb.__version__}|study:model/prates|seed:3|level:0.9|model:calibration|")
+    assert smb.parse_signature(line).kwargs() == {**options, "rng": 3, "level": 0.9}

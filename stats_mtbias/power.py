@@ -215,7 +215,12 @@ def power(
                 "tgbi, winomt, prates, optimal or rates results."
             )
         from_pilot = study.pilot(pilot, systems=systems, metric=metric, language=language, subset=subset)
-        provenance = {"study": pilot.study, "data": pilot.provenance.get("data", {}), "method": pilot.provenance.get("method")}
+        provenance = {
+            "study": pilot.study,
+            "data": pilot.provenance.get("data", {}),
+            "method": pilot.provenance.get("method"),
+            "signature": pilot.signature,  # the pilot's numbers, as its result says they were made
+        }
     return designs.plan(
         design,
         pilot=from_pilot,

@@ -21,6 +21,7 @@ from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning.closed import mde_from_interval
+from stats_mtbias.provenance import Signature
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues  # noqa: F401 (names: re-exported to the report)
 from stats_mtbias.significance.pvalues import PVALUE_COLUMNS, floor_frame, floor_pvalues
 
@@ -188,7 +189,8 @@ class StudyResult:
         Paired differences (see :meth:`compare`); None with a single system.
     provenance : dict
         Inputs with sha256 (the user's files and frames too), method, resamples,
-        seed, level, options (the correction and family among them), versions.
+        seed, level, options (the correction and family among them), versions,
+        and the :attr:`signature` line.
     frames : dict of DataFrame
         The study's own tables, unrounded, shares in [0, 1] (e.g. ``accounting``:
         every input row by outcome; ``judgements``: one row per system × item).
@@ -230,6 +232,21 @@ class StudyResult:
         """The user's systems (:func:`your_systems`): ``against=``, else the systems of the user's inputs beside
         shipped ones, else none — never a guess from names."""
         return your_systems(self)
+
+    @property
+    def signature(self) -> str:
+        """One line that says how the result was made (:class:`~stats_mtbias.provenance.Signature`): version,
+        study, metrics, interval method, resamples, seed, level, the options set away from their defaults, the
+        inputs' sha256 digests. :func:`stats_mtbias.parse_signature` reads it back into the study's options.
+
+        The public functions write it into ``provenance["signature"]``; a result made otherwise gets one from its
+        provenance record (without options).
+        """
+        found = self.provenance.get("signature")
+        if found:
+            return str(found)
+        metrics = list(dict.fromkeys(self.table["metric"].astype(str))) if "metric" in self.table else []
+        return Signature.of(self.study, self.provenance, metrics=metrics).format()
 
     def frame(self, name: str) -> pd.DataFrame:
         """One of the study's named frames (:attr:`frames`); a clear error naming those it has."""

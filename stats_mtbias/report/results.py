@@ -25,6 +25,7 @@ Tables show percent only where a person reads them; every CSV keeps shares.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import math
 from collections.abc import Sequence
@@ -1039,6 +1040,10 @@ def result_section(
     if items is not None:
         section.attachments[items[0]] = items[1]
     section.provenance = {result.study: prov}
+    signed = f"Signature: {result.signature}"  # each number shown says how it was made (smb.parse_signature)
+    if section.headline is not None:
+        section.headline = dataclasses.replace(section.headline, caption=f"{section.headline.caption} {signed}".strip())
+    section.body = [dataclasses.replace(b, caption=f"{b.caption} {signed}".strip()) if b.title else b for b in section.body]
     return section
 
 

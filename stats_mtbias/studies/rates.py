@@ -72,8 +72,8 @@ from stats_mtbias.studies._study import Study, finish, with_notes
 from stats_mtbias.tables import count_cube
 from stats_mtbias.uncertainty.analytic import FEW_EVENTS, mover_interval, proportion_interval
 from stats_mtbias.uncertainty.bootstrap import CI_METHODS, BootstrapResult, cluster_bootstrap
-from stats_mtbias.uncertainty.ppi import MIN_LABELLED, ppi_ratio
 from stats_mtbias.uncertainty.linearization import ratio_influence, robust_variance, weighted_sum
+from stats_mtbias.uncertainty.ppi import MIN_LABELLED, ppi_ratio
 
 METRICS = ("female", "male", "neutral", "gap")
 ACCURACY = ("accuracy", "accuracy_female", "accuracy_male", "accuracy_gap")
@@ -1089,6 +1089,11 @@ def _ppi_parts(counts: np.ndarray, metrics: tuple[str, ...]) -> tuple[np.ndarray
     return np.stack(nums), np.stack(dens), np.array(coefs)
 
 
+def _by_group(a: np.ndarray) -> np.ndarray:
+    """``(metrics, parts, clusters, groups) -> (groups, metrics, parts, clusters)``: items last, for :func:`ppi_ratio`."""
+    return np.moveaxis(a, 3, 0)
+
+
 def corrected(
     judgements: pd.DataFrame, agree: pd.DataFrame, by: list[str], *, level: float, against=None
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
@@ -1126,7 +1131,7 @@ def corrected(
         f, y, lab, unl = found[s]
         num_f, den_f, coef = _ppi_parts(f, metrics)  # (metrics, 2, clusters, groups)
         num_y, den_y, _ = _ppi_parts(y, metrics)
-        move = lambda a: np.moveaxis(a, 2, -1).transpose(2, 0, 1, 3)  # noqa: E731 -> (groups, metrics, 2, clusters)
+        move = _by_group
         res = ppi_ratio(
             move(num_y), move(den_y), move(num_f), move(den_f), lab.T[:, None], unl.T[:, None], coef=coef, level=level
         )
@@ -1175,10 +1180,9 @@ def corrected(
             unl = ~lab & (la | ua) & (lb | ub)  # the judge's part: the other items both systems were judged on
             parts = [_ppi_parts(c, metrics) for c in (fa, fb, ya, yb)]
             coef = np.concatenate([parts[0][2], -parts[1][2]], axis=1)
-            stack = lambda i, j: np.moveaxis(np.concatenate([parts[i][j], parts[i + 1][j]], axis=1), 2, -1).transpose(2, 0, 1, 3)  # noqa: E731
-            res = ppi_ratio(
-                stack(2, 0), stack(2, 1), stack(0, 0), stack(0, 1), lab.T[:, None], unl.T[:, None], coef=coef, level=level
-            )
+            num_f, den_f = (_by_group(np.concatenate([parts[0][j], parts[1][j]], axis=1)) for j in (0, 1))
+            num_y, den_y = (_by_group(np.concatenate([parts[2][j], parts[3][j]], axis=1)) for j in (0, 1))
+            res = ppi_ratio(num_y, den_y, num_f, den_f, lab.T[:, None], unl.T[:, None], coef=coef, level=level)
             for g, label in enumerate(labels_of_groups):
                 for k, metric in enumerate(metrics):
                     reach = 4.0 if metric == "accuracy_gap" else 2.0 if metric == "gap" else 1.0

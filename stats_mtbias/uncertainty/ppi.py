@@ -117,6 +117,7 @@ def ppi_ratio(
     coef=None,
     level: float = 0.95,
     lam=None,
+    floor: bool = True,
 ) -> PPIResult:
     """The PPI++ estimate and interval of ``Σ_j c_j E[num_j] / E[den_j]`` from labelled and judged items.
 
@@ -134,6 +135,9 @@ def ppi_ratio(
         Confidence level of the normal interval.
     lam : float or array_like, optional
         The power-tuning weight; default: estimated (ppi_py's clipped ``λ̂``).
+    floor : bool
+        Floor the rectifier's variance where the labels are few or rarely disagree with the judge (the module's
+        docstring); False gives ppi_py's interval exactly.
 
     Returns
     -------
@@ -179,7 +183,7 @@ def ppi_ratio(
     gap = np.abs(psi_y - psi_f) * labw
     disagreements = (gap > 1e-9).sum(axis=-1)
     z = special.ndtri(0.5 + level / 2)
-    floored = (disagreements <= FEW_EVENTS) | (n < MIN_LABELLED)
+    floored = ((disagreements <= FEW_EVENTS) | (n < MIN_LABELLED)) & floor
     largest = np.where(disagreements > 0, gap.max(axis=-1, initial=0.0), np.abs(coef / np.abs(bottom)).sum(axis=-1))
     with np.errstate(invalid="ignore", divide="ignore"):
         wilson = (disagreements + z**2 / 2) / (n + z**2) * largest**2

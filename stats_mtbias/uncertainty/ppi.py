@@ -118,6 +118,7 @@ def ppi_ratio(
     level: float = 0.95,
     lam=None,
     floor: bool = True,
+    share: bool = False,
 ) -> PPIResult:
     """The PPI++ estimate and interval of ``Σ_j c_j E[num_j] / E[den_j]`` from labelled and judged items.
 
@@ -138,6 +139,10 @@ def ppi_ratio(
     floor : bool
         Floor the rectifier's variance where the labels are few or rarely disagree with the judge (the module's
         docstring); False gives ppi_py's interval exactly.
+    share : bool
+        The estimand is a share in [0, 1]: the interval is the normal one on the logit scale (the delta method),
+        which keeps the skew of a share near 0 or 1 (the normal interval's upper bound there is too low, missing
+        above twice as often); a corrected share of 0 or 1 keeps the normal interval, clipped.
 
     Returns
     -------
@@ -196,4 +201,12 @@ def ppi_ratio(
     every = labw + unlw
     naive_theta = _mean(num_f, every[..., None, :], (n + m)[..., None]) / _mean(den_f, every[..., None, :], (n + m)[..., None])
     naive = (coef * naive_theta).sum(axis=-1)
-    return PPIResult(estimate, estimate - z * se, estimate + z * se, se, naive, lam, n, m, disagreements, floored)
+    low, high = estimate - z * se, estimate + z * se
+    if share:
+        inside = (estimate > 0) & (estimate < 1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            centre = special.logit(np.where(inside, estimate, 0.5))
+            half = z * se / np.where(inside, estimate * (1 - estimate), 1.0)
+        low = np.where(inside, special.expit(centre - half), np.clip(low, 0.0, 1.0))
+        high = np.where(inside, special.expit(centre + half), np.clip(high, 0.0, 1.0))
+    return PPIResult(estimate, low, high, se, naive, lam, n, m, disagreements, floored)

@@ -1089,6 +1089,11 @@ def _ppi_parts(counts: np.ndarray, metrics: tuple[str, ...]) -> tuple[np.ndarray
     return np.stack(nums), np.stack(dens), np.array(coefs)
 
 
+def _shares(metrics: tuple[str, ...]) -> np.ndarray:
+    """Which metrics are shares in [0, 1] (their corrected interval on the logit scale): all but the gaps."""
+    return np.array([m not in ("gap", "accuracy_gap") for m in metrics])
+
+
 def _by_group(a: np.ndarray) -> np.ndarray:
     """``(metrics, parts, clusters, groups) -> (groups, metrics, parts, clusters)``: items last, for :func:`ppi_ratio`."""
     return np.moveaxis(a, 3, 0)
@@ -1133,7 +1138,15 @@ def corrected(
         num_y, den_y, _ = _ppi_parts(y, metrics)
         move = _by_group
         res = ppi_ratio(
-            move(num_y), move(den_y), move(num_f), move(den_f), lab.T[:, None], unl.T[:, None], coef=coef, level=level
+            move(num_y),
+            move(den_y),
+            move(num_f),
+            move(den_f),
+            lab.T[:, None],
+            unl.T[:, None],
+            coef=coef,
+            level=level,
+            share=_shares(metrics),
         )
         for g, label in enumerate(labels_of_groups):
             if res.n_labelled[g, 0] < MIN_LABELLED:

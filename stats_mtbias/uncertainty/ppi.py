@@ -118,7 +118,7 @@ def ppi_ratio(
     level: float = 0.95,
     lam=None,
     floor: bool = True,
-    share: bool = False,
+    share=False,
 ) -> PPIResult:
     """The PPI++ estimate and interval of ``Σ_j c_j E[num_j] / E[den_j]`` from labelled and judged items.
 
@@ -139,8 +139,9 @@ def ppi_ratio(
     floor : bool
         Floor the rectifier's variance where the labels are few or rarely disagree with the judge (the module's
         docstring); False gives ppi_py's interval exactly.
-    share : bool
-        The estimand is a share in [0, 1]: the interval is the normal one on the logit scale (the delta method),
+    share : bool or array_like of bool
+        The estimand is a share in [0, 1] (broadcast against the estimate): the interval is the normal one on the
+        logit scale (the delta method),
         which keeps the skew of a share near 0 or 1 (the normal interval's upper bound there is too low, missing
         above twice as often); a corrected share of 0 or 1 keeps the normal interval, clipped.
 
@@ -202,11 +203,40 @@ def ppi_ratio(
     naive_theta = _mean(num_f, every[..., None, :], (n + m)[..., None]) / _mean(den_f, every[..., None, :], (n + m)[..., None])
     naive = (coef * naive_theta).sum(axis=-1)
     low, high = estimate - z * se, estimate + z * se
-    if share:
-        inside = (estimate > 0) & (estimate < 1)
+    share = np.asarray(share, dtype=bool)
+    if share.any():
+        inside = (estimate > 0) & (estimate < 1) & share
         with np.errstate(invalid="ignore", divide="ignore"):
             centre = special.logit(np.where(inside, estimate, 0.5))
             half = z * se / np.where(inside, estimate * (1 - estimate), 1.0)
-        low = np.where(inside, special.expit(centre - half), np.clip(low, 0.0, 1.0))
-        high = np.where(inside, special.expit(centre + half), np.clip(high, 0.0, 1.0))
+        low = np.where(inside, special.expit(centre - half), np.where(share, np.clip(low, 0.0, 1.0), low))
+        high = np.where(inside, special.expit(centre + half), np.where(share, np.clip(high, 0.0, 1.0), high))
     return PPIResult(estimate, low, high, se, naive, lam, n, m, disagreements, floored)
+
+
+def ppi_share_variance(n_labelled, *, rate: float, discordance: float, items: float | None = None) -> np.ndarray:
+    """The variance of a PPI++ corrected share (the tuned ``λ``) with `n_labelled` labels, for planning.
+
+    A share near `rate` read by a judge that disagrees with people on a share `discordance` of the items (``1 −
+    agreement``; both read one output per item), the judge reading `items` items in all (None: as many as wanted):
+    with ``v = rate (1 − rate)``, ``cov(Y, f) = v − discordance / 2``, ``N = items − n`` unlabelled items,
+
+    ``λ = cov / ((1 + n / N) v)`` in [0, 1] and ``var = λ² v / N + (v − 2 λ cov + λ² v) / n``.
+
+    Examples
+    --------
+    A judge that never errs: the labels add nothing, the judge's own variance remains (400 items, 0.3):
+
+    >>> round(float(ppi_share_variance(100, rate=0.3, discordance=0.0, items=400)) * 400 / (0.3 * 0.7), 12)
+    1.0
+    >>> round(float(ppi_share_variance(100, rate=0.3, discordance=0.42)), 6)  # a judge of no use: labels alone
+    0.0021
+    """
+    n = np.asarray(n_labelled, dtype=float)
+    v = rate * (1 - rate)
+    cov = v - discordance / 2
+    rest = np.inf if items is None else np.asarray(items, dtype=float) - n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lam = np.clip(cov / ((1 + n / rest) * v), 0.0, 1.0) if v > 0 else np.zeros_like(n)
+        judge = np.where(np.isinf(rest), 0.0, lam**2 * v / rest)
+        return judge + (v - 2 * lam * cov + lam**2 * v) / n

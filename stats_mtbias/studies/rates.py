@@ -1015,6 +1015,7 @@ def _labelled_table(source, *, outcome, labels, system, cluster, by, strata, sam
             f"`labels` names the column {labels!r} of the {'outcome' if labels == outcome else 'gold'}; "
             "people's labels need their own column."
         )
+    source = as_counting_source(source)
     needed = list(dict.fromkeys(c for c in (outcome, labels, system, cluster, strata, *by, sample, gold) if c))
     counts = count_rows(source, needed, required=needed, engine=engine)
     rows = counts.loc[counts.index.repeat(counts["n"].astype(np.int64))].reset_index(drop=True)

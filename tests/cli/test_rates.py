@@ -113,3 +113,23 @@ def test_rates_needs_judgements_and_names_a_bad_file(cli, tmp_path):
     assert code == 65 and "bad.csv" in err and "line 3" in err and "Traceback" not in err
     code, _, err = cli("rates", "--judgements", tmp_path / "nowhere.csv")  # missing input: said before the work
     assert code == 66 and f"--judgements {tmp_path / 'nowhere.csv'}: no such file or directory" in err
+
+
+def test_rates_labels_column_not_a_file(cli, tmp_path):
+    """``--labels COL`` is a column of the judgements (not the agreement study's file): the corrected figures,
+    the same as the API's."""
+    frame = pd.DataFrame(
+        {
+            "system": ["a"] * 8,
+            "item": range(8),
+            "gender": ["male", "male", "female", "male", "female", "male", "male", "female"],
+            "human": ["male", "female", "female", "", "", "", "", ""],
+        }
+    )
+    path = tmp_path / "judged.csv"
+    frame.to_csv(path, index=False)
+    records, _ = cli.json("rates", "--judgements", str(path), "--labels", "human", "--ci", "analytic", "--view", "table")
+    api = _api(frame, labels="human", ci="analytic").table.set_index("metric")
+    for row in records:
+        assert row["corrected"] == pytest.approx(api.loc[row["metric"], "corrected"])
+        assert row["n_labelled"] == 3 and row["n_unlabelled"] == 5

@@ -682,6 +682,7 @@ def rates(
     engine: str = "auto",
     sample: str | None = None,
     gold: str | None = None,
+    labels: str | None = None,
 ) -> StudyResult:
     """Female, male and neutral shares and the male − female gap of any gender judgement table; with a gold
     gender, the accuracy too.
@@ -727,6 +728,19 @@ def rates(
         (over the items of that gold gender) and ``accuracy_gap``
         (``accuracy_male − accuracy_female``), with intervals, comparisons and
         power like the shares. A row without a gold gender is an error.
+    labels : str or None
+        Column of people's labels (a gender, as `outcome`) of a random subset of
+        the rows, empty elsewhere: the validation sample of the judge (the reader
+        or LLM whose genders `outcome` holds). Each figure is then corrected for
+        the judge's errors by prediction-powered inference (PPI++, Angelopoulos
+        et al. 2023; items the unit, samples averaged): ``table`` gains
+        ``corrected``, ``corrected_ci_low``, ``corrected_ci_high`` (normal, on
+        the logit scale for the shares), ``agreement`` (judge = label on the
+        labelled rows), ``n_labelled``, ``n_unlabelled`` and ``lambda`` (the
+        power-tuning weight), beside the judge's ``estimate``; ``compare()`` is
+        the corrected paired differences (the rectifier on the items labelled for
+        both systems). A system or group with fewer than 30 labelled items is
+        named in a warning. See :doc:`corrected`.
     n_boot : int
         Bootstrap resamples (at least 100).
     rng : int or Generator

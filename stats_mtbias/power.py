@@ -42,6 +42,7 @@ def power(
     icc: float = 0.0,
     se: float | None = None,
     n_pilot: int | None = None,
+    items: int | None = None,
     systems: Sequence[str] | str | None = None,
     metric: str | None = None,
     language: str | None = None,
@@ -71,7 +72,12 @@ def power(
         ``rate``, or the score test of ``null + difference`` against
         ``null``. ``normal``: any estimate with standard error ``se`` measured
         on ``n_pilot`` units (SE ∝ 1/√n). ``pilot`` (the default when ``pilot`` is
-        given): simulate evaluations from a pilot result.
+        given): simulate evaluations from a pilot result. ``labels``: how many
+        items people must label for a share corrected for the judge's errors
+        (``smb.rates(..., labels=...)``) to be within ``± half_width`` (or, with
+        ``n`` labels, the half-width): the PPI++ variance with the judge's
+        ``discordance`` with people (1 − ``agreement``) at ``rate``, the judge
+        reading ``items`` items in all.
     pilot : StudyResult, optional
         A result of :func:`tgbi`, :func:`winomt`, :func:`rates` (simulated through the
         study's estimator, strata and paired bootstrap test), :func:`prates`
@@ -105,6 +111,8 @@ def power(
         ``1 + (cluster_size − 1) icc`` of the ``rate`` design (``n`` counts outputs).
     se, n_pilot : float, int, optional
         ``normal``: a standard error and the size it was measured at.
+    items : int, optional
+        ``labels``: the items the judge reads in all (None: as many as needed).
     systems : (str, str) or str, optional
         ``pilot``: the two systems to compare (default: the pilot's two), or one
         for its own precision (``half_width``).
@@ -150,6 +158,11 @@ def power(
     0.0201
     >>> smb.power("rate", rate=0.3, half_width=0.03).n
     894
+
+    Labels for a female share within ±3 points when the judge disagrees with people on 10% of 5,000 items:
+
+    >>> smb.power("labels", rate=0.3, discordance=0.1, items=5000, half_width=0.03).n
+    420
     """
     numbers = dict(
         n=n,
@@ -166,6 +179,7 @@ def power(
         icc=icc,
         se=se,
         n_pilot=n_pilot,
+        items=items,
     )
     for name, value in numbers.items():  # NaN passes every range check (NaN < 0 is False): refused here, by name
         check_finite(value, name)
@@ -239,6 +253,7 @@ def power(
         icc=icc,
         se=se,
         n_pilot=n_pilot,
+        items=items,
         formula=formula,
         test=test,
         n_sim=n_sim,

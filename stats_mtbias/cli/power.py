@@ -20,6 +20,7 @@ DESIGN_HELP = {
     "rate": "one share: Wilson half-width, or the score test against --null",
     "normal": "any estimate with standard error --se measured on --n-pilot units",
     "pilot": "simulate evaluations from a study's pilot outputs (shipped or yours) through its own test",
+    "labels": "items to label for a share corrected for a judge's errors (PPI++) within --half-width",
 }
 # The designs whose one-sided power does not depend on the direction (a difference −d as d).
 
@@ -58,11 +59,20 @@ def add_parser(sub) -> argparse.ArgumentParser:
                 help="Connor's formula or the exact power of McNemar's exact test",
             )
             _options.renamed(design, "--method", "formula", "--formula {value}", choices=vocabulary.POWER_FORMULAS)
+        if name == "labels":
+            design.add_argument("--rate", type=float, required=True, help="expected share")
+            design.add_argument(
+                "--discordance",
+                type=float,
+                required=True,
+                help="share of items where the judge and people disagree (1 - agreement of a pilot)",
+            )
+            design.add_argument("--items", type=int, help="items the judge reads in all (default: as many as needed)")
         if name == "rate":
             design.add_argument("--rate", type=float, help="expected share (for --half-width or the half-width at --n)")
             design.add_argument("--null", type=float, help="share under the null of the score test (e.g. 0.5)")
             _options.renamed(design, "--reference", "null", "--null", type=float, metavar="SHARE")
-        if name in ("rate", "normal", "pilot"):
+        if name in ("rate", "normal", "pilot", "labels"):
             design.add_argument("--half-width", type=float, help="target half-width of the interval (a share)")
         if name == "rate":
             design.add_argument("--cluster-size", type=float, default=1, help="outputs per cluster (default 1)")
@@ -191,6 +201,10 @@ def run(args: argparse.Namespace) -> Output:
         )
     elif args.design == "normal":
         result = smb.power("normal", se=args.se, n_pilot=args.n_pilot, half_width=args.half_width, **kw)
+    elif args.design == "labels":
+        result = smb.power(
+            "labels", rate=args.rate, discordance=args.discordance, items=args.items, half_width=args.half_width, **kw
+        )
     else:
         language = _language(args)
         result = smb.power(

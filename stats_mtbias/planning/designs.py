@@ -24,8 +24,9 @@ from stats_mtbias.planning import closed
 from stats_mtbias.planning import simulate as sim
 from stats_mtbias.planning.result import PowerResult, plan_row
 from stats_mtbias.provenance import Provenance
+from stats_mtbias.uncertainty.ppi import ppi_share_variance
 
-DESIGNS = ("paired", "rate", "normal", "pilot")
+DESIGNS = ("paired", "rate", "normal", "pilot", "labels")
 POWER_FORMULAS = _defaults.POWER_FORMULAS  # the paired design's power: Connor's formula, or exact
 PILOT_KINDS = ("simulate", "paired", "rate", "normal")
 
@@ -254,6 +255,59 @@ def rate_outputs(
             method=method,
         ),
         curve,
+        method,
+    )
+
+
+def labels(n, half_width, level, rate, discordance, items, *, metric="share") -> tuple:
+    """How many items people must label for a corrected share within ``± half_width`` (or the half-width that `n`
+    labels give): the PPI++ variance of :func:`~stats_mtbias.uncertainty.ppi.ppi_share_variance` with the judge's
+    `discordance` with people (``1 − agreement``, from a pilot) and `items` judged in all."""
+    if rate is None or discordance is None:
+        raise UsageError(
+            "the labels design needs `rate` (the share) and `discordance` (the share of items where the judge and "
+            "people disagree: 1 − agreement, e.g. from smb.rates(..., labels=...))."
+        )
+    if (half_width is None) == (n is None):
+        raise UsageError("the labels design answers one question: give `half_width` (→ the labels for it) or `n` labels.")
+    if items is not None:
+        items = check_positive_int(items, "items", minimum=3)
+    z_level = float(special.ndtri(0.5 + level / 2.0))
+    method = "prediction-powered inference (PPI++), closed-form variance with the judge's discordance"
+
+    def width(k):
+        return z_level * float(np.sqrt(ppi_share_variance(k, rate=rate, discordance=discordance, items=items)))
+
+    if half_width is not None:
+        top = items - 1 if items is not None else 10**9
+        if width(top) > half_width:
+            raise UsageError(
+                f"no number of labels reaches ±{half_width:g}"
+                + (f" with {items} items judged (at most ±{width(top):.4f}): judge more items." if items else ".")
+            )
+        low, high = 1, top  # the width falls with more labels (the tuned λ never does worse than the labels alone)
+        while low < high:
+            mid = (low + high) // 2
+            low, high = (mid + 1, high) if width(mid) > half_width else (low, mid)
+        n = low
+    else:
+        n = check_positive_int(n, "n")
+        if items is not None and n >= items:
+            raise UsageError(f"`n` labels ({n}) must be fewer than the `items` judged ({items}).")
+    return (
+        plan_row(
+            design="labels",
+            question="sample_size" if half_width is not None else "half_width",
+            metric=metric,
+            n=n,
+            n_outputs=items if items is not None else np.nan,
+            half_width=width(n),
+            level=level,
+            discordance=discordance,
+            rate=rate,
+            method=method,
+        ),
+        None,
         method,
     )
 
@@ -501,6 +555,7 @@ def plan(
     icc: float = 0.0,
     se: float | None = None,
     n_pilot: int | None = None,
+    items: int | None = None,
     formula: str = "connor",
     test: str = "bootstrap",
     n_sim: int = 1000,
@@ -549,6 +604,8 @@ def plan(
         )
     elif design == "normal":
         table, curve, name = normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, level)
+    elif design == "labels":
+        table, curve, name = labels(n, half_width, level, rate, discordance, items)
     else:
         if pilot is None:
             raise UsageError(
@@ -627,6 +684,7 @@ def plan(
                 "design_effect": deff,
                 "se": se,
                 "n_pilot": n_pilot,
+                "items": items,
             }.items()
             if v is not None
         },

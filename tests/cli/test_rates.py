@@ -134,3 +134,21 @@ def test_the_signature_is_under_the_table_and_in_the_outputs_provenance(cli, tin
         provenance = json.loads((tmp_path / f"out.{fmt}.provenance.json").read_text())
         assert provenance["signature"] == expected
         assert "signature" not in target.read_text()  # the records stay records
+def test_rates_labels_column_not_a_file(cli, tmp_path):
+    """``--labels COL`` is a column of the judgements (not the agreement study's file): the corrected figures,
+    the same as the API's."""
+    frame = pd.DataFrame(
+        {
+            "system": ["a"] * 8,
+            "item": range(8),
+            "gender": ["male", "male", "female", "male", "female", "male", "male", "female"],
+            "human": ["male", "female", "female", "", "", "", "", ""],
+        }
+    )
+    path = tmp_path / "judged.csv"
+    frame.to_csv(path, index=False)
+    records, _ = cli.json("rates", "--judgements", str(path), "--labels", "human", "--ci", "analytic", "--view", "table")
+    api = _api(frame, labels="human", ci="analytic").table.set_index("metric")
+    for row in records:
+        assert row["corrected"] == pytest.approx(api.loc[row["metric"], "corrected"])
+        assert row["n_labelled"] == 3 and row["n_unlabelled"] == 5

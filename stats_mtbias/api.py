@@ -40,6 +40,7 @@ from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.result import StudyResult, your_systems
+from stats_mtbias.significance.equivalence import check_margin
 from stats_mtbias.studies import READERS
 from stats_mtbias.studies._common import comparison_frame
 
@@ -831,8 +832,6 @@ def report(
     elif isinstance(mine, str):
         mine = [mine]
     if margin is not None:
-        from stats_mtbias.significance.equivalence import check_margin
-
         margin = check_margin(margin)  # before any work
     return write_results(results, out, formats=formats, title=title, mine=mine, screenshot=screenshot, margin=margin)
 

@@ -131,18 +131,24 @@ def study_rate(frame: pd.DataFrame, margin: float, **options) -> tuple[float, in
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "n, k, ci, reps",
-    [(50, 1, "analytic", 1000), (500, 1, "analytic", 1000), (50, 5, "analytic", 1000), (50, 1, "bootstrap", 400)],
+    "n, k, ci, margin, reps",
+    [
+        (50, 1, "analytic", 0.25, 1000),
+        (500, 1, "analytic", 0.1, 1000),
+        (50, 5, "analytic", 0.1, 1000),
+        (50, 1, "bootstrap", 0.25, 400),
+    ],
 )
-def test_rates_study_size_at_both_margins(n, k, ci, reps):
-    """smb.rates → compare(margin=δ) at a true difference of +δ and −δ (δ = 0.1, shares 0.2–0.8), items with one
-    output and with k = 5 samples (``sample=``): the rejection rate ≤ α + 3 SE (R = 1,000: 0.071; R = 400 with
-    the bootstrap, 1,000 resamples: 0.083)."""
+def test_rates_study_size_at_both_margins(n, k, ci, margin, reps):
+    """smb.rates → compare(margin=δ) at a true difference of +δ and −δ (item shares 0.15–0.85 ± δ/2), items with one
+    output and with k = 5 samples (``sample=``); δ is 2.5–3.5 standard errors of the difference, so that the far
+    test always rejects and the size is that of the near one (≈ α): rejection rate ≤ α + 3 SE (R = 1,000: 0.071;
+    R = 400 with the bootstrap, 1,000 resamples: 0.083)."""
     pad = 3 * mc_se(ALPHA, reps)
     for sign in (1, -1):
-        frame = clustered(np.random.default_rng(n + k + sign), reps, n, sign * 0.1, k=k)
+        frame = clustered(np.random.default_rng(n + k + sign), reps, n, sign * margin, k=k, low=0.15, high=0.85)
         options = {"ci": ci, "n_boot": 1000, "rng": 1} | ({"sample": "sample"} if k > 1 else {})
-        rate, count = study_rate(frame, 0.1, **options)
+        rate, count = study_rate(frame, margin, **options)
         assert count == reps
-        print(f"SIZE rates {ci} n={n} k={k} Δ={sign * 0.1:+}: {rate:.4f} (MC SE {mc_se(ALPHA, reps):.4f}, R = {reps})")
+        print(f"SIZE rates {ci} n={n} k={k} Δ={sign * margin:+}: {rate:.4f} (MC SE {mc_se(ALPHA, reps):.4f}, R = {reps})")
         assert rate <= ALPHA + pad

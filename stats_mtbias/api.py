@@ -46,6 +46,7 @@ from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError, needs_extras
 from stats_mtbias.provenance import Signature
 from stats_mtbias.result import StudyResult, your_systems
+from stats_mtbias.significance.equivalence import check_margin
 from stats_mtbias.studies import ALL, READERS, STUDIES
 from stats_mtbias.studies._common import comparison_frame
 
@@ -1035,6 +1036,7 @@ def report(
     title: str = "Gender bias in machine translation: your systems",
     mine: Sequence[str] | None = None,
     screenshot: str | Path | None = None,
+    margin: float | None = None,
 ) -> list[Path]:
     """Write the HTML, Markdown and LaTeX report of any results: your systems beside the baselines.
 
@@ -1074,6 +1076,10 @@ def report(
         Also save the first screen of ``report.html`` (1280 × 900 pixels) as a PNG
         rendered by headless Chromium. Refused with a :class:`UsageError` before any
         work when no Chromium is on PATH or ``"html"`` is not among `formats`.
+    margin : float, optional
+        An equivalence margin δ (a share: 0.02 is ±2 points): beside each comparison the
+        report says in words "equivalent within ±δ", "not shown" or "differs" (the
+        two one-sided tests of :meth:`StudyResult.compare`, adjusted as ``p_adjusted``).
 
     Returns
     -------
@@ -1097,7 +1103,9 @@ def report(
         mine = own
     elif isinstance(mine, str):
         mine = [mine]
-    return write_results(results, out, formats=formats, title=title, mine=mine, screenshot=screenshot)
+    if margin is not None:
+        margin = check_margin(margin)  # before any work
+    return write_results(results, out, formats=formats, title=title, mine=mine, screenshot=screenshot, margin=margin)
 
 
 def _read_delimited(path: str | Path) -> list[tuple[int, list[str]]]:

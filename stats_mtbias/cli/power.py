@@ -45,6 +45,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
             design, "direction of the test: two-sided (default), or one-sided: greater (a positive difference) or less"
         )
         _options.add_level(design, "confidence level of intervals (default 0.95)")
+        design.add_argument(
+            "--margin",
+            type=float,
+            metavar="SHARE",
+            help="plan an equivalence design: the n (or, with --n, the power) to show |a − b| < SHARE by two "
+            "one-sided tests when the true difference is --difference (default 0); with a one-sided --alternative, "
+            "non-inferiority",
+        )
         _options.add_format(design, "write the output to this file instead of stdout")
         _options.add_show(design)
         design.add_argument("--curve", metavar="PNG", help="also save the power curve (power against n) to this file")
@@ -193,6 +201,8 @@ def precheck(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> Output:
     alternative = args.alternative  # smb.power speaks the same two-sided|less|greater
     kw = dict(n=args.n, difference=args.difference, power=args.power, alpha=args.alpha, alternative=alternative, level=args.level)
+    if args.margin is not None:
+        kw["margin"] = args.margin
     if args.design == "paired":
         result = smb.power("paired", discordance=args.discordance, formula=args.formula, **kw)
     elif args.design == "rate":
@@ -221,7 +231,9 @@ def run(args: argparse.Namespace) -> Output:
             **kw,
         )
     notes = [f"answer: {result.question.replace('_', ' ')}", *result.notes]
-    if args.alternative != "two-sided":
+    if args.margin is not None:
+        notes.append(f"equivalence within ±{args.margin:g}: two one-sided tests at alpha {args.alpha:g} each")
+    elif args.alternative != "two-sided":
         notes.append(f"alternative: {args.alternative} (one-sided, in the direction of the difference)")
     if args.curve:
         from stats_mtbias.plotting import to_png  # heavy: matplotlib

@@ -6,6 +6,10 @@ random sample estimates the score of the whole population with a stated interval
     python tests/mutation/sample.py draw --n 240 --seed 45 --out tests/mutation/samples/rates-tgbi.toml
     nice -n 15 python tests/mutation/sample.py run tests/mutation/samples/rates-tgbi.toml
     python tests/mutation/report.py --mutants mutants-sample/mutants --sample tests/mutation/samples/rates-tgbi.toml
+    python tests/mutation/sample.py check NAME [NAME ...] --tests tests/studies/test_tgbi.py::test_x
+
+``check`` shows that a test kills a mutant: it runs the tests (the repository's current ones, copied in) on the
+original and then on each named mutant, in one process, and prints each outcome (the original must pass).
 
 ``draw`` enumerates every mutant of the modules with mutmut's own generator (the same names ``mutmut run``
 gives, ``do_not_mutate_patterns`` applied), draws ``n`` of them without replacement, allocated to the modules in
@@ -172,6 +176,27 @@ def prepare(sample: dict, workdir: Path) -> None:
     (workdir / "no-data").mkdir(exist_ok=True)
 
 
+def check(mutants: Path, names: list[str], tests: list[str]) -> int:
+    """Run `tests` in `mutants` (mutmut's copy, the current tests copied in) on the original, then on each mutant;
+    returns 1 unless the original passes and every mutant fails."""
+    import pytest
+
+    shutil.rmtree(mutants / "tests", ignore_errors=True)
+    shutil.copytree(ROOT / "tests", mutants / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    os.chdir(mutants)
+    sys.path.insert(0, str(mutants))
+    os.environ.update(MTBIAS_DATA=str(mutants.parent / "no-data"), OMP_NUM_THREADS="1")
+    outcome = {}
+    for name in ["", *names]:
+        os.environ["MUTANT_UNDER_TEST"] = name
+        code = pytest.main(["-q", "-x", "-n", "0", "-p", "no:cacheprovider", "-o", "addopts=", "-W", "ignore", *tests])
+        outcome[name or "original"] = "passed" if code == 0 else f"failed (pytest exit {int(code)})"
+    for name, result in outcome.items():
+        print(f"{result:<26} {name}")
+    ok = outcome["original"] == "passed" and all(r != "passed" for n, r in outcome.items() if n != "original")
+    return 0 if ok else 1
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -184,7 +209,13 @@ def main(argv=None) -> int:
     r.add_argument("sample", type=Path)
     r.add_argument("--workdir", type=Path, default=ROOT / "mutants-sample")
     r.add_argument("--only", nargs="*", help="run only these names (e.g. the survivors, after adding tests)")
+    c = sub.add_parser("check", help="run tests on the original and on each named mutant (after `run`)")
+    c.add_argument("names", nargs="+")
+    c.add_argument("--tests", nargs="+", required=True)
+    c.add_argument("--workdir", type=Path, default=ROOT / "mutants-sample")
     args = parser.parse_args(argv)
+    if args.command == "check":
+        return check(args.workdir / "mutants", args.names, args.tests)
     if args.command == "draw":
         os.chdir(ROOT)
         pop = population(args.modules)

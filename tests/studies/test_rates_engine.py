@@ -313,3 +313,38 @@ def test_a_gap_of_one_gets_the_mover_of_its_shares_by_hand():
             row = rates.evaluate(frame, ci=ci, n_boot=200, rng=0).frames["estimates"].set_index("metric").loc["gap"]
             assert row["estimate"] == (1.0 if gender == "male" else -1.0)
             assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected, abs=1e-12), (gender, ci)
+
+
+def test_the_judgement_table_with_samples_weighs_each_item_one_by_hand():
+    """Items c1 (female, male), c2 (male, male), c3 (female, unknown): a known sample weighs 1 / (the item's known
+    samples), an unknown one 0; ``outputs`` keeps the rows and ``line`` the first line of each cell."""
+    frame = pd.DataFrame(
+        {
+            "system": ["a"] * 6,
+            "cluster": ["c1", "c1", "c2", "c2", "c3", "c3"],
+            "s": ["0", "1"] * 3,
+            "gender": ["female", "male", "male", "male", "female", "unknown"],
+        }
+    )
+    table = rates.evaluate(frame, cluster="cluster", sample="s", ci="analytic").frames["judgements"]
+    assert list(table.columns) == ["system", "cluster", "stratum", "gender", "n", "outputs", "line"]
+    assert table["cluster"].tolist() == ["c1", "c1", "c2", "c3", "c3"]
+    assert table["gender"].astype(str).tolist() == ["female", "male", "male", "female", "unknown"]
+    assert table["n"].tolist() == [0.5, 0.5, 1.0, 1.0, 0.0]
+    assert table["outputs"].tolist() == [1, 1, 2, 1, 1] and table["line"].tolist() == [2, 3, 4, 6, 7]
+
+
+@pytest.mark.parametrize(("cluster", "units", "per_unit"), [("cluster", 40, 4.0), (None, 320, 0.5)])
+def test_a_pilot_of_clusters_resamples_clusters_and_a_table_of_judgements_judgements(cluster, units, per_unit):
+    """Four identical judgements per cluster and system, 40 clusters, two systems: with ``cluster`` the pilot
+    resamples the 40 clusters, each holding 4 outputs of a system; without one each of the 320 judgements is its
+    own cluster (one output of one of the two systems: 0.5 a system)."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for c in range(40):
+        for system, female in (("a", 0.3), ("b", 0.5)):
+            rows += [(system, f"c{c}", "female" if rng.random() < female else "male")] * 4
+    frame = pd.DataFrame(rows, columns=["system", "cluster", "gender"])
+    kind, design = rates.pilot(rates.evaluate(frame, cluster=cluster, ci="analytic"))
+    assert kind == "simulate" and len(design.counts) == units
+    assert design.outputs_per_cluster == pytest.approx(per_unit, abs=1e-12)

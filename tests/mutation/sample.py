@@ -24,6 +24,7 @@ the score of the recorded tests.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -176,6 +177,22 @@ def prepare(sample: dict, workdir: Path) -> None:
     (workdir / "no-data").mkdir(exist_ok=True)
 
 
+def unchecked(mutants: Path, names: list[str]) -> list[str]:
+    """The `names` without a result in `mutants`: none yet, or their function changed in the repository since
+    (mutmut's function hashes), so that ``run`` resumes where it stopped (mutmut runs again every mutant named)."""
+    from mutmut.mutation.file_mutation import compute_function_hashes
+
+    stale: dict[str, int | None] = {}
+    for meta in mutants.glob("**/*.py.meta"):
+        data = json.loads(meta.read_text("utf-8"))
+        source = ROOT / str(meta.relative_to(mutants))[: -len(".meta")]
+        now = compute_function_hashes(source.read_text("utf-8")) if source.exists() else {}
+        changed = {f for f, h in data["hash_by_function_name"].items() if now.get(f) != h}
+        for name, code in data["exit_code_by_key"].items():
+            stale[name] = None if name.rpartition(".")[2].partition("__mutmut_")[0] in changed else code
+    return [n for n in names if stale.get(n) is None]
+
+
 def check(mutants: Path, names: list[str], tests: list[str]) -> int:
     """Run `tests` in `mutants` (mutmut's copy, the current tests copied in) on the original, then on each mutant;
     returns 1 unless the original passes and every mutant fails."""
@@ -208,7 +225,7 @@ def main(argv=None) -> int:
     r = sub.add_parser("run", help="run the recorded sample with mutmut in a scratch directory")
     r.add_argument("sample", type=Path)
     r.add_argument("--workdir", type=Path, default=ROOT / "mutants-sample")
-    r.add_argument("--only", nargs="*", help="run only these names (e.g. the survivors, after adding tests)")
+    r.add_argument("--only", nargs="*", help="run these names again (e.g. the survivors, after adding tests)")
     c = sub.add_parser("check", help="run tests on the original and on each named mutant (after `run`)")
     c.add_argument("names", nargs="+")
     c.add_argument("--tests", nargs="+", required=True)
@@ -226,7 +243,10 @@ def main(argv=None) -> int:
         return 0
     sample = read_sample(args.sample)
     prepare(sample, args.workdir)
-    names = args.only or [n for names in sample["names"].values() for n in names]
+    names = args.only or unchecked(args.workdir / "mutants", [n for names in sample["names"].values() for n in names])
+    if not names:
+        print("every mutant drawn has a result (name some with --only to run them again)")
+        return 0
     mutmut = Path(sys.executable).with_name("mutmut")
     env = {**os.environ, "MTBIAS_DATA": str(args.workdir / "no-data"), "OMP_NUM_THREADS": "1"}
     env.pop("PYTHONPATH", None)  # the copy in the scratch directory is the package under test

@@ -145,6 +145,12 @@ def print_sampled(rows: dict[str, dict], survivors: list[str]) -> None:
     for module, row in rows.items():
         cells = "".join(f"{row.get(k, 0):>12}" for k in cols)
         print(f"{module:<{width}}{cells}{row['score']:>9.1%}  [{row['low']:.1%}, {row['high']:.1%}]")
+    for module, row in rows.items():  # a run stopped early: mutmut runs the fastest mutants first, not a random part
+        killed = row.get("killed", 0) + row.get("timeout", 0)
+        if row.get("not checked", 0):
+            n = killed + row.get("survived", 0) + row.get("not checked", 0)
+            high, low = (killed + row["not checked"]) / n, killed / n
+            print(f"  {module}: {row['not checked']} not checked; if all were killed {high:.1%}, if none {low:.1%}")
     print(f"\n{len(survivors)} drawn mutants survived and are not recorded as equivalent (mutmut show NAME):")
     for name in survivors:
         print(f"  {name}")

@@ -297,3 +297,23 @@ def test_read_of_a_shipped_system_numbers_its_lines_and_applies_the_repeated_blo
     with pytest.warns(DataQualityWarning, match="kept as they are"):
         kept = tgbi.read(systems=["papago"], data_dir=tmp_path, repeated_blocks="keep")
     assert (kept["reason"] == "").all() and (kept["gender"] == "male").all()
+
+
+def test_a_pilot_is_the_pair_and_set_asked_for():
+    """Three systems, two sets: the pilot of (u, s) on set b holds u's and s's counts in that order, its statistic
+    gives their P_S on b as the study does, and a set the result lacks is an error naming ``subset``."""
+    rows = [
+        (s, subset, f"x{i}", "female" if (i + k) % (k + 2) == 0 else "male")
+        for k, s in enumerate("stu")
+        for subset in "ab"
+        for i in range(12)
+    ]
+    result = tgbi.evaluate(outputs=_benchmark(rows))
+    kind, design = tgbi.pilot(result, systems=["u", "s"], subset="b")
+    assert kind == "simulate" and design.label == "P_S b: u − s"
+    assert design.counts.shape == (12, 2, 2, 5) and design.counts[:, :, 1, 0].sum(axis=0).tolist() == [3, 6]
+    p_s = design.statistic(design.counts.sum(axis=0)[None])[0][:, 1]
+    est = result.frames["estimates"].set_index(["system", "subset"])["p_s"]
+    assert p_s.tolist() == pytest.approx([est["u", "b"], est["s", "b"]], abs=1e-12)
+    with pytest.raises(UsageError, match="^`subset` must be one of"):
+        tgbi.pilot(result, systems=["u", "s"], subset="c")

@@ -250,9 +250,10 @@ def test_with_one_set_the_index_is_that_set(both):
     )
 
 
-def test_one_system_has_no_comparisons():
+@pytest.mark.parametrize("test", ["bootstrap", "permutation"])
+def test_one_system_has_no_comparisons(test):
     rows = [("s", "a", f"x{i}", "female" if i % 2 else "male") for i in range(8)]
-    result = tgbi.evaluate(outputs=_benchmark(rows))
+    result = tgbi.evaluate(outputs=_benchmark(rows), test=test)
     assert "comparisons" not in result.frames
     with pytest.raises(UsageError, match="needs at least two systems"):
         result.compare()
@@ -315,5 +316,5 @@ def test_a_pilot_is_the_pair_and_set_asked_for():
     p_s = design.statistic(design.counts.sum(axis=0)[None])[0][:, 1]
     est = result.frames["estimates"].set_index(["system", "subset"])["p_s"]
     assert p_s.tolist() == pytest.approx([est["u", "b"], est["s", "b"]], abs=1e-12)
-    with pytest.raises(UsageError, match="^`subset` must be one of"):
+    with pytest.raises(UsageError, match=r"^`subset` must be one of"):
         tgbi.pilot(result, systems=["u", "s"], subset="c")

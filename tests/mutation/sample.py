@@ -195,7 +195,7 @@ def unchecked(mutants: Path, names: list[str]) -> list[str]:
 
 def check(mutants: Path, names: list[str], tests: list[str]) -> int:
     """Run `tests` in `mutants` (mutmut's copy, the current tests copied in) on the original, then on each mutant;
-    returns 1 unless the original passes and every mutant fails."""
+    returns 1 unless the original passes and a test fails on every mutant."""
     import pytest
 
     shutil.rmtree(mutants / "tests", ignore_errors=True)
@@ -207,10 +207,11 @@ def check(mutants: Path, names: list[str], tests: list[str]) -> int:
     for name in ["", *names]:
         os.environ["MUTANT_UNDER_TEST"] = name
         code = pytest.main(["-q", "-x", "-n", "0", "-p", "no:cacheprovider", "-o", "addopts=", "-W", "ignore", *tests])
-        outcome[name or "original"] = "passed" if code == 0 else f"failed (pytest exit {int(code)})"
+        # Exit 1: a test failed; any other code (collection, usage) says nothing about the mutant.
+        outcome[name or "original"] = {0: "passed", 1: "failed"}.get(int(code), f"error (pytest exit {int(code)})")
     for name, result in outcome.items():
         print(f"{result:<26} {name}")
-    ok = outcome["original"] == "passed" and all(r != "passed" for n, r in outcome.items() if n != "original")
+    ok = outcome["original"] == "passed" and all(r == "failed" for n, r in outcome.items() if n != "original")
     return 0 if ok else 1
 
 

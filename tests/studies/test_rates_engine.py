@@ -348,3 +348,15 @@ def test_a_pilot_of_clusters_resamples_clusters_and_a_table_of_judgements_judgem
     kind, design = rates.pilot(rates.evaluate(frame, cluster=cluster, ci="analytic"))
     assert kind == "simulate" and len(design.counts) == units
     assert design.outputs_per_cluster == pytest.approx(per_unit, abs=1e-12)
+
+
+def test_a_table_without_systems_is_one_system_named_system_and_analytic_comparisons_name_their_method():
+    """No ``system`` column: every judgement is of one system, ``system``. Two systems compared with
+    ``ci="analytic"``: the paired difference's interval and p-value are the cluster-robust normal ones."""
+    frame = pd.DataFrame({"gender": ["female", "male", "male", "neutral"] * 5})
+    alone = rates.evaluate(frame, system=None, cluster=None, ci="analytic")
+    assert set(alone.table["system"]) == {"system"}
+    assert alone.table.set_index("metric").loc["female", "estimate"] == pytest.approx(0.25, abs=1e-12)
+    pair = pd.concat([frame.assign(system="a"), frame.assign(system="b", gender=frame["gender"][::-1].to_numpy())])
+    compared = rates.evaluate(pair, cluster=None, ci="analytic").compare()
+    assert set(compared["method"]) == {"cluster-robust normal"} and set(compared["ci_method"]) == {"cluster-robust normal"}

@@ -262,7 +262,8 @@ def test_one_system_has_no_comparisons(test):
 def _corpus(root, jobs: int) -> dict[str, list[str]]:
     """A miniature corpus in Cho et al.'s layout under `root` (`jobs` occupations, one negative and one positive
     phrase; a sentence is its style code and item) and each set's source lines."""
-    items = {"occupation": [f"job{i}" for i in range(jobs)], "negative": ["rude"], "positive": ["kind"]}
+    # Names of varied length, so that a shifted file of outputs shows against its sources (correspondence.py).
+    items = {"occupation": [f"job{'x' * (i % 7)}{i}" for i in range(jobs)], "negative": ["rude"], "positive": ["kind"]}
     corpus = root / tgbi_data.CORPUS
     corpus.mkdir(parents=True)
     for content, names in items.items():
@@ -318,3 +319,23 @@ def test_a_pilot_is_the_pair_and_set_asked_for():
     assert p_s.tolist() == pytest.approx([est["u", "b"], est["s", "b"]], abs=1e-12)
     with pytest.raises(UsageError, match=r"^`subset` must be one of"):
         tgbi.pilot(result, systems=["u", "s"], subset="c")
+
+
+@pytest.mark.filterwarnings("ignore::stats_mtbias.errors.ChecksumWarning")  # the corpus is the test's
+def test_a_users_shifted_translations_are_flagged_in_the_table(tmp_path):
+    """A user's outputs of the Korean sets (``translations``) whose occupation set slipped by two lines: scored as
+    given, with the shift named in the ``flag`` of that set and of the index."""
+    sources = _corpus(tmp_path, jobs=24)
+    rows = []
+    for sset in tgbi_data.SETS:
+        out = [f"he is {line}" for line in sources[sset.code]]
+        if sset.code == "job":
+            out = out[2:] + out[:2]
+        rows += [(k + 1, sset.name, text) for k, text in enumerate(out)]
+    pd.DataFrame(rows, columns=["item", "set", "translation"]).to_csv(tmp_path / "mine.csv", index=False)
+    with pytest.warns(DataQualityWarning, match="shifted by -2 line"):
+        table = tgbi.evaluate([], translations={"mine": tmp_path / "mine.csv"}, data_dir=tmp_path).table
+    flags = table[table["metric"] == "p_s"].set_index("subset")["flag"]
+    assert flags["occupation"].startswith("outputs look shifted by -2 line(s)")
+    assert flags["TGBI"].startswith("occupation: outputs look shifted by -2 line(s)")
+    assert (flags.drop(["occupation", "TGBI"]) == "").all()

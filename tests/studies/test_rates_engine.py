@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy import special, stats
 
-from stats_mtbias.errors import DataQualityWarning
+from stats_mtbias.errors import DataQualityWarning, UsageError
 from stats_mtbias.studies import prates, rates
 from stats_mtbias.studies._common import resample_pvalue
 from stats_mtbias.uncertainty.bootstrap import cluster_bootstrap
@@ -360,3 +360,15 @@ def test_a_table_without_systems_is_one_system_named_system_and_analytic_compari
     pair = pd.concat([frame.assign(system="a"), frame.assign(system="b", gender=frame["gender"][::-1].to_numpy())])
     compared = rates.evaluate(pair, cluster=None, ci="analytic").compare()
     assert set(compared["method"]) == {"cluster-robust normal"} and set(compared["ci_method"]) == {"cluster-robust normal"}
+
+
+def test_bad_resample_counts_and_interval_kinds_are_errors_naming_the_option():
+    """At least 100 bootstrap resamples (the one minimum); an analytic run does not resample, so ``n_boot`` is not
+    held to it there; an interval kind that is not one is an error naming ``interval``."""
+    frame = pd.DataFrame({"system": ["a", "b"] * 20, "gender": ["female", "male", "male", "neutral"] * 10})
+    with pytest.raises(UsageError, match="n_boot"):
+        rates.evaluate(frame, cluster=None, ci="bootstrap", n_boot=99)
+    analytic = rates.evaluate(frame, cluster=None, ci="analytic", n_boot=50)
+    assert analytic.table.set_index(["system", "metric"]).loc[("a", "female"), "estimate"] == pytest.approx(0.5)
+    with pytest.raises(UsageError, match=r"^`interval` must be one of"):
+        rates.evaluate(frame, cluster=None, interval="normal")

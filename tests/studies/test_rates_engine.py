@@ -372,3 +372,32 @@ def test_bad_resample_counts_and_interval_kinds_are_errors_naming_the_option():
     assert analytic.table.set_index(["system", "metric"]).loc[("a", "female"), "estimate"] == pytest.approx(0.5)
     with pytest.raises(UsageError, match=r"^`interval` must be one of"):
         rates.evaluate(frame, cluster=None, interval="normal")
+
+
+def _zero_female(s: str, i: int, k: int) -> str:
+    return "male" if (i + k) % 4 else "neutral"
+
+
+def _same_in_both(s: str, i: int, k: int) -> str:
+    return "female" if (k == 0) != (i % 2 == 0) or (k == 1 and i % 3 == 0) else "male"
+
+
+@pytest.mark.parametrize("gender", [_zero_female, _same_in_both])
+def test_a_difference_the_same_in_every_replicate_takes_the_mover_of_the_systems_own_intervals(gender):
+    """40 items of 3 samples each; the female share's difference is the same in every replicate and influence
+    (no female output in either system; or both systems give the same outputs, items 1/3 or 2/3 female), so its
+    interval is Newcombe's MOVER of the two systems' own score intervals — the analytic estimates' bounds, which
+    with samples rest on the items' averages (design effect below 1 where the samples of an item disagree) — never a
+    point: [d − √((e_a − l_a)² + (h_b − e_b)²), d + √((h_a − e_a)² + (e_b − l_b)²)]."""
+    rows = [(s, f"i{i}", str(k), gender(s, i, k)) for s in "ab" for i in range(40) for k in range(3)]
+    frame = pd.DataFrame(rows, columns=["system", "item", "draw", "gender"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataQualityWarning)  # two systems with the same outputs: named elsewhere
+        result = rates.evaluate(frame, cluster="item", sample="draw", ci="bootstrap", n_boot=200, rng=0)
+        score = rates.evaluate(frame, cluster="item", sample="draw", ci="analytic")  # the score intervals
+    est = score.table.set_index(["system", "metric"])
+    (ea, la, ha), (eb, lb, hb) = (est.loc[(s, "female"), ["estimate", "ci_low", "ci_high"]] for s in "ab")
+    female = result.compare().set_index("metric").loc["female"]
+    assert female["diff"] == 0 and ha > ea
+    low, high = -np.sqrt((ea - la) ** 2 + (hb - eb) ** 2), np.sqrt((ha - ea) ** 2 + (eb - lb) ** 2)
+    assert (female["ci_low"], female["ci_high"]) == pytest.approx((low, high), abs=1e-12)

@@ -401,3 +401,21 @@ def test_a_difference_the_same_in_every_replicate_takes_the_mover_of_the_systems
     assert female["diff"] == 0 and ha > ea
     low, high = -np.sqrt((ea - la) ** 2 + (hb - eb) ** 2), np.sqrt((ha - ea) ** 2 + (eb - lb) ** 2)
     assert (female["ci_low"], female["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+
+
+def test_the_shared_clusters_comparison_resamples_within_strata():
+    """System b lacks the five clusters of stratum z. On the clusters both have, stratum u is all (a female,
+    b male) and stratum v all (a male, b male): resampled within strata every replicate is the data itself, so the
+    bootstrap interval is a point and gives way to the MOVER of the score intervals, as the analytic run's does
+    (its stratified variance is 0 too); resampled across strata (strata ignored) the replicates would vary."""
+    rows = [("a", f"u{i}", "u", "female") for i in range(12)] + [("b", f"u{i}", "u", "male") for i in range(12)]
+    rows += [(s, f"v{i}", "v", "male") for s in "ab" for i in range(12)]
+    rows += [("a", f"z{i}", "z", "female" if i % 2 else "male") for i in range(5)]
+    frame = pd.DataFrame(rows, columns=["system", "item", "stratum", "gender"])
+    with pytest.warns(DataQualityWarning, match="b 5 of a's"):
+        boot = rates.evaluate(frame, strata="stratum", ci="bootstrap", n_boot=200, rng=0).compare()
+    with pytest.warns(DataQualityWarning, match="b 5 of a's"):
+        analytic = rates.evaluate(frame, strata="stratum", ci="analytic").compare()
+    female = boot.set_index("metric").loc["female"]
+    assert female["diff"] == pytest.approx(0.5, abs=1e-12) and female["ci_high"] > female["ci_low"]
+    np.testing.assert_allclose(boot[["ci_low", "ci_high"]], analytic[["ci_low", "ci_high"]], rtol=0, atol=1e-12)

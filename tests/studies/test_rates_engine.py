@@ -419,3 +419,19 @@ def test_the_shared_clusters_comparison_resamples_within_strata():
     female = boot.set_index("metric").loc["female"]
     assert female["diff"] == pytest.approx(0.5, abs=1e-12) and female["ci_high"] > female["ci_low"]
     np.testing.assert_allclose(boot[["ci_low", "ci_high"]], analytic[["ci_low", "ci_high"]], rtol=0, atol=1e-12)
+
+
+def test_shares_with_many_events_keep_their_bootstrap_interval():
+    """Every share here has at least 20 events each way (the fewest: 20 neutral of 150 in fr), above FEW_EVENTS,
+    so each estimate's interval is the percentile interval of the cluster bootstrap, redrawn here from the same
+    seed (exactly), not the score interval that stands in for few events."""
+    seed, n_boot = 5, 1000
+    result = rates.evaluate(_groups_frame(), by="lang", n_boot=n_boot, rng=seed)
+    est = result.frames["estimates"].set_index(["group", "metric"])
+    counts, _, labels, strata, _ = rates.design_arrays(result.frames["judgements"], ["lang"])
+    boot = cluster_bootstrap(counts, rates._statistic, n_boot=n_boot, rng=np.random.default_rng(seed), strata=strata)
+    for label in ("de", "fr"):
+        low, high = np.quantile(boot.replicates[:, 0, labels.index(label)], [0.025, 0.975], axis=0)
+        rows = est.loc[label].loc[list(rates.METRICS)]
+        np.testing.assert_allclose(rows["ci_low"], low, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(rows["ci_high"], high, rtol=0, atol=1e-12)

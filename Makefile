@@ -68,4 +68,4 @@ lint: install
 	$(BIN)/ruff format --check stats_mtbias tests benchmarks analyses tools docs conftest.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache docs/_build docs/jupyter_execute mutants
+	rm -rf $(VENV) .pytest_cache docs/_build docs/jupyter_execute mutants mutants-sample

@@ -10,11 +10,24 @@ measures with bootstrap and analytic intervals and paired tests.
 import stats_mtbias.report as _report_package  # noqa: F401
 from stats_mtbias import api as _api
 from stats_mtbias._version import __version__
-from stats_mtbias.api import agreement, from_harness, model, optimal, prates, rates, read, report, tgbi, winomt
+from stats_mtbias.api import (
+    agreement,
+    from_harness,
+    model,
+    optimal,
+    parse_signature,
+    prates,
+    rates,
+    read,
+    report,
+    tgbi,
+    winomt,
+)
 from stats_mtbias.errors import (
     DataError,
     DataNotFoundError,
     DataQualityWarning,
+    DependencyError,
     MtbiasError,
     OutputError,
     UsageError,
@@ -27,6 +40,7 @@ __all__ = [
     "DataError",
     "DataNotFoundError",
     "DataQualityWarning",
+    "DependencyError",
     "MtbiasError",
     "OutputError",
     "StudyResult",
@@ -36,6 +50,7 @@ __all__ = [
     "from_harness",
     "model",
     "optimal",
+    "parse_signature",
     "power",
     "prates",
     "rates",

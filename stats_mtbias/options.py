@@ -775,6 +775,16 @@ class RatesOptions(Options):
             metavar="COL",
         )
     )
+    labels: str | None = field(
+        **option(
+            None,
+            "column of people's labels of a random subset of the rows (empty elsewhere): every share, gap and "
+            "accuracy and the systems' differences are corrected for the judge's errors (prediction-powered "
+            "inference, PPI++), beside the judge's figure and its agreement with the labels",
+            kind="column",
+            metavar="COL",
+        )
+    )
 
 
 @dataclass(frozen=True)

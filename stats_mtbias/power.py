@@ -42,6 +42,7 @@ def power(
     icc: float = 0.0,
     se: float | None = None,
     n_pilot: int | None = None,
+    items: int | None = None,
     systems: Sequence[str] | str | None = None,
     metric: str | None = None,
     language: str | None = None,
@@ -52,6 +53,7 @@ def power(
     n_boot: int = 500,
     rng: np.random.Generator | int = _defaults.SEED,
     method: str | None = None,
+    margin: float | None = None,
 ) -> PowerResult:
     """Plan an evaluation: the sample size, the power, or the minimum detectable effect.
 
@@ -71,7 +73,12 @@ def power(
         ``rate``, or the score test of ``null + difference`` against
         ``null``. ``normal``: any estimate with standard error ``se`` measured
         on ``n_pilot`` units (SE ∝ 1/√n). ``pilot`` (the default when ``pilot`` is
-        given): simulate evaluations from a pilot result.
+        given): simulate evaluations from a pilot result. ``labels``: how many
+        items people must label for a share corrected for the judge's errors
+        (``smb.rates(..., labels=...)``) to be within ``± half_width`` (or, with
+        ``n`` labels, the half-width): the PPI++ variance with the judge's
+        ``discordance`` with people (1 − ``agreement``) at ``rate``, the judge
+        reading ``items`` items in all.
     pilot : StudyResult, optional
         A result of :func:`tgbi`, :func:`winomt`, :func:`rates` (simulated through the
         study's estimator, strata and paired bootstrap test), :func:`prates`
@@ -105,6 +112,8 @@ def power(
         ``1 + (cluster_size − 1) icc`` of the ``rate`` design (``n`` counts outputs).
     se, n_pilot : float, int, optional
         ``normal``: a standard error and the size it was measured at.
+    items : int, optional
+        ``labels``: the items the judge reads in all (None: as many as needed).
     systems : (str, str) or str, optional
         ``pilot``: the two systems to compare (default: the pilot's two), or one
         for its own precision (``half_width``).
@@ -126,6 +135,14 @@ def power(
         Source of every random number (keyword-only); the same seed, the same answer.
     method : {"connor", "exact"}, optional
         Deprecated spelling of ``formula`` (``method`` names the test elsewhere).
+    margin : float, optional
+        Plan an equivalence design: the items (no ``n``) or the power (``n`` given) to show
+        ``|a − b| < margin`` by the two one-sided tests (TOST) at ``alpha`` each, when the true
+        difference is ``difference`` (default 0). A one-sided ``alternative`` plans
+        non-inferiority (``greater``: a − b > −margin; ``less``: a − b < margin). Closed forms for
+        ``paired`` (standard error √((ψ − d²)/n)), ``rate`` (one share within ±margin of ``null``)
+        and ``normal``; a pilot to simulate from applies the study's TOST to every simulated
+        evaluation (and reports its size at the margin).
 
     Returns
     -------
@@ -150,6 +167,16 @@ def power(
     0.0201
     >>> smb.power("rate", rate=0.3, half_width=0.03).n
     894
+
+    Labels for a female share within ±3 points when the judge disagrees with people on 10% of 5,000 items:
+
+    >>> smb.power("labels", rate=0.3, discordance=0.1, items=5000, half_width=0.03).n
+    420
+    Items to show two systems equivalent within ±3 points when they truly do not differ
+    and disagree on 20% of items:
+
+    >>> smb.power("paired", discordance=0.2, margin=0.03).n
+    1904
     """
     numbers = dict(
         n=n,
@@ -166,6 +193,7 @@ def power(
         icc=icc,
         se=se,
         n_pilot=n_pilot,
+        items=items,
     )
     for name, value in numbers.items():  # NaN passes every range check (NaN < 0 is False): refused here, by name
         check_finite(value, name)
@@ -215,7 +243,12 @@ def power(
                 "tgbi, winomt, prates, optimal or rates results."
             )
         from_pilot = study.pilot(pilot, systems=systems, metric=metric, language=language, subset=subset)
-        provenance = {"study": pilot.study, "data": pilot.provenance.get("data", {}), "method": pilot.provenance.get("method")}
+        provenance = {
+            "study": pilot.study,
+            "data": pilot.provenance.get("data", {}),
+            "method": pilot.provenance.get("method"),
+            "signature": pilot.signature,  # the pilot's numbers, as its result says they were made
+        }
     return designs.plan(
         design,
         pilot=from_pilot,
@@ -234,9 +267,11 @@ def power(
         icc=icc,
         se=se,
         n_pilot=n_pilot,
+        items=items,
         formula=formula,
         test=test,
         n_sim=n_sim,
         n_boot=n_boot,
         rng=rng,
+        margin=margin,
     )

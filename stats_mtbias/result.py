@@ -18,9 +18,11 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias import _defaults
-from stats_mtbias._validation import check_choice
+from stats_mtbias._validation import check_choice, check_number
 from stats_mtbias.errors import UsageError
 from stats_mtbias.planning.closed import mde_from_interval
+from stats_mtbias.provenance import Signature
+from stats_mtbias.significance.equivalence import ALTERNATIVES, check_margin, tost_from_interval, verdict
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, CORRECTIONS, adjust_pvalues  # noqa: F401 (names: re-exported to the report)
 from stats_mtbias.significance.pvalues import PVALUE_COLUMNS, floor_frame, floor_pvalues
 
@@ -188,7 +190,8 @@ class StudyResult:
         Paired differences (see :meth:`compare`); None with a single system.
     provenance : dict
         Inputs with sha256 (the user's files and frames too), method, resamples,
-        seed, level, options (the correction and family among them), versions.
+        seed, level, options (the correction and family among them), versions,
+        and the :attr:`signature` line.
     frames : dict of DataFrame
         The study's own tables, unrounded, shares in [0, 1] (e.g. ``accounting``:
         every input row by outcome; ``judgements``: one row per system × item).
@@ -231,6 +234,21 @@ class StudyResult:
         shipped ones, else none — never a guess from names."""
         return your_systems(self)
 
+    @property
+    def signature(self) -> str:
+        """One line that says how the result was made (:class:`~stats_mtbias.provenance.Signature`): version,
+        study, metrics, interval method, resamples, seed, level, the options set away from their defaults, the
+        inputs' sha256 digests. :func:`stats_mtbias.parse_signature` reads it back into the study's options.
+
+        The public functions write it into ``provenance["signature"]``; a result made otherwise gets one from its
+        provenance record (without options).
+        """
+        found = self.provenance.get("signature")
+        if found:
+            return str(found)
+        metrics = list(dict.fromkeys(self.table["metric"].astype(str))) if "metric" in self.table else []
+        return Signature.of(self.study, self.provenance, metrics=metrics).format()
+
     def frame(self, name: str) -> pd.DataFrame:
         """One of the study's named frames (:attr:`frames`); a clear error naming those it has."""
         if name not in self.frames:
@@ -269,6 +287,8 @@ class StudyResult:
         family: str | Sequence[str] | None = None,
         power: float = _defaults.POWER,
         alpha: float = _defaults.ALPHA,
+        margin: float | None = None,
+        alternative: str = "two-sided",
     ) -> pd.DataFrame:
         """Paired differences between systems on the same items.
 
@@ -281,7 +301,22 @@ class StudyResult:
             the system pairs of one language × subset × metric; ``"all"``, every
             row; or comparison columns whose combinations are the families.
         power, alpha : float
-            Of the minimum detectable difference ``mde``.
+            Of the minimum detectable difference ``mde``; `alpha` is also each one-sided
+            test's level of the equivalence columns.
+        margin : float, optional
+            The equivalence margin δ (a share: 0.02 is ±2 points). Adds, per comparison,
+            the two one-sided tests (TOST) of ``|a − b| < δ`` read off the row's own
+            interval (:mod:`stats_mtbias.significance.equivalence`): ``margin``,
+            ``eq_low, eq_high`` (the (1 − 2 alpha) interval), ``p_equivalent``,
+            ``p_equivalent_adjusted`` (the same `correction` within the same families
+            as ``p_adjusted``), ``equivalent`` (``p_equivalent_adjusted < alpha``;
+            without correction, or in a family of one, exactly the (1 − 2 alpha)
+            interval inside (−δ, δ)) and ``verdict``: ``equivalent``, ``differs``
+            (``p_adjusted < alpha``, not equivalent) or ``not shown``.
+        alternative : {"two-sided", "greater", "less"}
+            With `margin`: ``two-sided`` tests equivalence; ``greater`` non-inferiority
+            ``a − b > −δ`` (a not worse by δ when larger is better), ``less``
+            ``a − b < δ`` (when smaller is better, e.g. a bias).
 
         Returns
         -------
@@ -301,6 +336,21 @@ class StudyResult:
         ------
         UsageError
             When the result has fewer than two systems.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd, stats_mtbias as smb
+        >>> rng = np.random.default_rng(0)
+        >>> frame = pd.DataFrame({"item": np.repeat(np.arange(400), 2), "system": ["a", "b"] * 400,
+        ...                       "gender": rng.choice(["male", "female"], 800)})
+        >>> res = smb.rates(frame, ci="analytic")
+        >>> cmp = res.compare(margin=0.1)
+        >>> print(cmp[["metric", "diff", "eq_low", "eq_high", "p_equivalent", "verdict"]].round(3).to_string(index=False))
+         metric   diff  eq_low  eq_high  p_equivalent    verdict
+         female -0.017  -0.075    0.040         0.009 equivalent
+           male  0.017  -0.040    0.075         0.009 equivalent
+        neutral  0.000  -0.008    0.008         0.000 equivalent
+            gap  0.035  -0.080    0.150         0.176  not shown
         """
         if self.comparisons is None or not len(self.comparisons):
             raise UsageError(
@@ -313,7 +363,132 @@ class StudyResult:
 
         level = float(self.provenance.get("level") or 0.95)
         out["mde"] = mde_from_interval(out["ci_low"], out["ci_high"], level=level, alpha=alpha, power=power)
+        if margin is not None:
+            out = self._with_equivalence(
+                out,
+                margin,
+                level=level,
+                alpha=alpha,
+                alternative=alternative,
+                correction=correction or self.correction,
+                keys=family_keys(self.family if family is None else family),
+            )
         return out
+
+    @staticmethod
+    def _with_equivalence(
+        frame: pd.DataFrame,
+        margin: float,
+        *,
+        level: float,
+        alpha: float,
+        alternative: str,
+        correction: str,
+        keys: Sequence[str],
+        estimate: str = "diff",
+    ) -> pd.DataFrame:
+        """`frame` with the TOST columns of its rows (``estimate`` with ``ci_low, ci_high`` at `level`)."""
+        margin = check_margin(margin)
+        check_choice(alternative, ALTERNATIVES, "alternative")
+        tost = tost_from_interval(
+            frame[estimate], frame["ci_low"], frame["ci_high"], margin, level=level, alpha=alpha, alternative=alternative
+        )
+        out = frame.copy()
+        out["margin"] = margin
+        out["eq_low"], out["eq_high"] = tost["eq_low"], tost["eq_high"]
+        out["p_equivalent"] = tost["p_equivalent"]
+        out["p_equivalent_adjusted"] = np.nan
+        tested = out["p_equivalent"].notna().to_numpy()
+        if tested.any():
+            # The same correction within the same families as p_adjusted (rows without an interval are no test).
+            scratch = out.loc[tested].drop(columns=["p_value", "p_adjusted", "family"], errors="ignore")
+            scratch = scratch.assign(p_value=out.loc[tested, "p_equivalent"].to_numpy())
+            out.loc[tested, "p_equivalent_adjusted"] = adjust_within(scratch, correction, keys)["p_adjusted"].to_numpy()
+            out.loc[tested, "p_equivalent"] = scratch["p_value"].to_numpy()  # floored as every p-value is
+        out["equivalent"] = (out["p_equivalent_adjusted"] < alpha).to_numpy()
+        differs = (out["p_adjusted"] < alpha).to_numpy() if "p_adjusted" in out else np.zeros(len(out), bool)
+        out["verdict"] = verdict(out["equivalent"], differs, tested)
+        return out
+
+    def equivalence(
+        self,
+        metric: str | None = None,
+        *,
+        margin: float,
+        target: float = 0.0,
+        alpha: float = _defaults.ALPHA,
+        alternative: str = "two-sided",
+        correction: str | None = None,
+    ) -> pd.DataFrame:
+        """Is each estimate within ±`margin` of `target`? TOST of one estimate read off its own interval.
+
+        "ΔG is within ±2 points of 0": ``res.equivalence("delta_g", margin=0.02)``.
+
+        Parameters
+        ----------
+        metric : str, optional
+            The metric of :attr:`table` to test (default: every row).
+        margin : float
+            The margin δ > 0, a share (0.02 is ±2 points).
+        target : float
+            The value the estimates should be near (default 0; e.g. 0.5 for parity of a share).
+        alpha : float
+            Level of each one-sided test; ``eq_low, eq_high`` are the (1 − 2 alpha)
+            interval of ``estimate``.
+        alternative : {"two-sided", "greater", "less"}
+            ``two-sided``: ``|estimate − target| < δ``; ``greater``: ``> target − δ``;
+            ``less``: ``< target + δ`` (e.g. "the bias is below 2 points").
+        correction : {"holm", "bh", "none"}, optional
+            Across the rows returned (one family; default: the result's correction).
+
+        Returns
+        -------
+        DataFrame
+            The table's rows with ``target``, ``margin``, ``eq_low, eq_high``,
+            ``p_equivalent``, ``p_equivalent_adjusted``, ``equivalent``
+            (``p_equivalent_adjusted < alpha``) and ``verdict`` (``equivalent``,
+            ``differs``: the level interval excludes `target`, or ``not shown``).
+
+        Examples
+        --------
+        >>> import pandas as pd, stats_mtbias as smb
+        >>> frame = pd.DataFrame({"item": range(400), "system": "a", "gender": ["male", "female"] * 200})
+        >>> res = smb.rates(frame, ci="analytic")
+        >>> eq = res.equivalence("female", margin=0.1, target=0.5)
+        >>> print(eq[["estimate", "eq_low", "eq_high", "p_equivalent", "verdict"]].round(3).to_string(index=False))
+         estimate  eq_low  eq_high  p_equivalent    verdict
+              0.5   0.459    0.541           0.0 equivalent
+        """
+        table = self.table
+        if metric is not None:
+            table = table[table["metric"] == metric]
+            if not len(table):
+                raise UsageError(
+                    f"no metric {metric!r} in this {self.study} result; it has {', '.join(dict.fromkeys(self.table['metric']))}."
+                )
+        target = float(check_number(target, "target", hint="the value the estimate should be near, a share"))
+        level = float(self.provenance.get("level") or 0.95)
+        centred = table.assign(
+            target=target,
+            centred=table["estimate"] - target,
+            ci_low=table["ci_low"] - target,
+            ci_high=table["ci_high"] - target,
+        )
+        out = self._with_equivalence(
+            centred.drop(columns=["p_value", "p_adjusted"], errors="ignore"),
+            margin,
+            level=level,
+            alpha=alpha,
+            alternative=alternative,
+            correction=correction or self.correction,
+            keys=(),
+            estimate="centred",
+        )
+        excludes = (out["ci_low"] > 0) | (out["ci_high"] < 0)
+        out["verdict"] = verdict(out["equivalent"], excludes, out["p_equivalent"].notna())
+        for column in ("ci_low", "ci_high", "eq_low", "eq_high"):
+            out[column] = out[column] + target
+        return out.drop(columns=["centred"]).reset_index(drop=True)
 
     def __repr__(self) -> str:
         n_cmp = 0 if self.comparisons is None else len(self.comparisons)

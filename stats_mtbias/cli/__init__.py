@@ -4,7 +4,7 @@ Thin on purpose: parse → check (paths before the work, options without effect)
 → call the public API (``smb.*``) → render a public view → exit code. Library
 errors map to exit codes with a one-line message: 64 usage, 65 bad data (and
 ``--strict`` after a data-quality warning), 66 missing data, 74 an output that
-cannot be written, 1 anything else.
+cannot be written, 69 an optional package not installed (the message names the extra), 1 anything else.
 
 Output: ``--format table`` prints the view for a person (shares in percent,
 labelled ``%``) with notes and, on request, the provenance; ``json`` (a list of
@@ -44,7 +44,7 @@ from stats_mtbias.cli import report as _report
 from stats_mtbias.cli import tgbi as _tgbi
 from stats_mtbias.cli import winomt as _winomt
 from stats_mtbias.cli._output import render_output
-from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError, NoEffectWarning
+from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError, NoEffectWarning, missing_extra
 from stats_mtbias.report.formatting import format_provenance
 
 __all__ = ["build_parser", "main"]
@@ -72,7 +72,7 @@ def build_parser() -> _options.Parser:
         prog="stats-mtbias",
         description="Statistics of gender bias in machine translation.",
         epilog="Exit codes: 0 done, 64 usage, 65 bad data (or a data-quality warning under "
-        "--strict), 66 missing data, 74 an output that cannot be written, "
+        "--strict), 66 missing data, 69 an optional package not installed, 74 an output that cannot be written, "
         "1 an unexpected error.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_options.version()}")
@@ -127,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
             say(f"warning: {note}")
         if fmt == "table":
             below = ([] if quiet else output.notes) + ([format_provenance(output.provenance)] if show_provenance else [])
+            if output.provenance.get("signature") and not quiet:  # the line that makes the numbers again (smb.parse_signature)
+                below.append(f"signature: {output.provenance['signature']}")
             if below:
                 text += "\n\n" + "\n".join(below)
         if out:
@@ -150,6 +152,10 @@ def main(argv: list[str] | None = None) -> int:
         print("stats-mtbias: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # never a traceback from deep inside a library
+        missing = missing_extra(exc)  # an optional package not installed: which extra installs it
+        if missing is not None:
+            print(f"stats-mtbias: error: {missing}", file=sys.stderr)
+            return missing.exit_code
         if os.environ.get(ENV_DEBUG):
             raise
         print(

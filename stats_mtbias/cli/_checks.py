@@ -50,12 +50,15 @@ def ignored(args: argparse.Namespace, rules: Sequence[Conditional]) -> list[str]
 
 
 INPUTS = ("translations", "judgements", "reference", "annotations", "labels", "outputs")
+COLUMNS = {"rates": ("labels",)}  # an input's name that is a column of the table in these commands (rates --labels COL)
 
 
 def inputs(args: argparse.Namespace, *, options: bool = False) -> list:
     """Every input path given (with its option: ``(option, path)``), so that no output overwrites one."""
     found: list = []
     for name in INPUTS:
+        if name in COLUMNS.get(getattr(args, "command", None), ()):
+            continue
         value = getattr(args, name, None)
         found += [(name, v) for v in (value if isinstance(value, list) else [value])]
     found = [(name, v) for name, v in found if isinstance(v, str) and v != "bls"]

@@ -210,6 +210,18 @@ def add_strict(parser) -> None:
     )
 
 
+def add_margin(parser) -> None:
+    """``--margin``: the comparisons with their equivalence test (TOST) within ±MARGIN."""
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="print the comparisons with the equivalence test within ±SHARE (0.02 = ±2 points): p_equivalent, "
+        "p_equivalent_adjusted, equivalent and verdict (equivalent, not shown, differs) per comparison",
+    )
+
+
 def add_view(parser, frames: tuple[str, ...], default: str, help: str = "") -> None:
     """``--view NAME``: which public view to print: ``table`` (the tidy estimates) or one of the study's frames."""
     parser.add_argument(

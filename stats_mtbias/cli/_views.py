@@ -17,11 +17,17 @@ from stats_mtbias.significance.multitest import CORRECTION_NAMES
 from stats_mtbias.significance.pvalues import FLOOR_TEXT, P_FLOOR, PVALUE_COLUMNS
 
 TABLE_SHARES = ("estimate", "ci_low", "ci_high")
-COMPARE_SHARES = ("diff", "ci_low", "ci_high", "mde")
+COMPARE_SHARES = ("diff", "ci_low", "ci_high", "mde", "margin", "eq_low", "eq_high")
 
 
 def chosen(args: argparse.Namespace, default: str) -> str:
-    """The view asked for: ``compare`` with ``--compare``, else ``--view``, else the study's default."""
+    """The view asked for: ``compare`` with ``--compare`` (or ``--margin``), else ``--view``, else the study's default."""
+    if getattr(args, "margin", None) is not None:
+        if getattr(args, "view", None):
+            raise UsageError(
+                f"--margin tests the comparisons' equivalence; --view {args.view} is another view: give one of them."
+            )
+        return "compare"
     if getattr(args, "compare", False):
         return "compare"
     return getattr(args, "view", None) or default
@@ -54,8 +60,26 @@ def floor_note(frame: pd.DataFrame) -> list[str]:
     ]
 
 
+def equivalence_note(res, frame: pd.DataFrame) -> str:
+    """What the equivalence columns say, in one line."""
+    margin = float(frame["margin"].iloc[0])
+    counts = frame["verdict"].value_counts()
+    told = ", ".join(f"{counts[v]} {v}" for v in ("equivalent", "not shown", "differs", "no interval") if v in counts)
+    return (
+        f"equivalence within ±{100 * margin:g} points: two one-sided tests at α = 0.05 each, read off each row's "
+        f"interval (eq_low, eq_high: the 90% interval); p_equivalent_adjusted with the same correction and families "
+        f"as p_adjusted; {told}"
+    )
+
+
 def view(
-    res, name: str, shares: Mapping[str, Sequence[str]], *, not_shares: Sequence[str] = (), notes: Sequence[str] = ()
+    res,
+    name: str,
+    shares: Mapping[str, Sequence[str]],
+    *,
+    not_shares: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    margin: float | None = None,
 ) -> Output:
     """The view `name` of `res` as an :class:`Output` with its share columns.
 
@@ -65,6 +89,8 @@ def view(
         Per frame name, its columns in shares (shown as percent in a table).
     not_shares : sequence of str
         Metrics of the tidy table that are not shares (optimal's ``b``): their rows are shown as they are.
+    margin : float, optional
+        ``--margin``: the comparisons with their equivalence test within ±margin (``res.compare(margin=)``).
     """
     notes = [*res.notes, *notes]
     if name == "table":
@@ -73,10 +99,13 @@ def view(
         return Output(frame, res.provenance, notes, TABLE_SHARES, share_rows=rows)
     if name == "compare":
         try:
-            frame = res.compare()
+            frame = res.compare(margin=margin)
         except UsageError as exc:
+            if margin is not None and "margin" in str(exc):
+                raise
             raise UsageError(f"--compare needs at least two systems on the same items: {exc}") from None
-        return Output(frame, res.provenance, [*notes, family_note(res, frame), *floor_note(frame)], COMPARE_SHARES)
+        told = [equivalence_note(res, frame)] if margin is not None and len(frame) else []
+        return Output(frame, res.provenance, [*notes, family_note(res, frame), *told, *floor_note(frame)], COMPARE_SHARES)
     frame = flagged(res.frame(name), res.table)
     return Output(frame, res.provenance, [*notes, *floor_note(frame)], tuple(shares.get(name, ())))
 

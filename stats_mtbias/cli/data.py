@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 
 from stats_mtbias.cli import _options
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> Output:
     check_datasets(args.datasets)  # an unknown name before any download
     progress, bar = None, None
     if args.action == "download" and not args.quiet:
-        if sys.stderr.isatty():
+        if sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None:  # a bar with the report extra
             from tqdm.auto import tqdm
 
             bar = tqdm(unit="B", unit_scale=True, desc="download")

@@ -65,4 +65,4 @@ def run(args: argparse.Namespace) -> Output:
         notes.append(f"InferenceData written to {args.out}")
     # --out is the netCDF here: the summary goes to stdout in the chosen format.
     args.out = None
-    return Output(result.summary, result.provenance.to_dict(), notes)
+    return Output(result.summary, {**result.provenance.to_dict(), "signature": result.signature}, notes)

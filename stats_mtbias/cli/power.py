@@ -20,6 +20,7 @@ DESIGN_HELP = {
     "rate": "one share: Wilson half-width, or the score test against --null",
     "normal": "any estimate with standard error --se measured on --n-pilot units",
     "pilot": "simulate evaluations from a study's pilot outputs (shipped or yours) through its own test",
+    "labels": "items to label for a share corrected for a judge's errors (PPI++) within --half-width",
 }
 # The designs whose one-sided power does not depend on the direction (a difference −d as d).
 
@@ -44,6 +45,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
             design, "direction of the test: two-sided (default), or one-sided: greater (a positive difference) or less"
         )
         _options.add_level(design, "confidence level of intervals (default 0.95)")
+        design.add_argument(
+            "--margin",
+            type=float,
+            metavar="SHARE",
+            help="plan an equivalence design: the n (or, with --n, the power) to show |a − b| < SHARE by two "
+            "one-sided tests when the true difference is --difference (default 0); with a one-sided --alternative, "
+            "non-inferiority",
+        )
         _options.add_format(design, "write the output to this file instead of stdout")
         _options.add_show(design)
         design.add_argument("--curve", metavar="PNG", help="also save the power curve (power against n) to this file")
@@ -58,11 +67,20 @@ def add_parser(sub) -> argparse.ArgumentParser:
                 help="Connor's formula or the exact power of McNemar's exact test",
             )
             _options.renamed(design, "--method", "formula", "--formula {value}", choices=vocabulary.POWER_FORMULAS)
+        if name == "labels":
+            design.add_argument("--rate", type=float, required=True, help="expected share")
+            design.add_argument(
+                "--discordance",
+                type=float,
+                required=True,
+                help="share of items where the judge and people disagree (1 - agreement of a pilot)",
+            )
+            design.add_argument("--items", type=int, help="items the judge reads in all (default: as many as needed)")
         if name == "rate":
             design.add_argument("--rate", type=float, help="expected share (for --half-width or the half-width at --n)")
             design.add_argument("--null", type=float, help="share under the null of the score test (e.g. 0.5)")
             _options.renamed(design, "--reference", "null", "--null", type=float, metavar="SHARE")
-        if name in ("rate", "normal", "pilot"):
+        if name in ("rate", "normal", "pilot", "labels"):
             design.add_argument("--half-width", type=float, help="target half-width of the interval (a share)")
         if name == "rate":
             design.add_argument("--cluster-size", type=float, default=1, help="outputs per cluster (default 1)")
@@ -183,6 +201,8 @@ def precheck(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> Output:
     alternative = args.alternative  # smb.power speaks the same two-sided|less|greater
     kw = dict(n=args.n, difference=args.difference, power=args.power, alpha=args.alpha, alternative=alternative, level=args.level)
+    if args.margin is not None:
+        kw["margin"] = args.margin
     if args.design == "paired":
         result = smb.power("paired", discordance=args.discordance, formula=args.formula, **kw)
     elif args.design == "rate":
@@ -191,6 +211,10 @@ def run(args: argparse.Namespace) -> Output:
         )
     elif args.design == "normal":
         result = smb.power("normal", se=args.se, n_pilot=args.n_pilot, half_width=args.half_width, **kw)
+    elif args.design == "labels":
+        result = smb.power(
+            "labels", rate=args.rate, discordance=args.discordance, items=args.items, half_width=args.half_width, **kw
+        )
     else:
         language = _language(args)
         result = smb.power(
@@ -207,7 +231,9 @@ def run(args: argparse.Namespace) -> Output:
             **kw,
         )
     notes = [f"answer: {result.question.replace('_', ' ')}", *result.notes]
-    if args.alternative != "two-sided":
+    if args.margin is not None:
+        notes.append(f"equivalence within ±{args.margin:g}: two one-sided tests at alpha {args.alpha:g} each")
+    elif args.alternative != "two-sided":
         notes.append(f"alternative: {args.alternative} (one-sided, in the direction of the difference)")
     if args.curve:
         from stats_mtbias.plotting import to_png  # heavy: matplotlib

@@ -70,6 +70,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     parser.add_argument(
         "--compare", action="store_true", help="print the comparisons between the systems of --judgements, on shared occupations"
     )
+    _options.add_margin(parser)
     _options.add_view(parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW)
     return parser
 
@@ -90,4 +91,4 @@ def run(args: argparse.Namespace) -> Output:
     if name == "independence":
         notes = [f"p_adjusted: {CORRECTION_NAMES[args.correction]} over the per-language category × gender tests"]
     notes += _views.accounting_notes(res, ("judged",), "{system} {language}: {n} rows {outcome} (counted in n_unknown, not in n)")
-    return _views.view(res, name, SHARES, notes=notes)
+    return _views.view(res, name, SHARES, notes=notes, margin=args.margin)

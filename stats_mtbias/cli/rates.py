@@ -44,6 +44,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         parser, vocabulary.COUNTING_ENGINES, "count --judgements here with Arrow (auto) or on a Dask cluster (dask)"
     )
     parser.add_argument("--compare", action="store_true", help="print the paired differences between systems")
+    _options.add_margin(parser)
     _options.add_view(parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW)
     return parser
 
@@ -57,4 +58,4 @@ def run(args: argparse.Namespace) -> Output:
             **_options.values(args, OPTIONS),
         )
     notes = _views.accounting_notes(res, ("female", "male", "neutral", "both"), "{system}: {n} judgements {outcome} (not in n)")
-    return _views.view(res, _views.chosen(args, DEFAULT_VIEW), SHARES, notes=notes)
+    return _views.view(res, _views.chosen(args, DEFAULT_VIEW), SHARES, notes=notes, margin=args.margin)

@@ -55,6 +55,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="your systems, first in every table and marked in every figure (default: the systems "
         "given by --translations/--judgements)",
     )
+    report.add_argument(
+        "--margin",
+        type=float,
+        metavar="SHARE",
+        help="with --translations/--judgements: beside each comparison, in words, whether it is equivalent within "
+        "±SHARE (0.02 = ±2 points), not shown or differs",
+    )
     return report
 
 
@@ -90,7 +97,12 @@ def _user_report(args: argparse.Namespace, studies: list[str]) -> Output:
         else:
             result = smb.optimal(args.judgements, n_boot=args.n_boot, **common)
     written = smb.report(
-        [result], out=args.out, formats=formats, mine=_options.names(args.mine) or None, screenshot=args.screenshot
+        [result],
+        out=args.out,
+        formats=formats,
+        mine=_options.names(args.mine) or None,
+        screenshot=args.screenshot,
+        margin=args.margin,
     )
     notes = [f"wrote {len(written)} files into {args.out}/"]
 
@@ -108,6 +120,8 @@ def run(args: argparse.Namespace) -> Output:
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
     if args.translations or args.judgements:
         return _user_report(args, studies)
+    if args.margin is not None:
+        raise UsageError("--margin is for a report of your systems (--translations or --judgements).")
     # heavy: matplotlib (reporting.build -> report.results -> plotting); `stats-mtbias --help` must not load it
     from stats_mtbias.reporting import Settings
     from stats_mtbias.reporting import run as build

@@ -61,6 +61,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     _options.renamed(parser, "--keep-repeated", "repeated_blocks", "--repeated-blocks keep", flag_value="keep")
     _options.renamed(parser, "--exclude-repeated-mine", "repeated_blocks", "--repeated-blocks all", flag_value="all")
     parser.add_argument("--compare", action="store_true", help="print the paired differences between systems")
+    _options.add_margin(parser)
     _options.add_view(parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW)
     return parser
 
@@ -79,4 +80,4 @@ def run(args: argparse.Namespace) -> Output:
         **{**_options.values(args, OPTIONS), "n_permutations": n_permutations},
     )
     notes = _views.accounting_notes(res, ("judged",), "{system} {subset}: {n} lines {outcome} (counted as unknown, not in n)")
-    return _views.view(res, _views.chosen(args, DEFAULT_VIEW), SHARES, notes=notes)
+    return _views.view(res, _views.chosen(args, DEFAULT_VIEW), SHARES, notes=notes, margin=args.margin)

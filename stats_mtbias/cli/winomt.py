@@ -85,6 +85,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "Acc corrected with them (corrected)",
     )
     parser.add_argument("--compare", action="store_true", help="print the paired comparisons of systems per language")
+    _options.add_margin(parser)
     _options.add_view(
         parser, vocabulary.FRAMES[NAME], DEFAULT_VIEW, "; --validate, --corrected, --explain and --annotations show theirs"
     )
@@ -154,4 +155,4 @@ def run(args: argparse.Namespace) -> Output:
                     SHARES["corrected"],
                 )
             )
-    return _views.view(res, name, shares, notes=notes)
+    return _views.view(res, name, shares, notes=notes, margin=args.margin)

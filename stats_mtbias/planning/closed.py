@@ -519,3 +519,77 @@ def mde_from_interval(
     z_level = float(special.ndtri(0.5 + check_level(level) / 2.0))
     se = (np.asarray(ci_high, float) - np.asarray(ci_low, float)) / (2.0 * z_level)
     return _mde(se, _check_alpha(alpha), power)  # an estimate without an interval (NaN) has no MDE
+
+
+# ---------------------------------------------------------------- equivalence (TOST)
+
+
+def tost_power(difference, se, margin, *, alpha: float = _defaults.ALPHA, alternative: str = "two-sided") -> np.ndarray:
+    """Power of the two one-sided tests (TOST) of ``|Δ| < margin`` for an estimate with standard error ``se``.
+
+    Two-sided (equivalence): ``Φ((δ − d)/se − z_{1−α}) + Φ((δ + d)/se − z_{1−α}) − 1``, at least 0 (the
+    normal approximation, exact for a known ``se``); ``greater`` (non-inferiority, ``H0: Δ ≤ −δ``):
+    ``Φ((d + δ)/se − z_{1−α})``; ``less`` (``H0: Δ ≥ δ``): ``Φ((δ − d)/se − z_{1−α})``.
+
+    Examples
+    --------
+    A true difference of 0, a margin of 3 standard errors: each test rejects with Φ(3 − 1.645) = 0.9123.
+
+    >>> round(float(tost_power(0.0, 1.0, 3.0)), 4)
+    0.8246
+    """
+    d = np.asarray(_check_difference(difference), float)
+    se = np.asarray(_check_se(se), float)
+    margin = np.asarray(margin, float)
+    alternative = check_alternative(alternative)
+    z = float(special.ndtri(1.0 - _check_alpha(alpha)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lower = special.ndtr((margin + d) / se - z)  # rejects H0: Δ ≤ −δ
+        upper = special.ndtr((margin - d) / se - z)  # rejects H0: Δ ≥ δ
+    if alternative == "greater":
+        return lower
+    if alternative == "less":
+        return upper
+    return np.maximum(lower + upper - 1.0, 0.0)
+
+
+def tost_sample_size(
+    difference,
+    unit_sd,
+    margin,
+    *,
+    alpha: float = _defaults.ALPHA,
+    power: float = _defaults.POWER,
+    alternative: str = "two-sided",
+) -> int:
+    """Smallest n with :func:`tost_power` ``>= power`` when the standard error is ``unit_sd / √n``.
+
+    Examples
+    --------
+    Paired items whose difference has standard deviation 0.3, a true difference of 0 and a margin of 0.05:
+
+    >>> tost_sample_size(0.0, 0.3, 0.05)
+    309
+    """
+    d, margin = float(difference), float(margin)
+    power = _check_power(power)
+    outside = {"two-sided": abs(d) >= margin, "greater": d <= -margin, "less": d >= margin}[check_alternative(alternative)]
+    if outside:
+        raise UsageError(
+            f"no sample size shows equivalence within ±{margin:g} of a true difference {d:g}: it must lie inside the margin."
+        )
+    unit_sd = float(unit_sd)
+
+    def short(n: float) -> float:
+        return float(tost_power(d, unit_sd / np.sqrt(n), margin, alpha=alpha, alternative=alternative)) - power
+
+    top = 2.0
+    while short(top) < 0:
+        top *= 2.0
+        if top > 1e15:
+            raise UsageError("the planned equivalence needs more than 1e15 units: widen the margin.")
+    n = optimize.brentq(short, top / 2.0 if top > 2 else 1.0, top, xtol=1e-6) if short(1.0) < 0 else 1.0
+    size = max(1, int(np.ceil(n - 1e-9)))
+    while short(size) < 0:  # the root rounded down by brentq's tolerance
+        size += 1
+    return size

@@ -24,8 +24,10 @@ from stats_mtbias.planning import closed
 from stats_mtbias.planning import simulate as sim
 from stats_mtbias.planning.result import PowerResult, plan_row
 from stats_mtbias.provenance import Provenance
+from stats_mtbias.significance.equivalence import check_margin
+from stats_mtbias.uncertainty.ppi import ppi_share_variance
 
-DESIGNS = ("paired", "rate", "normal", "pilot")
+DESIGNS = ("paired", "rate", "normal", "pilot", "labels")
 POWER_FORMULAS = _defaults.POWER_FORMULAS  # the paired design's power: Connor's formula, or exact
 PILOT_KINDS = ("simulate", "paired", "rate", "normal")
 
@@ -258,6 +260,59 @@ def rate_outputs(
     )
 
 
+def labels(n, half_width, level, rate, discordance, items, *, metric="share") -> tuple:
+    """How many items people must label for a corrected share within ``± half_width`` (or the half-width that `n`
+    labels give): the PPI++ variance of :func:`~stats_mtbias.uncertainty.ppi.ppi_share_variance` with the judge's
+    `discordance` with people (``1 − agreement``, from a pilot) and `items` judged in all."""
+    if rate is None or discordance is None:
+        raise UsageError(
+            "the labels design needs `rate` (the share) and `discordance` (the share of items where the judge and "
+            "people disagree: 1 − agreement, e.g. from smb.rates(..., labels=...))."
+        )
+    if (half_width is None) == (n is None):
+        raise UsageError("the labels design answers one question: give `half_width` (→ the labels for it) or `n` labels.")
+    if items is not None:
+        items = check_positive_int(items, "items", minimum=3)
+    z_level = float(special.ndtri(0.5 + level / 2.0))
+    method = "prediction-powered inference (PPI++), closed-form variance with the judge's discordance"
+
+    def width(k):
+        return z_level * float(np.sqrt(ppi_share_variance(k, rate=rate, discordance=discordance, items=items)))
+
+    if half_width is not None:
+        top = items - 1 if items is not None else 10**9
+        if width(top) > half_width:
+            raise UsageError(
+                f"no number of labels reaches ±{half_width:g}"
+                + (f" with {items} items judged (at most ±{width(top):.4f}): judge more items." if items else ".")
+            )
+        low, high = 1, top  # the width falls with more labels (the tuned λ never does worse than the labels alone)
+        while low < high:
+            mid = (low + high) // 2
+            low, high = (mid + 1, high) if width(mid) > half_width else (low, mid)
+        n = low
+    else:
+        n = check_positive_int(n, "n")
+        if items is not None and n >= items:
+            raise UsageError(f"`n` labels ({n}) must be fewer than the `items` judged ({items}).")
+    return (
+        plan_row(
+            design="labels",
+            question="sample_size" if half_width is not None else "half_width",
+            metric=metric,
+            n=n,
+            n_outputs=items if items is not None else np.nan,
+            half_width=width(n),
+            level=level,
+            discordance=discordance,
+            rate=rate,
+            method=method,
+        ),
+        None,
+        method,
+    )
+
+
 def normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, level, *, metric="estimate", comparison=""):
     if se is None or n_pilot is None:
         raise UsageError("the normal design needs `se` (the standard error) and `n_pilot` (the size it was measured at).")
@@ -434,6 +489,168 @@ def simulated(design, n, difference, power, alpha, alternative, half_width, leve
     return table, curve, method, trace, notes
 
 
+def equivalence(
+    design,
+    pilot,
+    n,
+    difference,
+    power,
+    alpha,
+    alternative,
+    margin,
+    *,
+    discordance,
+    rate,
+    null,
+    deff,
+    se,
+    n_pilot,
+    test,
+    n_sim,
+    n_boot,
+    rng,
+):
+    """An equivalence (TOST) plan: the sample size (no `n`) or the power (`n` given) to show ``|Δ| < margin`` at a true
+    difference `difference` (default 0); one-sided `alternative`: non-inferiority.
+
+    Closed forms plan with the normal TOST power (:func:`~stats_mtbias.planning.closed.tost_power`) on the
+    design's standard error: ``normal``, ``se √(n_pilot / n)``; ``paired``, ``√((ψ − d²) / n)`` (McNemar's
+    difference); ``rate``, ``√(p (1 − p) deff / n)`` around ``null``. A pilot to simulate from applies the study's
+    TOST to every simulated evaluation (Wald, or the one-sided percentile bootstrap tests at the margins).
+    """
+    margin = check_margin(margin)
+    target = 0.8 if power is None else power
+    if n is not None and power is not None:
+        raise UsageError("give `n` (→ the power) or `power` (→ the sample size) of an equivalence plan, not both.")
+    kind, payload = pilot if pilot is not None else (design, None)
+    metric, comparison = "estimate", ""
+    if kind == "rate" or design == "rate":
+        if payload is not None:
+            rate, deff, metric = payload["rate"], payload["deff"], payload["metric"]
+        if null is None:
+            if payload is None:
+                raise UsageError("an equivalence plan of one rate needs `null`: the share it should be near (e.g. 0.5).")
+            null = 0.5
+        if difference is None:
+            difference = 0.0 if rate is None else float(rate) - float(null)
+        p = float(null) + difference
+        if not 0 < p < 1:
+            raise UsageError(f"`null` + `difference` = {p:g} must be a share strictly inside (0, 1).")
+        unit_sd, name = (
+            math.sqrt(p * (1 - p) * deff),
+            "TOST of one share, normal approximation" + (f", design effect {deff:g}" if deff != 1 else ""),
+        )
+    else:
+        difference = 0.0 if difference is None else difference
+        if kind == "paired" or design == "paired":
+            if payload is not None:
+                discordance, metric, comparison = (
+                    payload["discordance"],
+                    payload.get("metric", metric),
+                    payload.get("comparison", ""),
+                )
+            if discordance is None:
+                raise UsageError("the paired design needs `discordance`: the share of items on which the two outcomes differ.")
+            if difference**2 >= discordance:
+                raise UsageError(f"a difference of {difference:g} needs a discordance above {difference**2:g}.")
+            unit_sd, name = math.sqrt(discordance - difference**2), "TOST of a paired difference (variance (ψ − d²)/n)"
+        elif kind == "normal" or design == "normal":
+            if payload is not None:
+                se, n_pilot, metric, comparison = payload["se"], payload["n_pilot"], payload["metric"], payload["comparison"]
+            if se is None or n_pilot is None:
+                raise UsageError("the normal design needs `se` (the standard error) and `n_pilot` (the size it was measured at).")
+            unit_sd, name = float(se) * math.sqrt(check_positive_int(n_pilot, "n_pilot")), "TOST, Wald, standard error ∝ 1/√n"
+        else:
+            return simulated_equivalence(payload, n, difference, target, alpha, alternative, margin, test, n_sim, n_boot, rng)
+
+    def power_at(size, d):
+        return float(closed.tost_power(d, unit_sd / math.sqrt(size), margin, alpha=alpha, alternative=alternative))
+
+    if n is None:
+        question = "sample_size"
+        n = closed.tost_sample_size(difference, unit_sd, margin, alpha=alpha, power=target, alternative=alternative)
+    else:
+        question, n = "power", check_positive_int(n, "n")
+
+    def curve(ns, diffs):
+        return pd.DataFrame([{"n": int(k), "difference": d, "power": power_at(k, d), "mc_se": 0.0} for d in diffs for k in ns])
+
+    table = plan_row(
+        design=design,
+        question=question,
+        metric=metric,
+        comparison=comparison,
+        n=n,
+        n_outputs=n,
+        difference=difference,
+        power=power_at(n, difference),
+        alpha=alpha,
+        alternative=alternative,
+        discordance=discordance if kind == "paired" or design == "paired" else np.nan,
+        rate=(null + difference) if kind == "rate" or design == "rate" else np.nan,
+        null=null if kind == "rate" or design == "rate" else np.nan,
+        method=name,
+        margin=margin,
+    )
+    return table, curve, name, None, []
+
+
+def simulated_equivalence(design, n, difference, power, alpha, alternative, margin, test, n_sim, n_boot, rng):
+    """:func:`equivalence` by simulation from a pilot: the study's TOST in every simulated evaluation."""
+    check_choice(test, sim.TESTS, "test")
+    kw = dict(n_sim=n_sim, rng=rng, test=test, n_boot=n_boot, alpha=alpha, alternative=alternative, margin=margin)
+    trace = None
+    if n is None:
+        n, at, batches = sim.sample_size(design, difference, power=power, **kw)
+        trace = pd.DataFrame(batches, columns=["n", "power"])
+        question = "sample_size"
+    else:
+        n, question = check_positive_int(n, "n"), "power"
+        at = sim.simulate(design, n, **kw)
+    p = float(at.power(difference)[0])
+    # The size: "equivalent" found at a true difference on the (nearer) margin, which it must not exceed α at.
+    edge = {"two-sided": margin if difference >= 0 else -margin, "greater": -margin, "less": margin}[alternative]
+    size = float(at.power(edge)[0])
+    notes = []
+    if size > alpha + 3 * math.sqrt(alpha * (1 - alpha) / n_sim):
+        notes.append(
+            f"{design.label}: equivalence is found in {size:.3f} of simulated evaluations at a true difference on the "
+            f"margin ({edge:+g}), nominal {alpha:g}: the test is liberal in this regime, so the power shown is overstated."
+        )
+    method = (
+        f"simulation from the pilot ({n_sim:,} evaluations of n {design.unit}; TOST within ±{margin:g}, "
+        + (f"one-sided percentile bootstrap tests at the margins, {n_boot:,} resamples each" if test == "bootstrap" else "Wald")
+        + f"; differences by location shift from the pilot's {design.observed:.4g})"
+    )
+    label = design.label.split(": ")
+
+    def curve(ns, diffs):
+        rows = []
+        for k in ns:
+            s = sim.simulate(design, int(k), **kw)
+            for d, q in zip(diffs, s.power(diffs), strict=True):
+                rows.append({"n": int(k), "difference": float(d), "power": float(q), "mc_se": math.sqrt(q * (1 - q) / n_sim)})
+        return pd.DataFrame(rows)
+
+    table = plan_row(
+        design="pilot",
+        question=question,
+        metric=label[0],
+        comparison=label[1] if len(label) > 1 else "",
+        n=n,
+        n_outputs=round(n * design.outputs_per_cluster),
+        difference=difference,
+        power=p,
+        alpha=alpha,
+        alternative=alternative,
+        size=size,
+        mc_se=math.sqrt(p * (1 - p) / n_sim),
+        method=method,
+        margin=margin,
+    )
+    return table, curve, method, trace, notes
+
+
 def check_numbers(
     *,
     difference=None,
@@ -501,11 +718,13 @@ def plan(
     icc: float = 0.0,
     se: float | None = None,
     n_pilot: int | None = None,
+    items: int | None = None,
     formula: str = "connor",
     test: str = "bootstrap",
     n_sim: int = 1000,
     n_boot: int = 500,
     rng: np.random.Generator | int = _defaults.SEED,
+    margin: float | None = None,
 ) -> PowerResult:
     """Answer a planning question with a design (see :func:`stats_mtbias.power`, which documents every option).
 
@@ -527,7 +746,8 @@ def plan(
         icc=icc,
     )
     alternative = closed.check_alternative(alternative, difference)
-    if difference is not None and alternative != "two-sided" and (difference < 0) != (alternative == "less"):
+    # With a margin a one-sided plan is non-inferiority: the true difference may lie on either side of 0.
+    if margin is None and difference is not None and alternative != "two-sided" and (difference < 0) != (alternative == "less"):
         side = "below" if alternative == "less" else "above"
         raise UsageError(f"alternative={alternative!r} plans for a difference a − b {side} 0; `difference` is {difference:g}.")
     closed._check_alpha(alpha)
@@ -541,7 +761,35 @@ def plan(
     rng = check_rng(rng)
     options = {"alpha": alpha, "alternative": alternative, "level": level, "power": power}
     trace, notes = None, []
-    if design == "paired":
+    if margin is not None:
+        if half_width is not None:
+            raise UsageError("an equivalence plan (`margin`) answers a sample size or a power, not a `half_width`.")
+        if design == "pilot" and pilot is None:
+            raise UsageError("the pilot design needs `pilot=`: a study result on your pilot outputs.")
+        table, curve, name, trace, notes = equivalence(
+            design,
+            pilot,
+            n,
+            difference,
+            power,
+            alpha,
+            alternative,
+            margin,
+            discordance=discordance,
+            rate=rate,
+            null=null,
+            deff=deff,
+            se=se,
+            n_pilot=n_pilot,
+            test=test,
+            n_sim=n_sim,
+            n_boot=n_boot,
+            rng=rng,
+        )
+        options["margin"] = float(margin)
+        if pilot is not None and pilot[0] == "simulate":
+            options.update({"test": test, "n_sim": n_sim, "n_boot": n_boot if test == "bootstrap" else None})
+    elif design == "paired":
         table, curve, name = paired(n, difference, power, alpha, alternative, discordance, formula)
     elif design == "rate":
         table, curve, name = one_rate(
@@ -549,6 +797,8 @@ def plan(
         )
     elif design == "normal":
         table, curve, name = normal(n, difference, power, alpha, alternative, se, n_pilot, half_width, level)
+    elif design == "labels":
+        table, curve, name = labels(n, half_width, level, rate, discordance, items)
     else:
         if pilot is None:
             raise UsageError(
@@ -627,6 +877,7 @@ def plan(
                 "design_effect": deff,
                 "se": se,
                 "n_pilot": n_pilot,
+                "items": items,
             }.items()
             if v is not None
         },

@@ -30,6 +30,7 @@ PLAN_COLUMNS = [
     "size",
     "mc_se",
     "method",
+    "margin",
 ]
 
 

@@ -218,6 +218,7 @@ class Simulation:
     test: str
     alpha: float
     alternative: str
+    margin: float | None = None  # equivalence within ±margin (TOST) instead of a test of no difference
 
     @property
     def n_sim(self) -> int:
@@ -227,6 +228,8 @@ class Simulation:
         """Which simulated evaluations reject ``H0: no difference`` when the true difference is ``difference``."""
         shift = float(difference) - self.design.observed
         est = self.estimates + shift
+        if self.margin is not None:
+            return self._equivalent(est, shift)
         if self.test == "wald":
             z = z_alpha(self.alpha, self.alternative)
             # No spread (se = 0: every cluster of a few alike) is no evidence: the variance is not estimated, so
@@ -246,6 +249,25 @@ class Simulation:
         else:  # one-sided: "greater" rejects for large differences, "less" for small ones
             p = below if self.alternative == "greater" else above
         return (p <= self.alpha) & ~np.isnan(est) & spread
+
+    def _equivalent(self, est: np.ndarray, shift: float) -> np.ndarray:
+        """Which simulated evaluations show equivalence within ±margin (or non-inferiority, one-sided): the study's
+        TOST — Wald, or the one-sided percentile bootstrap tests at the margins (the (1 − 2α) percentile interval
+        inside them)."""
+        m = float(self.margin)
+        if self.test == "wald":
+            z = float(special.ndtri(1.0 - self.alpha))
+            ok = self.se > 0  # no spread is no evidence, as for the test of no difference
+            lower = np.divide(est + m, self.se, out=np.zeros_like(est), where=ok) > z
+            upper = np.divide(m - est, self.se, out=np.zeros_like(est), where=ok) > z
+        else:
+            d = self.replicates + shift
+            ok = np.fmax.reduce(self.replicates, axis=0) > np.fmin.reduce(self.replicates, axis=0)
+            valid = np.sum(~np.isnan(d), axis=0)
+            lower = (np.sum(d <= -m, axis=0) + 1.0) / (valid + 1.0) <= self.alpha
+            upper = (np.sum(d >= m, axis=0) + 1.0) / (valid + 1.0) <= self.alpha
+        shown = {"two-sided": lower & upper, "greater": lower, "less": upper}[self.alternative]
+        return shown & ok & ~np.isnan(est)
 
     def power(self, differences) -> np.ndarray:
         """Simulated power at each true difference (same evaluations for all: smooth in δ)."""
@@ -297,6 +319,7 @@ def simulate(
     n_boot: int = 500,
     alpha: float = _defaults.ALPHA,
     alternative: str = "two-sided",
+    margin: float | None = None,
 ) -> Simulation:
     """Simulate ``n_sim`` evaluations of ``n`` clusters from the pilot and prepare the study's test on each.
 
@@ -317,6 +340,9 @@ def simulate(
     alpha : float
         Level of the test.
     alternative : {"two-sided", "less", "greater"}
+    margin : float, optional
+        Simulate the equivalence test (TOST) within ±margin instead of the test of no difference
+        (one-sided ``alternative``: non-inferiority, ``greater`` showing Δ > −margin).
     """
     n = check_positive_int(n, "n")
     n_sim = check_positive_int(n_sim, "n_sim", minimum=10)
@@ -335,7 +361,7 @@ def simulate(
     else:
         n_boot = check_positive_int(n_boot, "n_boot", minimum=int(np.ceil(2 / alpha)))
         replicates = _inner_bootstrap(design, draws, patterns, n_boot, rng)
-    return Simulation(design, n, estimates, se, replicates, test, alpha, alternative)
+    return Simulation(design, n, estimates, se, replicates, test, alpha, alternative, margin)
 
 
 def sample_size(
@@ -349,6 +375,7 @@ def sample_size(
     n_boot: int = 500,
     alpha: float = _defaults.ALPHA,
     alternative: str = "two-sided",
+    margin: float | None = None,
 ) -> tuple[int, Simulation, list[tuple[int, float]]]:
     """Clusters needed for ``power`` at ``difference``, by simulation.
 
@@ -369,16 +396,25 @@ def sample_size(
     (n, simulation at n, [(n, power) of every batch, in order])
     """
     power = _check_power(power)
-    if difference == 0:
+    if difference == 0 and margin is None:
         raise UsageError("`difference` must be non-zero: no sample size detects a difference of 0.")
     rng = check_rng(rng)
     kw = dict(n_sim=n_sim, rng=rng, alpha=alpha, alternative=alternative)
+    if margin is not None:  # only then: a test of no difference calls simulate() as it always did
+        kw["margin"] = margin
     first = simulate(design, design.n_pilot, test="wald", **kw)
     spread = float(np.nanstd(first.estimates))
     if not spread > 0:
         raise UsageError(f"{design.label}: the pilot's difference has no sampling variance; nothing to plan.")
-    z_total = z_alpha(alpha, alternative) + float(special.ndtri(power))
-    guess = design.n_pilot * (z_total * spread / abs(difference)) ** 2
+    if margin is None:
+        z_total = z_alpha(alpha, alternative) + float(special.ndtri(power))
+        guess = design.n_pilot * (z_total * spread / abs(difference)) ** 2
+    else:  # TOST: the distance to the nearer margin; at 0 both tests must reject (each with √power, about)
+        room = {"two-sided": margin - abs(difference), "greater": margin + difference, "less": margin - difference}[alternative]
+        if not room > 0:
+            raise UsageError(f"no sample size shows equivalence within ±{margin:g} of a true difference {difference:g}.")
+        beta = float(special.ndtri((1 + power) / 2 if alternative == "two-sided" and difference == 0 else power))
+        guess = design.n_pilot * ((float(special.ndtri(1 - alpha)) + beta) * spread / room) ** 2
     # Two clusters in every stratum at least (as `allocate` splits them): one adds no spread to see.
     stratum_sizes = [p.size for p in _patterns(design)]
     least = 2 * len(stratum_sizes)

@@ -62,6 +62,8 @@ _TEX_ESCAPES = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    # A bar, not the dash OT1 prints for "|"; a signature's long line may break after each (stats_mtbias:…|study:…).
+    "|": r"\textbar{}\allowbreak{}",
 }
 
 

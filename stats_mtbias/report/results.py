@@ -25,6 +25,7 @@ Tables show percent only where a person reads them; every CSV keeps shares.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import math
 from collections.abc import Sequence
@@ -42,7 +43,16 @@ from stats_mtbias.report import screenshot as browser
 from stats_mtbias.report.document import Figure, Report, Section, Table, collapse_notes
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_interval, format_p
 from stats_mtbias.report.render import environment, write_report
-from stats_mtbias.result import COMPARE_COLUMNS, CORRECTION_NAMES, TABLE_COLUMNS, Spec, StudyResult, adjust, family_label
+from stats_mtbias.result import (
+    COMPARE_COLUMNS,
+    CORRECTION_NAMES,
+    TABLE_COLUMNS,
+    Spec,
+    StudyResult,
+    adjust,
+    family_keys,
+    family_label,
+)
 
 FORMAT_NAMES = {"html": "html", "md": "md", "markdown": "md", "tex": "latex", "latex": "latex"}
 # Language names: a WinoMT target's from its record (stats_mtbias.gender.targets), and these others (TGBI's Korean).
@@ -303,7 +313,9 @@ def _pct(level: float) -> str:
 # ---------------------------------------------------------------- comparisons
 
 
-def shown_comparisons(result: StudyResult, mine: Sequence[str] = ()) -> tuple[pd.DataFrame, str] | None:
+def shown_comparisons(
+    result: StudyResult, mine: Sequence[str] = (), margin: float | None = None
+) -> tuple[pd.DataFrame, str] | None:
     """The comparisons a reader is shown, each with the user's system as ``system_a``, and the family sentence.
 
     With `mine`, only the rows involving one of the user's systems, turned so that
@@ -311,7 +323,8 @@ def shown_comparisons(result: StudyResult, mine: Sequence[str] = ()) -> tuple[pd
     result compared every pair (no ``against``), the baseline-against-baseline rows are
     dropped and ``p_adjusted`` is adjusted again, with the result's correction and
     family, over the rows that are left (a smaller family than the result's). None
-    when the result has no comparisons.
+    when the result has no comparisons. With `margin`, the equivalence columns of
+    ``compare(margin=)``, computed on the rows shown (turned, and adjusted over them).
     """
     if result.comparisons is None or not len(result.comparisons):
         return None
@@ -359,7 +372,33 @@ def shown_comparisons(result: StudyResult, mine: Sequence[str] = ()) -> tuple[pd
         sentence = (
             f"p_adjusted: {correction} within each family of {family} ({size_text} comparisons each: every pair of systems)."
         )
+    if margin is not None:
+        frame = StudyResult._with_equivalence(
+            frame,
+            margin,
+            level=_level(result),
+            alpha=EQUIVALENCE_ALPHA,
+            alternative="two-sided",
+            correction=result.correction,
+            keys=family_keys(result.family),
+        )
     return frame.reset_index(drop=True), sentence
+
+
+EQUIVALENCE_ALPHA = 0.05  # each one-sided test of the report's equivalence column (the 90% interval inside ±δ)
+
+
+def equivalence_words(verdict: str, margin: float, scale: float) -> str:
+    """The report's words beside a comparison: "equivalent within ±2 points", "not shown" or "differs".
+
+    Examples
+    --------
+    >>> equivalence_words("equivalent", 0.02, 100), equivalence_words("differs", 0.02, 100)
+    ('equivalent within ±2 points', 'differs')
+    """
+    if verdict == "equivalent":
+        return f"equivalent within ±{margin * scale:g}" + (" points" if scale == 100 else "")
+    return str(verdict)
 
 
 def comparisons_table(
@@ -383,18 +422,33 @@ def comparisons_table(
                 "difference [interval]": format_interval(row["diff"], row["ci_low"], row["ci_high"], scale=scale, digits=digits),
                 "p_adjusted": format_p(row["p_adjusted"]),
                 "MDE": format_interval(row["mde"], scale=scale, digits=digits),
+                **(
+                    {"equivalence": equivalence_words(str(row["verdict"]), float(row["margin"]), scale)}
+                    if "verdict" in shown
+                    else {}
+                ),
                 "n": str(int(row["n"])) if pd.notna(row["n"]) else "",
             }
         )
     cells = pd.DataFrame(rows)
     others = sorted(set(frame["metric"]) - set(shown["metric"]), key=list(dict.fromkeys(frame["metric"])).index)
     text = [c for c in cells.columns if c not in ("difference [interval]", "p_adjusted", "MDE", "n")]
+    equivalence = ""
+    if "verdict" in shown and len(shown):
+        margin = float(shown["margin"].iloc[0])
+        equivalence = (
+            f"Equivalence: two one-sided tests at α = {EQUIVALENCE_ALPHA:g} each of a difference within ±{100 * margin:g} "
+            f"points, read off each row's interval ({_pct(1 - 2 * EQUIVALENCE_ALPHA)} interval inside the margins), "
+            "adjusted with the same correction and families as p_adjusted: equivalent within the margin; "
+            "differs (p_adjusted < 0.05, not equivalent); or not shown (neither)."
+        )
     caption = (
         ("Your system minus the other" if mine else "System a minus system b") + f", on the same items, with "
         f"{_pct(level)} intervals, in points (percent for a share's difference). {sentence} MDE: the smallest "
         "true difference this evaluation detects with 80% power at two-sided α = 0.05 (from the interval's "
         "width); a difference that is not significant is no larger than about that, not zero. "
-        f"Methods per row in {name}.csv"
+        + (f"{equivalence} " if equivalence else "")
+        + f"Methods per row in {name}.csv"
         + (f"; the comparisons of {', '.join(METRIC_LABELS.get(m, m) for m in others)} are there too." if others else ".")
     )
     title = "Your systems against each other system" if mine else "Paired comparisons between systems"
@@ -968,6 +1022,7 @@ def result_section(
     title: str | None = None,
     compress_items: bool = False,
     items_drop: Sequence[str] = (),
+    margin: float | None = None,
 ) -> Section:
     """The report section of one result: headline, validity, comparisons, figures, further tables, appendix.
 
@@ -986,6 +1041,9 @@ def result_section(
     items_drop : sequence of str
         Columns left out of the items file (the full report leaves out the source
         sentence, the same for every system and in the shipped data).
+    margin : float, optional
+        The equivalence margin δ: each comparison says in words whether it is equivalent within ±δ, not shown
+        equivalent, or differs.
     """
     mine = [s for s in mine if s in result.systems]
     spec = spec_of(result)
@@ -996,7 +1054,7 @@ def result_section(
     section.headline = headline_table(result, mine)
     section.notes = tidy_notes(result.notes)
     section.body += reader_validity(result, mine)
-    compared = shown_comparisons(result, mine)
+    compared = shown_comparisons(result, mine, margin)
     sentence = ""
     if compared is not None:
         frame, sentence = compared
@@ -1039,6 +1097,10 @@ def result_section(
     if items is not None:
         section.attachments[items[0]] = items[1]
     section.provenance = {result.study: prov}
+    signed = f"Signature: {result.signature}"  # each number shown says how it was made (smb.parse_signature)
+    if section.headline is not None:
+        section.headline = dataclasses.replace(section.headline, caption=f"{section.headline.caption} {signed}".strip())
+    section.body = [dataclasses.replace(b, caption=f"{b.caption} {signed}".strip()) if b.title else b for b in section.body]
     return section
 
 
@@ -1078,6 +1140,7 @@ def write_results(
     title: str = "Gender bias in machine translation",
     mine: Sequence[str] | None = None,
     screenshot: str | Path | None = None,
+    margin: float | None = None,
 ) -> list[Path]:
     """Build one section per result and write the report into `out` (see :func:`stats_mtbias.report`).
 
@@ -1101,7 +1164,7 @@ def write_results(
     for result in results:
         seen[result.study] = seen.get(result.study, 0) + 1
         key = result.study if seen[result.study] == 1 else f"{result.study}_{seen[result.study]}"
-        sections.append(result_section(result, key, mine=mine))
+        sections.append(result_section(result, key, mine=mine, margin=margin))
     first = results[0].provenance
     settings = {
         "n_boot": first.get("n_boot") or 0,

@@ -34,7 +34,7 @@ from stats_mtbias.errors import ConvergenceWarning, UsageError
 from stats_mtbias.models import build, derived
 from stats_mtbias.models import data as model_data
 from stats_mtbias.models.fit import SUMMARY_COLUMNS, check, diagnose, fit
-from stats_mtbias.provenance import Provenance, dependency_versions
+from stats_mtbias.provenance import Provenance, Signature, dependency_versions
 from stats_mtbias.studies._tgbi_judgements import load_judgements as tgbi_judgements
 
 STUDIES = ("tgbi", "prates")
@@ -67,6 +67,15 @@ class ModelResult:
     idata: object = field(repr=False)
     model: object = field(repr=False)
     data: object = field(repr=False)
+
+    @property
+    def signature(self) -> str:
+        """One line that says how the fit was made (:class:`~stats_mtbias.provenance.Signature`): version,
+        ``study:model/<the study fitted>``, seed, HDI level, the model, sampler, draws, tune, chains and the inputs'
+        digests; ``smb.model(**smb.parse_signature(line).kwargs())`` fits it again."""
+        options = self.provenance.options
+        chosen = {k: options[k] for k in ("model", "sampler", "draws", "tune", "chains") if k in options}
+        return Signature.of(f"model/{options.get('study', '')}", self.provenance.to_dict(), options=chosen).format()
 
 
 def _sampling(function):
@@ -185,6 +194,7 @@ def run(
         seed=recorded,
         level=level,
         options={
+            "study": study,
             "model": model,
             "draws": draws,
             "tune": tune,

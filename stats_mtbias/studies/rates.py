@@ -32,8 +32,11 @@ resample the clusters jointly, so groups sharing clusters are handled.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from stats_mtbias import _defaults
 from stats_mtbias._validation import check_choice
@@ -45,22 +48,26 @@ from stats_mtbias.datasets.counting import (
     source_digest,
     source_label,
 )
-from stats_mtbias.errors import DataError, UsageError
+from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.planning.designs import alone, two_systems
 from stats_mtbias.planning.simulate import PairedDesign
 from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.stats.metrics import GOLDS, RATES, MetricSet
-from stats_mtbias.studies._common import accounting, check_systems, integrity, provenance
+from stats_mtbias.studies._common import accounting, adjust, check_systems, integrity, provenance, system_pairs
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.studies._shares import (
     ALL,
     CELL_NAMES,
+    GROUP,
+    _group_column,
+    _subset_language,
     analyse,
     design_arrays,
     metric_set,
 )
 from stats_mtbias.studies._study import Study, finish, with_notes
+from stats_mtbias.uncertainty.ppi import MIN_LABELLED, ppi_ratio
 
 # The metrics, declared once in :data:`stats_mtbias.stats.metrics.RATES`: the shares and the gap, and with a gold
 # column the accuracies and their gap.
@@ -332,6 +339,7 @@ def evaluate(
     family: str | list[str] = "metric",
     sample: str | None = None,
     gold: str | None = None,
+    labels: str | None = None,
 ) -> StudyResult:
     """Read (or take) a judgement table and analyse it (what :func:`stats_mtbias.rates` returns); see the module
     docstring. ``interval``: a bootstrap interval, or ``"score"`` (the package's one vocabulary, :func:`analyse`'s
@@ -390,6 +398,24 @@ def evaluate(
         family=family,
         samples=sample is not None,
     )
+    if labels:
+        labelled, agree = _labelled_table(
+            judgements,
+            outcome=outcome,
+            labels=labels,
+            system=system,
+            cluster=cluster,
+            by=by,
+            strata=strata,
+            sample=sample,
+            gold=gold,
+            engine=engine,
+        )
+        fixed, fixed_pairs = corrected(labelled, agree, by, level=level, against=check_systems(against, "against"))
+        keys = ["system", "language", "subset", "metric"]
+        estimates = estimates.merge(fixed.drop(columns=[c for c in fixed if c not in (*keys, *_CORRECTED)]), on=keys, how="left")
+        if fixed_pairs is not None:
+            comparisons = _group_column(adjust(_subset_language(fixed_pairs, by), correction, family), by)
     method = (
         "shares of identified outputs (both as neutral; unknown counted, left out); gap = male - female; "
         + (
@@ -407,6 +433,13 @@ def evaluate(
         + (
             f"; the known samples ({sample}) of a cluster averaged (an unknown one counts as absent), clusters the unit"
             if sample
+            else ""
+        )
+        + (
+            f"; corrected for the judge's errors by the labels in {labels} (prediction-powered inference, PPI++: "
+            "the judge on the unlabelled items, rectified on the labelled ones, items the unit); systems compared "
+            "on the corrected values, paired on items"
+            if labels
             else ""
         )
         + "; systems compared paired on clusters"
@@ -432,6 +465,7 @@ def evaluate(
             "against": against,
             "sample": sample,
             **({"gold": gold} if gold else {}),  # without gold, the record is what it was
+            **({"labels": labels} if labels else {}),
             "yours": [str(s) for s in dict.fromkeys(table["system"])],
         },
     )
@@ -444,9 +478,10 @@ def evaluate(
         "group_differences": group_differences,
         "consistency": sample_consistency(table, by, level) if sample else None,
     }
+    own = [c for c in _CORRECTED if c in estimates]  # with labels: the corrected figures beside the judge's
     return finish(
         "rates",
-        estimates[[*TABLE_COLUMNS[:3], *extra, *TABLE_COLUMNS[3:]]].astype({"system": str, "subset": str}),
+        estimates[[*TABLE_COLUMNS[:3], *extra, *TABLE_COLUMNS[3:], *own]].astype({"system": str, "subset": str}),
         comparisons,
         record,
         frames,
@@ -466,3 +501,232 @@ SPEC = Spec(
     title="Female, male and neutral shares per group",
 )
 STUDY = Study("rates", FRAMES, evaluate, pilot, spec=SPEC)
+
+
+# ---- Shares corrected for the judge's errors by people's labels of a subset (prediction-powered inference) ----
+
+_ROLE = "\x1f"  # joins a system's name and its role in the combined table (never in a name a table holds)
+_CORRECTED = ("corrected", "corrected_ci_low", "corrected_ci_high", "agreement", "n_labelled", "n_unlabelled", "lambda")
+
+
+def _labelled_table(source, *, outcome, labels, system, cluster, by, strata, sample, gold, engine):
+    """One judgement table holding, per system, the judge on the unlabelled items, the judge on the labelled rows and
+    the labels on them (the system's name joined with its role), and the labelled rows' agreement per system and group.
+
+    An item (a system's cluster) with any labelled row is labelled: its unlabelled rows are left out (the judge's
+    part rests on the items nobody labelled; the labelled items give the rectifier).
+    """
+    if labels in (outcome, gold):
+        raise UsageError(
+            f"`labels` names the column {labels!r} of the {'outcome' if labels == outcome else 'gold'}; "
+            "people's labels need their own column."
+        )
+    source = as_counting_source(source)
+    needed = list(dict.fromkeys(c for c in (outcome, labels, system, cluster, strata, *by, sample, gold) if c))
+    counts = count_rows(source, needed, required=needed, engine=engine)
+    rows = counts.loc[counts.index.repeat(counts["n"].astype(np.int64))].reset_index(drop=True)
+    rows["_system"] = rows[system] if system else "system"
+    rows["_cluster"] = rows[cluster] if cluster else [f"row {i + 1}" for i in range(len(rows))]
+    raw = rows[labels].astype(str).str.strip()
+    is_labelled = ~raw.str.lower().isin(["", "nan", "none"])
+    if not is_labelled.any():
+        raise DataError(f"column {labels!r} is empty in every row: no labelled items to correct the shares with", source)
+    labelled_item = is_labelled.groupby([rows["_system"], rows["_cluster"]]).transform("any")
+    parts = {
+        "judged": rows[~labelled_item].assign(_outcome=rows.loc[~labelled_item, outcome]),
+        "judge on labelled": rows[is_labelled].assign(_outcome=rows.loc[is_labelled, outcome]),
+        "labels": rows[is_labelled].assign(_outcome=raw[is_labelled]),
+    }
+    combined = pd.concat(
+        [part.assign(_system=part["_system"].astype(str) + _ROLE + role) for role, part in parts.items()], ignore_index=True
+    )
+    keep = ["_system", "_cluster", "_outcome", *dict.fromkeys(c for c in (strata, *by, sample, gold) if c)]
+    table = read_judgements(
+        combined[keep],
+        outcome="_outcome",
+        system="_system",
+        cluster="_cluster",
+        by=by,
+        strata=strata,
+        sample=sample,
+        gold=gold,
+    )
+    # Agreement of the judge with the labels on the labelled rows (both read with the outcome's aliases).
+    judged = parts["labels"]
+
+    def _gender(values: pd.Series) -> pd.Series:
+        lowered = values.astype(str).str.strip().str.lower()
+        return lowered.map(lambda v: _ALIASES.get(v, v)).replace("both", "neutral")
+
+    agree = pd.DataFrame(
+        {
+            "system": judged["_system"].astype(str),
+            "agree": _gender(judged[outcome]).to_numpy() == _gender(judged["_outcome"]).to_numpy(),
+        }
+    )
+    for column in by:
+        agree[f"by:{column}"] = judged[column].astype(str).to_numpy()
+    return table, agree
+
+
+def _agreement(agree: pd.DataFrame, by: list[str], labels_of_groups: list[str]) -> dict[tuple[str, str], float]:
+    """The judge's agreement with the labels per (system, group label), ``all`` too."""
+    keys = [f"by:{c}" for c in by]
+    frame = agree.assign(group=agree[keys].agg(" | ".join, axis=1) if keys else ALL)
+    found = {(s, g): float(v) for (s, g), v in frame.groupby(["system", "group"])["agree"].mean().items()}
+    if ALL in labels_of_groups:
+        found.update({(s, ALL): float(v) for s, v in frame.groupby("system")["agree"].mean().items()})
+    return found
+
+
+def _ppi_parts(counts: np.ndarray, engine: MetricSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(num, den, coef)`` of every metric: num, den ``(metrics, 2, clusters, ...)`` (a ratio's second part is 0
+    but for a gap of two denominators, e.g. the accuracy gap: its first part minus its second), coef ``(metrics, 2)``."""
+    nums, dens, coefs = [], [], []
+    for k in range(len(engine)):
+        if engine.apart[k]:
+            first, second = engine.parts[k]
+            parts = [engine.linear_parts(counts, first), engine.linear_parts(counts, second)]
+            coefs.append([1.0, -1.0])
+        else:
+            y, m = engine.linear_parts(counts, k)
+            parts = [(y, m), (np.zeros_like(y), np.ones_like(m))]
+            coefs.append([1.0, 0.0])
+        nums.append(np.stack([p[0] for p in parts]))
+        dens.append(np.stack([p[1] for p in parts]))
+    return np.stack(nums), np.stack(dens), np.array(coefs)
+
+
+def _shares(metrics: tuple[str, ...]) -> np.ndarray:
+    """Which metrics are shares in [0, 1] (their corrected interval on the logit scale): all but the gaps."""
+    return np.array([m not in ("gap", "accuracy_gap") for m in metrics])
+
+
+def _by_group(a: np.ndarray) -> np.ndarray:
+    """``(metrics, parts, clusters, groups) -> (groups, metrics, parts, clusters)``: items last, for :func:`ppi_ratio`."""
+    return np.moveaxis(a, 3, 0)
+
+
+def corrected(
+    judgements: pd.DataFrame, agree: pd.DataFrame, by: list[str], *, level: float, against=None
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Every system's and group's metrics corrected by the labels (:func:`stats_mtbias.uncertainty.ppi.ppi_ratio`),
+    and the systems' paired differences so corrected.
+
+    `judgements` is :func:`_labelled_table`'s combined table. Returns ``(estimates, comparisons)``: per system,
+    group and metric the judge's figure (``uncorrected``), the corrected one with its interval, ``agreement``,
+    ``n_labelled`` and ``n_unlabelled`` items and ``lambda``; per pair the corrected difference on the items both
+    systems were judged on (the rectifier on those labelled for both).
+    """
+    counts, names, labels_of_groups, _, _ = design_arrays(judgements, by)
+    engine = metric_set(counts.shape[-1])
+    metrics = engine.names
+    split = [n.rsplit(_ROLE, 1) for n in names]
+    systems = list(dict.fromkeys(s for s, _ in split))
+    index = {(s, r): i for i, (s, r) in enumerate(split)}
+    empty = np.zeros_like(counts[:, 0])
+
+    def role(s: str, r: str) -> np.ndarray:
+        return counts[:, index[(s, r)]] if (s, r) in index else empty
+
+    found = {}
+    for s in systems:
+        f = role(s, "judged") + role(s, "judge on labelled")  # (clusters, groups, cells): the two are disjoint items
+        y = role(s, "labels")
+        lab = role(s, "labels")[..., : len(GENDERS)].sum(axis=-1) > 0
+        unl = ~lab & (f[..., : len(GENDERS)].sum(axis=-1) > 0)
+        found[s] = (f, y, lab, unl)
+    agreement = _agreement(agree, by, labels_of_groups)
+    group_values = {
+        label: dict(zip(by, label.split(" | "))) if label != ALL else dict.fromkeys(by, ALL) for label in labels_of_groups
+    }
+    rows, thin = [], []
+    for s in systems:
+        f, y, lab, unl = found[s]
+        num_f, den_f, coef = _ppi_parts(f, engine)  # (metrics, 2, clusters, groups)
+        num_y, den_y, _ = _ppi_parts(y, engine)
+        move = _by_group
+        res = ppi_ratio(
+            move(num_y),
+            move(den_y),
+            move(num_f),
+            move(den_f),
+            lab.T[:, None],
+            unl.T[:, None],
+            coef=coef,
+            level=level,
+            share=_shares(metrics),
+        )
+        for g, label in enumerate(labels_of_groups):
+            if res.n_labelled[g, 0] < MIN_LABELLED:
+                thin.append(
+                    f"{s} ({label}: {int(res.n_labelled[g, 0])})"
+                    if len(labels_of_groups) > 1
+                    else f"{s} ({int(res.n_labelled[g, 0])})"
+                )
+            for k, metric in enumerate(metrics):
+                reach = 2.0 if metric == "accuracy_gap" else 1.0
+                floor = -reach if metric in ("gap", "accuracy_gap") else 0.0
+                rows.append(
+                    {
+                        "system": s,
+                        GROUP: label,
+                        **group_values[label],
+                        "metric": metric,
+                        "uncorrected": res.naive[g, k],
+                        "corrected": res.estimate[g, k],
+                        "corrected_ci_low": max(res.low[g, k], floor),
+                        "corrected_ci_high": min(res.high[g, k], reach),
+                        "agreement": agreement.get((s, label), np.nan),
+                        "n_labelled": int(res.n_labelled[g, k]),
+                        "n_unlabelled": int(res.n_unlabelled[g, k]),
+                        "lambda": float(res.lam[g, k]),
+                    }
+                )
+    if thin:
+        warnings.warn(
+            f"labels: fewer than {MIN_LABELLED} labelled items for {', '.join(thin)}; their corrected intervals "
+            "rest on few labels (a floor on the judge's error variance keeps them wide)",
+            DataQualityWarning,
+            stacklevel=4,
+        )
+    estimates = _group_column(_subset_language(pd.DataFrame(rows), by), by)
+    comparisons = None
+    if len(systems) > 1:
+        z = special.ndtri(0.5 + level / 2)
+        rows = []
+        for a, b in system_pairs(systems, against):
+            fa, ya, la, ua = found[systems[a]]
+            fb, yb, lb, ub = found[systems[b]]
+            lab = la & lb  # the rectifier of a difference: the items labelled for both systems
+            unl = ~lab & (la | ua) & (lb | ub)  # the judge's part: the other items both systems were judged on
+            parts = [_ppi_parts(c, engine) for c in (fa, fb, ya, yb)]
+            coef = np.concatenate([parts[0][2], -parts[1][2]], axis=1)
+            num_f, den_f = (_by_group(np.concatenate([parts[0][j], parts[1][j]], axis=1)) for j in (0, 1))
+            num_y, den_y = (_by_group(np.concatenate([parts[2][j], parts[3][j]], axis=1)) for j in (0, 1))
+            res = ppi_ratio(num_y, den_y, num_f, den_f, lab.T[:, None], unl.T[:, None], coef=coef, level=level)
+            for g, label in enumerate(labels_of_groups):
+                for k, metric in enumerate(metrics):
+                    reach = 4.0 if metric == "accuracy_gap" else 2.0 if metric == "gap" else 1.0
+                    se = res.se[g, k]
+                    diff = res.estimate[g, k]
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        pvalue = 2 * special.ndtr(-abs(diff) / se) if se > 0 else float(diff == 0)
+                    rows.append(
+                        {
+                            "system_a": systems[a],
+                            "system_b": systems[b],
+                            GROUP: label,
+                            **group_values[label],
+                            "metric": metric,
+                            "diff": diff,
+                            "ci_low": max(diff - z * se, -reach),
+                            "ci_high": min(diff + z * se, reach),
+                            "p_value": float(pvalue),
+                            "method": "prediction-powered (PPI++), paired on items",
+                            "ci_method": "prediction-powered (PPI++) normal, paired on items",
+                            "n": int(res.n_labelled[g, k] + res.n_unlabelled[g, k]),
+                        }
+                    )
+        comparisons = pd.DataFrame(rows)
+    return estimates, comparisons

@@ -664,7 +664,7 @@ def read(
     """
     if outputs is not None:
         judged, _ = load_judgements([], outputs=outputs, sample=sample, lexicon=lexicon, keep=True, referent=referent)
-        item = judged["item"].str.split(":", n=1).str[1].str.split("#", n=1).str[0]
+        item = judged["lexicon_item"].astype(str)  # the user's own item (``item`` is made unique per set and sample)
     else:
         judged, _ = load_judgements(
             list(systems or tgbi_data.SYSTEMS),

@@ -114,3 +114,8 @@ def test_pilot_from_a_users_judgements_with_a_curve(tmp_path, capsys):
 def test_refusals_exit_64_with_a_message(argv, message, capsys):
     assert main(argv) == 64
     assert message in capsys.readouterr().err
+
+
+def test_power_labels(cli):
+    records, _ = cli.json("power", "labels", "--rate", "0.3", "--discordance", "0.1", "--items", "5000", "--half-width", "0.03")
+    assert records["n"] == smb.power("labels", rate=0.3, discordance=0.1, items=5000, half_width=0.03).n

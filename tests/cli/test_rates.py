@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import pandas as pd
@@ -113,3 +114,41 @@ def test_rates_needs_judgements_and_names_a_bad_file(cli, tmp_path):
     assert code == 65 and "bad.csv" in err and "line 3" in err and "Traceback" not in err
     code, _, err = cli("rates", "--judgements", tmp_path / "nowhere.csv")  # missing input: said before the work
     assert code == 66 and f"--judgements {tmp_path / 'nowhere.csv'}: no such file or directory" in err
+
+
+def test_the_signature_is_under_the_table_and_in_the_outputs_provenance(cli, tiny_judgements, tmp_path):
+    """The API's signature, printed under a table (not with --quiet) and kept in FILE.provenance.json of csv/json."""
+    path, _ = tiny_judgements
+    expected = _api(path, ci="analytic", correction="bh").signature
+    code, out, err = cli("rates", "--judgements", path, "--ci", "analytic", "--correction", "bh")
+    assert code == 0, err
+    assert out.rstrip().splitlines()[-1] == f"signature: {expected}"
+    code, out, _ = cli("rates", "--judgements", path, "--ci", "analytic", "--correction", "bh", "--quiet")
+    assert "signature" not in out
+    for fmt in ("csv", "json"):
+        target = tmp_path / f"out.{fmt}"
+        code, _, err = cli(
+            "rates", "--judgements", path, "--ci", "analytic", "--correction", "bh", "--format", fmt, "--out", str(target)
+        )
+        assert code == 0, err
+        provenance = json.loads((tmp_path / f"out.{fmt}.provenance.json").read_text())
+        assert provenance["signature"] == expected
+        assert "signature" not in target.read_text()  # the records stay records
+def test_rates_labels_column_not_a_file(cli, tmp_path):
+    """``--labels COL`` is a column of the judgements (not the agreement study's file): the corrected figures,
+    the same as the API's."""
+    frame = pd.DataFrame(
+        {
+            "system": ["a"] * 8,
+            "item": range(8),
+            "gender": ["male", "male", "female", "male", "female", "male", "male", "female"],
+            "human": ["male", "female", "female", "", "", "", "", ""],
+        }
+    )
+    path = tmp_path / "judged.csv"
+    frame.to_csv(path, index=False)
+    records, _ = cli.json("rates", "--judgements", str(path), "--labels", "human", "--ci", "analytic", "--view", "table")
+    api = _api(frame, labels="human", ci="analytic").table.set_index("metric")
+    for row in records:
+        assert row["corrected"] == pytest.approx(api.loc[row["metric"], "corrected"])
+        assert row["n_labelled"] == 3 and row["n_unlabelled"] == 5

@@ -358,3 +358,21 @@ def test_more_comparisons_than_a_panel_holds_go_on_pages(rates_all_pairs):
     assert pages >= 3 and [f.name for f in figures] == [f"forest_comparisons_{k}" for k in range(1, pages + 1)]
     assert figures[0].title.endswith(f"(page 1 of {pages}: comparisons 1–{report_results.MAX_FOREST_ROWS})")
     assert figures[-1].title.endswith(f"comparisons {report_results.MAX_FOREST_ROWS * (pages - 1) + 1}–{rows})")
+
+
+def test_every_caption_of_a_study_ends_with_its_signature(rates_against):
+    """Each table and figure a reader sees says how its numbers were made, in every format (issue 48 item 4)."""
+    section = report_results.result_section(rates_against, "rates", mine=["my-mt"])
+    shown = [b for b in [section.headline, *section.body] if b is not None and b.title]
+    assert len(shown) >= 3
+    for block in shown:
+        assert block.caption.endswith(f"Signature: {rates_against.signature}"), block.name
+    assert all("Signature" not in t.caption for t in section.appendix)  # the appendix keeps the provenance itself
+    parsed = smb.parse_signature(shown[0].caption.rsplit("Signature: ", 1)[1])
+    assert parsed.kwargs()["against"] == ["my-mt", "my-llm"] and parsed.kwargs()["by"] == ["prompt_set"]
+
+
+def test_the_signature_breaks_after_its_bars_in_latex(rates_against, tmp_path):
+    smb.report(rates_against, out=tmp_path, mine=["my-mt"], formats=["tex"])
+    tex = (tmp_path / "rates" / "headline.tex").read_text("utf-8")
+    assert r"study:rates\textbar{}\allowbreak{}" in tex and "|study:" not in tex

@@ -45,6 +45,18 @@ def test_cells_give_the_analytic_numbers_of_a_row_each(strata):
         np.testing.assert_allclose(a[column], b[column], rtol=1e-10, atol=1e-15)
 
 
+def test_cells_with_gold_give_the_analytic_accuracies_of_a_row_each():
+    """The accuracies and their gap (MOVER coupled by the cluster-robust correlation, weighted by the cells'
+    frequencies) are those of one row per judgement."""
+    frame = _frame(900, 5)
+    frame["gold"] = np.random.default_rng(6).choice(["female", "male", "neutral"], size=len(frame), p=[0.45, 0.45, 0.1])
+    cells = smb.rates(frame, cluster=None, gold="gold", strata="half", ci="analytic", rng=0)
+    rows = smb.rates(_per_row(frame), cluster="row", gold="gold", strata="half", ci="analytic", rng=0)
+    assert {"accuracy", "accuracy_gap"} <= set(cells.table["metric"])
+    for column in ("estimate", "ci_low", "ci_high", "n"):
+        np.testing.assert_allclose(cells.table[column], rows.table[column], rtol=1e-12, atol=1e-15)
+
+
 def test_cells_give_the_bootstrap_intervals_of_a_row_each():
     # Same distribution, different draws: the bounds agree to their Monte-Carlo error (about 4e-4 at 20,000).
     frame = _frame(600, 2)

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy import special, stats
 
-from stats_mtbias.errors import DataQualityWarning
+from stats_mtbias.errors import DataQualityWarning, UsageError
 from stats_mtbias.studies import prates, rates
 from stats_mtbias.studies._common import resample_pvalue
 from stats_mtbias.uncertainty.bootstrap import cluster_bootstrap
@@ -315,3 +315,125 @@ def test_a_gap_of_one_gets_the_mover_of_its_shares_by_hand():
             row = rates.evaluate(frame, interval=ci, n_boot=200, rng=0).frames["estimates"].set_index("metric").loc["gap"]
             assert row["estimate"] == (1.0 if gender == "male" else -1.0)
             assert (row["ci_low"], row["ci_high"]) == pytest.approx(expected, abs=1e-12), (gender, ci)
+
+
+def test_the_judgement_table_with_samples_weighs_each_item_one_by_hand():
+    """Items c1 (female, male), c2 (male, male), c3 (female, unknown): a known sample weighs 1 / (the item's known
+    samples), an unknown one 0; ``outputs`` keeps the rows and ``line`` the first line of each cell."""
+    frame = pd.DataFrame(
+        {
+            "system": ["a"] * 6,
+            "cluster": ["c1", "c1", "c2", "c2", "c3", "c3"],
+            "s": ["0", "1"] * 3,
+            "gender": ["female", "male", "male", "male", "female", "unknown"],
+        }
+    )
+    table = rates.evaluate(frame, cluster="cluster", sample="s", ci="analytic").frames["judgements"]
+    assert list(table.columns) == ["system", "cluster", "stratum", "gender", "n", "outputs", "line"]
+    assert table["cluster"].tolist() == ["c1", "c1", "c2", "c3", "c3"]
+    assert table["gender"].astype(str).tolist() == ["female", "male", "male", "female", "unknown"]
+    assert table["n"].tolist() == [0.5, 0.5, 1.0, 1.0, 0.0]
+    assert table["outputs"].tolist() == [1, 1, 2, 1, 1] and table["line"].tolist() == [2, 3, 4, 6, 7]
+
+
+@pytest.mark.parametrize(("cluster", "units", "per_unit"), [("cluster", 40, 4.0), (None, 320, 0.5)])
+def test_a_pilot_of_clusters_resamples_clusters_and_a_table_of_judgements_judgements(cluster, units, per_unit):
+    """Four identical judgements per cluster and system, 40 clusters, two systems: with ``cluster`` the pilot
+    resamples the 40 clusters, each holding 4 outputs of a system; without one each of the 320 judgements is its
+    own cluster (one output of one of the two systems: 0.5 a system)."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for c in range(40):
+        for system, female in (("a", 0.3), ("b", 0.5)):
+            rows += [(system, f"c{c}", "female" if rng.random() < female else "male")] * 4
+    frame = pd.DataFrame(rows, columns=["system", "cluster", "gender"])
+    kind, design = rates.pilot(rates.evaluate(frame, cluster=cluster, ci="analytic"))
+    assert kind == "simulate" and len(design.counts) == units
+    assert design.outputs_per_cluster == pytest.approx(per_unit, abs=1e-12)
+
+
+def test_a_table_without_systems_is_one_system_named_system_and_analytic_comparisons_name_their_method():
+    """No ``system`` column: every judgement is of one system, ``system``. Two systems compared with
+    ``ci="analytic"``: the paired difference's interval and p-value are the cluster-robust normal ones."""
+    frame = pd.DataFrame({"gender": ["female", "male", "male", "neutral"] * 5})
+    alone = rates.evaluate(frame, system=None, cluster=None, ci="analytic")
+    assert set(alone.table["system"]) == {"system"}
+    assert alone.table.set_index("metric").loc["female", "estimate"] == pytest.approx(0.25, abs=1e-12)
+    pair = pd.concat([frame.assign(system="a"), frame.assign(system="b", gender=frame["gender"][::-1].to_numpy())])
+    compared = rates.evaluate(pair, cluster=None, ci="analytic").compare()
+    assert set(compared["method"]) == {"cluster-robust normal"} and set(compared["ci_method"]) == {"cluster-robust normal"}
+
+
+def test_bad_resample_counts_and_interval_kinds_are_errors_naming_the_option():
+    """At least 100 bootstrap resamples (the one minimum); an analytic run does not resample, so ``n_boot`` is not
+    held to it there; an interval kind that is not one is an error naming ``interval``."""
+    frame = pd.DataFrame({"system": ["a", "b"] * 20, "gender": ["female", "male", "male", "neutral"] * 10})
+    with pytest.raises(UsageError, match="n_boot"):
+        rates.evaluate(frame, cluster=None, ci="bootstrap", n_boot=99)
+    analytic = rates.evaluate(frame, cluster=None, ci="analytic", n_boot=50)
+    assert analytic.table.set_index(["system", "metric"]).loc[("a", "female"), "estimate"] == pytest.approx(0.5)
+    with pytest.raises(UsageError, match=r"^`interval` must be one of"):
+        rates.evaluate(frame, cluster=None, interval="normal")
+
+
+def _zero_female(s: str, i: int, k: int) -> str:
+    return "male" if (i + k) % 4 else "neutral"
+
+
+def _same_in_both(s: str, i: int, k: int) -> str:
+    return "female" if (k == 0) != (i % 2 == 0) or (k == 1 and i % 3 == 0) else "male"
+
+
+@pytest.mark.parametrize("gender", [_zero_female, _same_in_both])
+def test_a_difference_the_same_in_every_replicate_takes_the_mover_of_the_systems_own_intervals(gender):
+    """40 items of 3 samples each; the female share's difference is the same in every replicate and influence
+    (no female output in either system; or both systems give the same outputs, items 1/3 or 2/3 female), so its
+    interval is Newcombe's MOVER of the two systems' own score intervals — the analytic estimates' bounds, which
+    with samples rest on the items' averages (design effect below 1 where the samples of an item disagree) — never a
+    point: [d − √((e_a − l_a)² + (h_b − e_b)²), d + √((h_a − e_a)² + (e_b − l_b)²)]."""
+    rows = [(s, f"i{i}", str(k), gender(s, i, k)) for s in "ab" for i in range(40) for k in range(3)]
+    frame = pd.DataFrame(rows, columns=["system", "item", "draw", "gender"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataQualityWarning)  # two systems with the same outputs: named elsewhere
+        result = rates.evaluate(frame, cluster="item", sample="draw", ci="bootstrap", n_boot=200, rng=0)
+        score = rates.evaluate(frame, cluster="item", sample="draw", ci="analytic")  # the score intervals
+    est = score.table.set_index(["system", "metric"])
+    (ea, la, ha), (eb, lb, hb) = (est.loc[(s, "female"), ["estimate", "ci_low", "ci_high"]] for s in "ab")
+    female = result.compare().set_index("metric").loc["female"]
+    assert female["diff"] == 0 and ha > ea
+    low, high = -np.sqrt((ea - la) ** 2 + (hb - eb) ** 2), np.sqrt((ha - ea) ** 2 + (eb - lb) ** 2)
+    assert (female["ci_low"], female["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+
+
+def test_the_shared_clusters_comparison_resamples_within_strata():
+    """System b lacks the five clusters of stratum z. On the clusters both have, stratum u is all (a female,
+    b male) and stratum v all (a male, b male): resampled within strata every replicate is the data itself, so the
+    bootstrap interval is a point and gives way to the MOVER of the score intervals, as the analytic run's does
+    (its stratified variance is 0 too); resampled across strata (strata ignored) the replicates would vary."""
+    rows = [("a", f"u{i}", "u", "female") for i in range(12)] + [("b", f"u{i}", "u", "male") for i in range(12)]
+    rows += [(s, f"v{i}", "v", "male") for s in "ab" for i in range(12)]
+    rows += [("a", f"z{i}", "z", "female" if i % 2 else "male") for i in range(5)]
+    frame = pd.DataFrame(rows, columns=["system", "item", "stratum", "gender"])
+    with pytest.warns(DataQualityWarning, match="b 5 of a's"):
+        boot = rates.evaluate(frame, strata="stratum", ci="bootstrap", n_boot=200, rng=0).compare()
+    with pytest.warns(DataQualityWarning, match="b 5 of a's"):
+        analytic = rates.evaluate(frame, strata="stratum", ci="analytic").compare()
+    female = boot.set_index("metric").loc["female"]
+    assert female["diff"] == pytest.approx(0.5, abs=1e-12) and female["ci_high"] > female["ci_low"]
+    np.testing.assert_allclose(boot[["ci_low", "ci_high"]], analytic[["ci_low", "ci_high"]], rtol=0, atol=1e-12)
+
+
+def test_shares_with_many_events_keep_their_bootstrap_interval():
+    """Every share here has at least 20 events each way (the fewest: 20 neutral of 150 in fr), above FEW_EVENTS,
+    so each estimate's interval is the percentile interval of the cluster bootstrap, redrawn here from the same
+    seed (exactly), not the score interval that stands in for few events."""
+    seed, n_boot = 5, 1000
+    result = rates.evaluate(_groups_frame(), by="lang", n_boot=n_boot, rng=seed)
+    est = result.frames["estimates"].set_index(["group", "metric"])
+    counts, _, labels, strata, _ = rates.design_arrays(result.frames["judgements"], ["lang"])
+    boot = cluster_bootstrap(counts, rates._statistic, n_boot=n_boot, rng=np.random.default_rng(seed), strata=strata)
+    for label in ("de", "fr"):
+        low, high = np.quantile(boot.replicates[:, 0, labels.index(label)], [0.025, 0.975], axis=0)
+        rows = est.loc[label].loc[list(rates.METRICS)]
+        np.testing.assert_allclose(rows["ci_low"], low, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(rows["ci_high"], high, rtol=0, atol=1e-12)

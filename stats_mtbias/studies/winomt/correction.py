@@ -12,6 +12,7 @@ from stats_mtbias._validation import check_choice, check_level, check_positive_i
 from stats_mtbias.errors import UsageError
 from stats_mtbias.significance.agreement import agreement, agreement_table, kappa_interval
 from stats_mtbias.uncertainty.bootstrap import tail_resolution
+from stats_mtbias.uncertainty.ppi import ppi_ratio
 
 ANNOTATION_COLUMNS = [
     "system",
@@ -125,6 +126,20 @@ def _conflicts(sample: pd.DataFrame) -> tuple[int, int]:
     return int(conflict.sum()), int(np.sum(human[conflict] == pronoun[conflict]))
 
 
+def _ppi_accuracy(k: int, n: int, auto_right: np.ndarray, human_right: np.ndarray, level: float) -> tuple:
+    """Acc corrected by PPI++ from `k` of `n` items read right and the labelled sample's readings and labels."""
+    n_lab, right_lab = len(auto_right), int(auto_right.sum())
+    rest, right_rest = n - n_lab, k - right_lab
+    if rest <= 0 or not 0 <= right_rest <= rest:  # the labelled items are not among the n: the reader on all n
+        rest, right_rest = n, k
+    f = np.r_[auto_right.astype(float), np.ones(right_rest), np.zeros(rest - right_rest)]
+    y = np.r_[human_right.astype(float), np.zeros(rest)]
+    lab = np.arange(len(f)) < n_lab
+    one = np.ones_like(f)
+    r = ppi_ratio(y[None], one[None], f[None], one[None], lab, ~lab, level=level, share=True)
+    return float(r.estimate), float(r.low), float(r.high)
+
+
 def corrected_accuracy(
     estimates: pd.DataFrame,
     pairs: pd.DataFrame,
@@ -183,7 +198,7 @@ def corrected_accuracy(
     Returns
     -------
     DataFrame
-        ``system, language, n, acc, acc_corrected, ci_low, ci_high, n_labelled,
+        ``system, language, n, acc, acc_corrected, ci_low, ci_high, acc_ppi, ppi_ci_low, ppi_ci_high, n_labelled,
         human_correct_given_auto_correct, human_correct_given_auto_wrong,
         n_conflict, n_conflict_pronoun, labels``, as shares, for every (system,
         language) whose language has labelled rows; ``acc_corrected`` is NaN (and
@@ -212,10 +227,14 @@ def corrected_accuracy(
         p0 = x0 / n0 if n0 else np.nan
         n_conflict, n_pronoun = _conflicts(sample)
         followed = n_pronoun if construct == "entity" else n_conflict - n_pronoun
+        other_construct = n_conflict >= MIN_CONFLICTS and 2 * followed > n_conflict
+        ppi = (np.nan, np.nan, np.nan)
+        if not sample.empty and not other_construct:
+            ppi = _ppi_accuracy(k, n, auto_right, human_right, level)
         if sample.empty:
             labels = f"none of {est['system']}'s translations: not corrected"
             point = low = high = np.nan
-        elif n_conflict >= MIN_CONFLICTS and 2 * followed > n_conflict:
+        elif other_construct:
             other = "translated pronoun" if construct == "entity" else "entity's own words"
             labels = (
                 f"{len(sample)} of {est['system']}'s translations, labelled by the {other} in {followed} of "
@@ -242,6 +261,9 @@ def corrected_accuracy(
                 "acc_corrected": point,
                 "ci_low": low,
                 "ci_high": high,
+                "acc_ppi": ppi[0],
+                "ppi_ci_low": ppi[1],
+                "ppi_ci_high": ppi[2],
                 "n_labelled": len(sample),
                 "human_correct_given_auto_correct": p1,
                 "human_correct_given_auto_wrong": p0,

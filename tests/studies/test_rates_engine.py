@@ -328,7 +328,7 @@ def test_the_judgement_table_with_samples_weighs_each_item_one_by_hand():
             "gender": ["female", "male", "male", "male", "female", "unknown"],
         }
     )
-    table = rates.evaluate(frame, cluster="cluster", sample="s", ci="analytic").frames["judgements"]
+    table = rates.evaluate(frame, cluster="cluster", sample="s", interval="score").frames["judgements"]
     assert list(table.columns) == ["system", "cluster", "stratum", "gender", "n", "outputs", "line"]
     assert table["cluster"].tolist() == ["c1", "c1", "c2", "c3", "c3"]
     assert table["gender"].astype(str).tolist() == ["female", "male", "male", "female", "unknown"]
@@ -347,20 +347,20 @@ def test_a_pilot_of_clusters_resamples_clusters_and_a_table_of_judgements_judgem
         for system, female in (("a", 0.3), ("b", 0.5)):
             rows += [(system, f"c{c}", "female" if rng.random() < female else "male")] * 4
     frame = pd.DataFrame(rows, columns=["system", "cluster", "gender"])
-    kind, design = rates.pilot(rates.evaluate(frame, cluster=cluster, ci="analytic"))
+    kind, design = rates.pilot(rates.evaluate(frame, cluster=cluster, interval="score"))
     assert kind == "simulate" and len(design.counts) == units
     assert design.outputs_per_cluster == pytest.approx(per_unit, abs=1e-12)
 
 
 def test_a_table_without_systems_is_one_system_named_system_and_analytic_comparisons_name_their_method():
     """No ``system`` column: every judgement is of one system, ``system``. Two systems compared with
-    ``ci="analytic"``: the paired difference's interval and p-value are the cluster-robust normal ones."""
+    ``interval="score"``: the paired difference's interval and p-value are the cluster-robust normal ones."""
     frame = pd.DataFrame({"gender": ["female", "male", "male", "neutral"] * 5})
-    alone = rates.evaluate(frame, system=None, cluster=None, ci="analytic")
+    alone = rates.evaluate(frame, system=None, cluster=None, interval="score")
     assert set(alone.table["system"]) == {"system"}
     assert alone.table.set_index("metric").loc["female", "estimate"] == pytest.approx(0.25, abs=1e-12)
     pair = pd.concat([frame.assign(system="a"), frame.assign(system="b", gender=frame["gender"][::-1].to_numpy())])
-    compared = rates.evaluate(pair, cluster=None, ci="analytic").compare()
+    compared = rates.evaluate(pair, cluster=None, interval="score").compare()
     assert set(compared["method"]) == {"cluster-robust normal"} and set(compared["ci_method"]) == {"cluster-robust normal"}
 
 
@@ -369,8 +369,8 @@ def test_bad_resample_counts_and_interval_kinds_are_errors_naming_the_option():
     held to it there; an interval kind that is not one is an error naming ``interval``."""
     frame = pd.DataFrame({"system": ["a", "b"] * 20, "gender": ["female", "male", "male", "neutral"] * 10})
     with pytest.raises(UsageError, match="n_boot"):
-        rates.evaluate(frame, cluster=None, ci="bootstrap", n_boot=99)
-    analytic = rates.evaluate(frame, cluster=None, ci="analytic", n_boot=50)
+        rates.evaluate(frame, cluster=None, interval="percentile", n_boot=99)
+    analytic = rates.evaluate(frame, cluster=None, interval="score", n_boot=50)
     assert analytic.table.set_index(["system", "metric"]).loc[("a", "female"), "estimate"] == pytest.approx(0.5)
     with pytest.raises(UsageError, match=r"^`interval` must be one of"):
         rates.evaluate(frame, cluster=None, interval="normal")
@@ -395,8 +395,8 @@ def test_a_difference_the_same_in_every_replicate_takes_the_mover_of_the_systems
     frame = pd.DataFrame(rows, columns=["system", "item", "draw", "gender"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataQualityWarning)  # two systems with the same outputs: named elsewhere
-        result = rates.evaluate(frame, cluster="item", sample="draw", ci="bootstrap", n_boot=200, rng=0)
-        score = rates.evaluate(frame, cluster="item", sample="draw", ci="analytic")  # the score intervals
+        result = rates.evaluate(frame, cluster="item", sample="draw", interval="percentile", n_boot=200, rng=0)
+        score = rates.evaluate(frame, cluster="item", sample="draw", interval="score")  # the score intervals
     est = score.table.set_index(["system", "metric"])
     (ea, la, ha), (eb, lb, hb) = (est.loc[(s, "female"), ["estimate", "ci_low", "ci_high"]] for s in "ab")
     female = result.compare().set_index("metric").loc["female"]
@@ -415,9 +415,9 @@ def test_the_shared_clusters_comparison_resamples_within_strata():
     rows += [("a", f"z{i}", "z", "female" if i % 2 else "male") for i in range(5)]
     frame = pd.DataFrame(rows, columns=["system", "item", "stratum", "gender"])
     with pytest.warns(DataQualityWarning, match="b 5 of a's"):
-        boot = rates.evaluate(frame, strata="stratum", ci="bootstrap", n_boot=200, rng=0).compare()
+        boot = rates.evaluate(frame, strata="stratum", interval="percentile", n_boot=200, rng=0).compare()
     with pytest.warns(DataQualityWarning, match="b 5 of a's"):
-        analytic = rates.evaluate(frame, strata="stratum", ci="analytic").compare()
+        analytic = rates.evaluate(frame, strata="stratum", interval="score").compare()
     female = boot.set_index("metric").loc["female"]
     assert female["diff"] == pytest.approx(0.5, abs=1e-12) and female["ci_high"] > female["ci_low"]
     np.testing.assert_allclose(boot[["ci_low", "ci_high"]], analytic[["ci_low", "ci_high"]], rtol=0, atol=1e-12)
@@ -431,7 +431,9 @@ def test_shares_with_many_events_keep_their_bootstrap_interval():
     result = rates.evaluate(_groups_frame(), by="lang", n_boot=n_boot, rng=seed)
     est = result.frames["estimates"].set_index(["group", "metric"])
     counts, _, labels, strata, _ = rates.design_arrays(result.frames["judgements"], ["lang"])
-    boot = cluster_bootstrap(counts, rates._statistic, n_boot=n_boot, rng=np.random.default_rng(seed), strata=strata)
+    boot = cluster_bootstrap(
+        counts, rates.metric_set(counts.shape[-1]).statistic, n_boot=n_boot, rng=np.random.default_rng(seed), strata=strata
+    )
     for label in ("de", "fr"):
         low, high = np.quantile(boot.replicates[:, 0, labels.index(label)], [0.025, 0.975], axis=0)
         rows = est.loc[label].loc[list(rates.METRICS)]

@@ -140,16 +140,16 @@ def test_consistency_has_every_set_and_all_of_them_by_hand():
 
 
 @pytest.mark.parametrize(
-    ("ci", "test", "method"),
+    ("interval", "test", "method"),
     [
-        ("analytic", "bootstrap", "MOVER of the score intervals on g"),
-        ("bootstrap", "bootstrap", "paired bootstrap (percentile)"),
-        ("analytic", "permutation", "approximate randomisation"),
+        ("score", "interval", "MOVER of the score intervals on g"),
+        ("percentile", "interval", "paired bootstrap (percentile)"),
+        ("score", "permutation", "approximate randomisation"),
     ],
 )
-def test_the_method_names_where_the_comparisons_p_values_come_from(ci, test, method):
+def test_the_method_names_where_the_comparisons_p_values_come_from(interval, test, method):
     rows = [(s, "a", f"x{i}", "female" if (i + (s == "t")) % 3 == 0 else "male") for s in "st" for i in range(30)]
-    result = tgbi.evaluate(outputs=_benchmark(rows), ci=ci, test=test, n_boot=200, n_permutations=99, rng=0)
+    result = tgbi.evaluate(outputs=_benchmark(rows), interval=interval, test=test, n_boot=200, n_permutations=99, rng=0)
     assert result.provenance["method"].endswith(f"; paired comparisons: {method} p-values")
 
 
@@ -163,9 +163,9 @@ def test_the_shared_items_comparison_resamples_within_strata():
     rows += [("s", "a", f"z{i}", "female" if i % 2 else "male", "z") for i in range(5)]
     outputs = pd.DataFrame(rows, columns=["system", "set", "item", "gender", "stratum"])
     with pytest.warns(DataQualityWarning, match="different numbers of items"):
-        boot = tgbi.evaluate(outputs=outputs, ci="bootstrap", n_boot=200, rng=0).compare()
+        boot = tgbi.evaluate(outputs=outputs, interval="percentile", n_boot=200, rng=0).compare()
     with pytest.warns(DataQualityWarning, match="different numbers of items"):
-        analytic = tgbi.evaluate(outputs=outputs, ci="analytic").compare()
+        analytic = tgbi.evaluate(outputs=outputs, interval="score").compare()
     assert boot["diff"].tolist() == pytest.approx([0.5, 0.5], abs=1e-12)  # s: P_S = sqrt(1/2 · 1/2); t: 0
     np.testing.assert_allclose(boot[["ci_low", "ci_high"]], analytic[["ci_low", "ci_high"]], rtol=0, atol=1e-12)
     assert (boot["ci_high"] > boot["ci_low"]).all()
@@ -250,7 +250,7 @@ def test_with_one_set_the_index_is_that_set(both):
     )
 
 
-@pytest.mark.parametrize("test", ["bootstrap", "permutation"])
+@pytest.mark.parametrize("test", ["interval", "permutation"])
 def test_one_system_has_no_comparisons(test):
     rows = [("s", "a", f"x{i}", "female" if i % 2 else "male") for i in range(8)]
     result = tgbi.evaluate(outputs=_benchmark(rows), test=test)

@@ -86,12 +86,12 @@ def test_inputs_are_listed_up_to_four_then_one_digest_of_all():
 
 
 def test_equal_inputs_and_options_give_one_signature_and_the_line_has_its_parts(frame):
-    first = _rates(frame, ci="analytic", by=["domain"])
-    again = _rates(frame.copy(), ci="analytic", by=["domain"])
+    first = _rates(frame, interval="score", by=["domain"])
+    again = _rates(frame.copy(), interval="score", by=["domain"])
     assert first.signature == again.signature == first.provenance["signature"]
     fields = dict(part.split(":", 1) for part in first.signature.split("|"))
     assert fields["stats_mtbias"] == smb.__version__ and fields["study"] == "rates"
-    assert fields["metric"] == "female,male,neutral,gap" and fields["ci"] == "analytic"
+    assert fields["metric"] == "female,male,neutral,gap" and fields["ci"] == "score"
     assert fields["seed"] == "0" and fields["level"] == "0.95" and fields["by"] == "domain"
     assert "B" not in fields  # no resamples in an analytic interval
     (digest,) = first.provenance["data"].values()
@@ -102,7 +102,7 @@ def test_equal_inputs_and_options_give_one_signature_and_the_line_has_its_parts(
 @pytest.mark.parametrize(
     "changed",
     [
-        {"ci": "bootstrap", "n_boot": 200},
+        {"interval": "percentile", "n_boot": 200},
         {"level": 0.9},
         {"correction": "bh"},
         {"family": "all"},
@@ -114,30 +114,30 @@ def test_equal_inputs_and_options_give_one_signature_and_the_line_has_its_parts(
     ids=lambda d: ",".join(d),
 )
 def test_any_option_that_changes_the_numbers_changes_the_signature(frame, changed):
-    base = {"ci": "analytic", "by": ["domain"]}
+    base = {"interval": "score", "by": ["domain"]}
     assert _rates(frame, **{**base, **changed}).signature != _rates(frame, **base).signature
 
 
 def test_resamples_seed_and_input_change_it_and_an_option_without_effect_does_not(frame):
-    boot = {"ci": "bootstrap", "n_boot": 200}
+    boot = {"interval": "percentile", "n_boot": 200}
     signature = _rates(frame, **boot, rng=1).signature
     assert _rates(frame, **boot, rng=2).signature != signature
-    assert _rates(frame, ci="bootstrap", n_boot=300, rng=1).signature != signature
-    assert _rates(frame, **boot, interval="bca", rng=1).signature != signature
+    assert _rates(frame, interval="percentile", n_boot=300, rng=1).signature != signature
+    assert _rates(frame, **{**boot, "interval": "bca"}, rng=1).signature != signature
     edited = frame.copy()
     edited.loc[0, "gender"] = "male" if edited.loc[0, "gender"] != "male" else "female"
     assert _rates(edited, **boot, rng=1).signature != signature
-    # The bootstrap's interval kind and its count do nothing to an analytic interval: the same line.
-    assert _rates(frame, ci="analytic", interval="bca", n_boot=300).signature == _rates(frame, ci="analytic").signature
+    # The bootstrap's count does nothing to a score interval: the same line.
+    assert _rates(frame, interval="score", n_boot=300).signature == _rates(frame, interval="score").signature
 
 
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"ci": "analytic"},
-        {"ci": "bootstrap", "interval": "bca", "n_boot": 200, "rng": 5, "level": 0.9},
-        {"ci": "analytic", "by": ["domain"], "gold": "gold", "correction": "none", "family": "all", "against": ["b"]},
-        {"ci": "analytic", "cluster": None, "system": "system", "strata": "domain"},
+        {"interval": "score"},
+        {"interval": "bca", "n_boot": 200, "rng": 5, "level": 0.9},
+        {"interval": "score", "by": ["domain"], "gold": "gold", "correction": "none", "family": "all", "against": ["b"]},
+        {"interval": "score", "cluster": None, "system": "system", "strata": "domain"},
     ],
     ids=["analytic", "bootstrap", "options", "cluster"],
 )
@@ -160,9 +160,9 @@ def test_agreement_signature_keeps_its_columns():
 
 @pytest.mark.needs_data
 def test_tgbi_signature_names_its_systems_and_shipped_inputs():
-    res = smb.tgbi(systems=["google"], ci="bootstrap", n_boot=200, rng=0)
+    res = smb.tgbi(systems=["google"], interval="percentile", n_boot=200, rng=0)
     parsed = smb.parse_signature(res.signature)
-    assert parsed.options["systems"] == ["google"] and parsed.ci == ("bootstrap", "percentile")
+    assert parsed.options["systems"] == ["google"] and parsed.ci == ("percentile",)
     assert parsed.inputs[0].startswith(f"{len(res.provenance['data'])}@")
     assert smb.tgbi(**parsed.kwargs()).signature == res.signature
 
@@ -173,7 +173,7 @@ def test_a_result_made_outside_the_api_still_has_a_signature():
 
 
 def test_a_plan_from_a_pilot_keeps_the_pilots_signature(frame):
-    pilot = _rates(frame, ci="analytic")
+    pilot = _rates(frame, interval="score")
     plan = smb.power(pilot=pilot, difference=0.1, metric="female")
     assert plan.provenance["pilot"]["signature"] == pilot.signature
 

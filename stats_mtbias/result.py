@@ -343,7 +343,7 @@ class StudyResult:
         >>> rng = np.random.default_rng(0)
         >>> frame = pd.DataFrame({"item": np.repeat(np.arange(400), 2), "system": ["a", "b"] * 400,
         ...                       "gender": rng.choice(["male", "female"], 800)})
-        >>> res = smb.rates(frame, ci="analytic")
+        >>> res = smb.rates(frame, interval="score")
         >>> cmp = res.compare(margin=0.1)
         >>> print(cmp[["metric", "diff", "eq_low", "eq_high", "p_equivalent", "verdict"]].round(3).to_string(index=False))
          metric   diff  eq_low  eq_high  p_equivalent    verdict
@@ -453,7 +453,7 @@ class StudyResult:
         --------
         >>> import pandas as pd, stats_mtbias as smb
         >>> frame = pd.DataFrame({"item": range(400), "system": "a", "gender": ["male", "female"] * 200})
-        >>> res = smb.rates(frame, ci="analytic")
+        >>> res = smb.rates(frame, interval="score")
         >>> eq = res.equivalence("female", margin=0.1, target=0.5)
         >>> print(eq[["estimate", "eq_low", "eq_high", "p_equivalent", "verdict"]].round(3).to_string(index=False))
          estimate  eq_low  eq_high  p_equivalent    verdict

@@ -134,6 +134,8 @@ def test_the_signature_is_under_the_table_and_in_the_outputs_provenance(cli, tin
         provenance = json.loads((tmp_path / f"out.{fmt}.provenance.json").read_text())
         assert provenance["signature"] == expected
         assert "signature" not in target.read_text()  # the records stay records
+
+
 def test_rates_labels_column_not_a_file(cli, tmp_path):
     """``--labels COL`` is a column of the judgements (not the agreement study's file): the corrected figures,
     the same as the API's."""

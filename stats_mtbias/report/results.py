@@ -551,6 +551,8 @@ def metric_figures(result: StudyResult, mine: Sequence[str] = ()) -> list[Figure
         )
         single = plot["system"].nunique() == 1
         label, panel = ("where", None) if single and varying else ("system", "where" if varying else None)
+        if varying:  # panels (or rows) in alphabetical order of language and set, the whole first: found at a glance
+            plot = plot.sort_values("where", kind="stable", key=lambda w: (w != "all").astype(str) + w.str.casefold())
         difference = metric in DIFFERENCES
         name = METRIC_LABELS.get(metric, metric)
         png = plotting.interval_plot(

@@ -376,3 +376,17 @@ def test_the_signature_breaks_after_its_bars_in_latex(rates_against, tmp_path):
     smb.report(rates_against, out=tmp_path, mine=["my-mt"], formats=["tex"])
     tex = (tmp_path / "rates" / "headline.tex").read_text("utf-8")
     assert r"study:rates\textbar{}\allowbreak{}" in tex and "|study:" not in tex
+
+
+def test_metric_panels_come_in_alphabetical_order(rates_against, monkeypatch):
+    """The sets appear occupations, adjectives, kinship in the data; every figure's panels are sorted, the whole
+    benchmark first."""
+    seen = []
+
+    def capture(frame, **options):
+        seen.append(list(dict.fromkeys(frame[options["panel"]])))
+        return b""
+
+    monkeypatch.setattr(report_results.plotting, "interval_plot", capture)
+    report_results.metric_figures(rates_against, ["my-mt"])
+    assert seen and all(panels == ["all", "adjectives", "kinship", "occupations"] for panels in seen)

@@ -153,6 +153,7 @@ def tgbi(
     correction: str = _defaults.CORRECTION,
     family: str | Sequence[str] = "metric",
     against: Sequence[str] | None = None,
+    items=None,
 ) -> StudyResult:
     """TGBI (Cho et al. 2019): P_S per Korean sentence set and the index, per system.
 
@@ -231,7 +232,11 @@ def tgbi(
     against : list of str, optional
         Compare these systems (yours) with every other system (the baselines)
         instead of every pair.
-
+    items : list, str or path, optional
+        Restrict the study to these items: a list of item ids, ids separated by commas, or a file of them (one a
+        line, or a CSV with an ``item`` column); an id the benchmark has not is an error naming it. The rows left
+        out are counted in ``frames["accounting"]``; ``provenance["items"]`` records the set (TGBI's sentence
+        sets are its ``subset`` rows already).
     Returns
     -------
     StudyResult
@@ -272,6 +277,7 @@ def winomt(
     validate: bool = False,
     engine: str = "auto",
     sample: str | None = None,
+    items=None,
 ) -> StudyResult:
     """WinoMT (Stanovsky et al. 2019): Acc, F1, ΔG, ΔS per system and target language.
 
@@ -353,7 +359,12 @@ def winomt(
         effect (Durkalski et al. 2003), so duplicating samples changes nothing.
         Adds ``frames["consistency"]`` (samples that disagree, mean within-item
         female share, intraclass correlations). See the "Sampled outputs" page.
-
+    items : list, str or path, optional
+        Restrict the study to these items (0-based lines of ``en.txt``): a list, ids separated by commas, a file of
+        them (one a line, or a CSV with an ``item`` column), or a named subset: ``"gendered"`` (without the
+        neutral-gold items: someone, child, witness, victim …) or ``"all"`` (default). An id the benchmark has
+        not is an error naming it; the rows left out are counted in ``frames["accounting"]`` and
+        ``provenance["items"]`` records the set (its name, or the sha256 of the sorted ids and their number).
     Returns
     -------
     StudyResult
@@ -377,7 +388,7 @@ def prates(
     judgements=None,
     *,
     data_dir: str | Path | None = None,
-    items: str = "jobs",
+    items="jobs",
     languages: Sequence[str] | None = None,
     reference=None,
     bengali: str = "pool",
@@ -408,8 +419,11 @@ def prates(
         each on its own and compared (never pooled unless ``pool=True``).
     data_dir : path, optional
         The public datasets (else ``$MTBIAS_DATA``, else the download cache).
-    items : {"jobs", "adjectives"}
-        The shipped item set.
+    items : {"jobs", "adjectives"}, list, str or path
+        The shipped item set (``"jobs"``: occupations, or ``"adjectives"``), or the occupations to keep: a list, names
+        separated by commas, or a file of them (one a line, or a CSV with an ``item`` column); one the judgements
+        have not is an error naming it. The rows left out are counted in ``frames["accounting"]`` and
+        ``provenance["items"]`` records the set.
     languages : list of str, optional
         Languages to keep.
     reference : path or DataFrame, optional
@@ -475,6 +489,7 @@ def optimal(
     level: float = _defaults.LEVEL,
     engine: str = "auto",
     sample: str | None = None,
+    items=None,
 ) -> StudyResult:
     """Optimal-translator bias B (Farkas & Németh) against a reference female share per occupation.
 
@@ -514,7 +529,10 @@ def optimal(
         occupation weighs one (unequal numbers of samples warn; ``n_outputs`` and
         ``n_unknown`` count rows; ``frames["consistency"]``). One sample per occupation, or the same number everywhere,
         gives the pooled numbers; duplicating every sample changes none.
-
+    items : list, str or path, optional
+        Restrict the study to these occupations: a list, names separated by commas, or a file of them (one a line,
+        or a CSV with an ``item`` column); one the judgements have not is an error naming it. The rows left out
+        are counted in ``frames["accounting"]``; ``provenance["items"]`` records the set.
     Returns
     -------
     StudyResult
@@ -552,6 +570,7 @@ def rates(
     engine: str = "auto",
     sample: str | None = None,
     gold: str | None = None,
+    items=None,
 ) -> StudyResult:
     """Female, male and neutral shares and the male − female gap of any gender judgement table; with a gold
     gender, the accuracy too.
@@ -619,7 +638,10 @@ def rates(
         Where the judgements are counted: Arrow here, or the partitions on the
         active Dask scheduler (``"auto"``: Dask for a dask DataFrame). The
         estimators run here on the count table; the result is the same.
-
+    items : list, str or path, optional
+        Restrict the study to these items (ids of the `cluster` column): a list, ids separated by commas, or a
+        file of them (one a line, or a CSV with an ``item`` column); an id the table has not is an error naming
+        it. The rows left out are counted in ``frames["accounting"]``; ``provenance["items"]`` records the set.
     Returns
     -------
     StudyResult
@@ -780,6 +802,7 @@ def agreement(
     by: Sequence[str] | str = (),
     mapping: Mapping[str, str] | None = None,
     level: float = _defaults.LEVEL,
+    items=None,
 ) -> StudyResult:
     """Agreement of two label columns, per group: an LLM judge against people, two annotators, two readers.
 
@@ -797,7 +820,9 @@ def agreement(
         Labels to rewrite before comparing, in both columns (``{"error": "unknown"}``).
     level : float
         Confidence level.
-
+    items : list, str or path, optional
+        Restrict the comparison to these units (ids of an ``item`` column of `labels`): a list, ids separated by
+        commas, or a file of them; the rows left out are counted in ``frames["accounting"]``.
     Returns
     -------
     StudyResult

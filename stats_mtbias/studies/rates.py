@@ -51,7 +51,7 @@ from stats_mtbias.planning.simulate import PairedDesign
 from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.stats.metrics import GOLDS, RATES, MetricSet
-from stats_mtbias.studies._common import accounting, check_systems, integrity, provenance
+from stats_mtbias.studies._common import accounting, check_systems, integrity, provenance, restrict_items
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.studies._shares import (  # noqa: F401 (analyse, design_arrays: the study's engine, re-exported)
     ALL,
@@ -333,6 +333,7 @@ def evaluate(
     family: str | list[str] = "metric",
     sample: str | None = None,
     gold: str | None = None,
+    items=None,
 ) -> StudyResult:
     """Read (or take) a judgement table and analyse it (what :func:`stats_mtbias.rates` returns); see the module
     docstring. ``interval`` takes the package's one vocabulary (a bootstrap interval, or ``"score"``), read here into
@@ -366,6 +367,13 @@ def evaluate(
         sample=sample,
         gold=gold,
     )
+    if items is not None and cluster is None:
+        raise UsageError("`items` names items of the cluster column: give `cluster` (the item column).")
+    attrs = dict(table.attrs)
+    table, restriction = restrict_items(
+        table, items, column="cluster", keys=["system"], count="outputs" if sample else "n", study="rates"
+    )
+    table.attrs.update(attrs)
     if cluster is not None and table["system"].nunique() > 1:  # copies and unequal benchmarks, by item and group
         keys = ["cluster", *[f"by:{c}" for c in by]]
         cell = table["gender"].astype(str) + (("/" + table["gold"].astype(str)) if gold else "")
@@ -457,6 +465,7 @@ def evaluate(
         allowed=FRAMES,
         correction=correction,
         family=family,
+        items=restriction,
     )
 
 

@@ -549,6 +549,7 @@ def restrict_items(
     named: dict | None = None,
     keys: Sequence[str] = ("system",),
     count: str | None = None,
+    per: str | None = None,
     study: str = "",
 ) -> tuple[pd.DataFrame, Restriction]:
     """The rows of `frame` whose item ``items=`` keeps, and the :class:`Restriction` recording it: the one place
@@ -564,8 +565,9 @@ def restrict_items(
         The benchmark's item ids (default: those of `frame`): a listed id outside it is an error naming it.
     named : dict, optional
         ``{name: ids}`` of the study's named subsets (``"gendered"`` …).
-    keys, count : optional
-        How the study's accounting counts rows (its keys, and a count column or one per row).
+    keys, count, per : optional
+        How the study's accounting counts rows: its keys, and a count column, or one per distinct `per` (an
+        occupation), else one per row.
 
     Examples
     --------
@@ -606,6 +608,8 @@ def restrict_items(
     if source:
         record["file"] = source
     present = [k for k in keys if k in dropped]
+    if per is not None:
+        dropped = dropped.drop_duplicates([*present, per])
     left_out = accounting(dropped.assign(outcome=ITEMS_LEFT_OUT), present, "outcome", count) if len(dropped) else None
     return kept, Restriction(record, left_out)
 

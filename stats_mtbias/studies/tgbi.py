@@ -59,6 +59,7 @@ from stats_mtbias.studies._common import (
     permutation_floor,
     provenance,
     resample_pvalue,
+    restrict_items,
     system_pairs,
     unreachable_significance,
     warn_unshared,
@@ -620,6 +621,7 @@ def evaluate(
     outputs=None,
     sample: str | None = None,
     referent: str | None = None,
+    items=None,
 ) -> StudyResult:
     """The TGBI study on the shipped outputs and/or a user's own (what :func:`stats_mtbias.tgbi` returns).
 
@@ -630,7 +632,8 @@ def evaluate(
     and ``repeated_blocks`` whether copy-paste defects are excluded (default) or
     kept as the authors did. ``interval`` and ``test`` take the package's one vocabulary
     (``"score"`` or a bootstrap interval; ``"interval"`` or ``"permutation"``), read here
-    into :func:`analyse`'s ``ci``, ``interval`` and ``test``.
+    into :func:`analyse`'s ``ci``, ``interval`` and ``test``. ``items`` keeps the rows of these item ids (in every
+    set; :func:`~stats_mtbias.studies._common.restrict_items`), its sentence sets being the ``subset`` rows already.
     """
     check_choice(interval, INTERVALS, "interval")
     check_choice(test, TESTS_ASKED, "test")
@@ -656,6 +659,9 @@ def evaluate(
         sample=sample,
         referent=referent,
     )
+    attrs = dict(judgements.attrs)
+    judgements, restriction = restrict_items(judgements, items, keys=["system", "subset"], study="tgbi")
+    judgements.attrs.update(attrs)
     estimates, comparisons, _ = analyse(
         judgements,
         n_boot=n_boot,
@@ -763,6 +769,7 @@ def evaluate(
         correction=correction,
         family=family,
         notes=notes,
+        items=restriction,
     )
 
 

@@ -544,7 +544,7 @@ def restrict_items(
     frame: pd.DataFrame,
     items,
     *,
-    column: str = "item",
+    column: str | Sequence[str] = "item",
     known: Iterable | None = None,
     named: dict | None = None,
     keys: Sequence[str] = ("system",),
@@ -558,7 +558,8 @@ def restrict_items(
     Parameters
     ----------
     frame : DataFrame
-        The study's rows as read (one per output or per counted cell), its item id in `column`.
+        The study's rows as read (one per output or per counted cell), its item id in `column` (several columns:
+        an id may be written as any of them; the first one counts the items).
     items : None, str, path or list
         None or ``"all"``: every item; a named subset (a key of `named`); a list of ids; a file of ids.
     known : iterable, optional
@@ -580,13 +581,15 @@ def restrict_items(
 
     named = dict(named or {})
     subset, ids, source = item_ids(items, named=tuple(named))
-    found = frame[column].astype(str)
+    columns = [column] if isinstance(column, str) else list(column)
+    found = frame[columns[0]].astype(str)
+    also = [frame[c].astype(str) for c in columns[1:]]  # other spellings of an id (TGBI: the item without its set)
     if subset == "all":
         return frame, Restriction({"subset": "all", "n_items": int(found.nunique())})
     if ids is None:
         ids = [str(i) for i in named[subset]]
     else:
-        universe = set(found) if known is None else {str(i) for i in known}
+        universe = set(found).union(*(set(a) for a in also)) if known is None else {str(i) for i in known}
         absent = [i for i in dict.fromkeys(ids) if i not in universe]
         if absent:
             where = f" (in {source})" if source else ""
@@ -595,7 +598,7 @@ def restrict_items(
                 f"{study + ': ' if study else ''}`items`{where} names {len(absent)} id(s) the benchmark has not: {shown}."
             )
     chosen = sorted(set(ids))
-    keep = found.isin(chosen).to_numpy()
+    keep = np.logical_or.reduce([found.isin(chosen).to_numpy(), *(a.isin(chosen).to_numpy() for a in also)])
     kept, dropped = frame[keep], frame[~keep]
     if not len(kept):
         raise UsageError(f"{study + ': ' if study else ''}`items` ({subset}) leaves no row to analyse.")

@@ -632,8 +632,9 @@ def evaluate(
     and ``repeated_blocks`` whether copy-paste defects are excluded (default) or
     kept as the authors did. ``interval`` and ``test`` take the package's one vocabulary
     (``"score"`` or a bootstrap interval; ``"interval"`` or ``"permutation"``), read here
-    into :func:`analyse`'s ``ci``, ``interval`` and ``test``. ``items`` keeps the rows of these item ids (in every
-    set; :func:`~stats_mtbias.studies._common.restrict_items`), its sentence sets being the ``subset`` rows already.
+    into :func:`analyse`'s ``ci``, ``interval`` and ``test``. ``items`` keeps the rows of these item ids (``set:item``, or
+    the lexicon item in every set; :func:`~stats_mtbias.studies._common.restrict_items`), its sentence sets being
+    the ``subset`` rows already.
     """
     check_choice(interval, INTERVALS, "interval")
     check_choice(test, TESTS_ASKED, "test")
@@ -660,7 +661,9 @@ def evaluate(
         referent=referent,
     )
     attrs = dict(judgements.attrs)
-    judgements, restriction = restrict_items(judgements, items, keys=["system", "subset"], study="tgbi")
+    judgements, restriction = restrict_items(
+        judgements, items, column=["item", "lexicon_item"], keys=["system", "subset"], study="tgbi"
+    )
     judgements.attrs.update(attrs)
     estimates, comparisons, _ = analyse(
         judgements,

@@ -615,20 +615,3 @@ def restrict_items(
         dropped = dropped.drop_duplicates([*present, per])
     left_out = accounting(dropped.assign(outcome=ITEMS_LEFT_OUT), present, "outcome", count) if len(dropped) else None
     return kept, Restriction(record, left_out)
-
-
-def item_caption(record: dict | None) -> str:
-    """``"on 3,568 items (subset: gendered)"``: the words a report puts under a figure resting on `record`.
-
-    Examples
-    --------
-    >>> item_caption({"subset": "gendered", "n_items": 3568})
-    'on 3,568 items (subset: gendered)'
-    >>> item_caption({"subset": "all", "n_items": 12})
-    'on 12 items (all)'
-    """
-    if not record:
-        return ""
-    subset = record.get("subset", "all")
-    said = "all" if subset == "all" else f"subset: {subset}" if subset != "list" else f"a list of {record.get('n_ids', 0):,} ids"
-    return f"on {record.get('n_items', 0):,} items ({said})"

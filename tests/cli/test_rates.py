@@ -113,3 +113,21 @@ def test_rates_needs_judgements_and_names_a_bad_file(cli, tmp_path):
     assert code == 65 and "bad.csv" in err and "line 3" in err and "Traceback" not in err
     code, _, err = cli("rates", "--judgements", tmp_path / "nowhere.csv")  # missing input: said before the work
     assert code == 66 and f"--judgements {tmp_path / 'nowhere.csv'}: no such file or directory" in err
+
+
+def test_rates_items_restricts_end_to_end(cli, tiny_judgements, tmp_path):
+    """``--items`` (ids comma-separated, or a file of them): items 1-3 are the German ones, counted by hand."""
+    path, _ = tiny_judgements
+    ids = tmp_path / "ids.txt"
+    ids.write_text("1\n2\n3\n", "utf-8")
+    for given in ("1,2,3", str(ids)):
+        records, _ = cli.json("rates", "--judgements", path, "--items", given, "--interval", "score", "--view", "table")
+        got = {(r["system"], r["metric"]): r for r in records}
+        for system in ("a", "b"):
+            expected = BY_HAND[system, "de"]
+            assert got[system, "female"]["estimate"] == pytest.approx(expected["female"])
+            assert got[system, "female"]["n"] == expected["n"]
+        api = _api(path, interval="score", items=[1, 2, 3]).table
+        assert pd.DataFrame(records, columns=api.columns).equals(api.reset_index(drop=True))
+    code, _, err = cli("rates", "--judgements", path, "--items", "1,9")
+    assert code != 0 and "'9'" in err

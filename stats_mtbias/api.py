@@ -274,6 +274,7 @@ def tgbi(
     correction: str = _defaults.CORRECTION,
     family: str | Sequence[str] = "metric",
     against: Sequence[str] | None = None,
+    items=None,
 ) -> StudyResult:
     """TGBI (Cho et al. 2019): P_S per Korean sentence set and the index, per system.
 
@@ -352,7 +353,11 @@ def tgbi(
     against : list of str, optional
         Compare these systems (yours) with every other system (the baselines)
         instead of every pair.
-
+    items : list, str or path, optional
+        Restrict the study to these items: a list of item ids, ids separated by commas, or a file of them (one a
+        line, or a CSV with an ``item`` column); an id the benchmark has not is an error naming it. The rows left
+        out are counted in ``frames["accounting"]``; ``provenance["items"]`` records the set (TGBI's sentence
+        sets are its ``subset`` rows already).
     Returns
     -------
     StudyResult
@@ -394,6 +399,7 @@ def winomt(
     validate: bool = False,
     engine: str = "auto",
     sample: str | None = None,
+    items=None,
 ) -> StudyResult:
     """WinoMT (Stanovsky et al. 2019): Acc, F1, ΔG, ΔS per system and target language.
 
@@ -475,7 +481,12 @@ def winomt(
         effect (Durkalski et al. 2003), so duplicating samples changes nothing.
         Adds ``frames["consistency"]`` (samples that disagree, mean within-item
         female share, intraclass correlations). See the "Sampled outputs" page.
-
+    items : list, str or path, optional
+        Restrict the study to these items (0-based lines of ``en.txt``): a list, ids separated by commas, a file of
+        them (one a line, or a CSV with an ``item`` column), or a named subset: ``"gendered"`` (without the
+        neutral-gold items: someone, child, witness, victim …) or ``"all"`` (default). An id the benchmark has
+        not is an error naming it; the rows left out are counted in ``frames["accounting"]`` and
+        ``provenance["items"]`` records the set (its name, or the sha256 of the sorted ids and their number).
     Returns
     -------
     StudyResult
@@ -502,7 +513,7 @@ def prates(
     judgements=None,
     *,
     data_dir: str | Path | None = None,
-    items: str = "jobs",
+    items="jobs",
     languages: Sequence[str] | None = None,
     reference=None,
     bengali: str = "pool",
@@ -533,8 +544,11 @@ def prates(
         each on its own and compared (never pooled unless ``pool=True``).
     data_dir : path, optional
         The public datasets (else ``$MTBIAS_DATA``, else the download cache).
-    items : {"jobs", "adjectives"}
-        The shipped item set.
+    items : {"jobs", "adjectives"}, list, str or path
+        The shipped item set (``"jobs"``: occupations, or ``"adjectives"``), or the occupations to keep: a list, names
+        separated by commas, or a file of them (one a line, or a CSV with an ``item`` column); one the judgements
+        have not is an error naming it. The rows left out are counted in ``frames["accounting"]`` and
+        ``provenance["items"]`` records the set.
     languages : list of str, optional
         Languages to keep.
     reference : path or DataFrame, optional
@@ -603,6 +617,7 @@ def optimal(
     level: float = _defaults.LEVEL,
     engine: str = "auto",
     sample: str | None = None,
+    items=None,
 ) -> StudyResult:
     """Optimal-translator bias B (Farkas & Németh) against a reference female share per occupation.
 
@@ -642,7 +657,10 @@ def optimal(
         occupation weighs one (unequal numbers of samples warn; ``n_outputs`` and
         ``n_unknown`` count rows; ``frames["consistency"]``). One sample per occupation, or the same number everywhere,
         gives the pooled numbers; duplicating every sample changes none.
-
+    items : list, str or path, optional
+        Restrict the study to these occupations: a list, names separated by commas, or a file of them (one a line,
+        or a CSV with an ``item`` column); one the judgements have not is an error naming it. The rows left out
+        are counted in ``frames["accounting"]``; ``provenance["items"]`` records the set.
     Returns
     -------
     StudyResult
@@ -684,6 +702,7 @@ def rates(
     sample: str | None = None,
     gold: str | None = None,
     labels: str | None = None,
+    items=None,
 ) -> StudyResult:
     """Female, male and neutral shares and the male − female gap of any gender judgement table; with a gold
     gender, the accuracy too.
@@ -764,7 +783,10 @@ def rates(
         Where the judgements are counted: Arrow here, or the partitions on the
         active Dask scheduler (``"auto"``: Dask for a dask DataFrame). The
         estimators run here on the count table; the result is the same.
-
+    items : list, str or path, optional
+        Restrict the study to these items (ids of the `cluster` column): a list, ids separated by commas, or a
+        file of them (one a line, or a CSV with an ``item`` column); an id the table has not is an error naming
+        it. The rows left out are counted in ``frames["accounting"]``; ``provenance["items"]`` records the set.
     Returns
     -------
     StudyResult
@@ -927,6 +949,7 @@ def agreement(
     by: Sequence[str] | str = (),
     mapping: Mapping[str, str] | None = None,
     level: float = _defaults.LEVEL,
+    items=None,
 ) -> StudyResult:
     """Agreement of two label columns, per group: an LLM judge against people, two annotators, two readers.
 
@@ -944,7 +967,9 @@ def agreement(
         Labels to rewrite before comparing, in both columns (``{"error": "unknown"}``).
     level : float
         Confidence level.
-
+    items : list, str or path, optional
+        Restrict the comparison to these units (ids of an ``item`` column of `labels`): a list, ids separated by
+        commas, or a file of them; the rows left out are counted in ``frames["accounting"]``.
     Returns
     -------
     StudyResult

@@ -306,6 +306,16 @@ def _against() -> dict[str, Any]:
     )
 
 
+def _items(named: str = "") -> dict[str, Any]:
+    return option(
+        None,
+        "restrict the study to these items: ids (a list, or comma-separated), a file of them (one a line, or a CSV with "
+        f"an 'item' column){named}; the rows left out are counted in the accounting",
+        kind="input",
+        metavar="IDS|FILE|NAME",
+    )
+
+
 def _engine(choices: tuple[str, ...], help: str) -> dict[str, Any]:
     return option("auto", help, kind="choice", choices=choices, cli="own")
 
@@ -402,6 +412,7 @@ class TGBIOptions(Options):
     correction: str = field(**_correction())
     family: Any = field(**_family())
     against: Any = field(**_against())
+    items: Any = field(**_items())
 
 
 @dataclass(frozen=True)
@@ -516,6 +527,7 @@ class WinoMTOptions(Options):
             metavar="COL",
         )
     )
+    items: Any = field(**_items(", or gendered (without the neutral-gold items: someone, child, victim, …) or all"))
 
 
 @dataclass(frozen=True)
@@ -536,7 +548,16 @@ class PratesOptions(Options):
         )
     )
     data_dir: Any = field(**_data_dir())
-    items: str = field(**option("jobs", "the shipped item set: occupations or adjectives", kind="choice", choices=PRATES_ITEMS))
+    items: Any = field(
+        **option(
+            "jobs",
+            "the shipped item set (jobs: occupations, or adjectives), or the occupations to keep: a list of them "
+            "(comma-separated) or a file of them (one a line, or a CSV with an 'item' column); the rows left out are "
+            "counted in the accounting",
+            kind="input",
+            metavar="jobs|adjectives|IDS|FILE",
+        )
+    )
     languages: Any = field(**option(None, "languages to keep (default: all)", kind="names", cli="own"))
     reference: Any = field(
         **option(
@@ -685,6 +706,7 @@ class OptimalOptions(Options):
             metavar="COL",
         )
     )
+    items: Any = field(**_items(" (the occupations)"))
 
 
 @dataclass(frozen=True)
@@ -785,6 +807,7 @@ class RatesOptions(Options):
             metavar="COL",
         )
     )
+    items: Any = field(**_items(" (ids of the cluster column)"))
 
 
 @dataclass(frozen=True)
@@ -823,6 +846,7 @@ class AgreementOptions(Options):
         )
     )
     level: float = field(**_level())
+    items: Any = field(**_items(" (ids of an item column)"))
 
 
 @dataclass(frozen=True)

@@ -275,3 +275,21 @@ class Signature:
         if self.level is not None:
             out["level"] = self.level
         return out
+
+
+def item_caption(record: dict | None) -> str:
+    """``"on 3,568 items (subset: gendered)"``: the words a report puts under a figure resting on `record`
+    (a result's ``provenance["items"]``, :func:`stats_mtbias.studies._common.restrict_items`).
+
+    Examples
+    --------
+    >>> item_caption({"subset": "gendered", "n_items": 3568})
+    'on 3,568 items (subset: gendered)'
+    >>> item_caption({"subset": "all", "n_items": 12})
+    'on 12 items (all)'
+    """
+    if not record:
+        return ""
+    subset = record.get("subset", "all")
+    said = "all" if subset == "all" else f"subset: {subset}" if subset != "list" else f"a list of {record.get('n_ids', 0):,} ids"
+    return f"on {record.get('n_items', 0):,} items ({said})"

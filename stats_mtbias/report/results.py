@@ -39,6 +39,7 @@ from stats_mtbias._files import check_output, check_writable_dir
 from stats_mtbias._validation import check_choice
 from stats_mtbias.errors import UsageError
 from stats_mtbias.gender.targets import find, languages
+from stats_mtbias.provenance import item_caption
 from stats_mtbias.report import screenshot as browser
 from stats_mtbias.report.document import Figure, Report, Section, Table, collapse_notes
 from stats_mtbias.report.formatting import CSV_FLOAT_FORMAT, format_interval, format_p
@@ -278,6 +279,7 @@ def headline_table(
         f"{only} per system{' and ' + where_name if varying else ''}: estimate [{_pct(level)} interval], {unit}. "
         + (f"Your systems ({', '.join(s for s in systems if s in mine)}) first, in bold. " if any(highlight) else "")
         + f"{name}.csv has the numbers in shares and the items each rests on (n)."
+        + (f" The study rests {rests}." if (rests := item_caption(result.provenance.get("items"))) else "")
         + "".join(f" ⚠ {system}: {flag}." for system, flag in flagged.items())
     )
     return Table(name, title or "Headline", frame, caption=caption, cells=cells, text=text, highlight=highlight)
@@ -1074,6 +1076,10 @@ def result_section(
         + ". Documents show percent (differences of shares in points); every CSV keeps shares in [0, 1]. "
         + sentence,
     ]
+    if item_caption(prov.get("items")):  # which items every figure rests on (items=, or all of them)
+        items = prov["items"]
+        digest = f" (sha256 of the sorted ids {items['sha256'][:12]}…)" if items.get("sha256") else ""
+        section.methods.append(f"Items: {item_caption(items)}{digest}.")
     section.appendix = [t for t in (accounting_table(result), estimates_table(result, mine)) if t is not None]
     if isinstance(result.frames.get("validation"), pd.DataFrame):
         validation = result.frames["validation"]

@@ -11,6 +11,8 @@
 - :func:`comparison_frame` — the comparison columns, in one order (:data:`COMPARE_COLUMNS`).
 - :func:`accounting` — every input row by what became of it: ``[*keys, outcome, n]``.
 - :func:`provenance` — the one way a study records how its numbers were made.
+- :func:`restrict_items` — ``items=``: the items a study rests on (a list, a file, a named subset), its rows
+  left out counted in the accounting.
 - :func:`resample_pvalue` — the p-value of a resampling distribution with no 1/(B+1)
   floor: the replicates' own tail where it is resolved, a normal tail beyond them.
 - :func:`unreachable_significance` — one warning where the options (few permutations,
@@ -19,14 +21,17 @@
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from stats_mtbias._validation import seed_of
-from stats_mtbias.errors import DataQualityWarning, UsageError
+from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import COMPARE_COLUMNS, FAMILIES, TABLE_COLUMNS, adjust, family_keys, family_label  # noqa: F401 (re-exported)
 from stats_mtbias.significance.multitest import CORRECTION_NAMES, adjust_pvalues
@@ -455,3 +460,158 @@ def unreachable_significance(
     message += " To change: " + "; ".join(changes) + "."
     warnings.warn(message, DataQualityWarning, stacklevel=3)
     return message
+
+
+# ---------------------------------------------------------------- items=: which items a study rests on
+
+ITEMS_LEFT_OUT = "left out by items="
+"""The accounting's outcome of the rows an ``items=`` option left out."""
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """What ``items=`` did to a study's rows: the provenance's ``items`` record, and the rows it left out counted
+    as the study's accounting counts them (``[*keys, outcome, n]``, outcome :data:`ITEMS_LEFT_OUT`)."""
+
+    record: dict
+    left_out: pd.DataFrame | None = None
+
+
+def _item_file(path: Path) -> list[str]:
+    """The ids of a file: one a line, or a CSV with an ``item`` column (blank lines and ``#`` comments skipped)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot be read as a list of item ids ({exc})", path) from exc
+    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), 1)]
+    lines = [(number, line) for number, line in lines if line and not line.startswith("#")]
+    if not lines:
+        raise DataError("names no item (one id a line, or a CSV with an 'item' column)", path)
+    header = next(csv.reader([lines[0][1]]))
+    if "item" in header and len(header) > 1:
+        column = header.index("item")
+        ids = []
+        for number, line in lines[1:]:
+            fields = next(csv.reader([line]))
+            if len(fields) <= column or not fields[column].strip():
+                raise DataError("has no item id in its 'item' column", path, number)
+            ids.append(fields[column].strip())
+        return ids
+    if header == ["item"]:  # a one-column CSV
+        lines = lines[1:]
+    return [line for _, line in lines]
+
+
+def item_ids(items, *, named: Sequence[str] = ()) -> tuple[str, list[str] | None, str | None]:
+    """``items=`` as ``(subset, ids, file)``: a named subset (`named`, or ``"all"``) with ids None, or the ids of a
+    list or of a file (one a line, or a CSV with an ``item`` column) as strings.
+
+    Examples
+    --------
+    >>> item_ids("gendered", named=("gendered",))
+    ('gendered', None, None)
+    >>> item_ids([3, "7"])
+    ('list', ['3', '7'], None)
+    >>> item_ids("3,7")
+    ('list', ['3', '7'], None)
+    """
+    if items is None:
+        return "all", None, None
+    if isinstance(items, (list, tuple)) and len(items) == 1 and isinstance(items[0], str):
+        only = items[0]  # the command line's --items NAME or --items FILE
+        if only == "all" or only in named or Path(only).is_file():
+            items = only
+    if isinstance(items, str):
+        if items == "all" or items in named:
+            return items, None, None
+        path = Path(items)
+        if path.is_file():
+            return "list", _item_file(path), str(path)
+        if "," in items:  # ids, comma-separated
+            return item_ids([i.strip() for i in items.split(",") if i.strip()], named=named)
+        known = ", ".join(f"'{n}'" for n in ("all", *named))
+        raise UsageError(f"`items`: {items!r} is neither a named subset ({known}), ids separated by commas nor a file of ids.")
+    if isinstance(items, Path):
+        return "list", _item_file(items), str(items)
+    if isinstance(items, (pd.Series, pd.Index, np.ndarray)):
+        items = items.tolist()
+    if not isinstance(items, (list, tuple, set, frozenset)) or not items:
+        raise UsageError(f"`items` takes a list of item ids, a file of them or a named subset; got {items!r}.")
+    return "list", [str(i) for i in items], None
+
+
+def restrict_items(
+    frame: pd.DataFrame,
+    items,
+    *,
+    column: str | Sequence[str] = "item",
+    known: Iterable | None = None,
+    named: dict | None = None,
+    keys: Sequence[str] = ("system",),
+    count: str | None = None,
+    per: str | None = None,
+    study: str = "",
+) -> tuple[pd.DataFrame, Restriction]:
+    """The rows of `frame` whose item ``items=`` keeps, and the :class:`Restriction` recording it: the one place
+    every study restricts its items, after reading and before counting.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The study's rows as read (one per output or per counted cell), its item id in `column` (several columns:
+        an id may be written as any of them; the first one counts the items).
+    items : None, str, path or list
+        None or ``"all"``: every item; a named subset (a key of `named`); a list of ids; a file of ids.
+    known : iterable, optional
+        The benchmark's item ids (default: those of `frame`): a listed id outside it is an error naming it.
+    named : dict, optional
+        ``{name: ids}`` of the study's named subsets (``"gendered"`` …).
+    keys, count, per : optional
+        How the study's accounting counts rows: its keys, and a count column, or one per distinct `per` (an
+        occupation), else one per row.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"system": "s", "item": [1, 2, 3, 3]})
+    >>> kept, done = restrict_items(frame, [1, 3])
+    >>> kept["item"].tolist(), done.record["n_items"], int(done.left_out["n"].sum())
+    ([1, 3, 3], 2, 1)
+    """
+    import hashlib
+
+    named = dict(named or {})
+    subset, ids, source = item_ids(items, named=tuple(named))
+    columns = [column] if isinstance(column, str) else list(column)
+    found = frame[columns[0]].astype(str)
+    also = [frame[c].astype(str) for c in columns[1:]]  # other spellings of an id (TGBI: the item without its set)
+    if subset == "all":
+        return frame, Restriction({"subset": "all", "n_items": int(found.nunique())})
+    if ids is None:
+        ids = [str(i) for i in named[subset]]
+    else:
+        universe = set(found).union(*(set(a) for a in also)) if known is None else {str(i) for i in known}
+        absent = [i for i in dict.fromkeys(ids) if i not in universe]
+        if absent:
+            where = f" (in {source})" if source else ""
+            shown = ", ".join(repr(i) for i in absent[:5]) + (f" and {len(absent) - 5} more" if len(absent) > 5 else "")
+            raise UsageError(
+                f"{study + ': ' if study else ''}`items`{where} names {len(absent)} id(s) the benchmark has not: {shown}."
+            )
+    chosen = sorted(set(ids))
+    keep = np.logical_or.reduce([found.isin(chosen).to_numpy(), *(a.isin(chosen).to_numpy() for a in also)])
+    kept, dropped = frame[keep], frame[~keep]
+    if not len(kept):
+        raise UsageError(f"{study + ': ' if study else ''}`items` ({subset}) leaves no row to analyse.")
+    record = {
+        "subset": subset,
+        "n_items": int(found[keep].nunique()),
+        "n_ids": len(chosen),
+        "sha256": hashlib.sha256("\n".join(chosen).encode()).hexdigest(),
+    }
+    if source:
+        record["file"] = source
+    present = [k for k in keys if k in dropped]
+    if per is not None:
+        dropped = dropped.drop_duplicates([*present, per])
+    left_out = accounting(dropped.assign(outcome=ITEMS_LEFT_OUT), present, "outcome", count) if len(dropped) else None
+    return kept, Restriction(record, left_out)

@@ -21,7 +21,7 @@ from stats_mtbias import _defaults
 from stats_mtbias import studies as _registry
 from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import TABLE_COLUMNS, Spec, StudyResult
-from stats_mtbias.studies._common import comparison_frame, noted
+from stats_mtbias.studies._common import Restriction, comparison_frame, noted
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,7 @@ def finish(
     family: str | Sequence[str] = "metric",
     notes: Sequence[str] = (),
     options: Mapping | None = None,
+    items: Restriction | None = None,
 ) -> StudyResult:
     """The shared last step of every study: its parts as the public :class:`~stats_mtbias.result.StudyResult`.
 
@@ -113,6 +114,10 @@ def finish(
         Said once each, in order.
     options : dict, optional
         Added to the provenance's ``options`` (e.g. ``against``, the report's "your systems").
+    items : Restriction, optional
+        What ``items=`` kept (:func:`~stats_mtbias.studies._common.restrict_items`): its record is the provenance's
+        ``items`` (the subset, how many items, the ids' sha256), the rows it left out are added to
+        ``frames["accounting"]`` under their own outcome.
     """
     missing = [c for c in TABLE_COLUMNS if c not in table]
     if missing:
@@ -122,6 +127,11 @@ def finish(
     if unknown:
         raise ValueError(f"{study}: frames {', '.join(unknown)} are not among its declared frames")
     record = provenance.to_dict() if isinstance(provenance, Provenance) else dict(provenance)
+    if items is not None:
+        record["items"] = dict(items.record)
+        counted = kept.get("accounting")
+        if counted is not None and items.left_out is not None:
+            kept["accounting"] = pd.concat([counted, items.left_out], ignore_index=True)
     if options:
         record["options"] = {**(record.get("options") or {}), **options}
     if comparisons is not None and len(comparisons):

@@ -25,7 +25,7 @@ from stats_mtbias.datasets.sources import FrameSource, as_source, source_sha256
 from stats_mtbias.errors import DataError, UsageError
 from stats_mtbias.result import TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.significance.agreement import agreement_table
-from stats_mtbias.studies._common import accounting, melt, provenance
+from stats_mtbias.studies._common import accounting, melt, provenance, restrict_items
 from stats_mtbias.studies._study import Study, finish
 
 RESERVED = ("subset", "metric", "estimate", "ci_low", "ci_high", "n")
@@ -59,8 +59,9 @@ def evaluate(
     by: Sequence[str] | str = (),
     mapping: Mapping[str, str] | None = None,
     level: float = _defaults.LEVEL,
+    items=None,
 ) -> StudyResult:
-    """:func:`stats_mtbias.agreement` (see there)."""
+    """:func:`stats_mtbias.agreement` (see there); ``items`` keeps the rows of these ids of an ``item`` column."""
     level = check_level(level)
     by = [by] if isinstance(by, str) else list(by)
     if a == b:
@@ -68,9 +69,15 @@ def evaluate(
     clash = [c for c in by if c in RESERVED or c in (a, b)]
     if clash:
         raise UsageError(f"`by`: {', '.join(clash)} cannot group (a result column or a label column); rename it.")
-    frame, source = _read(labels, [a, b, *by])
+    item_column = ["item"] if items is not None and "item" not in (a, b, *by) else []
+    frame, source = _read(labels, [a, b, *by, *item_column])
     if not len(frame):
         raise DataError("has a header but no labels", source, 2)
+    if items is not None:
+        frame, restriction = restrict_items(frame, items, keys=by, study="agreement")
+        frame = frame.drop(columns=item_column).reset_index(drop=True)
+    else:
+        restriction = None
     lowered = {str(k).strip().lower(): str(v).strip().lower() for k, v in (mapping or {}).items()}
     for column in (a, b):
         frame[column] = frame[column].map(lambda v: lowered.get(v.lower(), v.lower()) if v else "")
@@ -112,7 +119,7 @@ def evaluate(
         options={"a": a, "b": b, "by": by, "mapping": dict(mapping or {}), "labels": "stripped, lower-cased"},
     )
     frames = {"agreement": table, "confusion": confusion, "accounting": accounting(frame, by, "outcome"), "labels": frame}
-    return finish("agreement", long, None, record, frames, allowed=FRAMES, correction="none", notes=notes)
+    return finish("agreement", long, None, record, frames, allowed=FRAMES, correction="none", notes=notes, items=restriction)
 
 
 FRAMES = ("agreement", "confusion", "accounting", "labels")

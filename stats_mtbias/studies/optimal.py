@@ -49,7 +49,7 @@ from stats_mtbias.provenance import Provenance
 from stats_mtbias.result import Spec, StudyResult
 from stats_mtbias.stats.metrics import Metric, MetricSet
 from stats_mtbias.studies._common import accounting as common_accounting
-from stats_mtbias.studies._common import melt
+from stats_mtbias.studies._common import melt, restrict_items
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.studies._study import Study, finish
 from stats_mtbias.tables import judgement_table, wide_counts
@@ -599,6 +599,7 @@ def evaluate(
     rng: np.random.Generator | int = _defaults.SEED,
     level: float = _defaults.LEVEL,
     sample: str | None = None,
+    items=None,
 ) -> StudyResult:
     """The optimal-translator study (what :func:`stats_mtbias.optimal` returns).
 
@@ -617,6 +618,9 @@ def evaluate(
     sample : str, optional
         The column of `judgements` telling an occupation's samples apart
         (:func:`read_judgements`): its counts are the means over its samples.
+    items : list, str or path, optional
+        The occupations (``item`` ids) kept (:func:`~stats_mtbias.studies._common.restrict_items`); the
+        occupations left out are counted in the accounting.
     """
     n_boot = check_positive_int(n_boot, "n_boot")
     level = check_level(level)
@@ -635,6 +639,9 @@ def evaluate(
         source = as_counting_source(judgements_file)
         judgements = read_judgements(source, engine=engine, sample=sample)
         data[source_label(source)] = source_digest(source)
+    attrs = dict(judgements.attrs)
+    judgements, restriction = restrict_items(judgements, items, keys=list(GROUP_KEYS), per="item", study="optimal")
+    judgements.attrs.update(attrs)
     if isinstance(reference, str) and reference == "bls":
         store = store or open_store(data_dir)
         ref = reference_data.bls_reference(store)
@@ -720,7 +727,18 @@ def evaluate(
     notes = [
         f"{r.system} {r.language}: {r.n} occupations without B ({r.outcome})" for r in counted.itertuples() if r.outcome != "ok"
     ]
-    return finish("optimal", table, None, provenance, frames, allowed=FRAMES, correction="none", family="metric", notes=notes)
+    return finish(
+        "optimal",
+        table,
+        None,
+        provenance,
+        frames,
+        allowed=FRAMES,
+        correction="none",
+        family="metric",
+        notes=notes,
+        items=restriction,
+    )
 
 
 def group_columns(frame: pd.DataFrame) -> list[str]:

@@ -52,6 +52,7 @@ from stats_mtbias.studies._common import (
     integrity,
     melt,
     provenance,
+    restrict_items,
     unreachable_significance,
 )
 from stats_mtbias.studies._samples import consistency, unit_codes, warn_unequal
@@ -809,7 +810,7 @@ def evaluate(
     *,
     reference=None,
     data_dir: str | Path | None = None,
-    items: str = "jobs",
+    items="jobs",
     languages: list[str] | None = None,
     bengali: str = "pool",
     by: str = "language",
@@ -847,6 +848,9 @@ def evaluate(
     ``n_boot`` resamples), with `against`, `family` and `correction`.
     """
     judgements_file, reference_file = judgements, reference
+    # items=: a shipped item set by name, or the occupations (of the jobs set, or of yours) to keep.
+    shipped = isinstance(items, str) and items in prates_data.ITEMS
+    asked_items, items = (None, items) if shipped else (items, "jobs")
     check_positive_int(n_draws, "n_draws")
     alpha = check_level(alpha, "alpha")
     seed = rng
@@ -860,6 +864,10 @@ def evaluate(
         sample=sample,
         referent=referent,
     )
+    judgements, restriction = restrict_items(judgements, asked_items, keys=["system", "language"], study="prates")
+    judgements = judgements.reset_index(drop=True)
+    if shipped and judgements_file is None:
+        restriction.record["subset"] = items  # the shipped set by name
     systems = list(dict.fromkeys(judgements["system"].astype(str)))
     if len(systems) > 1 and not pool:
         origin = str(as_source(judgements_file, "judgements")) if judgements_file is not None else None
@@ -983,6 +991,7 @@ def evaluate(
         notes=notes,
         # The report's "your systems" (result.your_systems): against=, as in every study that compares systems.
         options={"against": check_systems(against, "against")},
+        items=restriction,
     )
 
 

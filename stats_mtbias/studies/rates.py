@@ -54,7 +54,15 @@ from stats_mtbias.planning.simulate import PairedDesign
 from stats_mtbias.result import COMPARE_COLUMNS, TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.schema import GENDERS
 from stats_mtbias.stats.metrics import GOLDS, RATES, MetricSet
-from stats_mtbias.studies._common import accounting, adjust, check_systems, integrity, provenance, system_pairs
+from stats_mtbias.studies._common import (
+    accounting,
+    adjust,
+    check_systems,
+    integrity,
+    provenance,
+    restrict_items,
+    system_pairs,
+)
 from stats_mtbias.studies._samples import Kept, consistency, sample_weights, unit_codes, warn_unequal
 from stats_mtbias.studies._shares import (
     ALL,
@@ -340,6 +348,7 @@ def evaluate(
     sample: str | None = None,
     gold: str | None = None,
     labels: str | None = None,
+    items=None,
 ) -> StudyResult:
     """Read (or take) a judgement table and analyse it (what :func:`stats_mtbias.rates` returns); see the module
     docstring. ``interval``: a bootstrap interval, or ``"score"`` (the package's one vocabulary, :func:`analyse`'s
@@ -371,6 +380,16 @@ def evaluate(
         sample=sample,
         gold=gold,
     )
+    if items is not None and cluster is None:
+        raise UsageError("`items` names items of the cluster column: give `cluster` (the item column).")
+    if items is not None and labels:
+        # The validation sample must be drawn from the items analysed; restricting it too is not done yet.
+        raise UsageError("`items` and `labels` together are not supported yet: restrict the table before calling.")
+    attrs = dict(table.attrs)
+    table, restriction = restrict_items(
+        table, items, column="cluster", keys=["system"], count="outputs" if sample else "n", study="rates"
+    )
+    table.attrs.update(attrs)
     if cluster is not None and table["system"].nunique() > 1:  # copies and unequal benchmarks, by item and group
         keys = ["cluster", *[f"by:{c}" for c in by]]
         cell = table["gender"].astype(str) + (("/" + table["gold"].astype(str)) if gold else "")
@@ -488,6 +507,7 @@ def evaluate(
         allowed=FRAMES,
         correction=correction,
         family=family,
+        items=restriction,
     )
 
 

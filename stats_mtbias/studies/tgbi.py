@@ -50,6 +50,7 @@ from stats_mtbias.studies._common import (
     permutation_floor,
     provenance,
     resample_pvalue,
+    restrict_items,
     system_pairs,
     unreachable_significance,
     warn_unshared,
@@ -475,6 +476,7 @@ def evaluate(
     outputs=None,
     sample: str | None = None,
     referent: str | None = None,
+    items=None,
 ) -> StudyResult:
     """The TGBI study on the shipped outputs and/or a user's own (what :func:`stats_mtbias.tgbi` returns).
 
@@ -484,7 +486,9 @@ def evaluate(
     ``lexicon`` picks the gender rule (``"default"`` or the authors' ``"cho2019"``)
     and ``repeated_blocks`` whether copy-paste defects are excluded (default) or
     kept as the authors did. ``interval`` and ``test`` take the package's one vocabulary
-    (``"score"`` or a bootstrap interval; ``"interval"`` or ``"permutation"``), :func:`analyse`'s too.
+    (``"score"`` or a bootstrap interval; ``"interval"`` or ``"permutation"``), :func:`analyse`'s too. ``items`` keeps
+    the rows of these item ids (``set:item``, or the lexicon item in every set;
+    :func:`~stats_mtbias.studies._common.restrict_items`), its sentence sets being the ``subset`` rows already.
     """
     check_choice(interval, INTERVALS, "interval")
     check_choice(test, TESTS, "test")
@@ -506,6 +510,11 @@ def evaluate(
         sample=sample,
         referent=referent,
     )
+    attrs = dict(judgements.attrs)
+    judgements, restriction = restrict_items(
+        judgements, items, column=["item", "lexicon_item"], keys=["system", "subset"], study="tgbi"
+    )
+    judgements.attrs.update(attrs)
     estimates, comparisons, _ = analyse(
         judgements,
         n_boot=n_boot,
@@ -612,6 +621,7 @@ def evaluate(
         correction=correction,
         family=family,
         notes=notes,
+        items=restriction,
     )
 
 

@@ -154,3 +154,21 @@ def test_rates_labels_column_not_a_file(cli, tmp_path):
     for row in records:
         assert row["corrected"] == pytest.approx(api.loc[row["metric"], "corrected"])
         assert row["n_labelled"] == 3 and row["n_unlabelled"] == 5
+
+
+def test_rates_items_restricts_end_to_end(cli, tiny_judgements, tmp_path):
+    """``--items`` (ids comma-separated, or a file of them): items 1-3 are the German ones, counted by hand."""
+    path, _ = tiny_judgements
+    ids = tmp_path / "ids.txt"
+    ids.write_text("1\n2\n3\n", "utf-8")
+    for given in ("1,2,3", str(ids)):
+        records, _ = cli.json("rates", "--judgements", path, "--items", given, "--interval", "score", "--view", "table")
+        got = {(r["system"], r["metric"]): r for r in records}
+        for system in ("a", "b"):
+            expected = BY_HAND[system, "de"]
+            assert got[system, "female"]["estimate"] == pytest.approx(expected["female"])
+            assert got[system, "female"]["n"] == expected["n"]
+        api = _api(path, interval="score", items=[1, 2, 3]).table
+        assert pd.DataFrame(records, columns=api.columns).equals(api.reset_index(drop=True))
+    code, _, err = cli("rates", "--judgements", path, "--items", "1,9")
+    assert code != 0 and "'9'" in err

@@ -7,6 +7,7 @@ import gzip
 import html.parser
 import io
 import os
+import warnings
 
 import matplotlib.image
 import numpy as np
@@ -390,3 +391,24 @@ def test_metric_panels_come_in_alphabetical_order(rates_against, monkeypatch):
     monkeypatch.setattr(report_results.plotting, "interval_plot", capture)
     report_results.metric_figures(rates_against, ["my-mt"])
     assert seen and all(panels == ["all", "adjectives", "kinship", "occupations"] for panels in seen)
+
+
+def test_the_section_says_which_items_its_figures_rest_on_and_when_systems_differ():
+    """Issue 46 item 4: the headline's caption and the methods name the item set (items=, or all), and a pair of
+    systems on different items is a note with the counts."""
+    frame = pd.DataFrame(
+        {"item": [1, 1, 2, 2, 3, 3, 4, 5], "system": ["a", "b"] * 3 + ["a", "a"], "gender": list("mfmmffmf")}
+    ).replace({"m": "male", "f": "female"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        restricted = smb.rates(frame, items=[1, 2, 3, 4], interval="score")
+        everything = smb.rates(frame, interval="score")
+    section = report_results.result_section(restricted, "rates")
+    assert "The study rests on 4 items (a list of 4 ids)." in section.headline.caption
+    digest = restricted.provenance["items"]["sha256"][:12]
+    assert f"Items: on 4 items (a list of 4 ids) (sha256 of the sorted ids {digest}…)." in section.methods
+    section = report_results.result_section(everything, "rates")
+    assert "The study rests on 5 items (all)." in section.headline.caption
+    assert "Items: on 5 items (all)." in section.methods
+    note = "systems cover different clusters: a lacks 0 of b's clusters and b 2 of a's (3 shared)"
+    assert any(note in n for n in section.notes), section.notes

@@ -44,7 +44,7 @@ from stats_mtbias.estimators.winomt import FEATURES, METRICS
 from stats_mtbias.gender.targets import codes
 from stats_mtbias.result import TABLE_COLUMNS, Spec, StudyResult
 from stats_mtbias.studies._common import accounting as common_accounting
-from stats_mtbias.studies._common import check_systems, integrity, melt, with_flags
+from stats_mtbias.studies._common import check_systems, integrity, melt, restrict_items, with_flags
 from stats_mtbias.studies._common import provenance as record_provenance
 from stats_mtbias.studies._study import Study, finish, with_notes
 from stats_mtbias.studies.winomt.analysis import (
@@ -182,6 +182,7 @@ def evaluate(
     family: str | list[str] = "metric",
     n_draws: int = _defaults.N_DRAWS,
     sample: str | None = None,
+    items=None,
 ) -> StudyResult:
     """The WinoMT study on shipped systems, a user's own translations and/or readings (what :func:`stats_mtbias.winomt`
     returns).
@@ -230,7 +231,11 @@ def evaluate(
         LLM sampled k times). An item's metrics average over its samples; items
         stay the unit of the bootstrap, the intervals and the pairing
         (:mod:`stats_mtbias.uncertainty.clustered`).
+    items : list, str or path, optional
+        The items analysed (:func:`~stats_mtbias.studies._common.restrict_items`): ids (0-based lines of en.txt),
+        a file of them, or ``"gendered"`` (without the neutral-gold items) or ``"all"``.
     """
+    asked_items = items
     systems = check_systems(systems)
     seed = seed_of(rng)
     rng = check_rng(rng)
@@ -338,6 +343,17 @@ def evaluate(
             )
         raise UsageError("no system/language pair to evaluate: give shipped `systems`, `translations` or `judgements`.")
     table = pd.concat(base, ignore_index=True)
+    # items=: after reading, before every count; the catalogue's ids are the benchmark's, gendered its non-neutral golds
+    named = {"gendered": items.loc[items["gold"] != "neutral", "item"]}
+    table, restriction = restrict_items(
+        table, asked_items, known=items["item"], named=named, keys=["system", "language"], study="winomt"
+    )
+    n_asked = len(items)  # the items a file should translate: coverage and the shared-items rule count against it
+    if restriction.record["subset"] != "all":
+        asked = named.get(restriction.record["subset"])
+        n_asked = len(asked) if asked is not None else restriction.record["n_ids"]
+        kept_ids = set(table["item"])
+        adj_tables = [t[t["item"].isin(kept_ids)] for t in adj_tables]
     if "sample" not in table:
         table["sample"] = ""
     table["sample"] = table["sample"].fillna("").astype(str)
@@ -353,7 +369,7 @@ def evaluate(
         source={s: f for (s, _), f in origin.items()},
         what="items",
     )
-    analysed = shared_items(table, notes, origin, missing=missing, n_items=len(items))
+    analysed = shared_items(table, notes, origin, missing=missing, n_items=n_asked)
     samples = check_samples(analysed, notes)
     estimates, comparisons = analyse(
         analysed,
@@ -365,7 +381,7 @@ def evaluate(
         against=check_systems(against, "against"),
         family=family,
     )
-    covered = coverage(table, len(items)).set_index(["system", "language"])["coverage"]
+    covered = coverage(table, n_asked).set_index(["system", "language"])["coverage"]
     estimates.insert(4, "coverage", covered.reindex(pd.MultiIndex.from_frame(estimates[["system", "language"]])).to_numpy())
     estimates["flag"] = unread_flags(estimates)
     for row in estimates[estimates["flag"] != ""].itertuples():
@@ -497,7 +513,16 @@ def evaluate(
         frames["annotations"] = annotated["agreement"]
         frames["annotators"] = annotated["between"]
     return finish(
-        "winomt", long, comparisons, provenance, frames, allowed=FRAMES, correction=correction, family=family, notes=notes
+        "winomt",
+        long,
+        comparisons,
+        provenance,
+        frames,
+        allowed=FRAMES,
+        correction=correction,
+        family=family,
+        notes=notes,
+        items=restriction,
     )
 
 

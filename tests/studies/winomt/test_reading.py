@@ -341,3 +341,41 @@ def test_judge_caches_readings_by_content_and_code(data_dir, tmp_path, monkeypat
         winomt_reading.judge(store, "google", "es", items, use_pronoun=True)
     key = winomt_reading.readings_path(store, "es", "winomt/translations/google/en-es.txt", False, "fastalign", False)
     assert key == cached
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_a_users_file_is_cached_by_its_lines(store_items, tmp_path, monkeypatch):
+    """A user's file read again comes from the cache (issue 47: ≤ 1 s warm); an edited line is another key.
+
+    The alignment and reader are stubbed (the key, not the reading, is under test): the
+    first reading calls them, the same lines in a file of another name do not, and a
+    file with one translation edited does.
+    """
+    from stats_mtbias.studies.winomt import reading
+
+    store, items = store_items
+    monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path / "cache"))
+    lines = store.path("winomt/translations/google/en-es.txt").read_text("utf-8").splitlines()[:40]
+    calls = []
+
+    def read_pairs(sources, *args, **kwargs):
+        calls.append(len(sources))
+        return ["female" if k % 3 else "male" for k in range(len(sources))]
+
+    monkeypatch.setattr(reading, "reading_alignments", lambda *a: (None, None))
+    monkeypatch.setattr(reading, "bitext", lambda *a, **k: ([], []))
+    monkeypatch.setattr(reading, "read_pairs", read_pairs)
+    first, copy, edited = (tmp_path / name for name in ("first.txt", "copy.txt", "edited.txt"))
+    first.write_text("\n".join(lines) + "\n", "utf-8")
+    copy.write_text("\n".join(lines) + "\n", "utf-8")
+    edited.write_text("\n".join([lines[0].rsplit("|||", 1)[0] + "||| El otro texto.", *lines[1:]]) + "\n", "utf-8")
+    one = reading.judge(store, "mine", "es", items, path=first)
+    again = reading.judge(store, "mine", "es", items, path=copy)
+    assert calls == [40]  # the second file's lines were served from the cache
+    pd.testing.assert_frame_equal(one, again)
+    assert (one["gender"] != "unknown").sum() == 40
+    reading.judge(store, "mine", "es", items, path=edited)
+    assert calls == [40, 40]
+    # Another system's name is another key: it decides which shipped file the bitext leaves out.
+    reading.judge(store, "google", "es", items, path=first)
+    assert calls == [40, 40, 40]

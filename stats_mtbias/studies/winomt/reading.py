@@ -33,6 +33,7 @@ from stats_mtbias.gender.langid import mark_wrong_language
 
 _LANGUAGE_LINKS: dict[tuple[str, str, str], dict] = {}
 _LANGUAGE_LEXICON: dict[tuple[str, str, str], dict] = {}
+_LANGUAGE_TEXT: dict[tuple[str, str], tuple[list[tuple], list[tuple]]] = {}
 
 _READINGS = frozenset({"male", "female", "neutral", "unknown", "both"})  # what a cached reading may hold
 
@@ -201,6 +202,16 @@ def language_links(store: DataStore, language: str, items: pd.DataFrame, method:
     """
     key = (str(store.root), language, method)
     if key not in _LANGUAGE_LINKS:
+        src_tokens, trg_tokens = language_text(store, language, items)
+        links = align(src_tokens, aligner_tokens(trg_tokens, language), method=method)
+        _LANGUAGE_LINKS[key] = dict(zip(zip(src_tokens, trg_tokens), links))
+    return _LANGUAGE_LINKS[key]
+
+
+def language_text(store: DataStore, language: str, items: pd.DataFrame) -> tuple[list[tuple], list[tuple]]:
+    """The tokenised training text of :func:`language_links` (read and tokenised once per language and process)."""
+    key = (str(store.root), language)
+    if key not in _LANGUAGE_TEXT:
         src, trg = shipped_pairs(store, language, items, adjectives=True)
         sentences = items.set_index("item")["sentence"]
         for relpath in sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/")):
@@ -208,11 +219,14 @@ def language_links(store: DataStore, language: str, items: pd.DataFrame, method:
                 for item, translation, _label in annotation_rows(store.path(relpath), items)[1]:
                     src.append(sentences[item])
                     trg.append(translation)
-        src_tokens = [tuple(tokenize(x)) for x in src]
-        trg_tokens = [tuple(tokenize(x)) if x else () for x in trg]
-        links = align(src_tokens, aligner_tokens(trg_tokens, language), method=method)
-        _LANGUAGE_LINKS[key] = dict(zip(zip(src_tokens, trg_tokens), links))
-    return _LANGUAGE_LINKS[key]
+        _LANGUAGE_TEXT[key] = ([tuple(tokenize(x)) for x in src], [tuple(tokenize(x)) if x else () for x in trg])
+    return _LANGUAGE_TEXT[key]
+
+
+def _held(store, language, items, sources, translations) -> list[bool]:
+    """Whether a shipped file of the language holds each pair (no alignment needed to know)."""
+    shipped = set(zip(*language_text(store, language, items)))
+    return [(tuple(tokenize(s)), tuple(tokenize(t)) if t else ()) in shipped for s, t in zip(sources, translations)]
 
 
 def language_lexicon(store: DataStore, language: str, items: pd.DataFrame, method: str) -> dict[str, frozenset[str]]:
@@ -253,10 +267,12 @@ def reading_alignments(store, language, items, sources, translations, method):
     aligned as a whole with the bitext and read with its own usual translations,
     which follow its own wording.
     """
+    # Decided before aligning: a mostly new file never needs the language-wide alignment (issue 47: one training, not two).
+    held = _held(store, language, items, sources, translations)
+    if 2 * held.count(False) >= max(len(held), 1) and not all(held):
+        return None, None
     found = _shipped_links(store, language, items, sources, translations, method)
     missing = [k for k, links in enumerate(found) if links is None]
-    if 2 * len(missing) >= max(len(found), 1) and missing:
-        return None, None
     if missing:
         src = [tokenize(sources[k]) for k in missing]
         trg = [tokenize(translations[k]) if translations[k] else [] for k in missing]

@@ -220,6 +220,7 @@ def test_only_the_lines_no_shipped_file_holds_are_aligned_anew(monkeypatch):
         seen.update(src=src, extra=options["extra"])
         return [np.array([[1, 1]]) for _ in src]
 
+    monkeypatch.setattr(reading, "_held", lambda *a: [True, False, True])
     monkeypatch.setattr(reading, "_shipped_links", lambda *a: [shipped, None, shipped])
     monkeypatch.setattr(reading, "bitext", lambda *a, **k: ([["x"]], [["y"]]))
     monkeypatch.setattr(reading, "language_lexicon", lambda *a: lexicon)
@@ -229,7 +230,9 @@ def test_only_the_lines_no_shipped_file_holds_are_aligned_anew(monkeypatch):
     assert seen["src"] == [["c", "d"]] and seen["extra"] == ([["x"]], [["y"]])  # only the new line, with the bitext
     assert links[0] is shipped and links[2] is shipped and links[1].tolist() == [[1, 1]] and used is lexicon
     # Half of the lines new or more: (None, None), the file is aligned as a whole and read with its own lexicon.
-    monkeypatch.setattr(reading, "_shipped_links", lambda *a: [shipped, None, None])
+    # Decided before any alignment: the language-wide one is not trained for such a file (issue 47).
+    monkeypatch.setattr(reading, "_held", lambda *a: [True, False, False])
+    monkeypatch.setattr(reading, "_shipped_links", None)  # called, it would raise
     assert reading.reading_alignments(None, "de", None, sources, translations, "fastalign") == (None, None)
 
 

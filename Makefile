@@ -43,6 +43,7 @@ report: install
 
 bench: install
 	$(BIN)/python benchmarks/bootstrap_tgbi.py
+	$(BIN)/python benchmarks/first_contact.py
 
 # The Sphinx site: every example executed on the default data; any warning fails the build.
 docs: install

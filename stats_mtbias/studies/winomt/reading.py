@@ -33,6 +33,7 @@ from stats_mtbias.gender.langid import mark_wrong_language
 
 _LANGUAGE_LINKS: dict[tuple[str, str, str], dict] = {}
 _LANGUAGE_LEXICON: dict[tuple[str, str, str], dict] = {}
+_LANGUAGE_TEXT: dict[tuple[str, str], tuple[list[tuple], list[tuple]]] = {}
 
 _READINGS = frozenset({"male", "female", "neutral", "unknown", "both"})  # what a cached reading may hold
 
@@ -97,7 +98,9 @@ def judge(
     indices = merged.loc[ok, "entity_index"].to_numpy() + (1 if adjectives else 0)
     translations = merged.loc[ok, "translation"].tolist()
     genders = np.full(len(merged), "unknown", dtype=object)
-    cached = readings_path(store, language, relpath, adjectives, method, use_pronoun) if path is None else None
+    # A user's file is cached by its read lines' content (issue 47: ≤ 1 s warm), a shipped one by its path.
+    content = None if path is None else _lines_digest(sources, translations)
+    cached = readings_path(store, language, relpath, adjectives, method, use_pronoun, content=content)
     n_ok = int(ok.sum())
     hit = (
         None
@@ -199,6 +202,16 @@ def language_links(store: DataStore, language: str, items: pd.DataFrame, method:
     """
     key = (str(store.root), language, method)
     if key not in _LANGUAGE_LINKS:
+        src_tokens, trg_tokens = language_text(store, language, items)
+        links = align(src_tokens, aligner_tokens(trg_tokens, language), method=method)
+        _LANGUAGE_LINKS[key] = dict(zip(zip(src_tokens, trg_tokens), links))
+    return _LANGUAGE_LINKS[key]
+
+
+def language_text(store: DataStore, language: str, items: pd.DataFrame) -> tuple[list[tuple], list[tuple]]:
+    """The tokenised training text of :func:`language_links` (read and tokenised once per language and process)."""
+    key = (str(store.root), language)
+    if key not in _LANGUAGE_TEXT:
         src, trg = shipped_pairs(store, language, items, adjectives=True)
         sentences = items.set_index("item")["sentence"]
         for relpath in sorted(p for p in manifest() if p.startswith("winomt/data/human_annotations/")):
@@ -206,11 +219,14 @@ def language_links(store: DataStore, language: str, items: pd.DataFrame, method:
                 for item, translation, _label in annotation_rows(store.path(relpath), items)[1]:
                     src.append(sentences[item])
                     trg.append(translation)
-        src_tokens = [tuple(tokenize(x)) for x in src]
-        trg_tokens = [tuple(tokenize(x)) if x else () for x in trg]
-        links = align(src_tokens, aligner_tokens(trg_tokens, language), method=method)
-        _LANGUAGE_LINKS[key] = dict(zip(zip(src_tokens, trg_tokens), links))
-    return _LANGUAGE_LINKS[key]
+        _LANGUAGE_TEXT[key] = ([tuple(tokenize(x)) for x in src], [tuple(tokenize(x)) if x else () for x in trg])
+    return _LANGUAGE_TEXT[key]
+
+
+def _held(store, language, items, sources, translations) -> list[bool]:
+    """Whether a shipped file of the language holds each pair (no alignment needed to know)."""
+    shipped = set(zip(*language_text(store, language, items)))
+    return [(tuple(tokenize(s)), tuple(tokenize(t)) if t else ()) in shipped for s, t in zip(sources, translations)]
 
 
 def language_lexicon(store: DataStore, language: str, items: pd.DataFrame, method: str) -> dict[str, frozenset[str]]:
@@ -251,10 +267,12 @@ def reading_alignments(store, language, items, sources, translations, method):
     aligned as a whole with the bitext and read with its own usual translations,
     which follow its own wording.
     """
+    # Decided before aligning: a mostly new file never needs the language-wide alignment (issue 47: one training, not two).
+    held = _held(store, language, items, sources, translations)
+    if 2 * held.count(False) >= max(len(held), 1) and not all(held):
+        return None, None
     found = _shipped_links(store, language, items, sources, translations, method)
     missing = [k for k, links in enumerate(found) if links is None]
-    if 2 * len(missing) >= max(len(found), 1) and missing:
-        return None, None
     if missing:
         src = [tokenize(sources[k]) for k in missing]
         trg = [tokenize(translations[k]) if translations[k] else [] for k in missing]
@@ -276,12 +294,29 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def readings_path(store: DataStore, language: str, relpath: str, adjectives: bool, method: str, use_pronoun: bool):
-    """Cache file of one shipped file's readings.
+def _lines_digest(sources: list[str], translations: list[str]) -> str:
+    """sha256 of the (source, translation) lines a reader sees: a user's file's part of its readings' key."""
+    return hashlib.sha256(json.dumps([sources, translations], ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def readings_path(
+    store: DataStore,
+    language: str,
+    relpath: str,
+    adjectives: bool,
+    method: str,
+    use_pronoun: bool,
+    *,
+    content: str | None = None,
+):
+    """Cache file of one file's readings: a shipped one, or with `content` (:func:`_lines_digest`) a user's.
 
     The key holds everything the readings depend on: the code (aligner, readers),
     the options, en.txt, and every shipped file of the language, since they are
-    the alignment's training text. A changed file or reader makes a new key.
+    the alignment's training text. A changed file or reader makes a new key. A
+    user's file is keyed by the lines read from it, so the same translations in
+    another file or format hit the same entry; `relpath` stays in the key because
+    the system's name decides which shipped file the bitext skips.
     """
     inputs = sorted(
         p
@@ -294,7 +329,10 @@ def readings_path(store: DataStore, language: str, relpath: str, adjectives: boo
         if relpath_ not in store.used:
             store.path(relpath_)  # records the file's sha256
     digests = [(p, store.used[p]) for p in inputs]
-    material = json.dumps([code_digest(), language, relpath, adjectives, method, use_pronoun, digests])
+    key = [code_digest(), language, relpath, adjectives, method, use_pronoun, digests]
+    if content is not None:  # appended only for a user's file: the shipped files' keys are unchanged
+        key.append(content)
+    material = json.dumps(key)
     return default_cache_dir() / "readings" / f"{hashlib.sha256(material.encode('utf-8')).hexdigest()[:32]}.json"
 
 

@@ -220,6 +220,7 @@ def test_only_the_lines_no_shipped_file_holds_are_aligned_anew(monkeypatch):
         seen.update(src=src, extra=options["extra"])
         return [np.array([[1, 1]]) for _ in src]
 
+    monkeypatch.setattr(reading, "_held", lambda *a: [True, False, True])
     monkeypatch.setattr(reading, "_shipped_links", lambda *a: [shipped, None, shipped])
     monkeypatch.setattr(reading, "bitext", lambda *a, **k: ([["x"]], [["y"]]))
     monkeypatch.setattr(reading, "language_lexicon", lambda *a: lexicon)
@@ -229,7 +230,9 @@ def test_only_the_lines_no_shipped_file_holds_are_aligned_anew(monkeypatch):
     assert seen["src"] == [["c", "d"]] and seen["extra"] == ([["x"]], [["y"]])  # only the new line, with the bitext
     assert links[0] is shipped and links[2] is shipped and links[1].tolist() == [[1, 1]] and used is lexicon
     # Half of the lines new or more: (None, None), the file is aligned as a whole and read with its own lexicon.
-    monkeypatch.setattr(reading, "_shipped_links", lambda *a: [shipped, None, None])
+    # Decided before any alignment: the language-wide one is not trained for such a file (issue 47).
+    monkeypatch.setattr(reading, "_held", lambda *a: [True, False, False])
+    monkeypatch.setattr(reading, "_shipped_links", None)  # called, it would raise
     assert reading.reading_alignments(None, "de", None, sources, translations, "fastalign") == (None, None)
 
 
@@ -341,3 +344,41 @@ def test_judge_caches_readings_by_content_and_code(data_dir, tmp_path, monkeypat
         winomt_reading.judge(store, "google", "es", items, use_pronoun=True)
     key = winomt_reading.readings_path(store, "es", "winomt/translations/google/en-es.txt", False, "fastalign", False)
     assert key == cached
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_a_users_file_is_cached_by_its_lines(store_items, tmp_path, monkeypatch):
+    """A user's file read again comes from the cache (issue 47: ≤ 1 s warm); an edited line is another key.
+
+    The alignment and reader are stubbed (the key, not the reading, is under test): the
+    first reading calls them, the same lines in a file of another name do not, and a
+    file with one translation edited does.
+    """
+    from stats_mtbias.studies.winomt import reading
+
+    store, items = store_items
+    monkeypatch.setenv("MTBIAS_CACHE", str(tmp_path / "cache"))
+    lines = store.path("winomt/translations/google/en-es.txt").read_text("utf-8").splitlines()[:40]
+    calls = []
+
+    def read_pairs(sources, *args, **kwargs):
+        calls.append(len(sources))
+        return ["female" if k % 3 else "male" for k in range(len(sources))]
+
+    monkeypatch.setattr(reading, "reading_alignments", lambda *a: (None, None))
+    monkeypatch.setattr(reading, "bitext", lambda *a, **k: ([], []))
+    monkeypatch.setattr(reading, "read_pairs", read_pairs)
+    first, copy, edited = (tmp_path / name for name in ("first.txt", "copy.txt", "edited.txt"))
+    first.write_text("\n".join(lines) + "\n", "utf-8")
+    copy.write_text("\n".join(lines) + "\n", "utf-8")
+    edited.write_text("\n".join([lines[0].rsplit("|||", 1)[0] + "||| El otro texto.", *lines[1:]]) + "\n", "utf-8")
+    one = reading.judge(store, "mine", "es", items, path=first)
+    again = reading.judge(store, "mine", "es", items, path=copy)
+    assert calls == [40]  # the second file's lines were served from the cache
+    pd.testing.assert_frame_equal(one, again)
+    assert (one["gender"] != "unknown").sum() == 40
+    reading.judge(store, "mine", "es", items, path=edited)
+    assert calls == [40, 40]
+    # Another system's name is another key: it decides which shipped file the bitext leaves out.
+    reading.judge(store, "google", "es", items, path=first)
+    assert calls == [40, 40, 40]

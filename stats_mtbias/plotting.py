@@ -230,6 +230,7 @@ MARKED_COLOURS = (
     "#4d4d9f",
 )
 BASELINE_COLOUR = "0.45"
+MARGIN_COLOUR = "#2c7fb8"  # the equivalence margins: apart from the grey "no difference" line, in colour and dash
 PRINT_DPI = 150
 # Sizes in points that stay legible when a 7-inch-wide figure is printed on a page.
 FONT = {"tick": 9, "label": 10, "title": 10, "legend": 9}
@@ -265,6 +266,8 @@ def interval_figure(
     ncols: int = 4,
     baseline_name: str = "baseline",
     hollow_names: tuple[str, str] = ("p_adjusted < 0.05", "not significant"),
+    margin: float | None = None,
+    margin_name: str = "equivalence margins",
 ) -> MplFigure:
     """Dots with interval bars, one row per `label`, one small panel per `panel`, every panel on one x-axis.
 
@@ -292,6 +295,11 @@ def interval_figure(
         Boolean column: True draws the marker hollow (e.g. a difference that is not significant).
     reference : float, optional
         A dashed vertical line (0 for differences).
+    margin : float, optional
+        Two dashed vertical lines at `reference` ± `margin` (reference 0 if not given), in the
+        axis' units: the equivalence margins ±δ of a forest of comparisons.
+    margin_name : str
+        Legend entry of the margins' lines.
     hollow_names : (str, str)
         Legend entries for filled and hollow markers when `hollow` is given.
     """
@@ -341,6 +349,10 @@ def interval_figure(
             )
         if reference is not None:
             ax.axvline(reference, color="0.4", lw=0.9, ls="--", zorder=1)
+        if margin is not None:
+            centre = reference or 0.0
+            for edge in (centre - margin, centre + margin):
+                ax.axvline(edge, color=MARGIN_COLOUR, lw=1.0, ls=(0, (5, 3)), zorder=1)
         ax.set_yticks(range(len(labels)), labels, fontsize=FONT["tick"])
         ax.set_ylim(len(labels) - 0.5, -0.5)
         ax.tick_params(axis="x", labelsize=FONT["tick"])
@@ -364,6 +376,8 @@ def interval_figure(
             Line2D([], [], marker="o", color="0.2", ls="", ms=5.5, label=hollow_names[0]),
             Line2D([], [], marker="o", color="0.2", mfc="white", ls="", ms=5.5, label=hollow_names[1]),
         ]
+    if margin is not None:
+        handles.append(Line2D([], [], color=MARGIN_COLOUR, lw=1.0, ls=(0, (5, 3)), label=margin_name))
     fig.tight_layout()
     if handles:
         fig.legend(

@@ -59,8 +59,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "--margin",
         type=float,
         metavar="SHARE",
-        help="with --translations/--judgements: beside each comparison, in words, whether it is equivalent within "
-        "±SHARE (0.02 = ±2 points), not shown or differs",
+        help="beside each comparison, in words, whether it is equivalent within ±SHARE (0.02 = ±2 points), not shown or differs",
     )
     return report
 
@@ -120,8 +119,6 @@ def run(args: argparse.Namespace) -> Output:
     studies = [s.strip() for s in args.studies.split(",") if s.strip()]
     if args.translations or args.judgements:
         return _user_report(args, studies)
-    if args.margin is not None:
-        raise UsageError("--margin is for a report of your systems (--translations or --judgements).")
     # heavy: matplotlib (reporting.build -> report.results -> plotting); `stats-mtbias --help` must not load it
     from stats_mtbias.reporting import Settings
     from stats_mtbias.reporting import run as build
@@ -138,6 +135,7 @@ def run(args: argparse.Namespace) -> Output:
         prates_rates=args.with_prates_rates,
         progress=False if args.no_progress or args.quiet else None,
         cache_fits=not args.no_cache,
+        margin=args.margin,
     )
     report, timing, written = build(args.out, studies, settings, formats, screenshot=args.screenshot)
     notes = [f"wrote {len(written)} files into {args.out}/: " + ", ".join(p.name for p in written if p.parent == Path(args.out))]

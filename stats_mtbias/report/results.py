@@ -460,7 +460,10 @@ def comparisons_table(
 def comparisons_figures(
     result: StudyResult, frame: pd.DataFrame, mine: Sequence[str] = (), *, name: str = "forest_comparisons"
 ) -> list[Figure]:
-    """A forest plot of the shown comparisons: a panel per metric, one shared axis in points, filled = significant."""
+    """A forest plot of the shown comparisons: a panel per metric, one shared axis in points, filled = significant.
+
+    With the equivalence columns of ``shown_comparisons(margin=)``, dashed lines at ±δ and a caption that says so.
+    """
     spec = spec_of(result)
     shown = frame[frame["metric"].isin(spec.compared)] if spec.compared else frame
     if not len(shown):
@@ -468,6 +471,8 @@ def comparisons_figures(
     varying = _varying(shown)
     level = _level(result)
     alpha = 1 - level
+    # With a margin (shown_comparisons(margin=)), the ±δ lines in each panel's units, as the table's words.
+    margin = float(shown["margin"].iloc[0]) if "margin" in shown else None
     out = []
     scales = {
         m: scale_of(m, shown.loc[shown["metric"] == m, ["diff", "ci_low", "ci_high"]].to_numpy().ravel())
@@ -490,6 +495,7 @@ def comparisons_figures(
             }
         )
         suffix = "" if scale == 100 else "_ratio"
+        bounds = "" if margin is None else f"±{scale * margin:g}" + (" points" if scale == 100 else "")
         # Above MAX_FOREST_ROWS rows a panel cannot be read: the comparisons go on pages of at most that many.
         labels = list(dict.fromkeys(plot["label"]))
         pages = [labels[i : i + MAX_FOREST_ROWS] for i in range(0, len(labels), MAX_FOREST_ROWS)]
@@ -509,6 +515,8 @@ def comparisons_figures(
                 xlabel="difference (points)" if scale == 100 else "difference",
                 baseline_name="system a (not yours)",
                 hollow_names=(f"p_adjusted < {alpha:g}", "not significant"),
+                margin=None if margin is None else scale * margin,
+                margin_name=f"{bounds}: equivalence margins",
             )
             paged = f" (page {k} of {len(pages)}: comparisons {labels.index(page[0]) + 1}–{labels.index(page[-1]) + 1})"
             out.append(
@@ -519,8 +527,14 @@ def comparisons_figures(
                     + (paged if len(pages) > 1 else ""),
                     png,
                     f"Differences with their {_pct(level)} intervals (the table above); filled: p_adjusted < "
-                    f"{alpha:g} within its family, hollow: not significant. Dashed: no difference. Every panel "
-                    "shares one axis.",
+                    f"{alpha:g} within its family, hollow: not significant. Dashed: no difference"
+                    + (
+                        f"; blue dashed at {bounds}: the equivalence margins (equivalent: the "
+                        f"{_pct(1 - 2 * EQUIVALENCE_ALPHA)} interval inside them, as the table says)"
+                        if margin is not None
+                        else ""
+                    )
+                    + ". Every panel shares one axis.",
                 )
             )
     return out

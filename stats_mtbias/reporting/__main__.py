@@ -3,6 +3,7 @@
 Usage: python -m stats_mtbias.reporting [--out reports] [--studies tgbi,prates,optimal,winomt,models]
        [--n-boot 10000] [--seed 0] [--level 0.95] [--data-dir DIR] [--draws 2000] [--tune 400] [--chains 2]
        [--with-prates-rates] [--no-cache] [--no-progress] [--format html,md,latex] [--screenshot PNG]
+       [--margin SHARE]
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--with-prates-rates", action="store_true", help="also fit the Prates rate model (about 3 min)")
     parser.add_argument("--no-cache", action="store_true", help="fit the models again even if their fits are cached")
     parser.add_argument("--no-progress", action="store_true", help="no progress lines")
+    parser.add_argument(
+        "--margin",
+        type=float,
+        metavar="SHARE",
+        help="beside each comparison, whether it is equivalent within ±SHARE (0.02 = ±2 points), not shown or differs",
+    )
     args = parser.parse_args(argv)
     try:
         settings = Settings(
@@ -50,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             prates_rates=args.with_prates_rates,
             progress=False if args.no_progress else None,
             cache_fits=not args.no_cache,
+            margin=args.margin,
         )
         studies = [s.strip() for s in args.studies.split(",") if s.strip()]
         formats = [f.strip() for f in args.format.split(",") if f.strip()]

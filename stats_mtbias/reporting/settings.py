@@ -20,6 +20,7 @@ from pathlib import Path
 from stats_mtbias import _defaults
 from stats_mtbias._validation import check_level, check_positive_int
 from stats_mtbias.report.document import collapse_notes
+from stats_mtbias.significance.equivalence import check_margin
 
 
 @dataclass
@@ -44,6 +45,9 @@ class Settings:
         Progress on the long steps: bars on a terminal, a line per stage elsewhere (None), or nothing (False).
     cache_fits : bool
         Read the model fits from the cache when nothing they depend on changed (see :func:`stats_mtbias.model`).
+    margin : float, optional
+        The equivalence margin δ (a share: 0.02 is ±2 points): beside each comparison of every
+        section, in words, whether it is equivalent within ±δ, not shown or differs.
 
     Examples
     --------
@@ -65,6 +69,7 @@ class Settings:
     prates_rates: bool = False
     progress: bool | None = None
     cache_fits: bool = True
+    margin: float | None = None
     _cache: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -73,6 +78,8 @@ class Settings:
         check_positive_int(self.chains, "chains")
         check_positive_int(self.tune, "tune", minimum=0)
         check_level(self.level)
+        if self.margin is not None:
+            self.margin = check_margin(self.margin)
 
     def cached(self, key: str, compute: Callable[[], object]) -> object:
         """`compute()` once per report (the models section reuses the TGBI result, Prates the optimal one)."""
@@ -108,6 +115,7 @@ class Settings:
             "tune": self.tune,
             "chains": self.chains,
             "prates_rates": self.prates_rates,
+            **({"margin": self.margin} if self.margin is not None else {}),
         }
 
 

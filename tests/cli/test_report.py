@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import types
+
+import pandas as pd
+
+import stats_mtbias.reporting as reporting
+
 
 def test_report_of_a_study_writes_the_documents_and_prints_a_summary(cli, data_dir, tmp_path):
     out = tmp_path / "rep"
@@ -47,3 +53,20 @@ def test_report_paths_are_checked_before_the_work(cli, tmp_path):
     assert code == 64 and "--screenshot" in err
     code, _, err = cli("report", "--out", tmp_path / "r", "--judgements", tmp_path / "missing.csv")
     assert code == 66 and "missing.csv" in err
+
+
+def test_full_report_takes_margin(cli, monkeypatch, tmp_path):
+    """``report --margin`` without your systems: the full report's Settings carry it to every section."""
+    seen = {}
+
+    def build(out, studies, settings, formats, screenshot=None):
+        seen["settings"], seen["studies"] = settings, studies
+        report = types.SimpleNamespace(settings=settings.as_dict(), environment={})
+        return report, pd.DataFrame({"study": ["tgbi"], "tables": [1], "figures": [1], "seconds": [0.0]}), []
+
+    monkeypatch.setattr(reporting, "run", build)
+    code, _, err = cli("report", "--studies", "tgbi", "--out", tmp_path / "r", "--margin", "0.02", "--no-progress")
+    assert code == 0, err
+    assert seen["settings"].margin == 0.02 and seen["studies"] == ["tgbi"]
+    code, _, err = cli("report", "--studies", "tgbi", "--out", tmp_path / "r", "--margin", "0")
+    assert code == 64 and "`margin`" in err

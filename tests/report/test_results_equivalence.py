@@ -7,8 +7,10 @@ import pandas as pd
 import pytest
 
 import stats_mtbias as smb
+from stats_mtbias import plotting
 from stats_mtbias.errors import UsageError
-from stats_mtbias.report.results import comparisons_table, shown_comparisons
+from stats_mtbias.report import results as report_results
+from stats_mtbias.report.results import comparisons_figures, comparisons_table, shown_comparisons
 from stats_mtbias.significance.multitest import adjust_pvalues
 
 
@@ -51,7 +53,7 @@ def test_words_beside_each_comparison(result):
     table = comparisons_table(result, frame, sentence, ["mine"])
     cells = table.cells.set_index(["compared with", "metric"])
     api = result.compare(margin=0.05).set_index(["system_b", "metric"])
-    assert cells.loc[("close", "female (pt)"), "equivalence"] == "equivalent within ±5 points"
+    assert cells.loc[("close", "female (points)"), "equivalence"] == "equivalent within ±5 points"
     assert api.loc[("close", "female"), "verdict"] == "equivalent"
     words = set(cells["equivalence"])
     assert words <= {"equivalent within ±5 points", "not shown", "differs"} and len(words) >= 2
@@ -71,3 +73,38 @@ def test_report_refuses_a_bad_margin_before_any_work(result, tmp_path):
     with pytest.raises(UsageError, match="margin"):
         smb.report(result, out=tmp_path / "r", formats=["md"], margin=-0.1)
     assert not (tmp_path / "r").exists()
+
+
+def test_forest_plot_draws_the_margins_and_its_caption_says_so(result, monkeypatch):
+    """The comparison forest plot gets the margin in points (±5) and its caption names it; without one, neither."""
+    seen = []
+
+    def capture(frame, **options):
+        seen.append((options.get("margin"), options.get("margin_name")))
+        return b""
+
+    monkeypatch.setattr(report_results.plotting, "interval_plot", capture)
+    frame, _ = shown_comparisons(result, ["mine"], margin=0.05)
+    (figure,) = comparisons_figures(result, frame, ["mine"])
+    assert seen == [(pytest.approx(5.0), "±5 points: equivalence margins")]
+    assert "blue dashed at ±5 points: the equivalence margins" in figure.caption and "90% interval" in figure.caption
+    seen.clear()
+    frame, _ = shown_comparisons(result, ["mine"])
+    (figure,) = comparisons_figures(result, frame, ["mine"])
+    assert len(seen) == 1 and seen[0][0] is None
+    assert "equivalence" not in figure.caption
+
+
+def test_forest_plot_with_margins_is_another_picture(result):
+    """The PNG with ±δ lines differs from the one without, and a margin outside the intervals widens the axis."""
+    plain, _ = shown_comparisons(result, ["mine"])
+    margined, _ = shown_comparisons(result, ["mine"], margin=0.05)
+    (without,) = comparisons_figures(result, plain, ["mine"])
+    (with_margin,) = comparisons_figures(result, margined, ["mine"])
+    assert with_margin.png[:8] == b"\x89PNG\r\n\x1a\n" and with_margin.png != without.png
+    part = pd.DataFrame({"label": ["a − b"], "diff": [0.5], "low": [-1.0], "high": [2.0]})
+    options = dict(estimate="diff", low="low", high="high", label="label", reference=0.0)
+    low, high = plotting.interval_figure(part, margin=30.0, **options).axes[0].get_xlim()
+    assert low <= -30 and high >= 30
+    low, high = plotting.interval_figure(part, **options).axes[0].get_xlim()
+    assert low > -30 and high < 30

@@ -21,7 +21,7 @@ def section(settings: Settings) -> Section:
     notes: list[str] = []
     with collect_warnings(notes, s.data_root):
         result = s.cached("optimal", lambda: smb.optimal(data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level))
-    out = result_section(result, "optimal", title=TITLE, compress_items=True, items_drop=ITEMS_DROP)
+    out = result_section(result, "optimal", title=TITLE, compress_items=True, items_drop=ITEMS_DROP, margin=s.margin)
     out.notes = _condensed([*notes, *out.notes])
     occupations = result.frame("occupations")
     per_occupation = occupations.drop_duplicates("item")

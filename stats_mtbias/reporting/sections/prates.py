@@ -42,7 +42,7 @@ def section(settings: Settings) -> Section:
                 )
     per_language, cells, per_category = runs["per language"], runs["per language and category"], runs["per category"]
     authors, adjectives = runs["authors' convention"], runs["adjectives"]
-    out = result_section(per_language, "prates", title=TITLE, compress_items=True, items_drop=ITEMS_DROP)
+    out = result_section(per_language, "prates", title=TITLE, compress_items=True, items_drop=ITEMS_DROP, margin=s.margin)
     out.notes = _notes([*notes, *out.notes])
     out.methods = methods("prates", **common(s), correction="Holm", n_languages=per_language.table["language"].nunique())
     reference = cells.frame("reference")

@@ -36,7 +36,7 @@ def section(settings: Settings) -> Section:
                 runs[step] = smb.tgbi(**common_args, lexicon="cho2019", repeated_blocks="keep")
         variant_notes[step] = caught
     main, boot, authors = runs["score and MOVER intervals"], runs["bootstrap"], runs["authors' rules"]
-    out = result_section(main, "tgbi", title=TITLE, compress_items=True, items_drop=ITEMS_DROP)
+    out = result_section(main, "tgbi", title=TITLE, compress_items=True, items_drop=ITEMS_DROP, margin=s.margin)
     out.notes = [*notes, *(n for n in out.notes if n not in notes)]
     n_comparisons = 0 if main.comparisons is None else len(main.comparisons)
     out.methods = methods(

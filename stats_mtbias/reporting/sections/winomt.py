@@ -28,7 +28,7 @@ def section(settings: Settings) -> Section:
             data_dir=s.data_dir, n_boot=s.n_boot, rng=s.seed, level=s.level, corrected=True, validate=True, explain=True
         )
         planning, curve_png, plan_provenance = _planning(study, s)
-    out = result_section(study, "winomt", title=TITLE, compress_items=True, items_drop=ITEMS_DROP)
+    out = result_section(study, "winomt", title=TITLE, compress_items=True, items_drop=ITEMS_DROP, margin=s.margin)
     out.notes = _condensed([*notes, *out.notes])
     corrected = study.frames.get("corrected")
     n_comparisons = 0 if study.comparisons is None else len(study.comparisons)

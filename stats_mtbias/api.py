@@ -188,10 +188,10 @@ def parse_signature(signature: str) -> Signature:
     --------
     >>> import pandas as pd, stats_mtbias as smb
     >>> frame = pd.DataFrame({"item": [1, 1, 2, 2], "system": ["a", "b"] * 2, "gender": ["male", "female"] * 2})
-    >>> res = smb.rates(frame, ci="analytic", correction="bh")
+    >>> res = smb.rates(frame, interval="score", correction="bh")
     >>> sig = smb.parse_signature(res.signature)
     >>> sig.study, sig.kwargs()
-    ('rates', {'ci': 'analytic', 'correction': 'bh', 'rng': 0, 'level': 0.95})
+    ('rates', {'interval': 'score', 'correction': 'bh', 'rng': 0, 'level': 0.95})
     >>> smb.rates(frame, **sig.kwargs()).signature == res.signature
     True
     """

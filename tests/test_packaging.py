@@ -143,6 +143,9 @@ def test_a_report_without_its_extra_names_the_report_extra(without, monkeypatch,
     without("matplotlib", "matplotlib.figure", "jinja2")
     for module in ("stats_mtbias.plotting", "stats_mtbias.report.results"):  # imported afresh, as in a new process
         monkeypatch.delitem(sys.modules, module, raising=False)
+        # `from stats_mtbias import plotting` finds the parent's attribute before sys.modules: remove it too.
+        parent, _, child = module.rpartition(".")
+        monkeypatch.delattr(sys.modules[parent], child, raising=False)
     with pytest.raises(smb.DependencyError, match=r"matplotlib is not installed.*pip install 'stats-mtbias\[report\]'"):
         smb.report(res, out=tmp_path / "report")
     assert not (tmp_path / "report").exists()

@@ -119,6 +119,7 @@ BASE = {
     ("power", "paired"): ["--discordance", "0.2", "--difference", "0.05"],
     ("power", "rate"): ["--rate", "0.3", "--half-width", "0.03"],
     ("power", "normal"): ["--se", "0.1", "--n-pilot", "10", "--difference", "0.1"],
+    ("power", "labels"): ["--rate", "0.3", "--discordance", "0.1", "--half-width", "0.03"],
     ("power", "pilot"): ["--study", "tgbi", "--systems", "google,papago", "--difference", "0.1"],
 }
 FLOAT_OPTIONS = _float_options()

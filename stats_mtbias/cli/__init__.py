@@ -46,6 +46,7 @@ from stats_mtbias.cli import winomt as _winomt
 from stats_mtbias.cli._output import render_output
 from stats_mtbias.errors import ConvergenceWarning, DataQualityWarning, MtbiasError, NoEffectWarning, missing_extra
 from stats_mtbias.report.formatting import format_provenance
+from stats_mtbias.significance.equivalence import check_margin
 
 __all__ = ["build_parser", "main"]
 
@@ -104,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         deprecations()
+        if getattr(args, "margin", None) is not None:  # a number is refused before any file is read
+            check_margin(args.margin)
         getattr(module, "precheck", _checks.precheck)(args)
         for note in _checks.ignored(args, getattr(module, "CONDITIONAL", ())):
             say(f"warning: {note}")

@@ -50,7 +50,8 @@ def _documented_commands():
             if line.lstrip().startswith("```"):
                 inside = not inside
                 continue
-            if inside and "stats-mtbias " in line:
+            # The command, not a package name ("pip install stats-mtbias").
+            if inside and "stats-mtbias " in line and not line.lstrip().startswith("pip "):
                 command = line[line.index("stats-mtbias ") + len("stats-mtbias ") :]
                 words = shlex.split(command, comments=True)
                 words = words[: words.index("|")] if "|" in words else words  # a pipe into another tool

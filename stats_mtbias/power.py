@@ -172,6 +172,7 @@ def power(
 
     >>> smb.power("labels", rate=0.3, discordance=0.1, items=5000, half_width=0.03).n
     420
+
     Items to show two systems equivalent within ±3 points when they truly do not differ
     and disagree on 20% of items:
 

@@ -45,12 +45,13 @@ import gzip
 import io
 import re
 import sys
+import warnings
 import zlib
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from stats_mtbias.datasets.sources import FrameSource, as_source, source_sha256  # noqa: F401 (re-exported)
-from stats_mtbias.errors import DataError, InputNotFoundError
+from stats_mtbias.errors import DataError, DataQualityWarning, InputNotFoundError
 
 #: The most lines one quoted value may run over (a paragraph of free text); more is an unbalanced quote.
 MAX_QUOTED_LINES = 50
@@ -640,3 +641,21 @@ def read_frame(
     frame = pa.table(dict(zip(header, body))).to_pandas()
     frame["line"] = np.arange(len(frame)) + 2
     return header, frame
+
+
+def check_referent(header: Collection[str], referent: str | None, where) -> str | None:
+    """The reference column of a table of English outputs (lower-cased), or None: a named column must exist; a
+    ``reference`` column in a table not yet read, without `referent`, is said to be ignored (the one rule of every
+    reader of English outputs).
+    """
+    referent = referent.lower() if referent else None
+    if referent and referent not in header:
+        raise DataError(f"has no reference column {referent!r} (found {', '.join(header)})", where, 1)
+    if referent is None and "reference" in header and "gender" not in header:  # read already: nothing to ignore
+        warnings.warn(
+            f"{where}: column 'reference' is ignored; to read the [bracketed] referent of each reference "
+            "translation give referent='reference' (command line: --referent reference)",
+            DataQualityWarning,
+            stacklevel=3,
+        )
+    return referent

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from stats_mtbias._validation import check_choice
-from stats_mtbias.datasets._io import read_records
+from stats_mtbias.datasets._io import check_referent, read_records
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import as_source
 from stats_mtbias.errors import DataError, DataQualityWarning, UsageError
@@ -301,18 +301,7 @@ def read_user_judgements(
             path,
             1,
         )
-    referent = referent.lower() if referent else None
-    if referent and referent not in header:
-        raise DataError(f"has no reference column {referent!r} (found {', '.join(header)})", path, 1)
-    if referent is None and "reference" in header and "gender" not in header:  # read already: nothing to ignore
-        import warnings
-
-        warnings.warn(
-            f"{path}: column 'reference' is ignored; to read the [bracketed] referent of each reference "
-            "translation give referent='reference' (command line: --referent reference)",
-            DataQualityWarning,
-            stacklevel=2,
-        )
+    referent = check_referent(header, referent, path)
     own = {"item", "language", "gender", "translation", "system", "category", "variant", "reason", column}
     extra = [c for c in header if c not in own]
     rows, seen = [], {}

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats_mtbias.datasets._io import read_frame, read_lines, read_records
+from stats_mtbias.datasets._io import check_referent, read_frame, read_lines, read_records
 from stats_mtbias.datasets.correspondence import check_lines
 from stats_mtbias.datasets.registry import DataStore, open_store
 from stats_mtbias.datasets.sources import FrameSource, as_source
@@ -536,16 +536,7 @@ def read_benchmark(
         )
     if sample and sample not in header:
         raise DataError(f"has no sample column {sample!r} (found {', '.join(header)})", source, 1)
-    referent = referent.lower() if referent else None
-    if referent and referent not in header:
-        raise DataError(f"has no reference column {referent!r} (found {', '.join(header)})", source, 1)
-    if referent is None and "reference" in header and "gender" not in header:  # read already: nothing to ignore
-        warnings.warn(
-            f"{source}: column 'reference' is ignored; to read the [bracketed] referent of each reference "
-            "translation give referent='reference' (command line: --referent reference)",
-            DataQualityWarning,
-            stacklevel=2,
-        )
+    referent = check_referent(header, referent, source)
     if not len(frame):
         raise DataError("has a header but no outputs", source, 2)
     for column in ("system", "set", "item"):

@@ -424,6 +424,21 @@ def one_language(frame: pd.DataFrame, language: str | None) -> str:
     return language
 
 
+def _simulated_curve(design, kw: dict, n_sim: int):
+    """Power against n of a pilot's simulation (the power and the equivalence plans alike): one simulation per n, every
+    difference read from it, with its Monte-Carlo standard error."""
+
+    def curve(ns, diffs):
+        rows = []
+        for k in ns:
+            s = sim.simulate(design, int(k), **kw)
+            for d, q in zip(diffs, s.power(diffs), strict=True):
+                rows.append({"n": int(k), "difference": float(d), "power": float(q), "mc_se": math.sqrt(q * (1 - q) / n_sim)})
+        return pd.DataFrame(rows)
+
+    return curve
+
+
 def simulated(design, n, difference, power, alpha, alternative, half_width, level, test, n_sim, n_boot, rng):
     question = which_question(n, difference, half_width)
     target = 0.8 if power is None else power
@@ -466,13 +481,7 @@ def simulated(design, n, difference, power, alpha, alternative, half_width, leve
     )
     label = design.label.split(": ")
 
-    def curve(ns, diffs):
-        rows = []
-        for k in ns:
-            s = sim.simulate(design, int(k), **kw)
-            for d, p in zip(diffs, s.power(diffs), strict=True):
-                rows.append({"n": int(k), "difference": float(d), "power": float(p), "mc_se": math.sqrt(p * (1 - p) / n_sim)})
-        return pd.DataFrame(rows)
+    curve = _simulated_curve(design, kw, n_sim)
 
     table = plan_row(
         design="pilot",
@@ -624,13 +633,7 @@ def simulated_equivalence(design, n, difference, power, alpha, alternative, marg
     )
     label = design.label.split(": ")
 
-    def curve(ns, diffs):
-        rows = []
-        for k in ns:
-            s = sim.simulate(design, int(k), **kw)
-            for d, q in zip(diffs, s.power(diffs), strict=True):
-                rows.append({"n": int(k), "difference": float(d), "power": float(q), "mc_se": math.sqrt(q * (1 - q) / n_sim)})
-        return pd.DataFrame(rows)
+    curve = _simulated_curve(design, kw, n_sim)
 
     table = plan_row(
         design="pilot",
